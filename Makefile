@@ -1,0 +1,76 @@
+# modelcat: `make` builds every program into bin/; `make check` runs the
+# tests; `make SANITIZE=address,undefined check` builds an instrumented copy
+# under build/sanitize/ (its own objects and bin/) and tests that.
+
+CC ?= cc
+PKGS := libcurl libxml-2.0 sqlite3 zlib
+PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
+PKG_LIBS := $(shell pkg-config --libs $(PKGS))
+
+WARNINGS := -Wall -Wextra -Wstrict-prototypes -Wmissing-prototypes \
+	-Wwrite-strings -Wshadow -Wvla -Werror
+OPT ?= -O2 -g
+CFLAGS ?=
+CFLAGS += -std=c11 -D_GNU_SOURCE $(OPT) $(WARNINGS) $(PKG_CFLAGS) -Isrc/lib
+LDLIBS += $(PKG_LIBS) -lm
+
+SANITIZE ?=
+ifeq ($(SANITIZE),)
+  OUT := build/release
+  BIN := bin
+else
+  OUT := build/sanitize
+  BIN := build/sanitize/bin
+  CFLAGS += -fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-pointer
+  LDFLAGS += -fsanitize=$(SANITIZE)
+endif
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+
+LIB_SRC := $(sort $(wildcard src/lib/*.c))
+LIB_OBJ := $(patsubst src/lib/%.c,$(OUT)/lib/%.o,$(LIB_SRC))
+LIB := $(OUT)/libmodelcat.a
+STAGE_SRC := $(sort $(wildcard src/stages/*.c))
+STAGES := $(patsubst src/stages/%.c,$(BIN)/%,$(STAGE_SRC))
+PROGRAMS := $(BIN)/modelcat $(STAGES)
+UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
+UNITS := $(patsubst tests/unit/%.c,$(OUT)/tests/%,$(UNIT_SRC))
+HEADERS := $(wildcard src/lib/*.h)
+
+.PHONY: all check unit clean install bench
+all: $(PROGRAMS) $(UNITS)
+
+$(OUT)/lib/%.o: src/lib/%.c $(HEADERS) | $(OUT)/lib
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+$(LIB): $(LIB_OBJ)
+	rm -f $@
+	ar rcs $@ $^
+
+$(BIN)/modelcat: src/modelcat.c $(LIB) | $(BIN)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+
+$(BIN)/%: src/stages/%.c $(LIB) $(HEADERS) | $(BIN)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+
+$(OUT)/tests/%: tests/unit/%.c tests/unit/unit.h $(LIB) $(HEADERS) | $(OUT)/tests
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+
+$(OUT)/lib $(OUT)/tests $(BIN):
+	mkdir -p $@
+
+check: all
+	MODELCAT_BIN=$(abspath $(BIN)) MODELCAT_UNITS=$(abspath $(OUT)/tests) \
+		sh tests/run
+
+bench:
+	@sh bench/run
+
+install: all
+	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/modelcat
+	cp $(PROGRAMS) $(DESTDIR)$(PREFIX)/bin/
+	cp -R pipelines sql $(DESTDIR)$(PREFIX)/share/modelcat/
+
+clean:
+	rm -rf build bin

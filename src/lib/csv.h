@@ -1,0 +1,75 @@
+/*
+ * csv: a streaming reader for the exports (RFC 4180 plus what real files do).
+ *
+ * Input is a byte stream from input.h (.csv, .csv.gz or .zip, detected by
+ * content). Records are read one at a time; no line or field length limit.
+ * Accepted: quoted fields with doubled quotes and embedded newlines, CRLF,
+ * LF or lone CR line ends, a UTF-8 byte order mark at the start. Problems
+ * are reported on the row (flags) rather than by stopping: the caller
+ * decides whether a row is quarantined.
+ *
+ * Ownership: the reader owns every byte it hands out. Field pointers in a
+ * csv_row stay valid until the next csv_next() or csv_free() on the same
+ * reader. Each field is NUL-terminated at fields[i][lengths[i]]; a field may
+ * itself contain NUL bytes (the row then has CSV_ROW_NUL set).
+ */
+#ifndef MODELCAT_CSV_H
+#define MODELCAT_CSV_H
+
+#include <stddef.h>
+
+/* Row flags: what was unusual about the bytes of this record. */
+enum {
+	CSV_ROW_BAD_UTF8 = 1 << 0,     /* a field holds invalid UTF-8 */
+	CSV_ROW_NUL = 1 << 1,          /* a field holds a NUL byte */
+	CSV_ROW_UNTERMINATED = 1 << 2, /* end of input inside a quoted field */
+	CSV_ROW_STRAY_QUOTE = 1 << 3   /* a quote inside an unquoted field, or
+					  text after a closing quote */
+};
+
+typedef struct csv_reader csv_reader;
+
+typedef struct csv_row {
+	size_t nfields;           /* number of fields in the record */
+	char **fields;            /* field texts, see ownership above */
+	size_t *lengths;          /* byte length of each field */
+	unsigned long line;       /* physical line the record starts on, 1-based */
+	unsigned long end_line;   /* physical line the record ends on */
+	unsigned flags;           /* CSV_ROW_* */
+	size_t bad_field;         /* with BAD_UTF8 or NUL: first field concerned */
+} csv_row;
+
+/*
+ * Open path for reading. The format is chosen by content (gzip magic, zip
+ * local header magic), not by name; for a zip the first member whose name
+ * ends in ".csv" is read (stored or deflated). Returns 0 and sets *out, or
+ * -1 with a one-line message in err (naming the file).
+ */
+int csv_open(csv_reader **out, const char *path, char *err, size_t errlen);
+
+/* Read from a memory buffer (plain, gzip or zip, detected the same way).
+ * The buffer must outlive the reader. */
+int csv_open_mem(csv_reader **out, const void *data, size_t len,
+		 const char *name, char *err, size_t errlen);
+
+/*
+ * Read the next record into *row. Returns 1 for a record, 0 at end of
+ * input, -1 on an I/O or decompression error (message in csv_error()).
+ * A blank line between records is not a record: it is skipped. Input that
+ * ends without a final newline still yields its last record.
+ */
+int csv_next(csv_reader *r, csv_row *row);
+
+/* The last error message (file, line, what); valid until the next call. */
+const char *csv_error(const csv_reader *r);
+
+/* Bytes of decompressed input consumed so far. */
+unsigned long long csv_bytes_read(const csv_reader *r);
+
+/* Did the input start with a UTF-8 byte order mark (which was skipped)? */
+int csv_had_bom(const csv_reader *r);
+
+/* Close the input and free everything; accepts NULL. */
+void csv_free(csv_reader *r);
+
+#endif

@@ -1,0 +1,3 @@
+/* placeholder replaced by the dispatcher */
+int main(void);
+int main(void) { return 0; }
