@@ -1,3 +1,106 @@
-/* placeholder replaced by the dispatcher */
-int main(void);
-int main(void) { return 0; }
+/*
+ * modelcat: the command-line front door. `modelcat [--db PATH] COMMAND
+ * [ARGS]` runs the program modelcat-COMMAND from the same folder, the way
+ * git runs its commands; --db is passed on as $MODELCAT_DB.
+ */
+#include "stage.h"
+#include "paths.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char program[] = "modelcat";
+
+/* The commands, sorted, with one line each for --help. */
+static const struct command {
+	const char *name;      /* COMMAND, run as modelcat-COMMAND */
+	const char *summary;   /* what it does */
+} commands[] = {
+	{ "export", "write an export as it stood on a date, as CSV" },
+	{ "ingest", "parse export files and load them as one snapshot" },
+	{ "load", "load staging files written by parse as one snapshot" },
+	{ "parse", "read one export, normalise it, report bad rows" },
+	{ "reingest", "rebuild the catalogue from every stored snapshot" },
+};
+
+static void usage(FILE *out)
+{
+	size_t i;
+
+	fprintf(out,
+		"usage: modelcat [--db PATH] COMMAND [ARGS]\n"
+		"       modelcat --help | --version | help COMMAND\n"
+		"\n"
+		"Keeps a versioned catalogue of AI models from Epoch AI's exports.\n"
+		"The catalogue is PATH, else $MODELCAT_DB, else ./modelcat.db.\n"
+		"\n"
+		"commands:\n");
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(out, "  %-10s %s\n", commands[i].name, commands[i].summary);
+	fprintf(out,
+		"\n`modelcat COMMAND --help` describes each command.\n"
+		"Exit status: 0 success; 1 bad input quarantined, the rest loaded;\n"
+		"2 usage error; 3 or more failure, nothing written.\n");
+}
+
+static int valid_command(const char *name)
+{
+	size_t i;
+
+	if (!*name || strlen(name) > 32)
+		return 0;
+	for (i = 0; name[i]; i++)
+		if (!((name[i] >= 'a' && name[i] <= 'z') || name[i] == '-'))
+			return 0;
+	return name[0] != '-';
+}
+
+int main(int argc, char **argv)
+{
+	char path[PATH_MAX];
+	int i = 1;
+
+	while (i < argc && argv[i][0] == '-') {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			usage(stdout);
+			return EXIT_OK;
+		} else if (!strcmp(argv[i], "--version")) {
+			return stage_version(program);
+		} else if (!strcmp(argv[i], "--db") && i + 1 < argc) {
+			setenv("MODELCAT_DB", argv[i + 1], 1);
+			i += 2;
+		} else if (!strncmp(argv[i], "--db=", 5)) {
+			setenv("MODELCAT_DB", argv[i] + 5, 1);
+			i++;
+		} else {
+			return stage_usage_error(program, "unknown option '%s'", argv[i]);
+		}
+	}
+	if (i >= argc) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[i], "help")) {
+		if (i + 1 >= argc) {
+			usage(stdout);
+			return EXIT_OK;
+		}
+		argv[i] = argv[i + 1];
+		argv[i + 1] = (char *)"--help";
+		argv[i + 2] = NULL;
+		argc = i + 2;
+	}
+	if (!valid_command(argv[i]))
+		return stage_usage_error(program, "'%s' is not a modelcat command", argv[i]);
+	mc_fmt(path, sizeof(path), "%s/modelcat-%s", paths_bindir(), argv[i]);
+	if (access(path, X_OK))
+		return stage_usage_error(program, "'%s' is not a modelcat command", argv[i]);
+	argv[i] = path;
+	execv(path, argv + i);
+	stage_error(program, "cannot run %s: %s", path, strerror(errno));
+	return EXIT_FAILURE_;
+}

@@ -1,0 +1,57 @@
+/*
+ * colmap: the column map of pipelines/columns.tsv and the known values of
+ * pipelines/enumerations.tsv. Maps an export's header cells onto canonical
+ * fields, each with a type.
+ *
+ * Ownership: a colmap owns all its strings; pointers returned by lookups
+ * stay valid until colmap_free().
+ */
+#ifndef MODELCAT_COLMAP_H
+#define MODELCAT_COLMAP_H
+
+#include <stddef.h>
+
+enum colmap_type {
+	COL_KEY,      /* the model name: trimmed text, required */
+	COL_TEXT,     /* free text */
+	COL_LIST,     /* comma-separated list */
+	COL_NUMBER,   /* a number in any notation */
+	COL_DATE,     /* a date or date-time */
+	COL_ENUM,     /* one of a known set; unknown values kept and reported */
+	COL_BOOL      /* True/False, Yes/No */
+};
+
+typedef struct colmap_field {
+	char *name;              /* canonical field name */
+	enum colmap_type type;   /* how its values are read */
+	char **known;            /* COL_ENUM: NULL-terminated known values */
+	size_t nknown;           /* entries in known */
+} colmap_field;
+
+typedef struct colmap_alias {
+	char *header;            /* a header as it appears in an export */
+	size_t field;            /* index into colmap.fields */
+} colmap_alias;
+
+typedef struct colmap {
+	colmap_field *fields;    /* canonical fields, in file order */
+	size_t nfields;          /* entries in fields */
+	colmap_alias *aliases;   /* canonical names and aliases, sorted by header */
+	size_t naliases;         /* entries in aliases */
+} colmap;
+
+/*
+ * Load the map from dir/columns.tsv and dir/enumerations.tsv. Returns 0,
+ * or -1 with a message naming file and line in err.
+ */
+int colmap_load(colmap *map, const char *dir, char *err, size_t errlen);
+void colmap_release(colmap *map);
+
+/* The canonical field for a header (trimmed, exact match), or NULL. */
+const colmap_field *colmap_lookup(const colmap *map, const char *header);
+/* The canonical field by its canonical name only, or NULL. */
+const colmap_field *colmap_field_named(const colmap *map, const char *name);
+
+const char *colmap_type_name(enum colmap_type type);
+
+#endif

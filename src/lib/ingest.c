@@ -1,0 +1,583 @@
+#include "ingest.h"
+#include "parse.h"
+#include "sha256.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <strings.h>
+#include <string.h>
+#include <unistd.h>
+
+int ingest_valid_export_name(const char *name)
+{
+	size_t i, n = strlen(name);
+
+	if (n == 0 || n > INGEST_EXPORT_MAX)
+		return 0;
+	for (i = 0; i < n; i++) {
+		char c = name[i];
+
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (c >= '0' && c <= '9') || c == '_' || c == '-'))
+			return 0;
+	}
+	return 1;
+}
+
+static void strip_suffix(char *s, const char *suffix)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+
+	if (a > b && !strcasecmp(s + a - b, suffix))
+		s[a - b] = '\0';
+}
+
+int ingest_export_name(const char *path, char *name, size_t len)
+{
+	char buf[4096], *base, *slash;
+
+	mc_fmt(buf, sizeof(buf), "%s", path);
+	slash = strrchr(buf, '/');
+	base = slash ? slash + 1 : buf;
+	strip_suffix(base, ".gz");
+	strip_suffix(base, ".zip");
+	strip_suffix(base, ".csv");
+	if (catalogue_valid_day(base) && slash) {
+		*slash = '\0';
+		slash = strrchr(buf, '/');
+		base = slash ? slash + 1 : buf;
+	}
+	if (!ingest_valid_export_name(base))
+		return -1;
+	mc_fmt(name, len, "%s", base);
+	return 0;
+}
+
+int ingest_split_arg(const char *arg, char *name, size_t len, const char **path)
+{
+	const char *eq = strchr(arg, '=');
+
+	if (eq && eq > arg && (size_t)(eq - arg) <= INGEST_EXPORT_MAX) {
+		char prefix[INGEST_EXPORT_MAX + 1];
+
+		memcpy(prefix, arg, (size_t)(eq - arg));
+		prefix[eq - arg] = '\0';
+		if (ingest_valid_export_name(prefix)) {
+			mc_fmt(name, len, "%s", prefix);
+			*path = eq + 1;
+			return 0;
+		}
+	}
+	*path = arg;
+	return ingest_export_name(arg, name, len);
+}
+
+/* ---- the parse loop, shared by loading and staging ---- */
+
+typedef struct sink sink;
+struct sink {
+	int (*begin)(sink *s, const catalogue_column *cols, size_t n, int *skip);
+	int (*row)(sink *s, const catalogue_row *row);
+	int (*notice)(sink *s, const char *message);
+	void *ctx;                  /* the sink's own state */
+	char *err;                  /* where a failing sink writes its message */
+	size_t errlen;              /* size of err */
+};
+
+typedef struct report_ctx {
+	sink *out;                  /* notices go here too */
+	FILE *errors;               /* and here, one line each */
+	int failed;                 /* a notice could not be stored */
+} report_ctx;
+
+static void on_report(void *ctx, const char *message)
+{
+	report_ctx *rc = ctx;
+
+	if (rc->errors)
+		fprintf(rc->errors, "%s\n", message);
+	if (!rc->failed && rc->out->notice(rc->out, message))
+		rc->failed = 1;
+}
+
+/* Parse path and feed every row to out. */
+static int feed(const colmap *map, const char *path, sink *out, FILE *errors,
+		char *err, size_t errlen)
+{
+	parse_export *p = NULL;
+	const parse_column *cols;
+	catalogue_column *ccols = NULL;
+	size_t ncols, i, *order = NULL;
+	report_ctx rep = { out, errors, 0 };
+	sbuf norm, raw, rawcsv;
+	parse_row row;
+	int rc = -1, step, skip = 0;
+
+	sbuf_init(&norm);
+	sbuf_init(&raw);
+	sbuf_init(&rawcsv);
+	if (parse_open(&p, path, map, on_report, &rep, err, errlen))
+		goto out;
+	cols = parse_columns(p, &ncols);
+	ccols = xcalloc(ncols ? ncols : 1, sizeof(*ccols));
+	order = xcalloc(ncols ? ncols : 1, sizeof(*order));
+	for (i = 0; i < ncols; i++) {
+		ccols[i].header = cols[i].header;
+		ccols[i].field = cols[i].field;
+		ccols[i].type = colmap_type_name(cols[i].type);
+		ccols[i].declared = cols[i].declared;
+		ccols[i].headerless = cols[i].headerless;
+	}
+	record_order(cols, ncols, order);
+	if (out->begin(out, ccols, ncols, &skip))
+		goto out;
+	if (skip) {
+		rc = 0;
+		goto out;
+	}
+	while ((step = parse_next(p, &row, err, errlen)) == 1) {
+		catalogue_row crow;
+
+		memset(&crow, 0, sizeof(crow));
+		crow.line = row.line;
+		crow.position = row.position;
+		crow.name = row.name;
+		crow.occurrence = row.occurrence;
+		crow.quarantined = row.quarantined;
+		if (row.quarantined) {
+			crow.fault_field = row.fault_field;
+			crow.reason = row.reason;
+			sbuf_reset(&rawcsv);
+			parse_row_raw_csv(&row, &rawcsv);
+			crow.raw_csv = rawcsv.data;
+			if (errors)
+				fprintf(errors, "%s:%lu: %s (row quarantined)\n", path, row.line,
+					row.reason);
+		} else {
+			sbuf_reset(&norm);
+			sbuf_reset(&raw);
+			record_encode(cols, order, ncols, &row, &norm, &raw);
+			crow.norm_json = norm.data;
+			crow.raw_json = raw.data;
+		}
+		if (out->row(out, &crow))
+			goto out;
+	}
+	if (step < 0)
+		goto out;
+	if (rep.failed) {
+		mc_fmt(err, errlen, "%s: could not store a notice", path);
+		goto out;
+	}
+	rc = 0;
+out:
+	free(ccols);
+	free(order);
+	sbuf_release(&norm);
+	sbuf_release(&raw);
+	sbuf_release(&rawcsv);
+	parse_free(p);
+	return rc;
+}
+
+/* ---- loading straight into the catalogue ---- */
+
+typedef struct load_sink {
+	ingest_ctx *ctx;            /* the ingest */
+	const char *export_name;    /* export being loaded */
+	const char *file;           /* its file */
+	char sha[65];               /* of the file's bytes */
+	unsigned long long bytes;   /* the file's size */
+} load_sink;
+
+static int load_begin(sink *s, const catalogue_column *cols, size_t n, int *skip)
+{
+	load_sink *ls = s->ctx;
+
+	if (catalogue_export_begin(ls->ctx->load, ls->export_name, ls->file, ls->sha,
+				   ls->bytes, cols, n, skip)) {
+		mc_fmt(s->err, s->errlen, "%s", catalogue_load_error(ls->ctx->load));
+		return -1;
+	}
+	return 0;
+}
+
+static int load_row(sink *s, const catalogue_row *row)
+{
+	load_sink *ls = s->ctx;
+
+	if (catalogue_load_row(ls->ctx->load, row)) {
+		mc_fmt(s->err, s->errlen, "%s", catalogue_load_error(ls->ctx->load));
+		return -1;
+	}
+	return 0;
+}
+
+static int load_notice(sink *s, const char *message)
+{
+	load_sink *ls = s->ctx;
+
+	return catalogue_load_notice(ls->ctx->load, message);
+}
+
+int ingest_file(ingest_ctx *ctx, const char *export_name, const char *path,
+		catalogue_export_stats *stats, char *err, size_t errlen)
+{
+	load_sink ls;
+	sink out = { load_begin, load_row, load_notice, &ls, err, errlen };
+
+	memset(&ls, 0, sizeof(ls));
+	ls.ctx = ctx;
+	ls.export_name = export_name;
+	ls.file = path;
+	if (sha256_file(path, ls.sha, &ls.bytes)) {
+		mc_fmt(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+		return -1;
+	}
+	if (feed(ctx->map, path, &out, ctx->errors, err, errlen))
+		return -1;
+	if (catalogue_export_end(ctx->load, stats)) {
+		mc_fmt(err, errlen, "%s", catalogue_load_error(ctx->load));
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- parsing only: count, report, keep nothing ---- */
+
+typedef struct count_sink {
+	catalogue_export_stats *stats;  /* where the counts go */
+} count_sink;
+
+static int count_begin(sink *s, const catalogue_column *cols, size_t n, int *skip)
+{
+	(void)s;
+	(void)cols;
+	(void)n;
+	*skip = 0;
+	return 0;
+}
+
+static int count_row(sink *s, const catalogue_row *row)
+{
+	count_sink *cs = s->ctx;
+
+	cs->stats->rows++;
+	if (row->quarantined)
+		cs->stats->quarantined++;
+	else
+		cs->stats->loaded++;
+	return 0;
+}
+
+static int count_notice(sink *s, const char *message)
+{
+	(void)s;
+	(void)message;
+	return 0;
+}
+
+int ingest_check(const colmap *map, const char *path, FILE *errors,
+		 catalogue_export_stats *stats, char *err, size_t errlen)
+{
+	count_sink cs = { stats };
+	sink out = { count_begin, count_row, count_notice, &cs, err, errlen };
+
+	memset(stats, 0, sizeof(*stats));
+	return feed(map, path, &out, errors, err, errlen);
+}
+
+/* ---- staging files ---- */
+
+static const char staging_schema[] =
+	"CREATE TABLE staging_export (export TEXT NOT NULL, file TEXT NOT NULL,"
+	" sha256 TEXT NOT NULL, bytes INTEGER NOT NULL, rows INTEGER, quarantined INTEGER);"
+	"CREATE TABLE staging_column (position INTEGER PRIMARY KEY, header TEXT NOT NULL,"
+	" field TEXT NOT NULL, type TEXT NOT NULL, declared INTEGER NOT NULL,"
+	" headerless INTEGER NOT NULL);"
+	"CREATE TABLE staging_row (position INTEGER PRIMARY KEY, line INTEGER NOT NULL,"
+	" name TEXT NOT NULL, occurrence INTEGER NOT NULL, quarantined INTEGER NOT NULL,"
+	" field TEXT, reason TEXT, raw_csv TEXT, norm TEXT, raw TEXT);"
+	"CREATE TABLE staging_notice (id INTEGER PRIMARY KEY, message TEXT NOT NULL);";
+
+typedef struct stage_sink {
+	sqlite3 *db;                /* the staging file */
+	sqlite3_stmt *row;          /* INSERT INTO staging_row */
+	sqlite3_stmt *notice;       /* INSERT INTO staging_notice */
+	unsigned long rows;         /* rows written */
+	unsigned long quarantined;  /* of which quarantined */
+} stage_sink;
+
+static int stage_fail(sink *s, sqlite3 *db, const char *what)
+{
+	mc_fmt(s->err, s->errlen, "staging: %s: %s", what, sqlite3_errmsg(db));
+	return -1;
+}
+
+static int stage_begin(sink *s, const catalogue_column *cols, size_t n, int *skip)
+{
+	stage_sink *ss = s->ctx;
+	sqlite3_stmt *st;
+	size_t i;
+
+	*skip = 0;
+	if (sqlite3_prepare_v2(ss->db, "INSERT INTO staging_column VALUES (?, ?, ?, ?, ?, ?)",
+			       -1, &st, NULL) != SQLITE_OK)
+		return stage_fail(s, ss->db, "preparing");
+	for (i = 0; i < n; i++) {
+		sqlite3_bind_int64(st, 1, (sqlite3_int64)i);
+		sqlite3_bind_text(st, 2, cols[i].header, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, cols[i].field, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 4, cols[i].type, -1, SQLITE_STATIC);
+		sqlite3_bind_int(st, 5, cols[i].declared);
+		sqlite3_bind_int(st, 6, cols[i].headerless);
+		if (sqlite3_step(st) != SQLITE_DONE) {
+			sqlite3_finalize(st);
+			return stage_fail(s, ss->db, "writing the header");
+		}
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+static void bind_text_or_null(sqlite3_stmt *st, int i, const char *s)
+{
+	if (s)
+		sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+static int stage_row(sink *s, const catalogue_row *row)
+{
+	stage_sink *ss = s->ctx;
+	sqlite3_stmt *st = ss->row;
+	int rc;
+
+	sqlite3_bind_int64(st, 1, (sqlite3_int64)row->position);
+	sqlite3_bind_int64(st, 2, (sqlite3_int64)row->line);
+	sqlite3_bind_text(st, 3, row->name, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 4, (sqlite3_int64)row->occurrence);
+	sqlite3_bind_int(st, 5, row->quarantined);
+	bind_text_or_null(st, 6, row->fault_field);
+	bind_text_or_null(st, 7, row->reason);
+	bind_text_or_null(st, 8, row->raw_csv);
+	bind_text_or_null(st, 9, row->norm_json);
+	bind_text_or_null(st, 10, row->raw_json);
+	rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	if (rc != SQLITE_DONE)
+		return stage_fail(s, ss->db, "writing a row");
+	ss->rows++;
+	ss->quarantined += row->quarantined != 0;
+	return 0;
+}
+
+static int stage_notice(sink *s, const char *message)
+{
+	stage_sink *ss = s->ctx;
+	int rc;
+
+	sqlite3_bind_text(ss->notice, 1, message, -1, SQLITE_STATIC);
+	rc = sqlite3_step(ss->notice);
+	sqlite3_reset(ss->notice);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+int ingest_stage(const colmap *map, const char *export_name, const char *path,
+		 const char *out, FILE *errors, catalogue_export_stats *stats,
+		 char *err, size_t errlen)
+{
+	stage_sink ss;
+	sink snk = { stage_begin, stage_row, stage_notice, &ss, err, errlen };
+	sqlite3_stmt *st = NULL;
+	char sha[65];
+	unsigned long long bytes;
+	int rc = -1;
+
+	memset(&ss, 0, sizeof(ss));
+	if (sha256_file(path, sha, &bytes)) {
+		mc_fmt(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+		return -1;
+	}
+	if (unlink(out) && errno != ENOENT) {
+		mc_fmt(err, errlen, "%s: cannot replace: %s", out, strerror(errno));
+		return -1;
+	}
+	if (sqlite3_open_v2(out, &ss.db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
+		mc_fmt(err, errlen, "%s: cannot create: %s", out,
+		       ss.db ? sqlite3_errmsg(ss.db) : "out of memory");
+		goto out;
+	}
+	if (sqlite3_exec(ss.db, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; BEGIN",
+			 NULL, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_exec(ss.db, staging_schema, NULL, NULL, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(ss.db, "INSERT INTO staging_row VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+			       -1, &ss.row, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(ss.db, "INSERT INTO staging_notice(message) VALUES (?)",
+			       -1, &ss.notice, NULL) != SQLITE_OK) {
+		mc_fmt(err, errlen, "%s: %s", out, sqlite3_errmsg(ss.db));
+		goto out;
+	}
+	if (feed(map, path, &snk, errors, err, errlen))
+		goto out;
+	if (sqlite3_prepare_v2(ss.db, "INSERT INTO staging_export VALUES (?, ?, ?, ?, ?, ?)",
+			       -1, &st, NULL) != SQLITE_OK)
+		goto dbfail;
+	sqlite3_bind_text(st, 1, export_name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, path, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, sha, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 4, (sqlite3_int64)bytes);
+	sqlite3_bind_int64(st, 5, (sqlite3_int64)ss.rows);
+	sqlite3_bind_int64(st, 6, (sqlite3_int64)ss.quarantined);
+	if (sqlite3_step(st) != SQLITE_DONE ||
+	    sqlite3_exec(ss.db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+		goto dbfail;
+	if (stats) {
+		memset(stats, 0, sizeof(*stats));
+		stats->rows = ss.rows;
+		stats->quarantined = ss.quarantined;
+		stats->loaded = ss.rows - ss.quarantined;
+	}
+	rc = 0;
+	goto out;
+dbfail:
+	mc_fmt(err, errlen, "%s: %s", out, sqlite3_errmsg(ss.db));
+out:
+	sqlite3_finalize(st);
+	sqlite3_finalize(ss.row);
+	sqlite3_finalize(ss.notice);
+	sqlite3_close(ss.db);
+	if (rc)
+		unlink(out);
+	return rc;
+}
+
+static const char *col_text(sqlite3_stmt *st, int i)
+{
+	return (const char *)sqlite3_column_text(st, i);
+}
+
+int ingest_load_staged(ingest_ctx *ctx, const char *staging,
+		       catalogue_export_stats *stats, char *err, size_t errlen)
+{
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL;
+	catalogue_column *cols = NULL;
+	char **strings = NULL;
+	size_t ncols = 0, i;
+	char *export_name = NULL, *file = NULL, *sha = NULL;
+	unsigned long long bytes = 0;
+	int rc = -1, step, skip = 0;
+
+	if (sqlite3_open_v2(staging, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
+		goto dbfail;
+	if (sqlite3_prepare_v2(db, "SELECT export, file, sha256, bytes FROM staging_export",
+			       -1, &st, NULL) != SQLITE_OK)
+		goto dbfail;
+	if (sqlite3_step(st) != SQLITE_ROW) {
+		mc_fmt(err, errlen, "%s: not a complete staging file", staging);
+		goto out;
+	}
+	export_name = xstrdup(col_text(st, 0));
+	file = xstrdup(col_text(st, 1));
+	sha = xstrdup(col_text(st, 2));
+	bytes = (unsigned long long)sqlite3_column_int64(st, 3);
+	sqlite3_finalize(st);
+	if (sqlite3_prepare_v2(db, "SELECT header, field, type, declared, headerless"
+				   " FROM staging_column ORDER BY position", -1, &st, NULL) != SQLITE_OK)
+		goto dbfail;
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		cols = xrealloc(cols, (ncols + 1) * sizeof(*cols));
+		strings = xrealloc(strings, (ncols + 1) * 3 * sizeof(*strings));
+		for (i = 0; i < 3; i++)
+			strings[ncols * 3 + i] = xstrdup(col_text(st, (int)i));
+		cols[ncols].header = strings[ncols * 3];
+		cols[ncols].field = strings[ncols * 3 + 1];
+		cols[ncols].type = strings[ncols * 3 + 2];
+		cols[ncols].declared = sqlite3_column_int(st, 3);
+		cols[ncols].headerless = sqlite3_column_int(st, 4);
+		ncols++;
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	if (step != SQLITE_DONE)
+		goto dbfail;
+	if (catalogue_export_begin(ctx->load, export_name, file, sha, bytes, cols, ncols, &skip))
+		goto loadfail;
+	if (!skip) {
+		if (sqlite3_prepare_v2(db, "SELECT message FROM staging_notice ORDER BY id",
+				       -1, &st, NULL) != SQLITE_OK)
+			goto dbfail;
+		while ((step = sqlite3_step(st)) == SQLITE_ROW)
+			if (catalogue_load_notice(ctx->load, col_text(st, 0)))
+				goto loadfail;
+		sqlite3_finalize(st);
+		st = NULL;
+		if (step != SQLITE_DONE)
+			goto dbfail;
+		if (sqlite3_prepare_v2(db, "SELECT position, line, name, occurrence, quarantined,"
+					   " field, reason, raw_csv, norm, raw FROM staging_row"
+					   " ORDER BY position", -1, &st, NULL) != SQLITE_OK)
+			goto dbfail;
+		while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+			catalogue_row row;
+
+			row.position = (unsigned long)sqlite3_column_int64(st, 0);
+			row.line = (unsigned long)sqlite3_column_int64(st, 1);
+			row.name = col_text(st, 2);
+			row.occurrence = (size_t)sqlite3_column_int64(st, 3);
+			row.quarantined = sqlite3_column_int(st, 4);
+			row.fault_field = col_text(st, 5);
+			row.reason = col_text(st, 6);
+			row.raw_csv = col_text(st, 7);
+			row.norm_json = col_text(st, 8);
+			row.raw_json = col_text(st, 9);
+			if (!row.quarantined && (!row.norm_json || !row.raw_json)) {
+				mc_fmt(err, errlen, "%s: row %lu has no values", staging, row.position);
+				goto out;
+			}
+			if (row.quarantined && ctx->errors)
+				fprintf(ctx->errors, "%s:%lu: %s (row quarantined)\n", file, row.line,
+					row.reason ? row.reason : "");
+			if (catalogue_load_row(ctx->load, &row))
+				goto loadfail;
+		}
+		if (step != SQLITE_DONE)
+			goto dbfail;
+	}
+	if (catalogue_export_end(ctx->load, stats))
+		goto loadfail;
+	rc = 0;
+	goto out;
+loadfail:
+	mc_fmt(err, errlen, "%s", catalogue_load_error(ctx->load));
+	goto out;
+dbfail:
+	mc_fmt(err, errlen, "%s: %s", staging, db ? sqlite3_errmsg(db) : "cannot open");
+out:
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	for (i = 0; i < ncols * 3; i++)
+		free(strings[i]);
+	free(strings);
+	free(cols);
+	free(export_name);
+	free(file);
+	free(sha);
+	return rc;
+}
+
+void ingest_describe(const char *export_name, const catalogue_export_stats *stats, FILE *out)
+{
+	if (stats->same_content) {
+		fprintf(out, "%s: same content as its previous snapshot; no change (%lu rows)\n",
+			export_name, stats->rows);
+		return;
+	}
+	fprintf(out, "%s: %lu rows: %lu loaded (%lu new, %lu changed, %lu unchanged),"
+		" %lu quarantined, %lu removed\n", export_name, stats->rows, stats->loaded,
+		stats->added, stats->changed, stats->unchanged, stats->quarantined, stats->removed);
+}

@@ -1,0 +1,88 @@
+/*
+ * parse: reads one export file (via csv) and maps its header onto the
+ * column map, normalises every cell, and decides which rows are
+ * quarantined. The result is a stream of parse_rows.
+ *
+ * Identity: a model is keyed by its trimmed name. When a name occurs more
+ * than once in one export, each row is kept: the nth row carrying the name
+ * (in file order) gets occurrence n, and every repeat is reported.
+ *
+ * Ownership: the parse_export owns its columns and every byte a parse_row
+ * points to; those stay valid until the next parse_next() or parse_free().
+ */
+#ifndef MODELCAT_PARSE_H
+#define MODELCAT_PARSE_H
+
+#include <stddef.h>
+#include "colmap.h"
+#include "util.h"
+
+typedef struct parse_column {
+	char *header;             /* header cell, trimmed, as written */
+	char *field;              /* canonical name; the header for an extra
+				     field; "column N" (1-based) for a
+				     header-less column */
+	const colmap_field *def;  /* NULL for an extra or header-less column */
+	enum colmap_type type;    /* how cells are read (COL_TEXT for extras) */
+	int declared;             /* 1 when the column map knows the header */
+	int headerless;           /* 1 when the header cell is empty */
+	size_t position;          /* 0-based position in the file */
+} parse_column;
+
+typedef struct parse_value {
+	const char *raw;          /* the cell as read */
+	size_t raw_len;           /* its length */
+	const char *norm;         /* normalised text (NUL-terminated) */
+	size_t norm_len;          /* its length */
+	int present;              /* 1 when the cell holds a value */
+} parse_value;
+
+typedef struct parse_row {
+	unsigned long line;       /* line the record starts on, 1-based */
+	unsigned long position;   /* 0-based index among the data rows */
+	const char *name;         /* trimmed model name ("" when missing) */
+	size_t occurrence;        /* 1 for the first row with this name, ... */
+	int quarantined;          /* 1 when the row must not be loaded */
+	const char *fault_field;  /* with quarantined: the field at fault, or NULL */
+	const char *reason;       /* with quarantined: why (one line) */
+	parse_value *values;      /* one per column (parse_columns order) */
+	size_t nvalues;           /* entries in values (= number of columns) */
+	char *const *raw_fields;  /* the record's fields as read */
+	const size_t *raw_lengths;/* their lengths */
+	size_t nraw;              /* number of fields in the record */
+} parse_row;
+
+/* Called with each report (one line, no newline): undeclared columns,
+ * unknown enumeration values, repeated names. */
+typedef void parse_report_fn(void *ctx, const char *message);
+
+typedef struct parse_export parse_export;
+
+/*
+ * Open an export and read its header. name is the file name used in
+ * messages. Returns 0, or -1 with a message in err.
+ */
+int parse_open(parse_export **out, const char *path, const colmap *map,
+	       parse_report_fn *report, void *report_ctx,
+	       char *err, size_t errlen);
+
+/* The columns of the export (header-less columns whose cells are all empty
+ * so far are included with headerless=1). */
+const parse_column *parse_columns(const parse_export *p, size_t *n);
+/* The file's name as given to parse_open. */
+const char *parse_path(const parse_export *p);
+
+/* Next data row: 1, 0 at the end, -1 on a read error (message in err). */
+int parse_next(parse_export *p, parse_row *row, char *err, size_t errlen);
+
+/* Counts after the last row. */
+unsigned long parse_rows_read(const parse_export *p);
+unsigned long parse_rows_quarantined(const parse_export *p);
+unsigned long long parse_bytes_read(const parse_export *p);
+
+/* Encode the row's raw fields as one CSV record (for the quarantine). */
+void parse_row_raw_csv(const parse_row *row, sbuf *out);
+
+void parse_free(parse_export *p);
+
+#endif

@@ -1,0 +1,26 @@
+/*
+ * paths: where modelcat finds its configuration (pipelines/), schema (sql/)
+ * and catalogue. Works from a repository checkout and from an installed
+ * PREFIX alike.
+ */
+#ifndef MODELCAT_PATHS_H
+#define MODELCAT_PATHS_H
+
+#include <stddef.h>
+
+/*
+ * The folder holding pipelines/ and sql/: $MODELCAT_DATADIR if set; else,
+ * looking up from the running program's folder, the first of ".." "../.."
+ * "../../.." that has pipelines/columns.tsv; else ../share/modelcat.
+ * Returns a static string.
+ */
+const char *paths_datadir(void);
+/* The folder the running program lives in (static string). */
+const char *paths_bindir(void);
+/* The catalogue: the --db value if not NULL, else $MODELCAT_DB, else
+ * ./modelcat.db (static or the argument). */
+const char *paths_db(const char *option);
+/* Write "datadir/sub" into buf. */
+void paths_data_file(char *buf, size_t len, const char *sub);
+
+#endif

@@ -1,0 +1,24 @@
+/*
+ * sha256: FIPS 180-4 SHA-256, for naming and comparing export contents.
+ */
+#ifndef MODELCAT_SHA256_H
+#define MODELCAT_SHA256_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct sha256_ctx {
+	uint32_t state[8];        /* running hash */
+	uint64_t bytes;           /* message length so far */
+	unsigned char block[64];  /* pending partial block */
+	size_t fill;              /* bytes in block */
+} sha256_ctx;
+
+void sha256_init(sha256_ctx *ctx);
+void sha256_update(sha256_ctx *ctx, const void *data, size_t len);
+/* Finish and write the digest as 64 lowercase hex digits plus NUL. */
+void sha256_final_hex(sha256_ctx *ctx, char hex[65]);
+/* Hash a whole file's bytes; 0, or -1 (errno set). */
+int sha256_file(const char *path, char hex[65], unsigned long long *size);
+
+#endif

@@ -1,0 +1,35 @@
+/*
+ * stage: what every stage program shares: the exit statuses, --help and
+ * --version, opening the column map and the catalogue, and printing
+ * errors as one line on stderr.
+ */
+#ifndef MODELCAT_STAGE_H
+#define MODELCAT_STAGE_H
+
+#include "catalogue.h"
+#include "colmap.h"
+
+/* Exit statuses of every modelcat program. */
+enum {
+	EXIT_OK = 0,          /* success */
+	EXIT_QUARANTINE = 1,  /* ran; bad input was quarantined, the rest loaded */
+	EXIT_USAGE = 2,       /* usage error */
+	EXIT_FAILURE_ = 3     /* failure; nothing written */
+};
+
+/* Print "modelcat-NAME: message" to stderr (one line). */
+void stage_error(const char *program, const char *fmt, ...) MC_PRINTF(2, 3);
+/* Print a usage error plus a pointer to --help; returns EXIT_USAGE. */
+int stage_usage_error(const char *program, const char *fmt, ...) MC_PRINTF(2, 3);
+/* Print "modelcat-NAME VERSION" to stdout; returns EXIT_OK. */
+int stage_version(const char *program);
+
+/* Load the column map from the data folder; 0 or -1 (error printed). */
+int stage_colmap(const char *program, colmap *map);
+/* Open (and migrate) the catalogue; 0 or -1 (error printed). */
+int stage_catalogue(const char *program, catalogue *cat, const char *db_option, int flags);
+
+/* Exit status for a run that quarantined n rows: EXIT_QUARANTINE or EXIT_OK. */
+int stage_status(unsigned long quarantined);
+
+#endif

@@ -1,0 +1,30 @@
+/*
+ * strmap: a hash map from byte strings to a size_t, for counting names and
+ * looking up identities. Keys are copied; the map owns them.
+ */
+#ifndef MODELCAT_STRMAP_H
+#define MODELCAT_STRMAP_H
+
+#include <stddef.h>
+
+typedef struct strmap_entry {
+	char *key;        /* owned copy, NUL-terminated; NULL when the slot is free */
+	size_t len;       /* key length in bytes */
+	size_t value;     /* the caller's value */
+} strmap_entry;
+
+typedef struct strmap {
+	strmap_entry *slots;  /* open addressing, linear probing */
+	size_t cap;           /* slots allocated (a power of two, or 0) */
+	size_t count;         /* keys stored */
+} strmap;
+
+void strmap_init(strmap *map);
+void strmap_release(strmap *map);
+/* The value slot for key, added with value 0 if absent. The pointer is
+ * valid until the next strmap_get_or_add(). *added says if it was new. */
+size_t *strmap_get_or_add(strmap *map, const char *key, size_t len, int *added);
+/* The value for key, or NULL if absent. */
+size_t *strmap_find(const strmap *map, const char *key, size_t len);
+
+#endif

@@ -1,0 +1,231 @@
+/*
+ * modelcat-reingest: rebuild the catalogue from every stored snapshot,
+ * oldest first. The new catalogue is built beside the old one and renamed
+ * over it only when complete, so a failure leaves the old one as it was.
+ */
+#include "ingest.h"
+#include "stage.h"
+#include "paths.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char program[] = "modelcat-reingest";
+
+/* One stored export file. */
+typedef struct stored {
+	char date[11];                        /* snapshot date */
+	char export_name[INGEST_EXPORT_MAX + 1]; /* export */
+	char *path;                           /* file */
+} stored;
+
+static void usage(void)
+{
+	printf("usage: modelcat reingest [--db PATH] [--snapshots DIR]\n"
+	       "\n"
+	       "Rebuilds the catalogue from every stored snapshot in DIR (default:\n"
+	       "./snapshots if it exists, else the installed snapshots), oldest first.\n"
+	       "DIR holds <export>/<YYYY-MM-DD>.csv.gz (or .csv, .zip); the files of one\n"
+	       "date form one snapshot. The new catalogue replaces the old one only when\n"
+	       "every snapshot has loaded. Prints a line per export and a summary.\n"
+	       "\n"
+	       "  --db PATH         the catalogue (default $MODELCAT_DB, else ./modelcat.db)\n"
+	       "  --snapshots DIR   the snapshot store\n"
+	       "  --help, --version\n"
+	       "\n"
+	       "Exit: 0 rebuilt; 1 rebuilt, some rows quarantined; 2 usage; 3 failure,\n"
+	       "the old catalogue unchanged.\n");
+}
+
+static int stored_cmp(const void *a, const void *b)
+{
+	const stored *x = a, *y = b;
+	int c = strcmp(x->date, y->date);
+
+	return c ? c : strcmp(x->export_name, y->export_name);
+}
+
+/* Is name "<date>.csv", "<date>.csv.gz" or "<date>.zip"? Copies the date. */
+static int snapshot_file(const char *name, char date[11])
+{
+	if (strlen(name) < 10)
+		return 0;
+	memcpy(date, name, 10);
+	date[10] = '\0';
+	if (!catalogue_valid_day(date))
+		return 0;
+	return !strcmp(name + 10, ".csv") || !strcmp(name + 10, ".csv.gz") ||
+	       !strcmp(name + 10, ".zip");
+}
+
+static int scan(const char *dir, stored **out, size_t *n)
+{
+	DIR *top = opendir(dir), *sub;
+	struct dirent *e, *f;
+	char path[PATH_MAX];
+
+	*out = NULL;
+	*n = 0;
+	if (!top) {
+		stage_error(program, "%s: cannot open the snapshot store: %s", dir, strerror(errno));
+		return -1;
+	}
+	while ((e = readdir(top))) {
+		if (e->d_name[0] == '.' || !ingest_valid_export_name(e->d_name))
+			continue;
+		mc_fmt(path, sizeof(path), "%s/%s", dir, e->d_name);
+		sub = opendir(path);
+		if (!sub)
+			continue;
+		while ((f = readdir(sub))) {
+			stored *s;
+			char date[11];
+
+			if (!snapshot_file(f->d_name, date))
+				continue;
+			*out = xrealloc(*out, (*n + 1) * sizeof(**out));
+			s = &(*out)[(*n)++];
+			mc_fmt(s->date, sizeof(s->date), "%s", date);
+			mc_fmt(s->export_name, sizeof(s->export_name), "%s", e->d_name);
+			mc_fmt(path, sizeof(path), "%s/%s/%s", dir, e->d_name, f->d_name);
+			s->path = xstrdup(path);
+		}
+		closedir(sub);
+	}
+	closedir(top);
+	qsort(*out, *n, sizeof(**out), stored_cmp);
+	return 0;
+}
+
+static void remove_db(const char *path)
+{
+	char side[PATH_MAX];
+
+	unlink(path);
+	mc_fmt(side, sizeof(side), "%s-journal", path);
+	unlink(side);
+	mc_fmt(side, sizeof(side), "%s-wal", path);
+	unlink(side);
+	mc_fmt(side, sizeof(side), "%s-shm", path);
+	unlink(side);
+}
+
+static const char *default_store(void)
+{
+	static char path[PATH_MAX];
+	struct stat st;
+
+	if (!stat("snapshots", &st) && S_ISDIR(st.st_mode))
+		return "snapshots";
+	paths_data_file(path, sizeof(path), "snapshots");
+	return path;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option options[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "snapshots", required_argument, NULL, 's' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *db = NULL, *store = NULL, *target;
+	char tmp[PATH_MAX], err[2048];
+	stored *files = NULL;
+	size_t nfiles = 0, i, j, snapshots = 0;
+	unsigned long quarantined = 0, loaded = 0;
+	catalogue cat;
+	colmap map;
+	int opt, status = EXIT_FAILURE_, opened = 0;
+
+	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+		switch (opt) {
+		case 'd': db = optarg; break;
+		case 's': store = optarg; break;
+		case 'h': usage(); return EXIT_OK;
+		case 'V': return stage_version(program);
+		default: return stage_usage_error(program, "unknown option");
+		}
+	}
+	if (optind < argc)
+		return stage_usage_error(program, "unexpected argument '%s'", argv[optind]);
+	if (!store)
+		store = default_store();
+	if (scan(store, &files, &nfiles))
+		return EXIT_FAILURE_;
+	if (!nfiles) {
+		stage_error(program, "%s: no stored snapshots (<export>/<YYYY-MM-DD>.csv.gz)", store);
+		free(files);
+		return EXIT_FAILURE_;
+	}
+	if (stage_colmap(program, &map)) {
+		free(files);
+		return EXIT_FAILURE_;
+	}
+	target = paths_db(db);
+	mc_fmt(tmp, sizeof(tmp), "%s.reingest-%ld", target, (long)getpid());
+	remove_db(tmp);
+	if (stage_catalogue(program, &cat, tmp, 0))
+		goto out;
+	opened = 1;
+	for (i = 0; i < nfiles; i = j) {
+		catalogue_load *load = NULL;
+
+		if (catalogue_load_begin(&cat, &load, files[i].date)) {
+			stage_error(program, "%s", cat.err);
+			goto out;
+		}
+		printf("snapshot %s\n", files[i].date);
+		for (j = i; j < nfiles && !strcmp(files[j].date, files[i].date); j++) {
+			ingest_ctx ctx = { load, &map, stderr };
+			catalogue_export_stats stats;
+
+			if (ingest_file(&ctx, files[j].export_name, files[j].path, &stats,
+					err, sizeof(err))) {
+				stage_error(program, "%s", err);
+				catalogue_load_abort(load);
+				goto out;
+			}
+			printf("  ");
+			ingest_describe(files[j].export_name, &stats, stdout);
+			if (!stats.same_content) {
+				quarantined += stats.quarantined;
+				loaded += stats.loaded;
+			}
+		}
+		if (catalogue_load_commit(load)) {
+			stage_error(program, "%s", cat.err);
+			goto out;
+		}
+		snapshots++;
+	}
+	catalogue_close(&cat);
+	opened = 0;
+	if (rename(tmp, target)) {
+		stage_error(program, "cannot replace %s: %s", target, strerror(errno));
+		goto out;
+	}
+	printf("rebuilt %s from %zu snapshots (%zu export files): %lu rows loaded,"
+	       " %lu quarantined\n", target, snapshots, nfiles, loaded, quarantined);
+	status = stage_status(quarantined);
+out:
+	if (opened)
+		catalogue_close(&cat);
+	if (status == EXIT_FAILURE_) {
+		remove_db(tmp);
+		stage_error(program, "the catalogue %s was left as it was", target);
+	}
+	for (i = 0; i < nfiles; i++)
+		free(files[i].path);
+	free(files);
+	colmap_release(&map);
+	return status;
+}

@@ -1,0 +1,127 @@
+#!/usr/bin/env python3
+"""Compare an export file with what `modelcat export` gave back.
+
+An independent reading of the source (Python's csv module), used by the
+round-trip tests: every row of the source that has a model name, and every
+non-empty cell of it, must come back, equal after normalisation (numbers
+compared as numbers at 15 significant digits, dates as dates, lists item by
+item, whitespace folded). Header names are mapped through the column map
+(pipelines/columns.tsv), which is configuration, not code under test.
+
+usage: compare_export.py COLUMNS_TSV SOURCE EXPORTED [--skip-lines L,L...]
+Prints one line per difference; exit 0 when there is none.
+"""
+import csv, datetime, gzip, io, re, sys, zipfile
+
+
+def read_source(path):
+    data = open(path, 'rb').read()
+    if data[:2] == b'\x1f\x8b':
+        data = gzip.decompress(data)
+    elif data[:4] == b'PK\x03\x04':
+        z = zipfile.ZipFile(io.BytesIO(data))
+        data = z.read([n for n in z.namelist() if n.lower().endswith('.csv')][0])
+    text = data.decode('utf-8-sig')
+    return list(csv.reader(io.StringIO(text, newline='')))
+
+
+def column_map(path):
+    canon, types = {}, {}
+    for line in open(path, encoding='utf-8'):
+        if line.startswith('#') or not line.strip():
+            continue
+        parts = line.rstrip('\n').split('\t')
+        types[parts[0]] = parts[1]
+        canon[parts[0]] = parts[0]
+        if len(parts) > 2:
+            for alias in parts[2].split('|'):
+                canon[alias] = parts[0]
+    return canon, types
+
+
+def fold(s):
+    return re.sub(r'\s+', ' ', s).strip()
+
+
+def as_number(s):
+    try:
+        return float(fold(s).replace(',', ''))
+    except ValueError:
+        return None
+
+
+def as_date(s):
+    s = fold(s)
+    for fmt in ('%Y-%m-%d', '%Y-%m', '%Y'):
+        try:
+            return datetime.datetime.strptime(s, fmt)
+        except ValueError:
+            pass
+    try:
+        return datetime.datetime.fromisoformat(s)
+    except ValueError:
+        return None
+
+
+def same(kind, a, b):
+    if kind == 'number':
+        x, y = as_number(a), as_number(b)
+        return x is not None and y is not None and '%.15g' % x == '%.15g' % y
+    if kind == 'date':
+        x, y = as_date(a), as_date(b)
+        return x is not None and x == y
+    if kind == 'list':
+        split = lambda s: [fold(i) for i in s.split(',') if fold(i)]
+        return split(a) == split(b)
+    return fold(a) == fold(b)
+
+
+def main():
+    columns, source, exported = sys.argv[1:4]
+    skip = set()
+    if len(sys.argv) > 5 and sys.argv[4] == '--skip-lines':
+        skip = {int(x) for x in sys.argv[5].split(',') if x}
+    canon, types = column_map(columns)
+    src = read_source(source)
+    out = list(csv.reader(open(exported, encoding='utf-8', newline='')))
+    header = [canon.get(h.strip(), h.strip()) for h in src[0]]
+    kinds = [types.get(h, 'text') for h in header]
+    out_header = out[0]
+    problems = 0
+    for h in header:
+        if h and h not in out_header:
+            print('column %r missing from the export' % h)
+            problems += 1
+    # source rows with their starting line numbers
+    text_lines = []
+    rows = []
+    line = 2
+    for row in src[1:]:
+        rows.append((line, row))
+        line += sum(cell.count('\n') for cell in row) + 1
+    keep = [(l, r) for l, r in rows if l not in skip and any(c.strip() for c in r)
+            and r[header.index('Model')].strip()]
+    if len(keep) != len(out) - 1:
+        print('source has %d rows with a name, export has %d' % (len(keep), len(out) - 1))
+        problems += 1
+    index = {h: i for i, h in enumerate(out_header)}
+    for (l, row), got in zip(keep, out[1:]):
+        for i, cell in enumerate(row):
+            if not cell.strip() or not header[i]:
+                continue
+            j = index.get(header[i])
+            back = got[j] if j is not None and j < len(got) else ''
+            if not same(kinds[i], cell, back):
+                print('line %d, %s: source %r, export %r' % (l, header[i], cell[:60], back[:60]))
+                problems += 1
+        for j, value in enumerate(got):
+            h = out_header[j]
+            if value and h in header and not row[header.index(h)].strip():
+                print('line %d, %s: empty in the source, %r in the export' % (l, h, value[:60]))
+                problems += 1
+    print('%d rows compared, %d problems' % (len(keep), problems))
+    return 1 if problems else 0
+
+
+if __name__ == '__main__':
+    sys.exit(main())

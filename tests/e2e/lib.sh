@@ -1,0 +1,48 @@
+# Shared helpers for the end-to-end tests: each test prints TAP lines
+# ("ok N - what" / "not ok N - what") that tests/run counts.
+set -u
+: "${MODELCAT_BIN:=$(cd "$(dirname "$0")/../.." && pwd)/bin}"
+: "${MODELCAT_TOP:=$(cd "$(dirname "$0")/../.." && pwd)}"
+TOP=$MODELCAT_TOP
+BIN=$MODELCAT_BIN
+DATA=$TOP/tests/data
+SNAP=$TOP/snapshots
+TMP=$(mktemp -d "${TMPDIR:-/tmp}/modelcat-test.XXXXXX")
+trap 'rm -rf "$TMP"' EXIT
+export MODELCAT_DB="$TMP/catalogue.db"
+test_count=0
+
+mc() { "$BIN/modelcat" "$@"; }
+
+ok() { test_count=$((test_count + 1)); echo "ok $test_count - $*"; }
+not_ok() { test_count=$((test_count + 1)); echo "not ok $test_count - $*"; }
+
+# check "description" command...: passes when the command succeeds
+check() {
+	desc=$1; shift
+	if "$@"; then ok "$desc"; else not_ok "$desc"; fi
+}
+
+# check_eq "description" actual expected
+check_eq() {
+	if [ "$2" = "$3" ]; then ok "$1"; else not_ok "$1"; echo "#   got      '$2'"; echo "#   expected '$3'"; fi
+}
+
+# check_status "description" expected-status command...
+check_status() {
+	desc=$1; want=$2; shift 2
+	"$@" >"$TMP/out" 2>"$TMP/err"
+	got=$?
+	if [ "$got" -eq "$want" ]; then ok "$desc"; else
+		not_ok "$desc (exit $got, expected $want)"; sed 's/^/#   /' "$TMP/err" | head -5
+	fi
+}
+
+# check_grep "description" pattern file
+check_grep() {
+	if grep -q -e "$2" "$3"; then ok "$1"; else not_ok "$1"; echo "#   '$2' not in $3:"; sed 's/^/#   /' "$3" | head -5; fi
+}
+
+sql() { sqlite3 -batch -noheader "$MODELCAT_DB" "$@"; }
+
+done_testing() { echo "1..$test_count"; }
