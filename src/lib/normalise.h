@@ -28,12 +28,17 @@ enum norm_date_precision {
 	DATE_TIME = 4       /* "2024-02-23T09:12:44+00:00" */
 };
 
-typedef struct norm_date {
+/* A struct tag only, no typedef: the name norm_date is the function
+ * below (tags and ordinary identifiers live in different name spaces). */
+struct norm_date {
 	int year, month, day;        /* month, day 0 when not known */
 	int hour, minute, second;    /* with DATE_TIME */
-	int utc_offset_minutes;      /* with DATE_TIME */
+	int utc_offset_minutes;      /* with DATE_TIME and has_utc_offset */
+	int has_utc_offset;          /* with DATE_TIME: 1 when the text gave an
+					offset ("Z" counts as +00:00); 0 when
+					it gave none (no suffix is written) */
 	enum norm_date_precision precision;
-} norm_date;
+};
 
 /*
  * Numbers in every notation seen: 3.9e+24, 3.9E+024, 5.0000000000000004e+22,
@@ -54,8 +59,9 @@ int norm_number_equal(double a, double b);
  * "2024-02" stays "2024-02". Output: ISO 8601 (YYYY, YYYY-MM, YYYY-MM-DD,
  * YYYY-MM-DDTHH:MM:SS+HH:MM).
  */
-int norm_date_parse(const char *s, size_t len, norm_date *date, char *why);
-void norm_date_format(const norm_date *date, sbuf *out);
+int norm_date_parse(const char *s, size_t len, struct norm_date *date,
+		    char *why);
+void norm_date_format(const struct norm_date *date, sbuf *out);
 int norm_date(const char *s, size_t len, sbuf *out, char *why);
 
 /* Booleans: True/False, Yes/No, 1/0, case-insensitive. Output "True"/"False". */
@@ -80,6 +86,16 @@ int norm_enum(const char *s, size_t len, const char *const *known,
 
 /* Text: outer white space trimmed, CRLF and lone CR turned into LF. */
 int norm_text(const char *s, size_t len, sbuf *out);
+
+/*
+ * Compare two texts loosely: 1 when they are equal after trimming outer
+ * white space, unifying line endings and folding every run of white space
+ * (space, tab, CR, LF, VT, FF, U+00A0) into a single space; 0 otherwise.
+ * Neither text is modified; nothing is allocated. A pointer may be NULL
+ * when its length is 0.
+ */
+int norm_text_fold_equal(const char *a, size_t alen, const char *b,
+			 size_t blen);
 
 /*
  * Organisation alignment. Given the normalised lists of organisations,

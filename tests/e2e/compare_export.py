@@ -8,7 +8,9 @@ compared as numbers at 15 significant digits, dates as dates, lists item by
 item, whitespace folded). Header names are mapped through the column map
 (pipelines/columns.tsv), which is configuration, not code under test.
 
-usage: compare_export.py COLUMNS_TSV SOURCE EXPORTED [--skip-lines L,L...]
+usage: compare_export.py COLUMNS_TSV SOURCE EXPORTED [--skip-names FILE]
+(--skip-names: a file of model names, one a line, '#' comments, whose rows
+are expected not to come back: the quarantined ones)
 Prints one line per difference; exit 0 when there is none.
 """
 import csv, datetime, gzip, io, re, sys, zipfile
@@ -79,8 +81,9 @@ def same(kind, a, b):
 def main():
     columns, source, exported = sys.argv[1:4]
     skip = set()
-    if len(sys.argv) > 5 and sys.argv[4] == '--skip-lines':
-        skip = {int(x) for x in sys.argv[5].split(',') if x}
+    if len(sys.argv) > 5 and sys.argv[4] == '--skip-names':
+        skip = {l.strip() for l in open(sys.argv[5], encoding='utf-8')
+                if l.strip() and not l.startswith('#')}
     canon, types = column_map(columns)
     src = read_source(source)
     out = list(csv.reader(open(exported, encoding='utf-8', newline='')))
@@ -93,14 +96,14 @@ def main():
             print('column %r missing from the export' % h)
             problems += 1
     # source rows with their starting line numbers
-    text_lines = []
     rows = []
     line = 2
     for row in src[1:]:
         rows.append((line, row))
         line += sum(cell.count('\n') for cell in row) + 1
-    keep = [(l, r) for l, r in rows if l not in skip and any(c.strip() for c in r)
-            and r[header.index('Model')].strip()]
+    key = header.index('Model')
+    keep = [(l, r) for l, r in rows if any(c.strip() for c in r)
+            and r[key].strip() and r[key].strip() not in skip]
     if len(keep) != len(out) - 1:
         print('source has %d rows with a name, export has %d' % (len(keep), len(out) - 1))
         problems += 1

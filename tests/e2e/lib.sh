@@ -8,7 +8,7 @@ BIN=$MODELCAT_BIN
 DATA=$TOP/tests/data
 SNAP=$TOP/snapshots
 TMP=$(mktemp -d "${TMPDIR:-/tmp}/modelcat-test.XXXXXX")
-trap 'rm -rf "$TMP"' EXIT
+trap '[ -n "${KEEP_TMP:-}" ] || rm -rf "$TMP"' EXIT
 export MODELCAT_DB="$TMP/catalogue.db"
 test_count=0
 
