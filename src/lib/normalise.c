@@ -495,11 +495,86 @@ int norm_number_parse(const char *s, size_t len, double *value, char *why)
  * same rounding %.15g does, by definition) and laid out here. -0 gives
  * "0"; NaN and infinities give "nan", "inf", "-inf".
  */
+/*
+ * The decimal digits of |v| at "%.<prec-1>e": digits into dig (no point),
+ * decimal exponent into *x. Returns the number of digits.
+ */
+static size_t sci_digits(double v, int prec, char *dig, int *x)
+{
+	char tmp[48];
+	const char *t;
+	size_t n = 0;
+	int e = 0, eneg = 0;
+
+	snprintf(tmp, sizeof tmp, "%.*e", prec - 1, fabs(v));
+	for (t = tmp; *t && *t != 'e' && *t != 'E'; t++)
+		if (is_digit((unsigned char)*t))
+			dig[n++] = *t;
+	if (*t) {
+		t++;
+		if (*t == '-' || *t == '+')
+			eneg = *t++ == '-';
+		for (; is_digit((unsigned char)*t); t++)
+			e = e * 10 + (*t - '0');
+	}
+	*x = eneg ? -e : e;
+	return n;
+}
+
+/* Does the decimal dig[0..n) x 10^(x-n+1) read back as exactly |v|? The
+ * text built has no decimal point, so strtod's locale does not matter. */
+static int digits_round_trip(double v, const char *dig, size_t n, int x)
+{
+	char tmp[48];
+
+	memcpy(tmp, dig, n);
+	snprintf(tmp + n, sizeof tmp - n, "e%d", x - (int)n + 1);
+	return strtod(tmp, NULL) == fabs(v);
+}
+
+/*
+ * The 15 significant digits of |v| as a spreadsheet writes them: the
+ * shortest decimal that reads back as v, rounded half up to 15 digits. So
+ * 783480.3837556645 gives 783480.383755665, as a re-save writes it, where
+ * rounding the binary value (printf's %.15g) would give ...664.
+ */
+static size_t digits15(double v, char *dig, int *x)
+{
+	char longer[20];
+	size_t n = sci_digits(v, 15, dig, x), k;
+	int lx, prec;
+
+	if (digits_round_trip(v, dig, n, *x))
+		return n;
+	for (prec = 16; prec <= 17; prec++) {
+		k = sci_digits(v, prec, longer, &lx);
+		if (prec == 17 || digits_round_trip(v, longer, k, lx))
+			break;
+	}
+	/* round longer[0..k) half up to 15 digits */
+	memcpy(dig, longer, 15);
+	*x = lx;
+	if (longer[15] >= '5') {
+		int i = 14;
+
+		while (i >= 0 && dig[i] == '9')
+			dig[i--] = '0';
+		if (i >= 0) {
+			dig[i]++;
+		} else {
+			memmove(dig + 1, dig, 14);
+			dig[0] = '1';
+			(*x)++;
+		}
+	}
+	return 15;
+}
+
 static size_t fmt15(double v, char *buf)
 {
-	char tmp[48], dig[16];
+	char dig[20];
 	size_t n = 0, pos = 0, i;
-	int x = 0, xneg = 0, neg;
+	int x = 0, neg;
 	const char *t;
 
 	if (isnan(v)) {
@@ -533,19 +608,7 @@ static size_t fmt15(double v, char *buf)
 		buf[pos] = '\0';
 		return pos;
 	}
-	snprintf(tmp, sizeof tmp, "%.14e", v);
-	for (t = tmp; *t && *t != 'e' && *t != 'E'; t++)
-		if (is_digit((unsigned char)*t) && n < 15)
-			dig[n++] = *t;
-	if (*t) {
-		t++;
-		if (*t == '-' || *t == '+')
-			xneg = *t++ == '-';
-		for (; is_digit((unsigned char)*t); t++)
-			x = x * 10 + (*t - '0');
-		if (xneg)
-			x = -x;
-	}
+	n = digits15(v, dig, &x);
 	while (n > 1 && dig[n - 1] == '0')
 		n--;
 	if (neg)

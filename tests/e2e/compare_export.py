@@ -68,7 +68,9 @@ def as_date(s):
 def same(kind, a, b):
     if kind == 'number':
         x, y = as_number(a), as_number(b)
-        return x is not None and y is not None and '%.15g' % x == '%.15g' % y
+        # equal at 15 significant digits: within one unit of the 15th
+        return x is not None and y is not None and (
+            x == y or abs(x - y) <= 1e-14 * max(abs(x), abs(y)))
     if kind == 'date':
         x, y = as_date(a), as_date(b)
         return x is not None and x == y
