@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 struct catalogue_load {
 	catalogue *cat;               /* where the load goes */
@@ -271,6 +272,18 @@ void catalogue_close(catalogue *cat)
 	free(cat->path);
 	cat->db = NULL;
 	cat->path = NULL;
+}
+
+void catalogue_remove(const char *path)
+{
+	static const char *const sides[] = { "", "-journal", "-wal", "-shm" };
+	char name[4096];
+	size_t i;
+
+	for (i = 0; i < sizeof(sides) / sizeof(sides[0]); i++) {
+		mc_fmt(name, sizeof(name), "%s%s", path, sides[i]);
+		unlink(name);
+	}
 }
 
 static int prepare(catalogue *cat, sqlite3_stmt **st, const char *sql)

@@ -68,6 +68,9 @@ enum { CATALOGUE_READONLY = 1 };
  * sqldir as needed (not with CATALOGUE_READONLY). 0 or -1 (cat->err). */
 int catalogue_open(catalogue *cat, const char *path, const char *sqldir, int flags);
 void catalogue_close(catalogue *cat);
+/* Delete a catalogue file and its journal files (a new catalogue that a
+ * failed run created). */
+void catalogue_remove(const char *path);
 
 /* Start loading a snapshot dated as_of (YYYY-MM-DD): opens the transaction. */
 int catalogue_load_begin(catalogue *cat, catalogue_load **out, const char *as_of);

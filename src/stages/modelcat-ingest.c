@@ -4,9 +4,11 @@
  */
 #include "ingest.h"
 #include "stage.h"
+#include "paths.h"
 
 #include <getopt.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <string.h>
 
 static const char program[] = "modelcat-ingest";
@@ -48,7 +50,7 @@ int main(int argc, char **argv)
 	colmap map;
 	catalogue_load *load = NULL;
 	unsigned long quarantined = 0;
-	int opt, i, status = EXIT_FAILURE_;
+	int opt, i, status = EXIT_FAILURE_, existed;
 
 	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
 		switch (opt) {
@@ -77,6 +79,7 @@ int main(int argc, char **argv)
 		catalogue_today(as_of);
 	if (stage_colmap(program, &map))
 		return EXIT_FAILURE_;
+	existed = !access(paths_db(db), F_OK);
 	if (stage_catalogue(program, &cat, db, 0)) {
 		colmap_release(&map);
 		return EXIT_FAILURE_;
@@ -110,6 +113,8 @@ int main(int argc, char **argv)
 	status = stage_status(quarantined);
 out:
 	catalogue_close(&cat);
+	if (status == EXIT_FAILURE_ && !existed)
+		catalogue_remove(paths_db(db));
 	colmap_release(&map);
 	return status;
 }

@@ -4,9 +4,11 @@
  */
 #include "ingest.h"
 #include "stage.h"
+#include "paths.h"
 
 #include <getopt.h>
 #include <stdio.h>
+#include <unistd.h>
 
 static const char program[] = "modelcat-load";
 
@@ -39,7 +41,7 @@ int main(int argc, char **argv)
 	catalogue cat;
 	catalogue_load *load = NULL;
 	unsigned long quarantined = 0;
-	int opt, i, status = EXIT_FAILURE_;
+	int opt, i, status = EXIT_FAILURE_, existed;
 
 	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
 		switch (opt) {
@@ -58,6 +60,7 @@ int main(int argc, char **argv)
 		return stage_usage_error(program, "no staging file given");
 	if (!as_of[0])
 		catalogue_today(as_of);
+	existed = !access(paths_db(db), F_OK);
 	if (stage_catalogue(program, &cat, db, 0))
 		return EXIT_FAILURE_;
 	if (catalogue_load_begin(&cat, &load, as_of)) {
@@ -85,5 +88,7 @@ int main(int argc, char **argv)
 	status = stage_status(quarantined);
 out:
 	catalogue_close(&cat);
+	if (status == EXIT_FAILURE_ && !existed)
+		catalogue_remove(paths_db(db));
 	return status;
 }

@@ -104,19 +104,6 @@ static int scan(const char *dir, stored **out, size_t *n)
 	return 0;
 }
 
-static void remove_db(const char *path)
-{
-	char side[PATH_MAX];
-
-	unlink(path);
-	mc_fmt(side, sizeof(side), "%s-journal", path);
-	unlink(side);
-	mc_fmt(side, sizeof(side), "%s-wal", path);
-	unlink(side);
-	mc_fmt(side, sizeof(side), "%s-shm", path);
-	unlink(side);
-}
-
 static const char *default_store(void)
 {
 	static char path[PATH_MAX];
@@ -172,7 +159,7 @@ int main(int argc, char **argv)
 	}
 	target = paths_db(db);
 	mc_fmt(tmp, sizeof(tmp), "%s.reingest-%ld", target, (long)getpid());
-	remove_db(tmp);
+	catalogue_remove(tmp);
 	if (stage_catalogue(program, &cat, tmp, 0))
 		goto out;
 	opened = 1;
@@ -220,7 +207,7 @@ out:
 	if (opened)
 		catalogue_close(&cat);
 	if (status == EXIT_FAILURE_) {
-		remove_db(tmp);
+		catalogue_remove(tmp);
 		stage_error(program, "the catalogue %s was left as it was", target);
 	}
 	for (i = 0; i < nfiles; i++)
