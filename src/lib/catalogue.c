@@ -395,7 +395,8 @@ int catalogue_export_begin(catalogue_load *ld, const char *export_name, const ch
 	ld->export_name = xstrdup(export_name);
 	ld->file = xstrdup(file);
 	memset(&ld->stats, 0, sizeof(ld->stats));
-	memset(ld->seen, 0, ld->seen_cap);
+	if (ld->seen)
+		memset(ld->seen, 0, ld->seen_cap);
 	strmap_release(&ld->held);
 	ld->same_content = 0;
 	*same = 0;
