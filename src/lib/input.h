@@ -1,0 +1,72 @@
+/*
+ * input: the byte stream under the CSV reader. A file or a memory buffer is
+ * opened, its format chosen by content, and its decoded bytes handed out a
+ * block at a time:
+ *   - gzip (magic 1f 8b): inflated; concatenated members are read in turn;
+ *   - zip (local header magic "PK\3\4"): the first member whose name ends
+ *     in ".csv" (any case), found through the central directory, stored or
+ *     deflated, its CRC-32 and size checked at the end;
+ *   - anything else: the bytes as they are.
+ * Nothing is ever written to disk. Memory use is a few fixed blocks, not
+ * proportional to the input.
+ *
+ * Ownership: the input owns the blocks it hands out; a block stays valid
+ * until the next input_next() or input_free(). A memory buffer given to
+ * input_open_mem() is borrowed: it must outlive the input.
+ */
+#ifndef MODELCAT_INPUT_H
+#define MODELCAT_INPUT_H
+
+#include <stddef.h>
+
+/* Size of the blocks read from files and of the inflate output blocks. */
+#define INPUT_BLOCK (256u * 1024u)
+
+/* Room for an error message. */
+#define INPUT_ERRLEN 512
+
+enum input_format {
+	INPUT_PLAIN = 0,  /* bytes as they are */
+	INPUT_GZIP = 1,   /* gzip stream, possibly several members */
+	INPUT_ZIP = 2     /* one member of a zip archive */
+};
+
+typedef struct input input;
+
+/*
+ * Open path and detect its format. Returns 0 and sets *out, or -1 with a
+ * one-line message naming the file in err. A zip must be seekable (its
+ * central directory is at the end).
+ */
+int input_open(input **out, const char *path, char *err, size_t errlen);
+
+/* The same over a memory buffer; name is used in messages (NULL gives
+ * "<memory>"). */
+int input_open_mem(input **out, const void *data, size_t len,
+		   const char *name, char *err, size_t errlen);
+
+/*
+ * Hand out the next block of decoded bytes: sets *data and *len and returns
+ * 1, returns 0 at the end of the input, or -1 on a read or decoding error
+ * (see input_error()); after -1 every later call fails too. Every block but
+ * the last holds at least INPUT_BLOCK bytes (a block from memory may be much
+ * larger), so the first block shows the first bytes of a short input whole.
+ */
+int input_next(input *in, const unsigned char **data, size_t *len);
+
+/* What went wrong in the last failed input_next(), without the name. */
+const char *input_error(const input *in);
+
+/* The path or name given at open. */
+const char *input_name(const input *in);
+
+/* The detected format. */
+enum input_format input_format(const input *in);
+
+/* For a zip: the name of the member being read; otherwise NULL. */
+const char *input_member(const input *in);
+
+/* Close and free everything; accepts NULL. */
+void input_free(input *in);
+
+#endif
