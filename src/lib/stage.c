@@ -4,6 +4,7 @@
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <unistd.h>
 
 void stage_error(const char *program, const char *fmt, ...)
 {
@@ -61,4 +62,59 @@ int stage_catalogue(const char *program, catalogue *cat, const char *db_option, 
 int stage_status(unsigned long quarantined)
 {
 	return quarantined ? EXIT_QUARANTINE : EXIT_OK;
+}
+
+int stage_parse_day(const char *program, const char *value, char day[11])
+{
+	if (!catalogue_valid_day(value))
+		return stage_usage_error(program, "--as-of '%s' is not a date YYYY-MM-DD", value);
+	mc_fmt(day, 11, "%s", value);
+	return 0;
+}
+
+int stage_load_snapshot(const char *program, const char *db, const char *as_of,
+			const colmap *map, char *const *args, int n, stage_load_fn *load_one)
+{
+	catalogue cat;
+	catalogue_load *load = NULL;
+	char day[11], err[2048], label[1024];
+	unsigned long quarantined = 0;
+	int i, existed, status = EXIT_FAILURE_;
+
+	if (as_of && *as_of)
+		mc_fmt(day, sizeof(day), "%s", as_of);
+	else
+		catalogue_today(day);
+	existed = !access(paths_db(db), F_OK);
+	if (stage_catalogue(program, &cat, db, 0))
+		return EXIT_FAILURE_;
+	if (catalogue_load_begin(&cat, &load, day)) {
+		stage_error(program, "%s", cat.err);
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		ingest_ctx ctx = { load, map, stderr };
+		catalogue_export_stats stats;
+
+		if (load_one(&ctx, args[i], &stats, label, sizeof(label), err, sizeof(err))) {
+			stage_error(program, "%s", err);
+			stage_error(program, "nothing was written to the catalogue");
+			catalogue_load_abort(load);
+			goto out;
+		}
+		ingest_describe(label, &stats, stdout);
+		if (!stats.same_content)
+			quarantined += stats.quarantined;
+	}
+	if (catalogue_load_commit(load)) {
+		stage_error(program, "%s", cat.err);
+		goto out;
+	}
+	printf("snapshot %s loaded into %s\n", day, cat.path);
+	status = stage_status(quarantined);
+out:
+	catalogue_close(&cat);
+	if (status == EXIT_FAILURE_ && !existed)
+		catalogue_remove(paths_db(db));
+	return status;
 }

@@ -8,6 +8,7 @@
 
 #include "catalogue.h"
 #include "colmap.h"
+#include "ingest.h"
 
 /* Exit statuses of every modelcat program. */
 enum {
@@ -28,6 +29,24 @@ int stage_version(const char *program);
 int stage_colmap(const char *program, colmap *map);
 /* Open (and migrate) the catalogue; 0 or -1 (error printed). */
 int stage_catalogue(const char *program, catalogue *cat, const char *db_option, int flags);
+
+/* Check an --as-of value into day[11]: 0, or EXIT_USAGE (message printed). */
+int stage_parse_day(const char *program, const char *value, char day[11]);
+
+/* Load one command-line argument (an export file, a staging file) into
+ * ctx->load; set label to what the summary line calls it. 0 or -1 (err). */
+typedef int stage_load_fn(ingest_ctx *ctx, const char *arg, catalogue_export_stats *stats,
+			  char *label, size_t labellen, char *err, size_t errlen);
+
+/*
+ * Load args[0..n) as one snapshot dated as_of (today when empty) into the
+ * catalogue db, in one transaction, one summary line per argument on
+ * stdout. On failure nothing is written, and a catalogue the run created
+ * is removed. map may be NULL when load_one does not parse. Returns the
+ * exit status.
+ */
+int stage_load_snapshot(const char *program, const char *db, const char *as_of,
+			const colmap *map, char *const *args, int n, stage_load_fn *load_one);
 
 /* Exit status for a run that quarantined n rows: EXIT_QUARANTINE or EXIT_OK. */
 int stage_status(unsigned long quarantined);

@@ -48,9 +48,8 @@ int main(int argc, char **argv)
 		case 'd': db = optarg; break;
 		case 's': source = optarg; break;
 		case 'a':
-			if (!catalogue_valid_day(optarg))
-				return stage_usage_error(program, "--as-of '%s' is not a date YYYY-MM-DD", optarg);
-			mc_fmt(as_of, sizeof(as_of), "%s", optarg);
+			if (stage_parse_day(program, optarg, as_of))
+				return EXIT_USAGE;
 			break;
 		case 'h': usage(); return EXIT_OK;
 		case 'V': return stage_version(program);

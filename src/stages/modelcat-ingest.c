@@ -4,11 +4,9 @@
  */
 #include "ingest.h"
 #include "stage.h"
-#include "paths.h"
 
 #include <getopt.h>
 #include <stdio.h>
-#include <unistd.h>
 #include <string.h>
 
 static const char program[] = "modelcat-ingest";
@@ -35,6 +33,15 @@ static void usage(void)
 	       "catalogue unchanged.\n");
 }
 
+static int load_one(ingest_ctx *ctx, const char *arg, catalogue_export_stats *stats,
+		    char *label, size_t labellen, char *err, size_t errlen)
+{
+	const char *path;
+
+	ingest_split_arg(arg, label, labellen, &path);
+	return ingest_file(ctx, label, path, stats, err, errlen);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option options[] = {
@@ -45,20 +52,16 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *db = NULL;
-	char as_of[11] = "", err[2048];
-	catalogue cat;
+	char as_of[11] = "";
 	colmap map;
-	catalogue_load *load = NULL;
-	unsigned long quarantined = 0;
-	int opt, i, status = EXIT_FAILURE_, existed;
+	int opt, i, status;
 
 	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
 		switch (opt) {
 		case 'd': db = optarg; break;
 		case 'a':
-			if (!catalogue_valid_day(optarg))
-				return stage_usage_error(program, "--as-of '%s' is not a date YYYY-MM-DD", optarg);
-			mc_fmt(as_of, sizeof(as_of), "%s", optarg);
+			if (stage_parse_day(program, optarg, as_of))
+				return EXIT_USAGE;
 			break;
 		case 'h': usage(); return EXIT_OK;
 		case 'V': return stage_version(program);
@@ -75,46 +78,10 @@ int main(int argc, char **argv)
 			return stage_usage_error(program, "%s: cannot tell the export's name;"
 						 " write EXPORT=FILE", argv[i]);
 	}
-	if (!as_of[0])
-		catalogue_today(as_of);
 	if (stage_colmap(program, &map))
 		return EXIT_FAILURE_;
-	existed = !access(paths_db(db), F_OK);
-	if (stage_catalogue(program, &cat, db, 0)) {
-		colmap_release(&map);
-		return EXIT_FAILURE_;
-	}
-	if (catalogue_load_begin(&cat, &load, as_of)) {
-		stage_error(program, "%s", cat.err);
-		goto out;
-	}
-	for (i = optind; i < argc; i++) {
-		ingest_ctx ctx = { load, &map, stderr };
-		catalogue_export_stats stats;
-		char name[INGEST_EXPORT_MAX + 1];
-		const char *path;
-
-		ingest_split_arg(argv[i], name, sizeof(name), &path);
-		if (ingest_file(&ctx, name, path, &stats, err, sizeof(err))) {
-			stage_error(program, "%s", err);
-			stage_error(program, "nothing was written to the catalogue");
-			catalogue_load_abort(load);
-			goto out;
-		}
-		ingest_describe(name, &stats, stdout);
-		if (!stats.same_content)
-			quarantined += stats.quarantined;
-	}
-	if (catalogue_load_commit(load)) {
-		stage_error(program, "%s", cat.err);
-		goto out;
-	}
-	printf("snapshot %s loaded into %s\n", as_of, cat.path);
-	status = stage_status(quarantined);
-out:
-	catalogue_close(&cat);
-	if (status == EXIT_FAILURE_ && !existed)
-		catalogue_remove(paths_db(db));
+	status = stage_load_snapshot(program, db, as_of, &map, argv + optind, argc - optind,
+				     load_one);
 	colmap_release(&map);
 	return status;
 }

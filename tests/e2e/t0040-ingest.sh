@@ -43,12 +43,18 @@ check_status "load of the staging file" 0 mc --db "$TMP/staged.db" load --as-of 
 MODELCAT_DB=$TMP/staged.db mc export --source notable_ai_models --as-of 2024-07-16 >"$TMP/staged.csv"
 check "parse + load gives the same export as ingest" cmp -s "$TMP/gz.csv" "$TMP/staged.csv"
 
+# the schema is applied by numbered migrations, recorded once
+check_eq "schema version recorded" "$(sql 'SELECT group_concat(version) FROM schema_version')" \
+	"$(ls "$TOP/sql" | grep -E '^[0-9]{3}_.*\.sql$' | sed 's/^0*//; s/_.*//' | paste -sd, -)"
+
 # same content again: no new version
 mc ingest --as-of 2024-07-16 "$src" >/dev/null 2>&1
 before=$(sql 'SELECT count(*) FROM version')
 check_status "the same content again exits 0" 0 mc ingest --as-of 2024-07-20 "$src"
 check_grep "it says no change" "same content as its previous snapshot; no change" "$TMP/out"
 check_eq "no version was written" "$(sql 'SELECT count(*) FROM version')" "$before"
+check_eq "migrations were not applied twice" "$(sql 'SELECT count(*) FROM schema_version')" \
+	"$(ls "$TOP/sql" | grep -cE '^[0-9]{3}_.*\.sql$')"
 check_eq "the export still answers for the later date" \
 	"$(mc export --source notable_ai_models --as-of 2024-07-20 | wc -l)" "$(wc -l <"$TMP/gz.csv")"
 
