@@ -44,7 +44,7 @@ MODELCAT_DB=$TMP/staged.db mc export --source notable_ai_models --as-of 2024-07-
 check "parse + load gives the same export as ingest" cmp -s "$TMP/gz.csv" "$TMP/staged.csv"
 
 # the schema is applied by numbered migrations, recorded once
-check_eq "schema version recorded" "$(sql 'SELECT group_concat(version) FROM schema_version')" \
+check_eq "schema version recorded" "$(sqlite3 "$TMP/gz.db" 'SELECT group_concat(version) FROM schema_version')" \
 	"$(ls "$TOP/sql" | grep -E '^[0-9]{3}_.*\.sql$' | sed 's/^0*//; s/_.*//' | paste -sd, -)"
 
 # same content again: no new version
