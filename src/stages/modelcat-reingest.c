@@ -164,21 +164,19 @@ int main(int argc, char **argv)
 		goto out;
 	opened = 1;
 	for (i = 0; i < nfiles; i = j) {
-		catalogue_load *load = NULL;
+		load *ld = NULL;
 
-		if (catalogue_load_begin(&cat, &load, files[i].date)) {
-			stage_error(program, "%s", cat.err);
+		if (stage_begin_load(program, &cat, files[i].date, &ld))
 			goto out;
-		}
 		printf("snapshot %s\n", files[i].date);
 		for (j = i; j < nfiles && !strcmp(files[j].date, files[i].date); j++) {
-			ingest_ctx ctx = { load, &map, stderr };
-			catalogue_export_stats stats;
+			ingest_ctx ctx = { ld, &map, stderr };
+			load_stats stats;
 
 			if (ingest_file(&ctx, files[j].export_name, files[j].path, &stats,
 					err, sizeof(err))) {
 				stage_error(program, "%s", err);
-				catalogue_load_abort(load);
+				load_abort(ld);
 				goto out;
 			}
 			printf("  ");
@@ -188,7 +186,7 @@ int main(int argc, char **argv)
 				loaded += stats.loaded;
 			}
 		}
-		if (catalogue_load_commit(load)) {
+		if (load_commit(ld)) {
 			stage_error(program, "%s", cat.err);
 			goto out;
 		}
