@@ -13,6 +13,10 @@ UPDATE version SET name = (SELECT name FROM record WHERE record.id = version.rec
 UPDATE version SET kind = 'removed' WHERE tombstone = 1;
 CREATE INDEX version_name ON version(name);
 
+-- A row that was quarantined keeps its model's previous version in the
+-- snapshot: held = 1 marks such rows.
+ALTER TABLE snapshot_row ADD COLUMN held INTEGER NOT NULL DEFAULT 0;
+
 -- Every changed field of every version: old and new normalised value.
 CREATE TABLE field_change (
   id          INTEGER PRIMARY KEY,

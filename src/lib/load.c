@@ -45,7 +45,11 @@ struct load {
 	strmap field_names;           /* the fields' names, to skip repeats */
 	unsigned char *seen;          /* seen[record id]: carried by a row */
 	size_t seen_cap;              /* entries in seen */
-	strmap held;                  /* names of quarantined rows: not removed */
+	struct held_row {
+		char *name;           /* model name of a quarantined row */
+		unsigned long position; /* its row index */
+	} *held;                      /* quarantined rows with a name */
+	size_t nheld;                 /* entries in held */
 	pending *pend;                /* rows with new names */
 	size_t npend;                 /* entries in pend */
 	load_stats stats;             /* counts for the current export */
@@ -56,6 +60,7 @@ struct load {
 	sqlite3_stmt *close_version;
 	sqlite3_stmt *insert_version;
 	sqlite3_stmt *insert_row;
+	sqlite3_stmt *find_held;
 	sqlite3_stmt *insert_change;
 	sqlite3_stmt *insert_rename;
 	sqlite3_stmt *insert_quarantine;
@@ -80,7 +85,12 @@ static int prepare_all(load *ld)
 		"INSERT INTO version(record_id, snapshot_export_id, valid_from, tombstone, line,"
 		" norm, raw, kind, name) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)") ||
 	       catalogue_prepare(cat, &ld->insert_row,
-		"INSERT INTO snapshot_row(snapshot_export_id, position, version_id) VALUES (?, ?, ?)") ||
+		"INSERT INTO snapshot_row(snapshot_export_id, position, version_id, held)"
+		" VALUES (?, ?, ?, ?)") ||
+	       catalogue_prepare(cat, &ld->find_held,
+		"SELECT r.id, v.id FROM record r JOIN version v ON v.record_id = r.id"
+		" AND v.valid_to IS NULL AND v.tombstone = 0"
+		" WHERE r.export = ? AND r.name = ? ORDER BY r.occurrence") ||
 	       catalogue_prepare(cat, &ld->insert_change,
 		"INSERT INTO field_change(version_id, record_id, snapshot_export_id, as_of, export,"
 		" field, old, new) VALUES (?, ?, ?, ?, ?, ?, ?, ?)") ||
@@ -112,7 +122,11 @@ static void clear_export(load *ld)
 	ld->fields = NULL;
 	ld->nfields = 0;
 	strmap_release(&ld->field_names);
-	strmap_release(&ld->held);
+	for (i = 0; i < ld->nheld; i++)
+		free(ld->held[i].name);
+	free(ld->held);
+	ld->held = NULL;
+	ld->nheld = 0;
 	if (ld->seen)
 		memset(ld->seen, 0, ld->seen_cap);
 }
@@ -121,7 +135,8 @@ static void load_free(load *ld)
 {
 	sqlite3_stmt **st[] = {
 		&ld->find_record, &ld->insert_record, &ld->rename_record, &ld->find_current,
-		&ld->close_version, &ld->insert_version, &ld->insert_row, &ld->insert_change,
+		&ld->close_version, &ld->insert_version, &ld->insert_row, &ld->find_held,
+		&ld->insert_change,
 		&ld->insert_rename, &ld->insert_quarantine, &ld->insert_notice,
 	};
 	size_t i;
@@ -143,7 +158,6 @@ int load_begin(catalogue *cat, load **out, const char *as_of)
 
 	*out = NULL;
 	ld->cat = cat;
-	strmap_init(&ld->held);
 	strmap_init(&ld->field_names);
 	mc_fmt(ld->as_of, sizeof(ld->as_of), "%s", as_of);
 	if (catalogue_exec(cat, "BEGIN IMMEDIATE")) {
@@ -523,14 +537,58 @@ static int open_version(load *ld, sqlite3_int64 record, sqlite3_int64 current,
 	return 0;
 }
 
-static int add_snapshot_row(load *ld, unsigned long position, sqlite3_int64 version)
+static int add_row(load *ld, unsigned long position, sqlite3_int64 version, int held)
 {
 	sqlite3_stmt *st = ld->insert_row;
 
 	sqlite3_bind_int64(st, 1, ld->export_id);
 	sqlite3_bind_int64(st, 2, (sqlite3_int64)position);
 	sqlite3_bind_int64(st, 3, version);
+	sqlite3_bind_int(st, 4, held);
 	return step_done(ld, st, "recording the row");
+}
+
+static int add_snapshot_row(load *ld, unsigned long position, sqlite3_int64 version)
+{
+	return add_row(ld, position, version, 0);
+}
+
+/*
+ * A quarantined row changes nothing: the record carrying its name (the
+ * first one not carried by a loaded row) keeps its current version, which
+ * stands in the snapshot at the row's place, marked held.
+ */
+static int hold_quarantined(load *ld)
+{
+	sqlite3_stmt *st = ld->find_held;
+	size_t i;
+
+	for (i = 0; i < ld->nheld; i++) {
+		sqlite3_int64 record = 0, version = 0;
+		int step;
+
+		sqlite3_bind_text(st, 1, ld->export_name, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, ld->held[i].name, -1, SQLITE_STATIC);
+		while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+			sqlite3_int64 id = sqlite3_column_int64(st, 0);
+
+			if ((size_t)id < ld->seen_cap && ld->seen[id])
+				continue;
+			record = id;
+			version = sqlite3_column_int64(st, 1);
+			break;
+		}
+		sqlite3_reset(st);
+		sqlite3_clear_bindings(st);
+		if (step != SQLITE_ROW && step != SQLITE_DONE)
+			return catalogue_fail(ld->cat, "finding a quarantined row's record");
+		if (!record)
+			continue;
+		mark_seen(ld, record);
+		if (add_row(ld, ld->held[i].position, version, 1))
+			return -1;
+	}
+	return 0;
 }
 
 static int same_value(const json_pair *a, const json_pair *b)
@@ -662,8 +720,12 @@ static int load_quarantined(load *ld, const load_row *row)
 	sqlite3_stmt *st = ld->insert_quarantine;
 
 	ld->stats.quarantined++;
-	if (row->name && *row->name)
-		strmap_get_or_add(&ld->held, row->name, strlen(row->name), NULL);
+	if (row->name && *row->name) {
+		ld->held = xrealloc(ld->held, (ld->nheld + 1) * sizeof(*ld->held));
+		ld->held[ld->nheld].name = xstrdup(row->name);
+		ld->held[ld->nheld].position = row->position;
+		ld->nheld++;
+	}
 	sqlite3_bind_int64(st, 1, ld->export_id);
 	sqlite3_bind_text(st, 2, ld->file, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 3, (sqlite3_int64)row->line);
@@ -866,8 +928,6 @@ static int collect_gone(load *ld, gone **out, size_t *n)
 
 		if ((size_t)record < ld->seen_cap && ld->seen[record])
 			continue;
-		if (strmap_find(&ld->held, name, strlen(name)))
-			continue;
 		*out = xrealloc(*out, (*n + 1) * sizeof(**out));
 		g = &(*out)[(*n)++];
 		g->record = record;
@@ -887,7 +947,7 @@ static int finish_export(load *ld)
 	size_t ngone = 0, i;
 	int rc = -1;
 
-	if (collect_gone(ld, &gone_list, &ngone))
+	if (hold_quarantined(ld) || collect_gone(ld, &gone_list, &ngone))
 		goto out;
 	rules = xcalloc(ld->npend ? ld->npend : 1, sizeof(*rules));
 	match_renames(ld, gone_list, ngone, rules);
