@@ -115,6 +115,24 @@ static void json_names(sbuf *out, const char *key, const diff_model *items, size
 	sbuf_addc(out, ']');
 }
 
+/* "key": [names of the models of one export] */
+static void json_export_names(sbuf *out, const char *key, const diff_model *items, size_t n,
+			      const char *export_name)
+{
+	size_t i;
+	int first = 1;
+
+	sbuf_addf(out, "\"%s\": [", key);
+	for (i = 0; i < n; i++) {
+		if (strcmp(items[i].export, export_name))
+			continue;
+		sbuf_adds(out, first ? "" : ", ");
+		first = 0;
+		json_str(out, items[i].name);
+	}
+	sbuf_addc(out, ']');
+}
+
 static void json_columns(sbuf *out, const char *key, const diff_column *items, size_t n)
 {
 	size_t i;
@@ -201,12 +219,8 @@ void audit_json(const diff_result *d, sbuf *out)
 	sbuf_adds(out, "],\n \"by_export\": {");
 	for (i = 0; i < d->exports.n; i++) {
 		const char *e = d->exports.items[i];
-		size_t a = 0, r = 0, n = 0, c = 0, q = 0;
+		size_t n = 0, c = 0, q = 0;
 
-		for (k = 0; k < d->added.n; k++)
-			a += !strcmp(d->added.items[k].export, e);
-		for (k = 0; k < d->removed.n; k++)
-			r += !strcmp(d->removed.items[k].export, e);
 		for (k = 0; k < d->renamed.n; k++)
 			n += !strcmp(d->renamed.items[k].export, e);
 		for (k = 0; k < d->changed.n; k++)
@@ -215,8 +229,11 @@ void audit_json(const diff_result *d, sbuf *out)
 			q += !strcmp(d->quarantined.items[k].export, e);
 		sbuf_adds(out, i ? ",\n   " : "\n   ");
 		json_str(out, e);
-		sbuf_addf(out, ": {\"added\": %zu, \"removed\": %zu, \"renamed\": %zu,"
-			  " \"changed\": %zu, \"quarantined\": %zu}", a, r, n, c, q);
+		sbuf_adds(out, ": {");
+		json_export_names(out, "added", d->added.items, d->added.n, e);
+		sbuf_adds(out, ", ");
+		json_export_names(out, "removed", d->removed.items, d->removed.n, e);
+		sbuf_addf(out, ", \"renamed\": %zu, \"changed\": %zu, \"quarantined\": %zu}", n, c, q);
 	}
 	sbuf_adds(out, "}}\n");
 }
