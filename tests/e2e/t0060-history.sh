@@ -93,14 +93,21 @@ mc diff --from 2025-05-06 --to 2025-05-07 --format json >"$TMP/none.json"
 check_eq "diff over the re-ingest is empty" \
 	"$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(len(d["added"])+len(d["removed"])+len(d["renamed"])+len(d["changed"]))' "$TMP/none.json")" 0
 
-# the spreadsheet re-save on top of 2025-05-06
+# the spreadsheet re-save on top of 2025-05-06: first as a dry run
 cp "$TMP/base.db" "$MODELCAT_DB"
+check_status "diff of the files against the catalogue writes nothing" 0 mc diff --to 2025-05-10 \
+	--format json "notable_ai_models=$DATA/dirty/notable_ai_models-spreadsheet-resave.csv.gz"
+cp "$TMP/out" "$TMP/dry.json"
+check "the catalogue is unchanged by the dry run" cmp -s "$MODELCAT_DB" "$TMP/base.db"
 check_status "the re-save ingests with exit 1" 1 mc ingest --as-of 2025-05-10 \
 	"notable_ai_models=$DATA/dirty/notable_ai_models-spreadsheet-resave.csv.gz"
 mc diff --from 2025-05-06 --to 2025-05-10 --format json >"$TMP/dirty.json"
 check_eq "only the real edits are changes (GPT-4 and AlphaGo Lee gained a parameter count)" \
 	"$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print(";".join(sorted(c["name"]+":"+",".join(f["field"] for f in c["fields"]) for c in d["changed"])))' "$TMP/dirty.json")" \
 	"AlphaGo Lee:Parameters;GPT-4:Parameters"
+check_eq "the dry run reported the same changes" \
+	"$(python3 -c 'import json,sys; print(sorted(c["name"] for c in json.load(open(sys.argv[1]))["changed"]))' "$TMP/dry.json")" \
+	"$(python3 -c 'import json,sys; print(sorted(c["name"] for c in json.load(open(sys.argv[1]))["changed"]))' "$TMP/dirty.json")"
 check_eq "21 rows quarantined" \
 	"$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["quarantined"]))' "$TMP/dirty.json")" 21
 check_eq "the dropped column is one column change" \
