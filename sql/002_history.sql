@@ -44,14 +44,15 @@ CREATE TABLE rename (
   evidence    TEXT NOT NULL              -- which rule matched (see docs/history.md)
 );
 
--- Columns that appeared, disappeared or changed header in an export,
--- recorded once per snapshot.
+-- Columns that appeared or disappeared in an export, recorded once per
+-- snapshot; 'respelled': the header is spelled another way but maps onto
+-- the same field (an alias), which is no column change.
 CREATE TABLE column_change (
   snapshot_export_id INTEGER NOT NULL REFERENCES snapshot_export(id),
-  kind        TEXT NOT NULL,             -- added, removed, renamed
+  kind        TEXT NOT NULL,             -- added, removed, respelled
   field       TEXT NOT NULL,             -- canonical field
-  old_header  TEXT,                      -- renamed/removed: header before
-  new_header  TEXT                       -- renamed/added: header now
+  old_header  TEXT,                      -- respelled/removed: header before
+  new_header  TEXT                       -- respelled/added: header now
 );
 
 -- Export precedence for merged views (pipelines/precedence.tsv; 1 wins).

@@ -28,9 +28,9 @@ static void text_header(const diff_result *d, sbuf *out)
 {
 	sbuf_addf(out, "Changes from %s to %s\n", d->from[0] ? d->from : "(nothing)", d->to);
 	sbuf_addf(out, "%zu added, %zu removed, %zu renamed, %zu changed, %zu quarantined;"
-		  " columns: %zu added, %zu removed, %zu renamed\n", d->added.n, d->removed.n,
+		  " columns: %zu added, %zu removed\n", d->added.n, d->removed.n,
 		  d->renamed.n, d->changed.n, d->quarantined.n, d->columns_added.n,
-		  d->columns_removed.n, d->columns_renamed.n);
+		  d->columns_removed.n);
 }
 
 void audit_text(const diff_result *d, sbuf *out)
@@ -44,10 +44,11 @@ void audit_text(const diff_result *d, sbuf *out)
 	for (i = 0; i < d->columns_removed.n; i++)
 		sbuf_addf(out, "\ncolumn removed  %s: %s", d->columns_removed.items[i].export,
 			  d->columns_removed.items[i].old_header);
-	for (i = 0; i < d->columns_renamed.n; i++)
-		sbuf_addf(out, "\ncolumn renamed  %s: %s -> %s", d->columns_renamed.items[i].export,
-			  d->columns_renamed.items[i].old_header, d->columns_renamed.items[i].new_header);
-	if (d->columns_added.n || d->columns_removed.n || d->columns_renamed.n)
+	for (i = 0; i < d->headers_respelled.n; i++)
+		sbuf_addf(out, "\nheader respelled (same field, not a change)  %s: %s -> %s",
+			  d->headers_respelled.items[i].export,
+			  d->headers_respelled.items[i].old_header, d->headers_respelled.items[i].new_header);
+	if (d->columns_added.n || d->columns_removed.n || d->headers_respelled.n)
 		sbuf_addc(out, '\n');
 	if (d->added.n)
 		sbuf_adds(out, "\nAdded\n");
@@ -197,7 +198,11 @@ void audit_json(const diff_result *d, sbuf *out)
 	sbuf_adds(out, ", ");
 	json_columns(out, "removed", d->columns_removed.items, d->columns_removed.n);
 	sbuf_adds(out, ", ");
-	json_columns(out, "renamed", d->columns_renamed.items, d->columns_renamed.n);
+	/* a header spelled differently that maps onto the same field (an alias)
+	 * is no column change: it is listed under headers_respelled */
+	json_columns(out, "renamed", NULL, 0);
+	sbuf_adds(out, "},\n \"headers_respelled\": {");
+	json_columns(out, "list", d->headers_respelled.items, d->headers_respelled.n);
 	sbuf_adds(out, "},\n \"quarantined\": [");
 	for (i = 0; i < d->quarantined.n; i++) {
 		const diff_quarantine *q = &d->quarantined.items[i];
@@ -342,11 +347,12 @@ void audit_html(const diff_result *d, sbuf *out)
 		  "<td class=\"n\" id=\"count-changed\">%zu</td>"
 		  "<td class=\"n\" id=\"count-quarantined\">%zu</td></tr>\n</table>\n",
 		  d->added.n, d->removed.n, d->renamed.n, d->changed.n, d->quarantined.n);
-	if (d->columns_added.n || d->columns_removed.n || d->columns_renamed.n) {
+	if (d->columns_added.n || d->columns_removed.n || d->headers_respelled.n) {
 		sbuf_adds(out, "<h2 id=\"columns\">Columns</h2>\n<ul>\n");
 		html_columns(out, "added", d->columns_added.items, d->columns_added.n);
 		html_columns(out, "removed", d->columns_removed.items, d->columns_removed.n);
-		html_columns(out, "renamed", d->columns_renamed.items, d->columns_renamed.n);
+		html_columns(out, "header respelled (same field, not a change)",
+			     d->headers_respelled.items, d->headers_respelled.n);
 		sbuf_adds(out, "</ul>\n");
 	}
 	html_models(out, "Renamed", d->renamed.items, d->renamed.n, "renamed");

@@ -584,8 +584,11 @@ void ingest_describe(const char *export_name, const load_stats *stats, FILE *out
 		stats->quarantined);
 	if (stats->revised)
 		fprintf(out, ", %lu given values of new columns", stats->revised);
-	if (stats->columns_added || stats->columns_removed || stats->columns_renamed)
-		fprintf(out, "; columns: %lu added, %lu removed, %lu renamed", stats->columns_added,
-			stats->columns_removed, stats->columns_renamed);
+	if (stats->columns_added || stats->columns_removed)
+		fprintf(out, "; columns: %lu added, %lu removed", stats->columns_added,
+			stats->columns_removed);
+	if (stats->headers_respelled)
+		fprintf(out, "; %lu header%s respelled (same field)", stats->headers_respelled,
+			stats->headers_respelled == 1 ? "" : "s");
 	fputc('\n', out);
 }

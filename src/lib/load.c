@@ -297,8 +297,8 @@ static int compare_columns(load *ld, sqlite3_int64 previous, const load_column *
 			const char *old = prev_headers[*at - 1];
 
 			if (strcmp(old, columns[i].header)) {
-				ld->stats.columns_renamed++;
-				if (insert_column_change(ld, "renamed", field, old, columns[i].header))
+				ld->stats.headers_respelled++;
+				if (insert_column_change(ld, "respelled", field, old, columns[i].header))
 					goto out;
 			}
 			*at = 0;  /* matched */

@@ -20,7 +20,9 @@
  *     was removed earlier continues its history (kind "added" again);
  *   - a record no row carries any more: a tombstone (kind "removed"),
  *     unless a quarantined row carries its name.
- * Columns that appear, disappear or change header are recorded once.
+ * Columns that appear or disappear are recorded once; a header spelled
+ * another way that maps onto the same field (an alias) is recorded as
+ * respelled and is no column change.
  */
 #ifndef MODELCAT_LOAD_H
 #define MODELCAT_LOAD_H
@@ -63,7 +65,7 @@ typedef struct load_stats {
 	unsigned long removed;       /* records tombstoned */
 	unsigned long columns_added;   /* columns new to the export */
 	unsigned long columns_removed; /* columns gone from the export */
-	unsigned long columns_renamed; /* same field under another header */
+	unsigned long headers_respelled; /* same field, header spelled another way */
 	int same_content;            /* 1: identical to the previous snapshot */
 } load_stats;
 

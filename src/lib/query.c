@@ -311,8 +311,8 @@ void diff_result_release(diff_result *d)
 		column_release(&d->columns_added.items[i]);
 	for (i = 0; i < d->columns_removed.n; i++)
 		column_release(&d->columns_removed.items[i]);
-	for (i = 0; i < d->columns_renamed.n; i++)
-		column_release(&d->columns_renamed.items[i]);
+	for (i = 0; i < d->headers_respelled.n; i++)
+		column_release(&d->headers_respelled.items[i]);
 	for (i = 0; i < d->quarantined.n; i++) {
 		diff_quarantine *q = &d->quarantined.items[i];
 
@@ -331,7 +331,7 @@ void diff_result_release(diff_result *d)
 	free(d->changed.items);
 	free(d->columns_added.items);
 	free(d->columns_removed.items);
-	free(d->columns_renamed.items);
+	free(d->headers_respelled.items);
 	free(d->quarantined.items);
 	free(d->exports.items);
 	memset(d, 0, sizeof(*d));
@@ -400,7 +400,7 @@ static void diff_columns(diff_result *d, const char *export_name, const header *
 
 		if (at && !strcmp(ha->headers[*at - 1], hb->headers[i]))
 			continue;
-		c = at ? LIST_PUSH(d->columns_renamed) : LIST_PUSH(d->columns_added);
+		c = at ? LIST_PUSH(d->headers_respelled) : LIST_PUSH(d->columns_added);
 		c->export = xstrdup(export_name);
 		c->field = xstrdup(hb->fields[i]);
 		c->new_header = xstrdup(hb->headers[i]);

@@ -42,8 +42,8 @@ typedef struct diff_model {
 typedef struct diff_column {
 	char *export;                /* the export */
 	char *field;                 /* canonical field */
-	char *old_header;            /* removed, renamed: header before */
-	char *new_header;            /* added, renamed: header now */
+	char *old_header;            /* removed, respelled: header before */
+	char *new_header;            /* added, respelled: header now */
 } diff_column;
 
 typedef struct diff_quarantine {
@@ -68,7 +68,7 @@ typedef struct diff_result {
 	DIFF_LIST(diff_model) changed;   /* values changed (also renamed ones) */
 	DIFF_LIST(diff_column) columns_added;
 	DIFF_LIST(diff_column) columns_removed;
-	DIFF_LIST(diff_column) columns_renamed;
+	DIFF_LIST(diff_column) headers_respelled;  /* alias spellings: no change */
 	DIFF_LIST(diff_quarantine) quarantined;  /* rows quarantined in (from, to] */
 	DIFF_LIST(char *) exports;       /* exports compared */
 } diff_result;
