@@ -219,7 +219,10 @@ int catalogue_open(catalogue *cat, const char *path, const char *sqldir, int fla
 	}
 	sqlite3_busy_timeout(cat->db, 10000);
 	sqlite3_extended_result_codes(cat->db, 1);
-	if (catalogue_exec(cat, "PRAGMA foreign_keys = ON; PRAGMA cache_size = -65536"))
+	/* 64 KiB pages suit rows of a few kilobytes of JSON; it only takes
+	 * effect on a new, empty database */
+	if (catalogue_exec(cat, "PRAGMA page_size = 65536; PRAGMA foreign_keys = ON;"
+			   " PRAGMA cache_size = -262144"))
 		goto fail;
 	if (flags & CATALOGUE_READONLY) {
 		if (current_schema_version(cat, &version)) {

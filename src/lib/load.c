@@ -40,6 +40,8 @@ struct load {
 	char *export_name;            /* current export's name */
 	char *file;                   /* current export's file */
 	int same_content;             /* current export equals its latest content */
+	int fresh;                    /* the export has no record yet: every row
+					 is added, nothing to look up */
 	snap_field *fields;           /* the export's header fields */
 	size_t nfields;               /* entries in fields */
 	strmap field_names;           /* the fields' names, to skip repeats */
@@ -448,6 +450,16 @@ int load_export_begin(load *ld, const char *export_name, const char *file,
 	}
 	if (compare_columns(ld, previous, columns, ncolumns))
 		goto out;
+	sqlite3_finalize(st);
+	st = NULL;
+	if (catalogue_prepare(cat, &st, "SELECT EXISTS (SELECT 1 FROM record WHERE export = ?)"))
+		goto out;
+	sqlite3_bind_text(st, 1, export_name, -1, SQLITE_TRANSIENT);
+	if (sqlite3_step(st) != SQLITE_ROW) {
+		catalogue_fail(cat, "counting the export's records");
+		goto out;
+	}
+	ld->fresh = !sqlite3_column_int(st, 0);
 	rc = 0;
 out:
 	sqlite3_finalize(st);
@@ -681,6 +693,13 @@ static int update_record(load *ld, sqlite3_int64 record, const load_row *row)
 		return open_version(ld, record, current, "added", &values, &version) ||
 		       add_snapshot_row(ld, row->position, version);
 	}
+	/* the same values, fields in the same (sorted) order: no need to look
+	 * field by field */
+	if (!strcmp(old_norm, row->norm_json)) {
+		free(old_norm);
+		ld->stats.unchanged++;
+		return add_snapshot_row(ld, row->position, current);
+	}
 	if (parse_values(ld, &old, old_norm)) {
 		free(old_norm);
 		return -1;
@@ -750,6 +769,17 @@ int load_row_add(load *ld, const load_row *row)
 	if (row->quarantined)
 		return load_quarantined(ld, row);
 	ld->stats.loaded++;
+	if (ld->fresh) {
+		version_values values = { row->name, row->line, row->norm_json, row->raw_json };
+		sqlite3_int64 version;
+
+		ld->stats.added++;
+		if (new_record(ld, row->name, row->occurrence, &record))
+			return -1;
+		mark_seen(ld, record);
+		return open_version(ld, record, 0, "added", &values, &version) ||
+		       add_snapshot_row(ld, row->position, version);
+	}
 	found = find_record(ld, row->name, row->occurrence, &record);
 	if (found < 0)
 		return -1;
@@ -947,10 +977,12 @@ static int finish_export(load *ld)
 	size_t ngone = 0, i;
 	int rc = -1;
 
-	if (hold_quarantined(ld) || collect_gone(ld, &gone_list, &ngone))
+	/* an export that had no record cannot lose one */
+	if (!ld->fresh && (hold_quarantined(ld) || collect_gone(ld, &gone_list, &ngone)))
 		goto out;
 	rules = xcalloc(ld->npend ? ld->npend : 1, sizeof(*rules));
-	match_renames(ld, gone_list, ngone, rules);
+	if (ngone && ld->npend)
+		match_renames(ld, gone_list, ngone, rules);
 	for (i = 0; i < ld->npend; i++) {
 		pending *p = &ld->pend[i];
 		version_values values = { p->name, p->line, p->norm, p->raw };
