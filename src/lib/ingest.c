@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <strings.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 int ingest_valid_export_name(const char *name)
@@ -394,21 +395,27 @@ int ingest_stage(const colmap *map, const char *export_name, const char *path,
 	stage_sink ss;
 	sink snk = { stage_begin, stage_row, stage_notice, &ss, err, errlen };
 	sqlite3_stmt *st = NULL;
-	char sha[65];
+	char sha[65], tmp[4096];
 	unsigned long long bytes;
+	struct stat sb;
 	int rc = -1;
 
 	memset(&ss, 0, sizeof(ss));
+	/* written beside the target and renamed over it when complete: a
+	 * failed parse leaves an existing staging file as it was, and only a
+	 * regular file is ever replaced */
+	if (!stat(out, &sb) && !S_ISREG(sb.st_mode)) {
+		mc_fmt(err, errlen, "%s: not a regular file; the staging file must be one", out);
+		return -1;
+	}
 	if (sha256_file(path, sha, &bytes)) {
 		mc_fmt(err, errlen, "%s: cannot read: %s", path, strerror(errno));
 		return -1;
 	}
-	if (unlink(out) && errno != ENOENT) {
-		mc_fmt(err, errlen, "%s: cannot replace: %s", out, strerror(errno));
-		return -1;
-	}
-	if (sqlite3_open_v2(out, &ss.db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
-		mc_fmt(err, errlen, "%s: cannot create: %s", out,
+	mc_fmt(tmp, sizeof(tmp), "%s.tmp-%ld", out, (long)getpid());
+	unlink(tmp);
+	if (sqlite3_open_v2(tmp, &ss.db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
+		mc_fmt(err, errlen, "%s: cannot create: %s", tmp,
 		       ss.db ? sqlite3_errmsg(ss.db) : "out of memory");
 		goto out;
 	}
@@ -442,6 +449,12 @@ int ingest_stage(const colmap *map, const char *export_name, const char *path,
 		stats->quarantined = ss.quarantined;
 		stats->loaded = ss.rows - ss.quarantined;
 	}
+	sqlite3_close(ss.db);
+	ss.db = NULL;
+	if (rename(tmp, out)) {
+		mc_fmt(err, errlen, "%s: cannot replace: %s", out, strerror(errno));
+		goto out;
+	}
 	rc = 0;
 	goto out;
 dbfail:
@@ -452,7 +465,7 @@ out:
 	sqlite3_finalize(ss.notice);
 	sqlite3_close(ss.db);
 	if (rc)
-		unlink(out);
+		unlink(tmp);
 	return rc;
 }
 

@@ -3,6 +3,12 @@
 #include <stdio.h>
 #include <string.h>
 
+#if defined(__x86_64__) || defined(__i386__)
+#include <cpuid.h>
+#include <immintrin.h>
+#define SHA256_X86 1
+#endif
+
 static const uint32_t k[64] = {
 	0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
 	0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
@@ -42,6 +48,99 @@ static void compress_block(uint32_t state[8], const unsigned char *p)
 	state[4] += e; state[5] += f; state[6] += g; state[7] += h;
 }
 
+#ifdef SHA256_X86
+/*
+ * The same compression with the x86 SHA extensions (four rounds an
+ * instruction pair): state[0..7] over n 64-byte blocks.
+ */
+__attribute__((target("sha,sse4.1,ssse3")))
+static void compress_blocks_shani(uint32_t state[8], const unsigned char *p, size_t n)
+{
+	const __m128i mask = _mm_set_epi64x(0x0c0d0e0f08090a0bULL, 0x0405060700010203ULL);
+	__m128i state0, state1, tmp, msg, w[16], abef, cdgh;
+	int j;
+
+	tmp = _mm_loadu_si128((const __m128i *)&state[0]);
+	state1 = _mm_loadu_si128((const __m128i *)&state[4]);
+	tmp = _mm_shuffle_epi32(tmp, 0xB1);            /* CDAB */
+	state1 = _mm_shuffle_epi32(state1, 0x1B);      /* EFGH */
+	state0 = _mm_alignr_epi8(tmp, state1, 8);      /* ABEF */
+	state1 = _mm_blend_epi16(state1, tmp, 0xF0);   /* CDGH */
+	while (n--) {
+		abef = state0;
+		cdgh = state1;
+		for (j = 0; j < 4; j++)
+			w[j] = _mm_shuffle_epi8(_mm_loadu_si128((const __m128i *)(p + 16 * j)), mask);
+		for (j = 4; j < 16; j++)
+			w[j] = _mm_sha256msg2_epu32(
+				_mm_add_epi32(_mm_sha256msg1_epu32(w[j - 4], w[j - 3]),
+					      _mm_alignr_epi8(w[j - 1], w[j - 2], 4)),
+				w[j - 1]);
+		for (j = 0; j < 16; j++) {
+			msg = _mm_add_epi32(w[j], _mm_loadu_si128((const __m128i *)&k[4 * j]));
+			state1 = _mm_sha256rnds2_epu32(state1, state0, msg);
+			msg = _mm_shuffle_epi32(msg, 0x0E);
+			state0 = _mm_sha256rnds2_epu32(state0, state1, msg);
+		}
+		state0 = _mm_add_epi32(state0, abef);
+		state1 = _mm_add_epi32(state1, cdgh);
+		p += 64;
+	}
+	tmp = _mm_shuffle_epi32(state0, 0x1B);         /* FEBA */
+	state1 = _mm_shuffle_epi32(state1, 0xB1);      /* DCHG */
+	state0 = _mm_blend_epi16(tmp, state1, 0xF0);   /* DCBA */
+	state1 = _mm_alignr_epi8(state1, tmp, 8);      /* ABEF */
+	_mm_storeu_si128((__m128i *)&state[0], state0);
+	_mm_storeu_si128((__m128i *)&state[4], state1);
+}
+
+static int cpu_has_shani(void)
+{
+	unsigned a, b, c, d;
+
+	if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 19)) || !(c & (1u << 9)))
+		return 0;
+	if (!__get_cpuid_count(7, 0, &a, &b, &c, &d))
+		return 0;
+	return (b & (1u << 29)) != 0;
+}
+#endif
+
+/* -1: not decided yet; 0: portable code; 1: SHA extensions. */
+static int use_hardware = -1;
+
+void sha256_use_hardware(int on)
+{
+#ifdef SHA256_X86
+	use_hardware = on && cpu_has_shani();
+#else
+	(void)on;
+	use_hardware = 0;
+#endif
+}
+
+int sha256_hardware(void)
+{
+	if (use_hardware < 0)
+		sha256_use_hardware(1);
+	return use_hardware;
+}
+
+/* Compress n whole blocks at p. */
+static void compress_blocks(uint32_t state[8], const unsigned char *p, size_t n)
+{
+#ifdef SHA256_X86
+	if (sha256_hardware()) {
+		compress_blocks_shani(state, p, n);
+		return;
+	}
+#endif
+	while (n--) {
+		compress_block(state, p);
+		p += 64;
+	}
+}
+
 void sha256_init(sha256_ctx *ctx)
 {
 	static const uint32_t init[8] = {
@@ -68,13 +167,13 @@ void sha256_update(sha256_ctx *ctx, const void *data, size_t len)
 		len -= take;
 		if (ctx->fill < 64)
 			return;
-		compress_block(ctx->state, ctx->block);
+		compress_blocks(ctx->state, ctx->block, 1);
 		ctx->fill = 0;
 	}
-	while (len >= 64) {
-		compress_block(ctx->state, p);
-		p += 64;
-		len -= 64;
+	if (len >= 64) {
+		compress_blocks(ctx->state, p, len / 64);
+		p += len - len % 64;
+		len %= 64;
 	}
 	memcpy(ctx->block, p, len);
 	ctx->fill = len;
@@ -104,7 +203,7 @@ void sha256_final_hex(sha256_ctx *ctx, char hex[65])
 
 int sha256_file(const char *path, char hex[65], unsigned long long *size)
 {
-	unsigned char buf[1 << 16];
+	static unsigned char buf[1 << 18];
 	sha256_ctx ctx;
 	FILE *f = fopen(path, "rb");
 	size_t n;

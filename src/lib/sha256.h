@@ -18,6 +18,11 @@ void sha256_init(sha256_ctx *ctx);
 void sha256_update(sha256_ctx *ctx, const void *data, size_t len);
 /* Finish and write the digest as 64 lowercase hex digits plus NUL. */
 void sha256_final_hex(sha256_ctx *ctx, char hex[65]);
+/* Use the CPU's SHA instructions where it has them (the default), or not
+ * (on = 0: the portable code, for tests). */
+void sha256_use_hardware(int on);
+/* 1 when the SHA instructions are in use. */
+int sha256_hardware(void);
 /* Hash a whole file's bytes; 0, or -1 (errno set). */
 int sha256_file(const char *path, char hex[65], unsigned long long *size);
 

@@ -39,6 +39,9 @@ check_status "parse --out writes a staging file" 0 mc parse --out "$TMP/stage.db
 check_grep "parse prints a summary" "825 rows, 825 good, 0 quarantined" "$TMP/out"
 check_eq "the staging file holds the rows" \
 	"$(sqlite3 "$TMP/stage.db" 'SELECT count(*) FROM staging_row')" 825
+check_status "parse --out refuses to replace what is not a regular file" 3 \
+	mc parse --out /dev/null "$src"
+check "and leaves it alone" test -c /dev/null
 check_status "load of the staging file" 0 mc --db "$TMP/staged.db" load --as-of 2024-07-16 "$TMP/stage.db"
 MODELCAT_DB=$TMP/staged.db mc export --source notable_ai_models --as-of 2024-07-16 >"$TMP/staged.csv"
 check "parse + load gives the same export as ingest" cmp -s "$TMP/gz.csv" "$TMP/staged.csv"
