@@ -37,39 +37,66 @@ void textout_csv_row(sbuf *out, const char *const *fields, const size_t *lengths
 	sbuf_addc(out, '\n');
 }
 
+/* 1 for the bytes a JSON string cannot hold as they are. */
+static const unsigned char json_special[256] = {
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0,
+};
+
+/* Append s[0..len) (no special byte in it) as it is when it is valid
+ * UTF-8, else with each invalid byte as U+FFFD. */
+static void json_run(sbuf *out, const char *s, size_t len)
+{
+	size_t bad, i;
+
+	if (mc_utf8_valid(s, len, &bad)) {
+		sbuf_add(out, s, len);
+		return;
+	}
+	sbuf_add(out, s, bad);
+	i = bad;
+	while (i < len) {
+		unsigned char c = (unsigned char)s[i];
+		size_t n = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 :
+			   (c & 0xF8) == 0xF0 ? 4 : 0;
+
+		if (n && i + n <= len && mc_utf8_valid(s + i, n, &bad)) {
+			sbuf_add(out, s + i, n);
+			i += n;
+		} else {
+			sbuf_adds(out, "\xEF\xBF\xBD");
+			i++;
+		}
+	}
+}
+
 void textout_json_string(sbuf *out, const char *s, size_t len)
 {
 	static const char hex[] = "0123456789abcdef";
+	const unsigned char *p = (const unsigned char *)s;
 	size_t i = 0, start;
 
 	sbuf_grow(out, len + 2);
 	sbuf_addc(out, '"');
 	while (i < len) {
-		unsigned char c = (unsigned char)s[i];
-		size_t bad;
+		int high = 0;
 
 		start = i;
-		while (i < len && (unsigned char)s[i] >= 0x20 && s[i] != '"' &&
-		       s[i] != '\\' && (unsigned char)s[i] < 0x80)
+		while (i < len && !json_special[p[i]]) {
+			high |= p[i] & 0x80;
 			i++;
-		sbuf_add(out, s + start, i - start);
+		}
+		if (high)
+			json_run(out, s + start, i - start);
+		else
+			sbuf_add(out, s + start, i - start);
 		if (i >= len)
 			break;
-		c = (unsigned char)s[i];
-		if (c >= 0x80) {
-			size_t n = (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 :
-				   (c & 0xF8) == 0xF0 ? 4 : 1;
-
-			if (i + n <= len && mc_utf8_valid(s + i, n, &bad)) {
-				sbuf_add(out, s + i, n);
-				i += n;
-			} else {
-				sbuf_adds(out, "\xEF\xBF\xBD");
-				i++;
-			}
-			continue;
-		}
-		switch (c) {
+		switch (p[i]) {
 		case '"': sbuf_adds(out, "\\\""); break;
 		case '\\': sbuf_adds(out, "\\\\"); break;
 		case '\n': sbuf_adds(out, "\\n"); break;
@@ -77,8 +104,8 @@ void textout_json_string(sbuf *out, const char *s, size_t len)
 		case '\t': sbuf_adds(out, "\\t"); break;
 		default:
 			sbuf_adds(out, "\\u00");
-			sbuf_addc(out, hex[c >> 4]);
-			sbuf_addc(out, hex[c & 15]);
+			sbuf_addc(out, hex[p[i] >> 4]);
+			sbuf_addc(out, hex[p[i] & 15]);
 		}
 		i++;
 	}

@@ -1,0 +1,61 @@
+/*
+ * textout: CSV fields, JSON strings and HTML text, escaped.
+ */
+#include "textout.h"
+#include "unit.h"
+
+static void check_json(const char *in, size_t len, const char *want)
+{
+	sbuf out;
+
+	sbuf_init(&out);
+	textout_json_string(&out, in, len);
+	CHECK_STR(out.data, want, "json of %zu bytes", len);
+	sbuf_release(&out);
+}
+
+static void check_html(const char *in, const char *want)
+{
+	sbuf out;
+
+	sbuf_init(&out);
+	textout_html(&out, in, strlen(in));
+	CHECK_STR(out.data, want, "html of '%s'", in);
+	sbuf_release(&out);
+}
+
+static void check_csv(const char *in, const char *want)
+{
+	sbuf out;
+
+	sbuf_init(&out);
+	textout_csv_field(&out, in, strlen(in));
+	CHECK_STR(out.data, want, "csv field of '%s'", in);
+	sbuf_release(&out);
+}
+
+int main(void)
+{
+	check_json("plain", 5, "\"plain\"");
+	check_json("", 0, "\"\"");
+	check_json("a\"b\\c", 5, "\"a\\\"b\\\\c\"");
+	check_json("line\nbreak\r\ttab", 15, "\"line\\nbreak\\r\\ttab\"");
+	check_json("\x01\x1f", 2, "\"\\u0001\\u001f\"");
+	check_json("nul\0byte", 8, "\"nul\\u0000byte\"");
+	check_json("3.9 \xc3\x97 10\xc2\xb2\xe2\x81\xb4", 12, "\"3.9 \xc3\x97 10\xc2\xb2\xe2\x81\xb4\"");
+	check_json("caf\xe9!", 5, "\"caf\xef\xbf\xbd!\"");                 /* lone Latin-1 byte */
+	check_json("\xe2\x81", 2, "\"\xef\xbf\xbd\xef\xbf\xbd\"");        /* cut sequence */
+	check_json("ok \xf0\x9f\x98\x80 \xc0\xaf", 9, "\"ok \xf0\x9f\x98\x80 \xef\xbf\xbd\xef\xbf\xbd\"");
+
+	check_html("<script>alert(1)</script>", "&lt;script&gt;alert(1)&lt;/script&gt;");
+	check_html("\"><img src=x onerror='a'>", "&quot;&gt;&lt;img src=x onerror=&#39;a&#39;&gt;");
+	check_html("AT&T", "AT&amp;T");
+	check_html("bad \xff byte", "bad \xef\xbf\xbd byte");
+
+	check_csv("plain", "plain");
+	check_csv("a,b", "\"a,b\"");
+	check_csv("say \"hi\"", "\"say \"\"hi\"\"\"");
+	check_csv("two\nlines", "\"two\nlines\"");
+	check_csv(" padded ", "\" padded \"");
+	return unit_done();
+}
