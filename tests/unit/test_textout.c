@@ -42,10 +42,10 @@ int main(void)
 	check_json("line\nbreak\r\ttab", 15, "\"line\\nbreak\\r\\ttab\"");
 	check_json("\x01\x1f", 2, "\"\\u0001\\u001f\"");
 	check_json("nul\0byte", 8, "\"nul\\u0000byte\"");
-	check_json("3.9 \xc3\x97 10\xc2\xb2\xe2\x81\xb4", 12, "\"3.9 \xc3\x97 10\xc2\xb2\xe2\x81\xb4\"");
+	check_json("3.9 \xc3\x97 10\xc2\xb2\xe2\x81\xb4", 14, "\"3.9 \xc3\x97 10\xc2\xb2\xe2\x81\xb4\"");
 	check_json("caf\xe9!", 5, "\"caf\xef\xbf\xbd!\"");                 /* lone Latin-1 byte */
 	check_json("\xe2\x81", 2, "\"\xef\xbf\xbd\xef\xbf\xbd\"");        /* cut sequence */
-	check_json("ok \xf0\x9f\x98\x80 \xc0\xaf", 9, "\"ok \xf0\x9f\x98\x80 \xef\xbf\xbd\xef\xbf\xbd\"");
+	check_json("ok \xf0\x9f\x98\x80 \xc0\xaf", 10, "\"ok \xf0\x9f\x98\x80 \xef\xbf\xbd\xef\xbf\xbd\"");
 
 	check_html("<script>alert(1)</script>", "&lt;script&gt;alert(1)&lt;/script&gt;");
 	check_html("\"><img src=x onerror='a'>", "&quot;&gt;&lt;img src=x onerror=&#39;a&#39;&gt;");
