@@ -1,6 +1,7 @@
 #include "ingest.h"
 #include "parse.h"
 #include "sha256.h"
+#include "store.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -42,7 +43,7 @@ int ingest_export_name(const char *path, char *name, size_t len)
 	strip_suffix(base, ".gz");
 	strip_suffix(base, ".zip");
 	strip_suffix(base, ".csv");
-	if (catalogue_valid_day(base) && slash) {
+	if (store_snapshot_stem(base, strlen(base)) && slash) {
 		*slash = '\0';
 		slash = strrchr(buf, '/');
 		base = slash ? slash + 1 : buf;
