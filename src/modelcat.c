@@ -21,6 +21,7 @@ static const struct command {
 	const char *summary;   /* what it does */
 } commands[] = {
 	{ "export", "write an export as it stood on a date, as CSV" },
+	{ "fetch", "download the exports into the snapshot store" },
 	{ "ingest", "parse export files and load them as one snapshot" },
 	{ "load", "load staging files written by parse as one snapshot" },
 	{ "parse", "read one export, normalise it, report bad rows" },
