@@ -20,12 +20,15 @@ static const struct command {
 	const char *name;      /* COMMAND, run as modelcat-COMMAND */
 	const char *summary;   /* what it does */
 } commands[] = {
+	{ "diff", "what changed between two dates (text, json, html)" },
 	{ "export", "write an export as it stood on a date, as CSV" },
 	{ "fetch", "download the exports into the snapshot store" },
+	{ "history", "every version and field change of a model" },
 	{ "ingest", "parse export files and load them as one snapshot" },
 	{ "load", "load staging files written by parse as one snapshot" },
 	{ "parse", "read one export, normalise it, report bad rows" },
 	{ "reingest", "rebuild the catalogue from every stored snapshot" },
+	{ "show", "a model as it stood on a date, merged across exports" },
 };
 
 static void usage(FILE *out)

@@ -237,3 +237,43 @@ const colmap_field *colmap_field_named(const colmap *map, const char *name)
 			return &map->fields[i];
 	return NULL;
 }
+
+int colmap_precedence(const char *dir, char ***names, size_t *n, char *err, size_t errlen)
+{
+	sbuf path;
+	FILE *f;
+	char *line = NULL;
+	size_t cap = 0;
+	unsigned long lineno = 0;
+
+	*names = xcalloc(1, sizeof(**names));
+	*n = 0;
+	sbuf_init(&path);
+	sbuf_addf(&path, "%s/precedence.tsv", dir);
+	f = fopen(path.data, "r");
+	if (!f) {
+		mc_fmt(err, errlen, "%s: cannot open: %s", path.data, strerror(errno));
+		sbuf_release(&path);
+		return -1;
+	}
+	while (next_line(f, &line, &cap, &lineno)) {
+		*names = xrealloc(*names, (*n + 2) * sizeof(**names));
+		(*names)[(*n)++] = xstrdup(line);
+		(*names)[*n] = NULL;
+	}
+	free(line);
+	fclose(f);
+	sbuf_release(&path);
+	return 0;
+}
+
+void colmap_free_list(char **names)
+{
+	size_t i;
+
+	if (!names)
+		return;
+	for (i = 0; names[i]; i++)
+		free(names[i]);
+	free(names);
+}

@@ -54,4 +54,12 @@ const colmap_field *colmap_field_named(const colmap *map, const char *name);
 
 const char *colmap_type_name(enum colmap_type type);
 
+/*
+ * Read the export precedence, best first, from dir/precedence.tsv (one
+ * export name a line). *names is a NULL-terminated array the caller frees
+ * with colmap_free_list(). Returns 0, or -1 with a message in err.
+ */
+int colmap_precedence(const char *dir, char ***names, size_t *n, char *err, size_t errlen);
+void colmap_free_list(char **names);
+
 #endif

@@ -1,5 +1,6 @@
 #include "ingest.h"
 #include "parse.h"
+#include "record.h"
 #include "sha256.h"
 #include "store.h"
 
@@ -77,8 +78,8 @@ int ingest_split_arg(const char *arg, char *name, size_t len, const char **path)
 
 typedef struct sink sink;
 struct sink {
-	int (*begin)(sink *s, const catalogue_column *cols, size_t n, int *skip);
-	int (*row)(sink *s, const catalogue_row *row);
+	int (*begin)(sink *s, const load_column *cols, size_t n, int *skip);
+	int (*row)(sink *s, const load_row *row);
 	int (*notice)(sink *s, const char *message);
 	void *ctx;                  /* the sink's own state */
 	char *err;                  /* where a failing sink writes its message */
@@ -107,7 +108,7 @@ static int feed(const colmap *map, const char *path, sink *out, FILE *errors,
 {
 	parse_export *p = NULL;
 	const parse_column *cols;
-	catalogue_column *ccols = NULL;
+	load_column *ccols = NULL;
 	size_t ncols, i, *order = NULL;
 	report_ctx rep = { out, errors, 0 };
 	sbuf norm, raw, rawcsv;
@@ -137,7 +138,7 @@ static int feed(const colmap *map, const char *path, sink *out, FILE *errors,
 		goto out;
 	}
 	while ((step = parse_next(p, &row, err, errlen)) == 1) {
-		catalogue_row crow;
+		load_row crow;
 
 		memset(&crow, 0, sizeof(crow));
 		crow.line = row.line;
@@ -191,41 +192,41 @@ typedef struct load_sink {
 	unsigned long long bytes;   /* the file's size */
 } load_sink;
 
-static int load_begin(sink *s, const catalogue_column *cols, size_t n, int *skip)
+static int direct_begin(sink *s, const load_column *cols, size_t n, int *skip)
 {
 	load_sink *ls = s->ctx;
 
-	if (catalogue_export_begin(ls->ctx->load, ls->export_name, ls->file, ls->sha,
+	if (load_export_begin(ls->ctx->load, ls->export_name, ls->file, ls->sha,
 				   ls->bytes, cols, n, skip)) {
-		mc_fmt(s->err, s->errlen, "%s", catalogue_load_error(ls->ctx->load));
+		mc_fmt(s->err, s->errlen, "%s", load_error(ls->ctx->load));
 		return -1;
 	}
 	return 0;
 }
 
-static int load_row(sink *s, const catalogue_row *row)
+static int direct_row(sink *s, const load_row *row)
 {
 	load_sink *ls = s->ctx;
 
-	if (catalogue_load_row(ls->ctx->load, row)) {
-		mc_fmt(s->err, s->errlen, "%s", catalogue_load_error(ls->ctx->load));
+	if (load_row_add(ls->ctx->load, row)) {
+		mc_fmt(s->err, s->errlen, "%s", load_error(ls->ctx->load));
 		return -1;
 	}
 	return 0;
 }
 
-static int load_notice(sink *s, const char *message)
+static int direct_notice(sink *s, const char *message)
 {
 	load_sink *ls = s->ctx;
 
-	return catalogue_load_notice(ls->ctx->load, message);
+	return load_notice(ls->ctx->load, message);
 }
 
 int ingest_file(ingest_ctx *ctx, const char *export_name, const char *path,
-		catalogue_export_stats *stats, char *err, size_t errlen)
+		load_stats *stats, char *err, size_t errlen)
 {
 	load_sink ls;
-	sink out = { load_begin, load_row, load_notice, &ls, err, errlen };
+	sink out = { direct_begin, direct_row, direct_notice, &ls, err, errlen };
 
 	memset(&ls, 0, sizeof(ls));
 	ls.ctx = ctx;
@@ -237,8 +238,8 @@ int ingest_file(ingest_ctx *ctx, const char *export_name, const char *path,
 	}
 	if (feed(ctx->map, path, &out, ctx->errors, err, errlen))
 		return -1;
-	if (catalogue_export_end(ctx->load, stats)) {
-		mc_fmt(err, errlen, "%s", catalogue_load_error(ctx->load));
+	if (load_export_end(ctx->load, stats)) {
+		mc_fmt(err, errlen, "%s", load_error(ctx->load));
 		return -1;
 	}
 	return 0;
@@ -247,10 +248,10 @@ int ingest_file(ingest_ctx *ctx, const char *export_name, const char *path,
 /* ---- parsing only: count, report, keep nothing ---- */
 
 typedef struct count_sink {
-	catalogue_export_stats *stats;  /* where the counts go */
+	load_stats *stats;  /* where the counts go */
 } count_sink;
 
-static int count_begin(sink *s, const catalogue_column *cols, size_t n, int *skip)
+static int count_begin(sink *s, const load_column *cols, size_t n, int *skip)
 {
 	(void)s;
 	(void)cols;
@@ -259,7 +260,7 @@ static int count_begin(sink *s, const catalogue_column *cols, size_t n, int *ski
 	return 0;
 }
 
-static int count_row(sink *s, const catalogue_row *row)
+static int count_row(sink *s, const load_row *row)
 {
 	count_sink *cs = s->ctx;
 
@@ -279,7 +280,7 @@ static int count_notice(sink *s, const char *message)
 }
 
 int ingest_check(const colmap *map, const char *path, FILE *errors,
-		 catalogue_export_stats *stats, char *err, size_t errlen)
+		 load_stats *stats, char *err, size_t errlen)
 {
 	count_sink cs = { stats };
 	sink out = { count_begin, count_row, count_notice, &cs, err, errlen };
@@ -315,7 +316,7 @@ static int stage_fail(sink *s, sqlite3 *db, const char *what)
 	return -1;
 }
 
-static int stage_begin(sink *s, const catalogue_column *cols, size_t n, int *skip)
+static int stage_begin(sink *s, const load_column *cols, size_t n, int *skip)
 {
 	stage_sink *ss = s->ctx;
 	sqlite3_stmt *st;
@@ -350,7 +351,7 @@ static void bind_text_or_null(sqlite3_stmt *st, int i, const char *s)
 		sqlite3_bind_null(st, i);
 }
 
-static int stage_row(sink *s, const catalogue_row *row)
+static int stage_row(sink *s, const load_row *row)
 {
 	stage_sink *ss = s->ctx;
 	sqlite3_stmt *st = ss->row;
@@ -388,7 +389,7 @@ static int stage_notice(sink *s, const char *message)
 }
 
 int ingest_stage(const colmap *map, const char *export_name, const char *path,
-		 const char *out, FILE *errors, catalogue_export_stats *stats,
+		 const char *out, FILE *errors, load_stats *stats,
 		 char *err, size_t errlen)
 {
 	stage_sink ss;
@@ -462,11 +463,11 @@ static const char *col_text(sqlite3_stmt *st, int i)
 }
 
 int ingest_load_staged(ingest_ctx *ctx, const char *staging,
-		       catalogue_export_stats *stats, char *err, size_t errlen)
+		       load_stats *stats, char *err, size_t errlen)
 {
 	sqlite3 *db = NULL;
 	sqlite3_stmt *st = NULL;
-	catalogue_column *cols = NULL;
+	load_column *cols = NULL;
 	char **strings = NULL;
 	size_t ncols = 0, i;
 	char *export_name = NULL, *file = NULL, *sha = NULL;
@@ -506,14 +507,14 @@ int ingest_load_staged(ingest_ctx *ctx, const char *staging,
 	st = NULL;
 	if (step != SQLITE_DONE)
 		goto dbfail;
-	if (catalogue_export_begin(ctx->load, export_name, file, sha, bytes, cols, ncols, &skip))
+	if (load_export_begin(ctx->load, export_name, file, sha, bytes, cols, ncols, &skip))
 		goto loadfail;
 	if (!skip) {
 		if (sqlite3_prepare_v2(db, "SELECT message FROM staging_notice ORDER BY id",
 				       -1, &st, NULL) != SQLITE_OK)
 			goto dbfail;
 		while ((step = sqlite3_step(st)) == SQLITE_ROW)
-			if (catalogue_load_notice(ctx->load, col_text(st, 0)))
+			if (load_notice(ctx->load, col_text(st, 0)))
 				goto loadfail;
 		sqlite3_finalize(st);
 		st = NULL;
@@ -524,7 +525,7 @@ int ingest_load_staged(ingest_ctx *ctx, const char *staging,
 					   " ORDER BY position", -1, &st, NULL) != SQLITE_OK)
 			goto dbfail;
 		while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-			catalogue_row row;
+			load_row row;
 
 			row.position = (unsigned long)sqlite3_column_int64(st, 0);
 			row.line = (unsigned long)sqlite3_column_int64(st, 1);
@@ -543,18 +544,18 @@ int ingest_load_staged(ingest_ctx *ctx, const char *staging,
 			if (row.quarantined && ctx->errors)
 				fprintf(ctx->errors, "%s:%lu: %s (row quarantined)\n", file, row.line,
 					row.reason ? row.reason : "");
-			if (catalogue_load_row(ctx->load, &row))
+			if (load_row_add(ctx->load, &row))
 				goto loadfail;
 		}
 		if (step != SQLITE_DONE)
 			goto dbfail;
 	}
-	if (catalogue_export_end(ctx->load, stats))
+	if (load_export_end(ctx->load, stats))
 		goto loadfail;
 	rc = 0;
 	goto out;
 loadfail:
-	mc_fmt(err, errlen, "%s", catalogue_load_error(ctx->load));
+	mc_fmt(err, errlen, "%s", load_error(ctx->load));
 	goto out;
 dbfail:
 	mc_fmt(err, errlen, "%s: %s", staging, db ? sqlite3_errmsg(db) : "cannot open");
@@ -571,14 +572,24 @@ out:
 	return rc;
 }
 
-void ingest_describe(const char *export_name, const catalogue_export_stats *stats, FILE *out)
+void ingest_describe(const char *export_name, const load_stats *stats, FILE *out)
 {
 	if (stats->same_content) {
 		fprintf(out, "%s: same content as its previous snapshot; no change (%lu rows)\n",
 			export_name, stats->rows);
 		return;
 	}
-	fprintf(out, "%s: %lu rows: %lu loaded (%lu new, %lu changed, %lu unchanged),"
-		" %lu quarantined, %lu removed\n", export_name, stats->rows, stats->loaded,
-		stats->added, stats->changed, stats->unchanged, stats->quarantined, stats->removed);
+	fprintf(out, "%s: %lu rows: %lu added, %lu removed, %lu renamed, %lu changed,"
+		" %lu unchanged, %lu quarantined", export_name, stats->rows, stats->added,
+		stats->removed, stats->renamed, stats->changed, stats->unchanged,
+		stats->quarantined);
+	if (stats->revised)
+		fprintf(out, ", %lu given values of new columns", stats->revised);
+	if (stats->columns_added || stats->columns_removed)
+		fprintf(out, "; columns: %lu added, %lu removed", stats->columns_added,
+			stats->columns_removed);
+	if (stats->headers_respelled)
+		fprintf(out, "; %lu header%s respelled (same field)", stats->headers_respelled,
+			stats->headers_respelled == 1 ? "" : "s");
+	fputc('\n', out);
 }

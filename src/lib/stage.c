@@ -72,11 +72,35 @@ int stage_parse_day(const char *program, const char *value, char day[11])
 	return 0;
 }
 
+int stage_begin_load(const char *program, catalogue *cat, const char *day, load **out)
+{
+	char dir[PATH_MAX], err[1024];
+	char **names = NULL;
+	size_t n;
+
+	*out = NULL;
+	paths_data_file(dir, sizeof(dir), "pipelines");
+	if (colmap_precedence(dir, &names, &n, err, sizeof(err))) {
+		stage_error(program, "%s", err);
+		colmap_free_list(names);
+		return -1;
+	}
+	if (load_begin(cat, out, day) || load_precedence(*out, names, n)) {
+		stage_error(program, "%s", cat->err);
+		load_abort(*out);
+		*out = NULL;
+		colmap_free_list(names);
+		return -1;
+	}
+	colmap_free_list(names);
+	return 0;
+}
+
 int stage_load_snapshot(const char *program, const char *db, const char *as_of,
 			const colmap *map, char *const *args, int n, stage_load_fn *load_one)
 {
 	catalogue cat;
-	catalogue_load *load = NULL;
+	load *ld = NULL;
 	char day[11], err[2048], label[1024];
 	unsigned long quarantined = 0;
 	int i, existed, status = EXIT_FAILURE_;
@@ -88,25 +112,23 @@ int stage_load_snapshot(const char *program, const char *db, const char *as_of,
 	existed = !access(paths_db(db), F_OK);
 	if (stage_catalogue(program, &cat, db, 0))
 		return EXIT_FAILURE_;
-	if (catalogue_load_begin(&cat, &load, day)) {
-		stage_error(program, "%s", cat.err);
+	if (stage_begin_load(program, &cat, day, &ld))
 		goto out;
-	}
 	for (i = 0; i < n; i++) {
-		ingest_ctx ctx = { load, map, stderr };
-		catalogue_export_stats stats;
+		ingest_ctx ctx = { ld, map, stderr };
+		load_stats stats;
 
 		if (load_one(&ctx, args[i], &stats, label, sizeof(label), err, sizeof(err))) {
 			stage_error(program, "%s", err);
 			stage_error(program, "nothing was written to the catalogue");
-			catalogue_load_abort(load);
+			load_abort(ld);
 			goto out;
 		}
 		ingest_describe(label, &stats, stdout);
 		if (!stats.same_content)
 			quarantined += stats.quarantined;
 	}
-	if (catalogue_load_commit(load)) {
+	if (load_commit(ld)) {
 		stage_error(program, "%s", cat.err);
 		goto out;
 	}

@@ -33,9 +33,13 @@ int stage_catalogue(const char *program, catalogue *cat, const char *db_option, 
 /* Check an --as-of value into day[11]: 0, or EXIT_USAGE (message printed). */
 int stage_parse_day(const char *program, const char *value, char day[11]);
 
+/* Open a load of a snapshot dated day on cat, with the export precedence
+ * of pipelines/precedence.tsv. 0 or -1 (error printed). */
+int stage_begin_load(const char *program, catalogue *cat, const char *day, load **out);
+
 /* Load one command-line argument (an export file, a staging file) into
  * ctx->load; set label to what the summary line calls it. 0 or -1 (err). */
-typedef int stage_load_fn(ingest_ctx *ctx, const char *arg, catalogue_export_stats *stats,
+typedef int stage_load_fn(ingest_ctx *ctx, const char *arg, load_stats *stats,
 			  char *label, size_t labellen, char *err, size_t errlen);
 
 /*

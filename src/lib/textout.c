@@ -84,3 +84,41 @@ void textout_json_string(sbuf *out, const char *s, size_t len)
 	}
 	sbuf_addc(out, '"');
 }
+
+void textout_html(sbuf *out, const char *s, size_t len)
+{
+	size_t i = 0, bad;
+
+	while (i < len) {
+		unsigned char c = (unsigned char)s[i];
+
+		switch (c) {
+		case '&': sbuf_adds(out, "&amp;"); i++; continue;
+		case '<': sbuf_adds(out, "&lt;"); i++; continue;
+		case '>': sbuf_adds(out, "&gt;"); i++; continue;
+		case '"': sbuf_adds(out, "&quot;"); i++; continue;
+		case '\'': sbuf_adds(out, "&#39;"); i++; continue;
+		default: break;
+		}
+		if (c < 0x80) {
+			if (c >= 0x20 || c == '\n' || c == '\t')
+				sbuf_addc(out, (char)c);
+			else
+				sbuf_addc(out, ' ');
+			i++;
+			continue;
+		}
+		{
+			size_t n = (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 :
+				   (c & 0xF8) == 0xF0 ? 4 : 1;
+
+			if (i + n <= len && mc_utf8_valid(s + i, n, &bad)) {
+				sbuf_add(out, s + i, n);
+				i += n;
+			} else {
+				sbuf_adds(out, "\xEF\xBF\xBD");
+				i++;
+			}
+		}
+	}
+}

@@ -17,4 +17,8 @@ void textout_csv_row(sbuf *out, const char *const *fields, const size_t *lengths
  * written as U+FFFD so the output is always valid JSON. */
 void textout_json_string(sbuf *out, const char *s, size_t len);
 
+/* Append s with the HTML special characters (& < > " ') escaped; usable in
+ * text and in quoted attribute values. Invalid UTF-8 becomes U+FFFD. */
+void textout_html(sbuf *out, const char *s, size_t len);
+
 #endif

@@ -3,6 +3,7 @@
  */
 #include "stage.h"
 #include "ingest.h"
+#include "query.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -67,7 +68,7 @@ int main(int argc, char **argv)
 	if (stage_catalogue(program, &cat, db, CATALOGUE_READONLY))
 		return EXIT_FAILURE_;
 	sbuf_init(&out);
-	rc = catalogue_export_csv(&cat, source, as_of, &out);
+	rc = query_export_csv(&cat, source, as_of, &out);
 	if (rc) {
 		stage_error(program, "%s", cat.err);
 	} else if (fwrite(out.data, 1, out.len, stdout) != out.len || fflush(stdout)) {

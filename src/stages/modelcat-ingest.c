@@ -33,7 +33,7 @@ static void usage(void)
 	       "catalogue unchanged.\n");
 }
 
-static int load_one(ingest_ctx *ctx, const char *arg, catalogue_export_stats *stats,
+static int load_one(ingest_ctx *ctx, const char *arg, load_stats *stats,
 		    char *label, size_t labellen, char *err, size_t errlen)
 {
 	const char *path;

@@ -25,7 +25,7 @@ static void usage(void)
 	       "Exit: 0 loaded; 1 loaded, some rows were quarantined; 2 usage; 3 failure.\n");
 }
 
-static int load_one(ingest_ctx *ctx, const char *arg, catalogue_export_stats *stats,
+static int load_one(ingest_ctx *ctx, const char *arg, load_stats *stats,
 		    char *label, size_t labellen, char *err, size_t errlen)
 {
 	mc_fmt(label, labellen, "%s", arg);

@@ -38,7 +38,7 @@ int main(int argc, char **argv)
 	};
 	const char *out = NULL, *path;
 	char name[INGEST_EXPORT_MAX + 1], err[2048];
-	catalogue_export_stats stats;
+	load_stats stats;
 	colmap map;
 	int opt, rc;
 

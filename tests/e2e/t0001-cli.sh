@@ -15,7 +15,7 @@ check_status "an unknown global option exits 2" 2 mc --frob ingest
 check_status "modelcat help ingest shows ingest's help" 0 mc help ingest
 check_grep "help ingest describes EXPORT=FILE" "EXPORT=\]FILE" "$TMP/out"
 
-for cmd in parse load ingest reingest export; do
+for cmd in parse load ingest reingest export diff show history; do
 	check_status "modelcat $cmd --help exits 0" 0 mc "$cmd" --help
 	check_grep "modelcat $cmd --help shows usage" "^usage: modelcat $cmd" "$TMP/out"
 	check_status "modelcat-$cmd --version exits 0" 0 "$BIN/modelcat-$cmd" --version
@@ -26,6 +26,10 @@ check_status "ingest without files exits 2" 2 mc ingest
 check_status "ingest with a bad --as-of exits 2" 2 mc ingest --as-of 2024-02-30 x.csv
 check_grep "the bad date is named" "2024-02-30" "$TMP/err"
 check_status "export without --source exits 2" 2 mc export
+check_status "diff with --from after --to exits 2" 2 mc diff --from 2025-01-02 --to 2025-01-01
+check_status "diff with a bad --format exits 2" 2 mc diff --format xml
+check_status "show without a name exits 2" 2 mc show
+check_status "history with two names exits 2" 2 mc history a b
 check_status "export with a bad export name exits 2" 2 mc export --source ../etc
 check_status "ingest of a file whose export cannot be named exits 2" 2 mc ingest "$TMP/2024-01-01.csv"
 check_status "ingest of a missing file exits 3" 3 mc ingest notable_ai_models="$TMP/missing.csv"

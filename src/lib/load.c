@@ -1,0 +1,1052 @@
+#include "load.h"
+#include "json.h"
+#include "strmap.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A loaded row whose name the export did not have: added or renamed. */
+typedef struct pending {
+	char *name;                  /* model name */
+	size_t occurrence;           /* its occurrence */
+	unsigned long line;          /* line in the file */
+	unsigned long position;      /* row index in the file */
+	char *norm;                  /* normalised values (JSON) */
+	char *raw;                   /* differing raw cells (JSON) */
+	long match;                  /* index into gone, or -1 */
+} pending;
+
+/* A current record that no row of the new snapshot carries. */
+typedef struct gone {
+	sqlite3_int64 record;        /* record id */
+	sqlite3_int64 version;       /* its current version */
+	char *name;                  /* its name */
+	char *norm;                  /* its values (JSON) */
+	long match;                  /* index into pending, or -1 */
+} gone;
+
+/* One field of the snapshot's header. */
+typedef struct snap_field {
+	char *name;                  /* canonical field (owned) */
+	int common;                  /* 1: the previous snapshot had it too */
+} snap_field;
+
+struct load {
+	catalogue *cat;               /* where the load goes */
+	sqlite3_int64 snapshot_id;    /* the snapshot being written */
+	char as_of[11];               /* its date */
+	sqlite3_int64 export_id;      /* snapshot_export of the current export */
+	char *export_name;            /* current export's name */
+	char *file;                   /* current export's file */
+	int same_content;             /* current export equals its latest content */
+	snap_field *fields;           /* the export's header fields */
+	size_t nfields;               /* entries in fields */
+	strmap field_names;           /* the fields' names, to skip repeats */
+	unsigned char *seen;          /* seen[record id]: carried by a row */
+	size_t seen_cap;              /* entries in seen */
+	struct held_row {
+		char *name;           /* model name of a quarantined row */
+		unsigned long position; /* its row index */
+	} *held;                      /* quarantined rows with a name */
+	size_t nheld;                 /* entries in held */
+	pending *pend;                /* rows with new names */
+	size_t npend;                 /* entries in pend */
+	load_stats stats;             /* counts for the current export */
+	sqlite3_stmt *find_record;    /* prepared statements, see prepare_all() */
+	sqlite3_stmt *insert_record;
+	sqlite3_stmt *rename_record;
+	sqlite3_stmt *find_current;
+	sqlite3_stmt *close_version;
+	sqlite3_stmt *insert_version;
+	sqlite3_stmt *insert_row;
+	sqlite3_stmt *find_held;
+	sqlite3_stmt *insert_change;
+	sqlite3_stmt *insert_rename;
+	sqlite3_stmt *insert_quarantine;
+	sqlite3_stmt *insert_notice;
+};
+
+static int prepare_all(load *ld)
+{
+	catalogue *cat = ld->cat;
+
+	return catalogue_prepare(cat, &ld->find_record,
+		"SELECT id FROM record WHERE export = ? AND name = ? AND occurrence = ?") ||
+	       catalogue_prepare(cat, &ld->insert_record,
+		"INSERT INTO record(export, name, occurrence) VALUES (?, ?, ?)") ||
+	       catalogue_prepare(cat, &ld->rename_record,
+		"UPDATE record SET name = ?, occurrence = ? WHERE id = ?") ||
+	       catalogue_prepare(cat, &ld->find_current,
+		"SELECT id, tombstone, norm FROM version WHERE record_id = ? AND valid_to IS NULL") ||
+	       catalogue_prepare(cat, &ld->close_version,
+		"UPDATE version SET valid_to = ? WHERE id = ?") ||
+	       catalogue_prepare(cat, &ld->insert_version,
+		"INSERT INTO version(record_id, snapshot_export_id, valid_from, tombstone, line,"
+		" norm, raw, kind, name) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)") ||
+	       catalogue_prepare(cat, &ld->insert_row,
+		"INSERT INTO snapshot_row(snapshot_export_id, position, version_id, held)"
+		" VALUES (?, ?, ?, ?)") ||
+	       catalogue_prepare(cat, &ld->find_held,
+		"SELECT r.id, v.id FROM record r JOIN version v ON v.record_id = r.id"
+		" AND v.valid_to IS NULL AND v.tombstone = 0"
+		" WHERE r.export = ? AND r.name = ? ORDER BY r.occurrence") ||
+	       catalogue_prepare(cat, &ld->insert_change,
+		"INSERT INTO field_change(version_id, record_id, snapshot_export_id, as_of, export,"
+		" field, old, new) VALUES (?, ?, ?, ?, ?, ?, ?, ?)") ||
+	       catalogue_prepare(cat, &ld->insert_rename,
+		"INSERT INTO rename(record_id, version_id, snapshot_export_id, as_of, export,"
+		" old_name, new_name, evidence) VALUES (?, ?, ?, ?, ?, ?, ?, ?)") ||
+	       catalogue_prepare(cat, &ld->insert_quarantine,
+		"INSERT INTO quarantine(snapshot_export_id, file, line, field, name, reason, raw)"
+		" VALUES (?, ?, ?, ?, ?, ?, ?)") ||
+	       catalogue_prepare(cat, &ld->insert_notice,
+		"INSERT INTO notice(snapshot_id, message) VALUES (?, ?)");
+}
+
+static void clear_export(load *ld)
+{
+	size_t i;
+
+	for (i = 0; i < ld->npend; i++) {
+		free(ld->pend[i].name);
+		free(ld->pend[i].norm);
+		free(ld->pend[i].raw);
+	}
+	free(ld->pend);
+	ld->pend = NULL;
+	ld->npend = 0;
+	for (i = 0; i < ld->nfields; i++)
+		free(ld->fields[i].name);
+	free(ld->fields);
+	ld->fields = NULL;
+	ld->nfields = 0;
+	strmap_release(&ld->field_names);
+	for (i = 0; i < ld->nheld; i++)
+		free(ld->held[i].name);
+	free(ld->held);
+	ld->held = NULL;
+	ld->nheld = 0;
+	if (ld->seen)
+		memset(ld->seen, 0, ld->seen_cap);
+}
+
+static void load_free(load *ld)
+{
+	sqlite3_stmt **st[] = {
+		&ld->find_record, &ld->insert_record, &ld->rename_record, &ld->find_current,
+		&ld->close_version, &ld->insert_version, &ld->insert_row, &ld->find_held,
+		&ld->insert_change,
+		&ld->insert_rename, &ld->insert_quarantine, &ld->insert_notice,
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(st) / sizeof(st[0]); i++)
+		sqlite3_finalize(*st[i]);
+	clear_export(ld);
+	free(ld->seen);
+	free(ld->export_name);
+	free(ld->file);
+	free(ld);
+}
+
+int load_begin(catalogue *cat, load **out, const char *as_of)
+{
+	load *ld = xcalloc(1, sizeof(*ld));
+	sqlite3_stmt *st = NULL;
+	char when[32];
+
+	*out = NULL;
+	ld->cat = cat;
+	strmap_init(&ld->field_names);
+	mc_fmt(ld->as_of, sizeof(ld->as_of), "%s", as_of);
+	if (catalogue_exec(cat, "BEGIN IMMEDIATE")) {
+		load_free(ld);
+		return -1;
+	}
+	if (prepare_all(ld) ||
+	    catalogue_prepare(cat, &st, "INSERT INTO snapshot(as_of, ingested_at) VALUES (?, ?)"))
+		goto fail;
+	catalogue_now(when);
+	sqlite3_bind_text(st, 1, as_of, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 2, when, -1, SQLITE_TRANSIENT);
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		catalogue_fail(cat, "creating the snapshot");
+		goto fail;
+	}
+	sqlite3_finalize(st);
+	ld->snapshot_id = sqlite3_last_insert_rowid(cat->db);
+	*out = ld;
+	return 0;
+fail:
+	sqlite3_finalize(st);
+	load_abort(ld);
+	return -1;
+}
+
+/* Step a statement that returns no row, then reset it. */
+static int step_done(load *ld, sqlite3_stmt *st, const char *what)
+{
+	int rc = sqlite3_step(st);
+
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	if (rc != SQLITE_DONE)
+		return catalogue_fail(ld->cat, what);
+	return 0;
+}
+
+int load_precedence(load *ld, char *const *exports, size_t n)
+{
+	sqlite3_stmt *st = NULL;
+	size_t i;
+	int rc = -1;
+
+	if (catalogue_exec(ld->cat, "DELETE FROM precedence") ||
+	    catalogue_prepare(ld->cat, &st, "INSERT INTO precedence(export, rank) VALUES (?, ?)"))
+		return -1;
+	for (i = 0; i < n; i++) {
+		sqlite3_bind_text(st, 1, exports[i], -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 2, (sqlite3_int64)i + 1);
+		if (step_done(ld, st, "recording the precedence"))
+			goto out;
+	}
+	rc = 0;
+out:
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static int insert_column_change(load *ld, const char *kind, const char *field,
+				const char *old_header, const char *new_header)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	if (catalogue_prepare(ld->cat, &st,
+			      "INSERT INTO column_change(snapshot_export_id, kind, field, old_header,"
+			      " new_header) VALUES (?, ?, ?, ?, ?)"))
+		return -1;
+	sqlite3_bind_int64(st, 1, ld->export_id);
+	sqlite3_bind_text(st, 2, kind, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, field, -1, SQLITE_STATIC);
+	if (old_header)
+		sqlite3_bind_text(st, 4, old_header, -1, SQLITE_STATIC);
+	if (new_header)
+		sqlite3_bind_text(st, 5, new_header, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : catalogue_fail(ld->cat, "recording a column change");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/*
+ * Compare the header with the export's previous content: fill ld->fields
+ * (which fields the previous snapshot had too) and record the columns that
+ * appeared, disappeared or changed header.
+ */
+static int compare_columns(load *ld, sqlite3_int64 previous, const load_column *columns,
+			   size_t ncolumns)
+{
+	sqlite3_stmt *st = NULL;
+	strmap prev;                 /* field -> index into prev_headers + 1 */
+	char **prev_headers = NULL;
+	size_t nprev = 0, i;
+	int rc = -1, step;
+
+	strmap_init(&prev);
+	if (previous) {
+		if (catalogue_prepare(ld->cat, &st,
+				      "SELECT field, header FROM export_column WHERE snapshot_export_id = ?"
+				      " AND headerless = 0 ORDER BY position"))
+			goto out;
+		sqlite3_bind_int64(st, 1, previous);
+		while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+			const char *field = (const char *)sqlite3_column_text(st, 0);
+
+			prev_headers = xrealloc(prev_headers, (nprev + 1) * sizeof(*prev_headers));
+			prev_headers[nprev++] = xstrdup((const char *)sqlite3_column_text(st, 1));
+			*strmap_get_or_add(&prev, field, strlen(field), NULL) = nprev;
+		}
+		if (step != SQLITE_DONE) {
+			catalogue_fail(ld->cat, "reading the previous header");
+			goto out;
+		}
+	}
+	ld->fields = xcalloc(ncolumns ? ncolumns : 1, sizeof(*ld->fields));
+	for (i = 0; i < ncolumns; i++) {
+		const char *field = columns[i].field;
+		size_t *at;
+		int added;
+
+		if (columns[i].headerless)
+			continue;
+		strmap_get_or_add(&ld->field_names, field, strlen(field), &added);
+		if (!added)
+			continue;
+		ld->fields[ld->nfields].name = xstrdup(field);
+		at = previous ? strmap_find(&prev, field, strlen(field)) : NULL;
+		ld->fields[ld->nfields].common = at != NULL;
+		ld->nfields++;
+		if (!previous)
+			continue;
+		if (!at) {
+			ld->stats.columns_added++;
+			if (insert_column_change(ld, "added", field, NULL, columns[i].header))
+				goto out;
+		} else {
+			const char *old = prev_headers[*at - 1];
+
+			if (strcmp(old, columns[i].header)) {
+				ld->stats.headers_respelled++;
+				if (insert_column_change(ld, "respelled", field, old, columns[i].header))
+					goto out;
+			}
+			*at = 0;  /* matched */
+		}
+	}
+	if (previous) {
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, previous);
+		while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+			const char *field = (const char *)sqlite3_column_text(st, 0);
+			size_t *at = strmap_find(&prev, field, strlen(field));
+
+			if (at && *at) {
+				ld->stats.columns_removed++;
+				if (insert_column_change(ld, "removed", field,
+							 (const char *)sqlite3_column_text(st, 1), NULL))
+					goto out;
+				*at = 0;
+			}
+		}
+		if (step != SQLITE_DONE) {
+			catalogue_fail(ld->cat, "reading the previous header");
+			goto out;
+		}
+	}
+	rc = 0;
+out:
+	sqlite3_finalize(st);
+	for (i = 0; i < nprev; i++)
+		free(prev_headers[i]);
+	free(prev_headers);
+	strmap_release(&prev);
+	return rc;
+}
+
+int load_export_begin(load *ld, const char *export_name, const char *file,
+		      const char *sha256, unsigned long long bytes,
+		      const load_column *columns, size_t ncolumns, int *same)
+{
+	catalogue *cat = ld->cat;
+	sqlite3_stmt *st = NULL;
+	sqlite3_int64 previous = 0;
+	size_t i;
+	int rc = -1, step;
+
+	free(ld->export_name);
+	free(ld->file);
+	ld->export_name = xstrdup(export_name);
+	ld->file = xstrdup(file);
+	clear_export(ld);
+	memset(&ld->stats, 0, sizeof(ld->stats));
+	ld->same_content = 0;
+	*same = 0;
+
+	/* the export's latest earlier snapshot: order and content */
+	if (catalogue_prepare(cat, &st,
+			      "SELECT s.as_of, se.sha256, se.rows, se.loaded, se.quarantined"
+			      " FROM snapshot_export se JOIN snapshot s ON s.id = se.snapshot_id"
+			      " WHERE se.export = ? AND se.snapshot_id <> ?"
+			      " ORDER BY s.as_of DESC, se.id DESC LIMIT 1"))
+		goto out;
+	sqlite3_bind_text(st, 1, export_name, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 2, ld->snapshot_id);
+	step = sqlite3_step(st);
+	if (step == SQLITE_ROW) {
+		const char *prev = (const char *)sqlite3_column_text(st, 0);
+
+		if (strcmp(prev, ld->as_of) > 0) {
+			mc_fmt(cat->err, sizeof(cat->err),
+			       "%s: export %s already has a snapshot dated %s, later than %s;"
+			       " snapshots load oldest first (use reingest to rebuild)",
+			       file, export_name, prev, ld->as_of);
+			goto out;
+		}
+		if (!strcmp((const char *)sqlite3_column_text(st, 1), sha256)) {
+			ld->same_content = *same = 1;
+			ld->stats.same_content = 1;
+			ld->stats.rows = (unsigned long)sqlite3_column_int64(st, 2);
+			ld->stats.loaded = (unsigned long)sqlite3_column_int64(st, 3);
+			ld->stats.quarantined = (unsigned long)sqlite3_column_int64(st, 4);
+			ld->stats.unchanged = ld->stats.loaded;
+		}
+	} else if (step != SQLITE_DONE) {
+		catalogue_fail(cat, "reading earlier snapshots");
+		goto out;
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+
+	/* the latest snapshot whose content was loaded: its header */
+	if (catalogue_prepare(cat, &st,
+			      "SELECT se.id FROM snapshot_export se JOIN snapshot s ON s.id = se.snapshot_id"
+			      " WHERE se.export = ? AND se.snapshot_id <> ? AND se.unchanged = 0"
+			      " ORDER BY s.as_of DESC, se.id DESC LIMIT 1"))
+		goto out;
+	sqlite3_bind_text(st, 1, export_name, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 2, ld->snapshot_id);
+	step = sqlite3_step(st);
+	if (step == SQLITE_ROW)
+		previous = sqlite3_column_int64(st, 0);
+	else if (step != SQLITE_DONE) {
+		catalogue_fail(cat, "reading earlier snapshots");
+		goto out;
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+
+	if (catalogue_prepare(cat, &st,
+			      "INSERT INTO snapshot_export(snapshot_id, export, file, sha256, bytes, rows,"
+			      " loaded, quarantined, unchanged) VALUES (?, ?, ?, ?, ?, 0, 0, 0, ?)"))
+		goto out;
+	sqlite3_bind_int64(st, 1, ld->snapshot_id);
+	sqlite3_bind_text(st, 2, export_name, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 3, file, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 4, sha256, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 5, (sqlite3_int64)bytes);
+	sqlite3_bind_int(st, 6, ld->same_content);
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		if (sqlite3_extended_errcode(cat->db) == SQLITE_CONSTRAINT_UNIQUE)
+			mc_fmt(cat->err, sizeof(cat->err),
+			       "%s: export %s appears twice in one snapshot", file, export_name);
+		else
+			catalogue_fail(cat, "recording the export");
+		goto out;
+	}
+	ld->export_id = sqlite3_last_insert_rowid(cat->db);
+	sqlite3_finalize(st);
+	st = NULL;
+	if (ld->same_content) {
+		rc = 0;
+		goto out;
+	}
+	if (catalogue_prepare(cat, &st,
+			      "INSERT INTO export_column(snapshot_export_id, position, header, field, type,"
+			      " declared, headerless) VALUES (?, ?, ?, ?, ?, ?, ?)"))
+		goto out;
+	for (i = 0; i < ncolumns; i++) {
+		sqlite3_bind_int64(st, 1, ld->export_id);
+		sqlite3_bind_int64(st, 2, (sqlite3_int64)i);
+		sqlite3_bind_text(st, 3, columns[i].header, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 4, columns[i].field, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 5, columns[i].type, -1, SQLITE_STATIC);
+		sqlite3_bind_int(st, 6, columns[i].declared);
+		sqlite3_bind_int(st, 7, columns[i].headerless);
+		if (step_done(ld, st, "recording the header"))
+			goto out;
+	}
+	if (compare_columns(ld, previous, columns, ncolumns))
+		goto out;
+	rc = 0;
+out:
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static void mark_seen(load *ld, sqlite3_int64 id)
+{
+	if ((size_t)id >= ld->seen_cap) {
+		size_t cap = ld->seen_cap ? ld->seen_cap : 1024;
+
+		while (cap <= (size_t)id)
+			cap *= 2;
+		ld->seen = xrealloc(ld->seen, cap);
+		memset(ld->seen + ld->seen_cap, 0, cap - ld->seen_cap);
+		ld->seen_cap = cap;
+	}
+	ld->seen[id] = 1;
+}
+
+/* The record (export, name, occurrence): 1 and *id when it exists, 0 when
+ * not, -1 on error. */
+static int find_record(load *ld, const char *name, size_t occurrence, sqlite3_int64 *id)
+{
+	sqlite3_stmt *st = ld->find_record;
+	int rc;
+
+	sqlite3_bind_text(st, 1, ld->export_name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 3, (sqlite3_int64)occurrence);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*id = sqlite3_column_int64(st, 0);
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	if (rc == SQLITE_ROW)
+		return 1;
+	return rc == SQLITE_DONE ? 0 : catalogue_fail(ld->cat, "looking up a record");
+}
+
+static int new_record(load *ld, const char *name, size_t occurrence, sqlite3_int64 *id)
+{
+	sqlite3_stmt *st = ld->insert_record;
+
+	sqlite3_bind_text(st, 1, ld->export_name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 3, (sqlite3_int64)occurrence);
+	if (step_done(ld, st, "adding a record"))
+		return -1;
+	*id = sqlite3_last_insert_rowid(ld->cat->db);
+	return 0;
+}
+
+/* The values of a new version; NULL norm for a tombstone. */
+typedef struct version_values {
+	const char *name;            /* model name */
+	unsigned long line;          /* line in the file (0: none) */
+	const char *norm;            /* normalised values, or NULL */
+	const char *raw;             /* differing raw cells */
+} version_values;
+
+/* Close the record's current version (if any) and open a new one. */
+static int open_version(load *ld, sqlite3_int64 record, sqlite3_int64 current,
+			const char *kind, const version_values *values, sqlite3_int64 *id)
+{
+	sqlite3_stmt *st = ld->insert_version;
+
+	if (current) {
+		sqlite3_bind_text(ld->close_version, 1, ld->as_of, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(ld->close_version, 2, current);
+		if (step_done(ld, ld->close_version, "closing a version"))
+			return -1;
+	}
+	sqlite3_bind_int64(st, 1, record);
+	sqlite3_bind_int64(st, 2, ld->export_id);
+	sqlite3_bind_text(st, 3, ld->as_of, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 4, values->norm == NULL);
+	if (values->line)
+		sqlite3_bind_int64(st, 5, (sqlite3_int64)values->line);
+	sqlite3_bind_text(st, 6, values->norm ? values->norm : "{}", -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 7, values->raw ? values->raw : "{}", -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 8, kind, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 9, values->name, -1, SQLITE_STATIC);
+	if (step_done(ld, st, "writing a version"))
+		return -1;
+	*id = sqlite3_last_insert_rowid(ld->cat->db);
+	return 0;
+}
+
+static int add_row(load *ld, unsigned long position, sqlite3_int64 version, int held)
+{
+	sqlite3_stmt *st = ld->insert_row;
+
+	sqlite3_bind_int64(st, 1, ld->export_id);
+	sqlite3_bind_int64(st, 2, (sqlite3_int64)position);
+	sqlite3_bind_int64(st, 3, version);
+	sqlite3_bind_int(st, 4, held);
+	return step_done(ld, st, "recording the row");
+}
+
+static int add_snapshot_row(load *ld, unsigned long position, sqlite3_int64 version)
+{
+	return add_row(ld, position, version, 0);
+}
+
+/*
+ * A quarantined row changes nothing: the record carrying its name (the
+ * first one not carried by a loaded row) keeps its current version, which
+ * stands in the snapshot at the row's place, marked held.
+ */
+static int hold_quarantined(load *ld)
+{
+	sqlite3_stmt *st = ld->find_held;
+	size_t i;
+
+	for (i = 0; i < ld->nheld; i++) {
+		sqlite3_int64 record = 0, version = 0;
+		int step;
+
+		sqlite3_bind_text(st, 1, ld->export_name, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, ld->held[i].name, -1, SQLITE_STATIC);
+		while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+			sqlite3_int64 id = sqlite3_column_int64(st, 0);
+
+			if ((size_t)id < ld->seen_cap && ld->seen[id])
+				continue;
+			record = id;
+			version = sqlite3_column_int64(st, 1);
+			break;
+		}
+		sqlite3_reset(st);
+		sqlite3_clear_bindings(st);
+		if (step != SQLITE_ROW && step != SQLITE_DONE)
+			return catalogue_fail(ld->cat, "finding a quarantined row's record");
+		if (!record)
+			continue;
+		mark_seen(ld, record);
+		if (add_row(ld, ld->held[i].position, version, 1))
+			return -1;
+	}
+	return 0;
+}
+
+static int same_value(const json_pair *a, const json_pair *b)
+{
+	if (!a || !b)
+		return a == b;
+	return a->len == b->len && !memcmp(a->value, b->value, a->len);
+}
+
+/*
+ * Compare two versions' values on the fields of this snapshot's header:
+ * *common_diff counts differing fields the previous snapshot had too,
+ * *new_diff differing fields new to this snapshot. With log_version, each
+ * differing common field is written to field_change.
+ */
+static int compare_values(load *ld, const json_flat *old, const json_flat *cur,
+			  int *common_diff, int *new_diff,
+			  sqlite3_int64 log_version, sqlite3_int64 record)
+{
+	size_t i;
+
+	*common_diff = *new_diff = 0;
+	for (i = 0; i < ld->nfields; i++) {
+		const json_pair *a = json_flat_get(old, ld->fields[i].name);
+		const json_pair *b = json_flat_get(cur, ld->fields[i].name);
+		sqlite3_stmt *st = ld->insert_change;
+
+		if (same_value(a, b))
+			continue;
+		if (!ld->fields[i].common) {
+			(*new_diff)++;
+			continue;
+		}
+		(*common_diff)++;
+		if (!log_version)
+			continue;
+		sqlite3_bind_int64(st, 1, log_version);
+		sqlite3_bind_int64(st, 2, record);
+		sqlite3_bind_int64(st, 3, ld->export_id);
+		sqlite3_bind_text(st, 4, ld->as_of, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 5, ld->export_name, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 6, ld->fields[i].name, -1, SQLITE_STATIC);
+		if (a)
+			sqlite3_bind_text(st, 7, a->value, (int)a->len, SQLITE_STATIC);
+		if (b)
+			sqlite3_bind_text(st, 8, b->value, (int)b->len, SQLITE_STATIC);
+		if (step_done(ld, st, "logging a field change"))
+			return -1;
+	}
+	return 0;
+}
+
+static int parse_values(load *ld, json_flat *obj, const char *json)
+{
+	if (json_flat_parse(obj, json)) {
+		mc_fmt(ld->cat->err, sizeof(ld->cat->err), "%s: stored values are not valid JSON",
+		       ld->cat->path);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * A row whose record exists: keep its current version, or open a changed,
+ * revised or (after a removal) added one.
+ */
+static int update_record(load *ld, sqlite3_int64 record, const load_row *row)
+{
+	sqlite3_stmt *st = ld->find_current;
+	sqlite3_int64 current = 0, version;
+	json_flat old, cur;
+	version_values values = { row->name, row->line, row->norm_json, row->raw_json };
+	int rc, tombstone = 1, common_diff = 0, new_diff = 0, result = -1;
+	char *old_norm = NULL;
+
+	sqlite3_bind_int64(st, 1, record);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		current = sqlite3_column_int64(st, 0);
+		tombstone = sqlite3_column_int(st, 1);
+		old_norm = xstrdup((const char *)sqlite3_column_text(st, 2));
+	}
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return catalogue_fail(ld->cat, "reading the current version");
+	if (tombstone) {
+		free(old_norm);
+		ld->stats.added++;
+		return open_version(ld, record, current, "added", &values, &version) ||
+		       add_snapshot_row(ld, row->position, version);
+	}
+	if (parse_values(ld, &old, old_norm)) {
+		free(old_norm);
+		return -1;
+	}
+	if (parse_values(ld, &cur, row->norm_json)) {
+		json_flat_release(&old);
+		free(old_norm);
+		return -1;
+	}
+	if (compare_values(ld, &old, &cur, &common_diff, &new_diff, 0, record))
+		goto out;
+	if (!common_diff && !new_diff) {
+		ld->stats.unchanged++;
+		version = current;
+	} else if (common_diff) {
+		ld->stats.changed++;
+		if (open_version(ld, record, current, "changed", &values, &version) ||
+		    compare_values(ld, &old, &cur, &common_diff, &new_diff, version, record))
+			goto out;
+	} else {
+		ld->stats.revised++;
+		if (open_version(ld, record, current, "revised", &values, &version))
+			goto out;
+	}
+	if (add_snapshot_row(ld, row->position, version))
+		goto out;
+	result = 0;
+out:
+	json_flat_release(&old);
+	json_flat_release(&cur);
+	free(old_norm);
+	return result;
+}
+
+static int load_quarantined(load *ld, const load_row *row)
+{
+	sqlite3_stmt *st = ld->insert_quarantine;
+
+	ld->stats.quarantined++;
+	if (row->name && *row->name) {
+		ld->held = xrealloc(ld->held, (ld->nheld + 1) * sizeof(*ld->held));
+		ld->held[ld->nheld].name = xstrdup(row->name);
+		ld->held[ld->nheld].position = row->position;
+		ld->nheld++;
+	}
+	sqlite3_bind_int64(st, 1, ld->export_id);
+	sqlite3_bind_text(st, 2, ld->file, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 3, (sqlite3_int64)row->line);
+	if (row->fault_field)
+		sqlite3_bind_text(st, 4, row->fault_field, -1, SQLITE_STATIC);
+	if (row->name && *row->name)
+		sqlite3_bind_text(st, 5, row->name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 6, row->reason ? row->reason : "", -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 7, row->raw_csv ? row->raw_csv : "", -1, SQLITE_STATIC);
+	return step_done(ld, st, "recording a quarantined row");
+}
+
+int load_row_add(load *ld, const load_row *row)
+{
+	sqlite3_int64 record = 0;
+	pending *p;
+	int found;
+
+	if (ld->same_content)
+		return 0;
+	ld->stats.rows++;
+	if (row->quarantined)
+		return load_quarantined(ld, row);
+	ld->stats.loaded++;
+	found = find_record(ld, row->name, row->occurrence, &record);
+	if (found < 0)
+		return -1;
+	if (found) {
+		mark_seen(ld, record);
+		return update_record(ld, record, row);
+	}
+	/* a name the export did not have: added or renamed, decided at the end */
+	ld->pend = xrealloc(ld->pend, (ld->npend + 1) * sizeof(*ld->pend));
+	p = &ld->pend[ld->npend++];
+	p->name = xstrdup(row->name);
+	p->occurrence = row->occurrence;
+	p->line = row->line;
+	p->position = row->position;
+	p->norm = xstrdup(row->norm_json);
+	p->raw = xstrdup(row->raw_json);
+	p->match = -1;
+	return 0;
+}
+
+/* ---- renames ---- */
+
+/* The evidence that a new name is an old model, strongest first. */
+enum rename_rule { RENAME_SPELLING, RENAME_LINK_DATE, RENAME_REFERENCE_DATE, RENAME_RULES };
+
+static const char *const rule_names[RENAME_RULES] = {
+	"same name but for case, spaces and punctuation",
+	"same link and publication date",
+	"same reference and publication date",
+};
+
+/* The key a rule compares, into out; empty when the record has none. */
+static void rename_key(enum rename_rule rule, const char *name, const char *norm, sbuf *out)
+{
+	json_flat obj;
+	const json_pair *a = NULL, *b = NULL;
+	const unsigned char *p;
+
+	sbuf_reset(out);
+	if (rule == RENAME_SPELLING) {
+		for (p = (const unsigned char *)name; *p; p++) {
+			if (*p >= 'A' && *p <= 'Z')
+				sbuf_addc(out, (char)(*p - 'A' + 'a'));
+			else if ((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p >= 0x80)
+				sbuf_addc(out, (char)*p);
+		}
+		return;
+	}
+	if (json_flat_parse(&obj, norm))
+		return;
+	a = json_flat_get(&obj, rule == RENAME_LINK_DATE ? "Link" : "Reference");
+	b = json_flat_get(&obj, "Publication date");
+	if (a && b && a->len && b->len) {
+		sbuf_add(out, a->value, a->len);
+		sbuf_addc(out, '\n');
+		sbuf_add(out, b->value, b->len);
+	}
+	json_flat_release(&obj);
+}
+
+/* Pair pending rows with gone records, one rule at a time; a pair counts
+ * only when its key is unique on both sides. */
+static void match_renames(load *ld, gone *gone_list, size_t ngone, enum rename_rule *rules)
+{
+	sbuf key;
+	size_t i;
+	int r;
+
+	sbuf_init(&key);
+	for (r = 0; r < RENAME_RULES; r++) {
+		strmap pend_keys, gone_keys;   /* key -> count, key -> index + 1 */
+
+		strmap_init(&pend_keys);
+		strmap_init(&gone_keys);
+		for (i = 0; i < ld->npend; i++) {
+			if (ld->pend[i].match >= 0)
+				continue;
+			rename_key((enum rename_rule)r, ld->pend[i].name, ld->pend[i].norm, &key);
+			if (key.len)
+				++*strmap_get_or_add(&pend_keys, key.data, key.len, NULL);
+		}
+		for (i = 0; i < ngone; i++) {
+			size_t *slot;
+			int added;
+
+			if (gone_list[i].match >= 0)
+				continue;
+			rename_key((enum rename_rule)r, gone_list[i].name, gone_list[i].norm, &key);
+			if (!key.len)
+				continue;
+			slot = strmap_get_or_add(&gone_keys, key.data, key.len, &added);
+			*slot = added ? i + 1 : 0;   /* 0: the key is not unique */
+		}
+		for (i = 0; i < ld->npend; i++) {
+			size_t *count, *g;
+
+			if (ld->pend[i].match >= 0)
+				continue;
+			rename_key((enum rename_rule)r, ld->pend[i].name, ld->pend[i].norm, &key);
+			if (!key.len)
+				continue;
+			count = strmap_find(&pend_keys, key.data, key.len);
+			g = strmap_find(&gone_keys, key.data, key.len);
+			if (!count || *count != 1 || !g || !*g)
+				continue;
+			ld->pend[i].match = (long)(*g - 1);
+			gone_list[*g - 1].match = (long)i;
+			rules[i] = (enum rename_rule)r;
+		}
+		strmap_release(&pend_keys);
+		strmap_release(&gone_keys);
+	}
+	sbuf_release(&key);
+}
+
+static int rename_record(load *ld, const pending *p, const gone *g, enum rename_rule rule)
+{
+	sqlite3_stmt *st = ld->rename_record;
+	sqlite3_int64 version;
+	version_values values = { p->name, p->line, p->norm, p->raw };
+	json_flat old, cur;
+	int common_diff, new_diff, rc = -1;
+
+	sqlite3_bind_text(st, 1, p->name, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, (sqlite3_int64)p->occurrence);
+	sqlite3_bind_int64(st, 3, g->record);
+	if (step_done(ld, st, "renaming a record") ||
+	    open_version(ld, g->record, g->version, "renamed", &values, &version))
+		return -1;
+	if (parse_values(ld, &old, g->norm))
+		return -1;
+	if (parse_values(ld, &cur, p->norm)) {
+		json_flat_release(&old);
+		return -1;
+	}
+	if (compare_values(ld, &old, &cur, &common_diff, &new_diff, version, g->record))
+		goto out;
+	st = ld->insert_rename;
+	sqlite3_bind_int64(st, 1, g->record);
+	sqlite3_bind_int64(st, 2, version);
+	sqlite3_bind_int64(st, 3, ld->export_id);
+	sqlite3_bind_text(st, 4, ld->as_of, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 5, ld->export_name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 6, g->name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 7, p->name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 8, rule_names[rule], -1, SQLITE_STATIC);
+	if (step_done(ld, st, "recording a rename") || add_snapshot_row(ld, p->position, version))
+		goto out;
+	mark_seen(ld, g->record);
+	ld->stats.renamed++;
+	rc = 0;
+out:
+	json_flat_release(&old);
+	json_flat_release(&cur);
+	return rc;
+}
+
+/* The export's current records that no row of this snapshot carries. */
+static int collect_gone(load *ld, gone **out, size_t *n)
+{
+	sqlite3_stmt *st = NULL;
+	int step;
+
+	*out = NULL;
+	*n = 0;
+	if (catalogue_prepare(ld->cat, &st,
+			      "SELECT r.id, r.name, v.id, v.norm FROM record r JOIN version v"
+			      " ON v.record_id = r.id AND v.valid_to IS NULL AND v.tombstone = 0"
+			      " WHERE r.export = ? ORDER BY r.id"))
+		return -1;
+	sqlite3_bind_text(st, 1, ld->export_name, -1, SQLITE_STATIC);
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		sqlite3_int64 record = sqlite3_column_int64(st, 0);
+		const char *name = (const char *)sqlite3_column_text(st, 1);
+		gone *g;
+
+		if ((size_t)record < ld->seen_cap && ld->seen[record])
+			continue;
+		*out = xrealloc(*out, (*n + 1) * sizeof(**out));
+		g = &(*out)[(*n)++];
+		g->record = record;
+		g->name = xstrdup(name);
+		g->version = sqlite3_column_int64(st, 2);
+		g->norm = xstrdup((const char *)sqlite3_column_text(st, 3));
+		g->match = -1;
+	}
+	sqlite3_finalize(st);
+	return step == SQLITE_DONE ? 0 : catalogue_fail(ld->cat, "finding removed records");
+}
+
+static int finish_export(load *ld)
+{
+	gone *gone_list = NULL;
+	enum rename_rule *rules = NULL;
+	size_t ngone = 0, i;
+	int rc = -1;
+
+	if (hold_quarantined(ld) || collect_gone(ld, &gone_list, &ngone))
+		goto out;
+	rules = xcalloc(ld->npend ? ld->npend : 1, sizeof(*rules));
+	match_renames(ld, gone_list, ngone, rules);
+	for (i = 0; i < ld->npend; i++) {
+		pending *p = &ld->pend[i];
+		version_values values = { p->name, p->line, p->norm, p->raw };
+		sqlite3_int64 record, version;
+
+		if (p->match >= 0) {
+			if (rename_record(ld, p, &gone_list[p->match], rules[i]))
+				goto out;
+			continue;
+		}
+		if (new_record(ld, p->name, p->occurrence, &record) ||
+		    open_version(ld, record, 0, "added", &values, &version) ||
+		    add_snapshot_row(ld, p->position, version))
+			goto out;
+		ld->stats.added++;
+	}
+	for (i = 0; i < ngone; i++) {
+		version_values tomb = { gone_list[i].name, 0, NULL, NULL };
+		sqlite3_int64 version;
+
+		if (gone_list[i].match >= 0)
+			continue;
+		if (open_version(ld, gone_list[i].record, gone_list[i].version, "removed", &tomb,
+				 &version))
+			goto out;
+		ld->stats.removed++;
+	}
+	rc = 0;
+out:
+	for (i = 0; i < ngone; i++) {
+		free(gone_list[i].name);
+		free(gone_list[i].norm);
+	}
+	free(gone_list);
+	free(rules);
+	return rc;
+}
+
+int load_export_end(load *ld, load_stats *stats)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = -1;
+
+	if (!ld->same_content && finish_export(ld))
+		return -1;
+	if (catalogue_prepare(ld->cat, &st,
+			      "UPDATE snapshot_export SET rows = ?, loaded = ?, quarantined = ? WHERE id = ?"))
+		return -1;
+	sqlite3_bind_int64(st, 1, (sqlite3_int64)ld->stats.rows);
+	sqlite3_bind_int64(st, 2, (sqlite3_int64)ld->stats.loaded);
+	sqlite3_bind_int64(st, 3, (sqlite3_int64)ld->stats.quarantined);
+	sqlite3_bind_int64(st, 4, ld->export_id);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		catalogue_fail(ld->cat, "recording the counts");
+	else
+		rc = 0;
+	sqlite3_finalize(st);
+	if (stats)
+		*stats = ld->stats;
+	return rc;
+}
+
+const char *load_error(const load *ld)
+{
+	return ld->cat->err;
+}
+
+int load_notice(load *ld, const char *message)
+{
+	sqlite3_bind_int64(ld->insert_notice, 1, ld->snapshot_id);
+	sqlite3_bind_text(ld->insert_notice, 2, message, -1, SQLITE_STATIC);
+	return step_done(ld, ld->insert_notice, "recording a notice");
+}
+
+int load_commit(load *ld)
+{
+	catalogue *cat;
+	int rc;
+
+	if (!ld)
+		return 0;
+	cat = ld->cat;
+	load_free(ld);
+	rc = catalogue_exec(cat, "COMMIT");
+	if (rc)
+		sqlite3_exec(cat->db, "ROLLBACK", NULL, NULL, NULL);
+	return rc;
+}
+
+void load_abort(load *ld)
+{
+	catalogue *cat;
+
+	if (!ld)
+		return;
+	cat = ld->cat;
+	load_free(ld);
+	sqlite3_exec(cat->db, "ROLLBACK", NULL, NULL, NULL);
+}

@@ -1,0 +1,200 @@
+/*
+ * modelcat-diff: what changed between two dates: added, removed, renamed
+ * and changed models (field by field), column changes, quarantined rows.
+ */
+#include "audit.h"
+#include "paths.h"
+#include "stage.h"
+#include "ingest.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char program[] = "modelcat-diff";
+
+static void usage(void)
+{
+	printf("usage: modelcat diff [--db PATH] [--from DATE] [--to DATE] [--format text|json|html]\n"
+	       "       modelcat diff [--db PATH] [--to DATE] [--format ...] [EXPORT=]FILE...\n"
+	       "\n"
+	       "Compares the catalogue as it stood on --from with how it stood on --to\n"
+	       "(default: the last two snapshots; --to alone compares with the snapshot\n"
+	       "before it). Each export is compared on its own, in normalised form, on\n"
+	       "the fields both snapshots' headers have: a column that appeared or\n"
+	       "disappeared is listed once, under columns, and changes no model.\n"
+	       "\n"
+	       "With export files, parses them as the snapshot of --to (default today)\n"
+	       "and compares it with the catalogue's latest state before that date,\n"
+	       "writing nothing: what `modelcat ingest` of those files would change.\n"
+	       "\n"
+	       "  --from DATE       YYYY-MM-DD (the earlier date)\n"
+	       "  --to DATE         YYYY-MM-DD (the later date)\n"
+	       "  --format FORMAT   text (default: counts, then each change\n"
+	       "                    `field: old -> new`), json (docs/diff-json.md), or html\n"
+	       "                    (one self-contained page)\n"
+	       "  --help, --version\n"
+	       "\n"
+	       "Exit: 0 written; 2 usage; 3 no snapshot, or failure.\n");
+}
+
+/* The latest snapshot date before day, into prev ("" when none). */
+static int previous_date(catalogue *cat, const char *day, char prev[11])
+{
+	sqlite3_stmt *st = NULL;
+	int step;
+
+	prev[0] = '\0';
+	if (catalogue_prepare(cat, &st, "SELECT max(as_of) FROM snapshot WHERE as_of < ?"))
+		return -1;
+	sqlite3_bind_text(st, 1, day, -1, SQLITE_STATIC);
+	step = sqlite3_step(st);
+	if (step == SQLITE_ROW && sqlite3_column_text(st, 0))
+		mc_fmt(prev, 11, "%s", (const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	return step == SQLITE_ROW ? 0 : catalogue_fail(cat, "reading the snapshots");
+}
+
+static int stage_one(ingest_ctx *ctx, const char *arg, load_stats *stats, char *err,
+		     size_t errlen)
+{
+	char name[INGEST_EXPORT_MAX + 1];
+	const char *path;
+
+	ingest_split_arg(arg, name, sizeof(name), &path);
+	return ingest_file(ctx, name, path, stats, err, errlen);
+}
+
+/*
+ * Load the files as a snapshot dated to inside a transaction, compare it
+ * with the state before, and roll back. 0 or -1 (error printed).
+ */
+static int diff_files(catalogue *cat, char *const *files, int n, const char *to,
+		      diff_result *d)
+{
+	colmap map;
+	load *ld = NULL;
+	char from[11], err[2048];
+	int i, rc = -1;
+
+	if (stage_colmap(program, &map))
+		return -1;
+	if (previous_date(cat, to, from) || stage_begin_load(program, cat, to, &ld)) {
+		if (!ld)
+			stage_error(program, "%s", cat->err);
+		goto out;
+	}
+	for (i = 0; i < n; i++) {
+		ingest_ctx ctx = { ld, &map, stderr };
+		load_stats stats;
+
+		if (stage_one(&ctx, files[i], &stats, err, sizeof(err))) {
+			stage_error(program, "%s", err);
+			goto out;
+		}
+	}
+	if (query_diff(cat, from, to, d)) {
+		stage_error(program, "%s", cat->err);
+		goto out;
+	}
+	rc = 0;
+out:
+	load_abort(ld);
+	colmap_release(&map);
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option options[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "from", required_argument, NULL, 'f' },
+		{ "to", required_argument, NULL, 't' },
+		{ "format", required_argument, NULL, 'F' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *db = NULL, *format = "text";
+	char from[11] = "", to[11] = "";
+	catalogue cat;
+	diff_result d;
+	sbuf out;
+	int opt, rc, status = EXIT_FAILURE_, existed, i;
+
+	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+		switch (opt) {
+		case 'd': db = optarg; break;
+		case 'f':
+			if (stage_parse_day(program, optarg, from))
+				return EXIT_USAGE;
+			break;
+		case 't':
+			if (stage_parse_day(program, optarg, to))
+				return EXIT_USAGE;
+			break;
+		case 'F': format = optarg; break;
+		case 'h': usage(); return EXIT_OK;
+		case 'V': return stage_version(program);
+		default: return stage_usage_error(program, "unknown option");
+		}
+	}
+	for (i = optind; i < argc; i++) {
+		char name[INGEST_EXPORT_MAX + 1];
+		const char *path;
+
+		if (ingest_split_arg(argv[i], name, sizeof(name), &path))
+			return stage_usage_error(program, "%s: cannot tell the export's name;"
+						 " write EXPORT=FILE", argv[i]);
+	}
+	if (optind < argc && from[0])
+		return stage_usage_error(program, "--from goes with two dates, not with files");
+	if (strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "html"))
+		return stage_usage_error(program, "--format must be text, json or html");
+	if (from[0] && to[0] && strcmp(from, to) >= 0)
+		return stage_usage_error(program, "--from %s is not before --to %s", from, to);
+	existed = !access(paths_db(db), F_OK);
+	if (stage_catalogue(program, &cat, db, optind < argc ? 0 : CATALOGUE_READONLY))
+		return EXIT_FAILURE_;
+	sbuf_init(&out);
+	memset(&d, 0, sizeof(d));
+	if (optind < argc) {
+		if (!to[0])
+			catalogue_today(to);
+		if (diff_files(&cat, argv + optind, argc - optind, to, &d))
+			goto out;
+	} else if (!to[0] && !from[0]) {
+		rc = query_last_two(&cat, from, to);
+		if (rc) {
+			stage_error(program, "%s", rc > 0 ? "the catalogue holds no snapshot" : cat.err);
+			goto out;
+		}
+	} else if (!to[0]) {
+		catalogue_today(to);
+	} else if (!from[0] && previous_date(&cat, to, from)) {
+		stage_error(program, "%s", cat.err);
+		goto out;
+	}
+	if (optind == argc && query_diff(&cat, from, to, &d)) {
+		stage_error(program, "%s", cat.err);
+		goto out;
+	}
+	if (!strcmp(format, "json"))
+		audit_json(&d, &out);
+	else if (!strcmp(format, "html"))
+		audit_html(&d, &out);
+	else
+		audit_text(&d, &out);
+	if (fwrite(out.data, 1, out.len, stdout) != out.len || fflush(stdout))
+		stage_error(program, "cannot write to standard output");
+	else
+		status = EXIT_OK;
+out:
+	diff_result_release(&d);
+	sbuf_release(&out);
+	catalogue_close(&cat);
+	if (!existed)
+		catalogue_remove(paths_db(db));
+	return status;
+}

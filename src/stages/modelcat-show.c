@@ -1,0 +1,146 @@
+/*
+ * modelcat-show: one model as it stood on a date, its fields merged across
+ * exports by the precedence in pipelines/precedence.tsv, each value naming
+ * its export and snapshot.
+ */
+#include "query.h"
+#include "stage.h"
+#include "textout.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char program[] = "modelcat-show";
+
+static void usage(void)
+{
+	printf("usage: modelcat show [--db PATH] NAME [--as-of YYYY-MM-DD] [--format text|json]\n"
+	       "\n"
+	       "Shows the model called NAME as it stood on the date (default: today): every\n"
+	       "field, merged across the exports that hold it by the precedence in\n"
+	       "pipelines/precedence.tsv, with the export and snapshot each value comes\n"
+	       "from, and the date it was last updated. A name repeated within an export\n"
+	       "is NAME#2, NAME#3, ... for its later rows.\n"
+	       "\n"
+	       "  --as-of DATE      YYYY-MM-DD\n"
+	       "  --format FORMAT   text (default) or json\n"
+	       "  --help, --version\n"
+	       "\n"
+	       "Exit: 0 shown; 2 usage; 3 no such model on that date, or failure.\n");
+}
+
+static void show_text(const model_view *m, sbuf *out)
+{
+	size_t i, width = 0;
+
+	sbuf_addf(out, "%s\nas of %s, last updated %s, from", m->name, m->as_of,
+		  m->last_updated[0] ? m->last_updated : "(never)");
+	for (i = 0; i < m->exports.n; i++)
+		sbuf_addf(out, "%s %s", i ? "," : "", m->exports.items[i]);
+	sbuf_adds(out, "\n\n");
+	for (i = 0; i < m->values.n; i++)
+		if (strlen(m->values.items[i].field) > width)
+			width = strlen(m->values.items[i].field);
+	for (i = 0; i < m->values.n; i++) {
+		const model_value *v = &m->values.items[i];
+		const char *p;
+
+		sbuf_addf(out, "%-*s  ", (int)width, v->field);
+		for (p = v->value; *p; p++)
+			sbuf_addc(out, *p == '\n' ? ' ' : *p);
+		sbuf_addf(out, "  [%s %s]\n", v->export, v->since);
+	}
+}
+
+static void show_json(const model_view *m, sbuf *out)
+{
+	size_t i;
+
+	sbuf_adds(out, "{\"name\": ");
+	textout_json_string(out, m->name, strlen(m->name));
+	sbuf_addf(out, ", \"as_of\": \"%s\", \"last_updated\": ", m->as_of);
+	if (m->last_updated[0])
+		sbuf_addf(out, "\"%s\"", m->last_updated);
+	else
+		sbuf_adds(out, "null");
+	sbuf_adds(out, ", \"exports\": [");
+	for (i = 0; i < m->exports.n; i++) {
+		sbuf_adds(out, i ? ", " : "");
+		textout_json_string(out, m->exports.items[i], strlen(m->exports.items[i]));
+	}
+	sbuf_adds(out, "],\n \"fields\": [");
+	for (i = 0; i < m->values.n; i++) {
+		const model_value *v = &m->values.items[i];
+
+		sbuf_adds(out, i ? ",\n   {\"field\": " : "\n   {\"field\": ");
+		textout_json_string(out, v->field, strlen(v->field));
+		sbuf_adds(out, ", \"value\": ");
+		textout_json_string(out, v->value, strlen(v->value));
+		sbuf_adds(out, ", \"export\": ");
+		textout_json_string(out, v->export, strlen(v->export));
+		sbuf_addf(out, ", \"snapshot\": \"%s\"}", v->since);
+	}
+	sbuf_adds(out, "]}\n");
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option options[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "as-of", required_argument, NULL, 'a' },
+		{ "format", required_argument, NULL, 'F' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *db = NULL, *format = "text";
+	char as_of[11] = "";
+	catalogue cat;
+	model_view m;
+	sbuf out;
+	int opt, rc, status = EXIT_FAILURE_;
+
+	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+		switch (opt) {
+		case 'd': db = optarg; break;
+		case 'a':
+			if (stage_parse_day(program, optarg, as_of))
+				return EXIT_USAGE;
+			break;
+		case 'F': format = optarg; break;
+		case 'h': usage(); return EXIT_OK;
+		case 'V': return stage_version(program);
+		default: return stage_usage_error(program, "unknown option");
+		}
+	}
+	if (optind != argc - 1)
+		return stage_usage_error(program, "expected one model NAME");
+	if (strcmp(format, "text") && strcmp(format, "json"))
+		return stage_usage_error(program, "--format must be text or json");
+	if (!as_of[0])
+		catalogue_today(as_of);
+	if (stage_catalogue(program, &cat, db, CATALOGUE_READONLY))
+		return EXIT_FAILURE_;
+	sbuf_init(&out);
+	rc = query_model(&cat, argv[optind], as_of, &m);
+	if (rc < 0) {
+		stage_error(program, "%s", cat.err);
+	} else if (rc > 0) {
+		stage_error(program, "no model named '%s' on %s (see modelcat history)", argv[optind],
+			    as_of);
+	} else {
+		if (!strcmp(format, "json"))
+			show_json(&m, &out);
+		else
+			show_text(&m, &out);
+		if (fwrite(out.data, 1, out.len, stdout) != out.len || fflush(stdout))
+			stage_error(program, "cannot write to standard output");
+		else
+			status = EXIT_OK;
+	}
+	model_view_release(&m);
+	sbuf_release(&out);
+	catalogue_close(&cat);
+	return status;
+}

@@ -1,0 +1,50 @@
+#!/bin/sh
+# Killing a load with SIGKILL at random moments leaves a catalogue that
+# passes PRAGMA integrity_check and holds the old state; a rerun completes.
+. "$(dirname "$0")/lib.sh"
+
+python3 "$TOP/tests/e2e/scale_export.py" "$SNAP/all_ai_models/2025-04-23.csv.gz" 15 "$TMP/all.csv"
+mc ingest --as-of 2025-05-06 "$SNAP/notable_ai_models/2025-05-06.csv.gz" >/dev/null 2>&1
+state() {
+	sql "SELECT (SELECT count(*) FROM snapshot) || '/' || (SELECT count(*) FROM version)
+	     || '/' || (SELECT count(*) FROM record) || '/' || (SELECT count(*) FROM snapshot_row)
+	     || '/' || (SELECT count(*) FROM quarantine)"
+}
+old=$(state)
+
+# how long one load takes here, to aim the kills inside it
+cp "$MODELCAT_DB" "$TMP/timing.db"
+start=$(date +%s%N)
+MODELCAT_DB=$TMP/timing.db mc ingest --as-of 2025-06-01 "all_ai_models=$TMP/all.csv" >/dev/null 2>&1
+ms=$(( ($(date +%s%N) - start) / 1000000 ))
+echo "# one load takes ${ms} ms"
+check "the load takes long enough to be killed inside (${ms} ms)" test "$ms" -gt 200
+
+cp "$MODELCAT_DB" "$TMP/old.db"
+kills=0
+for i in 1 2 3 4 5 6 7 8; do
+	# somewhere in the first 60% of a load's time
+	delay=$(( 20 + $(od -An -N2 -tu2 /dev/urandom | tr -d ' ') % (ms * 6 / 10) ))
+	"$BIN/modelcat" ingest --as-of 2025-06-01 "all_ai_models=$TMP/all.csv" >/dev/null 2>&1 &
+	pid=$!
+	sleep "$(printf '%d.%03d' $((delay / 1000)) $((delay % 1000)))"
+	# the dispatcher execs the stage, so $pid is the loading process
+	if ! kill -9 "$pid" 2>/dev/null; then
+		wait "$pid" 2>/dev/null
+		echo "# load $i finished before the kill at ${delay} ms; not counted"
+		cp "$TMP/old.db" "$MODELCAT_DB"
+		continue
+	fi
+	wait "$pid" 2>/dev/null
+	kills=$((kills + 1))
+	check_eq "kill $i after ${delay} ms: integrity_check" "$(sql 'PRAGMA integrity_check')" ok
+	check_eq "kill $i: the catalogue holds the old state" "$(state)" "$old"
+done
+
+check "at least four loads were killed mid-way ($kills)" test "$kills" -ge 4
+check_status "a rerun completes" 1 mc ingest --as-of 2025-06-01 "all_ai_models=$TMP/all.csv"
+check_eq "after the rerun: integrity_check" "$(sql 'PRAGMA integrity_check')" ok
+check_eq "the new snapshot is there" "$(sql 'SELECT count(*) FROM snapshot')" 2
+check_eq "with every loaded row" "$(sql "SELECT loaded FROM snapshot_export WHERE export = 'all_ai_models'")" \
+	"$(( 15 * 2225 ))"
+done_testing
