@@ -22,6 +22,7 @@ static const struct command {
 } commands[] = {
 	{ "diff", "what changed between two dates (text, json, html)" },
 	{ "export", "write an export as it stood on a date, as CSV" },
+	{ "fetch", "download the exports into the snapshot store" },
 	{ "history", "every version and field change of a model" },
 	{ "ingest", "parse export files and load them as one snapshot" },
 	{ "load", "load staging files written by parse as one snapshot" },

@@ -2,6 +2,7 @@
 #include "parse.h"
 #include "record.h"
 #include "sha256.h"
+#include "store.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -44,7 +45,7 @@ int ingest_export_name(const char *path, char *name, size_t len)
 	strip_suffix(base, ".gz");
 	strip_suffix(base, ".zip");
 	strip_suffix(base, ".csv");
-	if (catalogue_valid_day(base) && slash) {
+	if (store_snapshot_stem(base, strlen(base)) && slash) {
 		*slash = '\0';
 		slash = strrchr(buf, '/');
 		base = slash ? slash + 1 : buf;

@@ -19,9 +19,10 @@
 
 /*
  * The export's name from a file's path: the file name without .gz, .zip
- * and .csv; when that is a date (YYYY-MM-DD, the snapshot store's layout
- * <export>/<date>.csv.gz), the name of the folder instead. Returns 0, or -1
- * when no valid name results.
+ * and .csv; when that is a snapshot's name in the store (YYYY-MM-DD, or
+ * YYYY-MM-DDTHHMMSSZ-<sha12> as fetch names a later content of the same
+ * day: <export>/<date>.csv.gz), the name of the folder instead. Returns 0,
+ * or -1 when no valid name results.
  */
 int ingest_export_name(const char *path, char *name, size_t len);
 /*

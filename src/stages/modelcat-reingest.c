@@ -6,6 +6,7 @@
 #include "ingest.h"
 #include "stage.h"
 #include "paths.h"
+#include "store.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -33,8 +34,10 @@ static void usage(void)
 	       "Rebuilds the catalogue from every stored snapshot in DIR (default:\n"
 	       "./snapshots if it exists, else the installed snapshots), oldest first.\n"
 	       "DIR holds <export>/<YYYY-MM-DD>.csv.gz (or .csv, .zip); the files of one\n"
-	       "date form one snapshot. The new catalogue replaces the old one only when\n"
-	       "every snapshot has loaded. Prints a line per export and a summary.\n"
+	       "date form one snapshot. When fetch stored several contents of an export\n"
+	       "on one day (<date>T<time>Z-<sha>.csv.gz), the latest is used. The new\n"
+	       "catalogue replaces the old one only when every snapshot has loaded.\n"
+	       "Prints a line per export and a summary.\n"
 	       "Rows quarantined in stored snapshots (reported when each was first\n"
 	       "ingested) are quarantined again, counted in the summary and kept in the\n"
 	       "quarantine table; they do not fail the rebuild unless --strict.\n"
@@ -48,25 +51,40 @@ static void usage(void)
 	       "3 failure, the old catalogue unchanged.\n");
 }
 
+/* By date, then export, then file name: the last file of an export and
+ * date is its latest content that day. */
 static int stored_cmp(const void *a, const void *b)
 {
 	const stored *x = a, *y = b;
 	int c = strcmp(x->date, y->date);
 
-	return c ? c : strcmp(x->export_name, y->export_name);
+	if (!c)
+		c = strcmp(x->export_name, y->export_name);
+	return c ? c : strcmp(x->path, y->path);
 }
 
-/* Is name "<date>.csv", "<date>.csv.gz" or "<date>.zip"? Copies the date. */
+/* Is name a stored snapshot: "<date>.csv", "<date>.csv.gz", "<date>.zip",
+ * or one that fetch stored later the same day,
+ * "<date>T<HHMMSS>Z-<sha12>.csv.gz"? Copies the date. */
 static int snapshot_file(const char *name, char date[11])
 {
-	if (strlen(name) < 10)
-		return 0;
-	memcpy(date, name, 10);
-	date[10] = '\0';
-	if (!catalogue_valid_day(date))
-		return 0;
-	return !strcmp(name + 10, ".csv") || !strcmp(name + 10, ".csv.gz") ||
-	       !strcmp(name + 10, ".zip");
+	return store_snapshot_name(name, date);
+}
+
+/* Keep only the last file of each export and date (sorted). */
+static void keep_latest(stored *files, size_t *n)
+{
+	size_t i, kept = 0;
+
+	for (i = 0; i < *n; i++) {
+		if (i + 1 < *n && !strcmp(files[i].date, files[i + 1].date) &&
+		    !strcmp(files[i].export_name, files[i + 1].export_name)) {
+			free(files[i].path);
+			continue;
+		}
+		files[kept++] = files[i];
+	}
+	*n = kept;
 }
 
 static int scan(const char *dir, stored **out, size_t *n)
@@ -104,7 +122,9 @@ static int scan(const char *dir, stored **out, size_t *n)
 		closedir(sub);
 	}
 	closedir(top);
-	qsort(*out, *n, sizeof(**out), stored_cmp);
+	if (*n)
+		qsort(*out, *n, sizeof(**out), stored_cmp);
+	keep_latest(*out, n);
 	return 0;
 }
 
@@ -129,7 +149,7 @@ int main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *db = NULL, *store = NULL, *target;
+	const char *db = NULL, *snapshot_dir = NULL, *target;
 	char tmp[PATH_MAX], err[2048];
 	stored *files = NULL;
 	size_t nfiles = 0, i, j, snapshots = 0;
@@ -141,7 +161,7 @@ int main(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
 		switch (opt) {
 		case 'd': db = optarg; break;
-		case 's': store = optarg; break;
+		case 's': snapshot_dir = optarg; break;
 		case 'S': strict = 1; break;
 		case 'h': usage(); return EXIT_OK;
 		case 'V': return stage_version(program);
@@ -150,12 +170,13 @@ int main(int argc, char **argv)
 	}
 	if (optind < argc)
 		return stage_usage_error(program, "unexpected argument '%s'", argv[optind]);
-	if (!store)
-		store = default_store();
-	if (scan(store, &files, &nfiles))
+	if (!snapshot_dir)
+		snapshot_dir = default_store();
+	if (scan(snapshot_dir, &files, &nfiles))
 		return EXIT_FAILURE_;
 	if (!nfiles) {
-		stage_error(program, "%s: no stored snapshots (<export>/<YYYY-MM-DD>.csv.gz)", store);
+		stage_error(program, "%s: no stored snapshots (<export>/<YYYY-MM-DD>.csv.gz)",
+			    snapshot_dir);
 		free(files);
 		return EXIT_FAILURE_;
 	}
