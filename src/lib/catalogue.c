@@ -111,6 +111,21 @@ static int current_schema_version(catalogue *cat, int *version)
 	return rc == SQLITE_ROW ? 0 : catalogue_fail(cat, "reading the schema version");
 }
 
+static int migration_applied(catalogue *cat, int number, int *applied)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(cat->db, "SELECT 1 FROM schema_version WHERE version = ?",
+			       -1, &st, NULL) != SQLITE_OK)
+		return catalogue_fail(cat, "reading the schema version");
+	sqlite3_bind_int(st, 1, number);
+	rc = sqlite3_step(st);
+	*applied = rc == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : catalogue_fail(cat, "reading the schema version");
+}
+
 static int apply_migration(catalogue *cat, const char *dir, const char *name, int number)
 {
 	sqlite3_stmt *st = NULL;
@@ -184,17 +199,19 @@ static int migrate(catalogue *cat, const char *dir)
 			  " version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
 			  " applied_at TEXT NOT NULL)"))
 		goto out;
+	/* every migration not yet applied, in number order (not only those
+	 * above the highest applied: a catalogue made by a branch that had a
+	 * later number still gets the earlier ones) */
+	for (i = 0; i < n; i++) {
+		int number = migration_number(names[i]), applied;
+
+		if (migration_applied(cat, number, &applied))
+			goto out;
+		if (!applied && apply_migration(cat, dir, names[i], number))
+			goto out;
+	}
 	if (current_schema_version(cat, &version))
 		goto out;
-	for (i = 0; i < n; i++) {
-		int number = migration_number(names[i]);
-
-		if (number <= version)
-			continue;
-		if (apply_migration(cat, dir, names[i], number))
-			goto out;
-		version = number;
-	}
 	cat->schema_version = version;
 	rc = 0;
 out:

@@ -35,6 +35,22 @@ static void strip_suffix(char *s, const char *suffix)
 		s[a - b] = '\0';
 }
 
+int ingest_snapshot_date(const char *path, char day[11])
+{
+	char buf[4096], *base, *slash;
+
+	mc_fmt(buf, sizeof(buf), "%s", path);
+	slash = strrchr(buf, '/');
+	base = slash ? slash + 1 : buf;
+	strip_suffix(base, ".gz");
+	strip_suffix(base, ".zip");
+	strip_suffix(base, ".csv");
+	if (!store_snapshot_stem(base, strlen(base)))
+		return -1;
+	mc_fmt(day, 11, "%.10s", base);
+	return 0;
+}
+
 int ingest_export_name(const char *path, char *name, size_t len)
 {
 	char buf[4096], *base, *slash;

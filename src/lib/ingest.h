@@ -25,6 +25,10 @@
  * or -1 when no valid name results.
  */
 int ingest_export_name(const char *path, char *name, size_t len);
+/* The date of a file named as in the snapshot store (<date>.csv.gz or
+ * <date>T<time>Z-<hash>.csv.gz) into day: 0, or -1 for another name. */
+int ingest_snapshot_date(const char *path, char day[11]);
+
 /*
  * Split a command-line argument "[EXPORT=]FILE": when the text before the
  * first '=' is a valid export name, that is the export and the rest the

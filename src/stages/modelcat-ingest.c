@@ -17,7 +17,8 @@ static void usage(void)
 	       "\n"
 	       "Parses each FILE (.csv, .csv.gz or .zip), normalises its values and loads\n"
 	       "all of them into the catalogue as one snapshot dated --as-of (default:\n"
-	       "today, UTC). EXPORT names the export (notable_ai_models, all_ai_models,\n"
+	       "the date in the files' names when they come from the snapshot store,\n"
+	       "<export>/<YYYY-MM-DD>.csv.gz, and all agree; else today, UTC). EXPORT names the export (notable_ai_models, all_ai_models,\n"
 	       "...); without it the name is the file's name less .gz, .zip and .csv, or,\n"
 	       "when that is a date (snapshots/<export>/<date>.csv.gz), its folder's name.\n"
 	       "\n"
@@ -77,6 +78,23 @@ int main(int argc, char **argv)
 		if (ingest_split_arg(argv[i], name, sizeof(name), &path))
 			return stage_usage_error(program, "%s: cannot tell the export's name;"
 						 " write EXPORT=FILE", argv[i]);
+	}
+	/* files from the snapshot store are dated by their names */
+	if (!as_of[0]) {
+		char day[11], first[11] = "";
+
+		for (i = optind; i < argc; i++) {
+			char name[INGEST_EXPORT_MAX + 1];
+			const char *path;
+
+			ingest_split_arg(argv[i], name, sizeof(name), &path);
+			if (ingest_snapshot_date(path, day) || (first[0] && strcmp(day, first))) {
+				first[0] = '\0';
+				break;
+			}
+			memcpy(first, day, sizeof(first));
+		}
+		memcpy(as_of, first, sizeof(as_of));
 	}
 	if (stage_colmap(program, &map))
 		return EXIT_FAILURE_;

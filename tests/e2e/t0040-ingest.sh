@@ -34,6 +34,11 @@ check_status "ingest names the export from the store's folder" 0 \
 check_eq "store rule: notable_ai_models/2024-07-16.csv.gz -> notable_ai_models" \
 	"$(sqlite3 "$TMP/name2.db" 'SELECT export FROM snapshot_export')" notable_ai_models
 
+check_status "a stored snapshot ingests as of its date by default" 0 \
+	mc --db "$TMP/dated.db" ingest "$SNAP/large_scale_ai_models/2024-07-16.csv.gz"
+check_eq "its snapshot is dated by the file name" \
+	"$(sqlite3 "$TMP/dated.db" 'SELECT as_of FROM snapshot')" 2024-07-16
+
 # parse --out then load equals ingest
 check_status "parse --out writes a staging file" 0 mc parse --out "$TMP/stage.db" "$src"
 check_grep "parse prints a summary" "825 rows, 825 good, 0 quarantined" "$TMP/out"
