@@ -99,6 +99,7 @@ struct sink {
 	int (*row)(sink *s, const load_row *row);
 	int (*notice)(sink *s, const char *message);
 	void *ctx;                  /* the sink's own state */
+	int wants_values;           /* 1: rows need their values encoded */
 	char *err;                  /* where a failing sink writes its message */
 	size_t errlen;              /* size of err */
 };
@@ -126,7 +127,8 @@ static int feed(const colmap *map, const char *path, sink *out, FILE *errors,
 	parse_export *p = NULL;
 	const parse_column *cols;
 	load_column *ccols = NULL;
-	size_t ncols, i, *order = NULL;
+	size_t ncols, i;
+	record_plan plan;
 	report_ctx rep = { out, errors, 0 };
 	sbuf norm, raw, rawcsv;
 	parse_row row;
@@ -135,11 +137,11 @@ static int feed(const colmap *map, const char *path, sink *out, FILE *errors,
 	sbuf_init(&norm);
 	sbuf_init(&raw);
 	sbuf_init(&rawcsv);
+	memset(&plan, 0, sizeof(plan));
 	if (parse_open(&p, path, map, on_report, &rep, err, errlen))
 		goto out;
 	cols = parse_columns(p, &ncols);
 	ccols = xcalloc(ncols ? ncols : 1, sizeof(*ccols));
-	order = xcalloc(ncols ? ncols : 1, sizeof(*order));
 	for (i = 0; i < ncols; i++) {
 		ccols[i].header = cols[i].header;
 		ccols[i].field = cols[i].field;
@@ -147,7 +149,7 @@ static int feed(const colmap *map, const char *path, sink *out, FILE *errors,
 		ccols[i].declared = cols[i].declared;
 		ccols[i].headerless = cols[i].headerless;
 	}
-	record_order(cols, ncols, order);
+	record_plan_init(&plan, cols, ncols);
 	if (out->begin(out, ccols, ncols, &skip))
 		goto out;
 	if (skip) {
@@ -172,10 +174,10 @@ static int feed(const colmap *map, const char *path, sink *out, FILE *errors,
 			if (errors)
 				fprintf(errors, "%s:%lu: %s (row quarantined)\n", path, row.line,
 					row.reason);
-		} else {
+		} else if (out->wants_values) {
 			sbuf_reset(&norm);
 			sbuf_reset(&raw);
-			record_encode(cols, order, ncols, &row, &norm, &raw);
+			record_encode(&plan, &row, &norm, &raw);
 			crow.norm_json = norm.data;
 			crow.raw_json = raw.data;
 		}
@@ -191,7 +193,7 @@ static int feed(const colmap *map, const char *path, sink *out, FILE *errors,
 	rc = 0;
 out:
 	free(ccols);
-	free(order);
+	record_plan_release(&plan);
 	sbuf_release(&norm);
 	sbuf_release(&raw);
 	sbuf_release(&rawcsv);
@@ -243,7 +245,7 @@ int ingest_file(ingest_ctx *ctx, const char *export_name, const char *path,
 		load_stats *stats, char *err, size_t errlen)
 {
 	load_sink ls;
-	sink out = { direct_begin, direct_row, direct_notice, &ls, err, errlen };
+	sink out = { direct_begin, direct_row, direct_notice, &ls, 1, err, errlen };
 
 	memset(&ls, 0, sizeof(ls));
 	ls.ctx = ctx;
@@ -300,7 +302,7 @@ int ingest_check(const colmap *map, const char *path, FILE *errors,
 		 load_stats *stats, char *err, size_t errlen)
 {
 	count_sink cs = { stats };
-	sink out = { count_begin, count_row, count_notice, &cs, err, errlen };
+	sink out = { count_begin, count_row, count_notice, &cs, 0, err, errlen };
 
 	memset(stats, 0, sizeof(*stats));
 	return feed(map, path, &out, errors, err, errlen);
@@ -410,7 +412,7 @@ int ingest_stage(const colmap *map, const char *export_name, const char *path,
 		 char *err, size_t errlen)
 {
 	stage_sink ss;
-	sink snk = { stage_begin, stage_row, stage_notice, &ss, err, errlen };
+	sink snk = { stage_begin, stage_row, stage_notice, &ss, 1, err, errlen };
 	sqlite3_stmt *st = NULL;
 	char sha[65], tmp[4096];
 	unsigned long long bytes;

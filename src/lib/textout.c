@@ -1,6 +1,9 @@
 #include "textout.h"
 
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 void textout_csv_field(sbuf *out, const char *s, size_t len)
 {
@@ -74,26 +77,59 @@ static void json_run(sbuf *out, const char *s, size_t len)
 	}
 }
 
-void textout_json_string(sbuf *out, const char *s, size_t len)
+/*
+ * Length of the run at s[0..len) that a JSON string holds as it is (no
+ * quote, backslash or control byte); *high is set when the run has a byte
+ * of 0x80 or above.
+ */
+static size_t json_clean_run(const unsigned char *s, size_t len, int *high)
+{
+	size_t i = 0;
+
+#if defined(__SSE2__)
+	const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\');
+	const __m128i control = _mm_set1_epi8(0x1f);
+
+	for (; i + 16 <= len; i += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(s + i));
+		__m128i bad = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote),
+							_mm_cmpeq_epi8(v, backslash)),
+					   _mm_cmpeq_epi8(_mm_max_epu8(v, control), control));
+		int mask = _mm_movemask_epi8(bad);
+
+		*high |= _mm_movemask_epi8(v) != 0;
+		if (mask) {
+			i += (size_t)__builtin_ctz((unsigned)mask);
+			/* the high bytes before the special one were counted
+			 * with the whole block: harmless, it only asks for a
+			 * UTF-8 check */
+			return i;
+		}
+	}
+#endif
+	for (; i < len && !json_special[s[i]]; i++)
+		*high |= s[i] & 0x80;
+	return i;
+}
+
+/* The JSON string writer; trusted: s is known to be valid UTF-8. */
+static void json_string(sbuf *out, const char *s, size_t len, int trusted)
 {
 	static const char hex[] = "0123456789abcdef";
 	const unsigned char *p = (const unsigned char *)s;
-	size_t i = 0, start;
+	size_t i = 0, run;
 
 	sbuf_grow(out, len + 2);
 	sbuf_addc(out, '"');
 	while (i < len) {
 		int high = 0;
 
-		start = i;
-		while (i < len && !json_special[p[i]]) {
-			high |= p[i] & 0x80;
-			i++;
-		}
-		if (high)
-			json_run(out, s + start, i - start);
+		run = json_clean_run(p + i, len - i, &high);
+		if (high && !trusted)
+			json_run(out, s + i, run);
 		else
-			sbuf_add(out, s + start, i - start);
+			sbuf_add(out, s + i, run);
+		i += run;
 		if (i >= len)
 			break;
 		switch (p[i]) {
@@ -110,6 +146,16 @@ void textout_json_string(sbuf *out, const char *s, size_t len)
 		i++;
 	}
 	sbuf_addc(out, '"');
+}
+
+void textout_json_string(sbuf *out, const char *s, size_t len)
+{
+	json_string(out, s, len, 0);
+}
+
+void textout_json_utf8(sbuf *out, const char *s, size_t len)
+{
+	json_string(out, s, len, 1);
 }
 
 void textout_html(sbuf *out, const char *s, size_t len)

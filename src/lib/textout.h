@@ -16,6 +16,9 @@ void textout_csv_row(sbuf *out, const char *const *fields, const size_t *lengths
 /* Append s as a JSON string, quotes included. Invalid UTF-8 bytes are
  * written as U+FFFD so the output is always valid JSON. */
 void textout_json_string(sbuf *out, const char *s, size_t len);
+/* The same for text known to be valid UTF-8 (checked by the CSV reader):
+ * no check is made. */
+void textout_json_utf8(sbuf *out, const char *s, size_t len);
 
 /* Append s with the HTML special characters (& < > " ') escaped; usable in
  * text and in quoted attribute values. Invalid UTF-8 becomes U+FFFD. */
