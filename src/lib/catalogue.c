@@ -239,7 +239,7 @@ int catalogue_open(catalogue *cat, const char *path, const char *sqldir, int fla
 	/* 64 KiB pages suit rows of a few kilobytes of JSON; it only takes
 	 * effect on a new, empty database */
 	if (catalogue_exec(cat, "PRAGMA page_size = 65536; PRAGMA foreign_keys = ON;"
-			   " PRAGMA cache_size = -262144"))
+			   " PRAGMA cache_size = -16384"))
 		goto fail;
 	if (flags & CATALOGUE_READONLY) {
 		if (current_schema_version(cat, &version)) {

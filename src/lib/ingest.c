@@ -468,7 +468,14 @@ int ingest_stage(const colmap *map, const char *export_name, const char *path,
 		stats->quarantined = ss.quarantined;
 		stats->loaded = ss.rows - ss.quarantined;
 	}
-	sqlite3_close(ss.db);
+	sqlite3_finalize(st);
+	sqlite3_finalize(ss.row);
+	sqlite3_finalize(ss.notice);
+	st = ss.row = ss.notice = NULL;
+	if (sqlite3_close(ss.db) != SQLITE_OK) {
+		mc_fmt(err, errlen, "%s: %s", tmp, sqlite3_errmsg(ss.db));
+		goto out;
+	}
 	ss.db = NULL;
 	if (rename(tmp, out)) {
 		mc_fmt(err, errlen, "%s: cannot replace: %s", out, strerror(errno));
