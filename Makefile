@@ -1,6 +1,7 @@
 # modelcat: `make` builds every program into bin/; `make check` runs the
 # tests; `make SANITIZE=address,undefined check` builds an instrumented copy
-# under build/sanitize/ (its own objects and bin/) and tests that.
+# under build/sanitize-address-undefined/ (its own objects and bin/) and
+# tests that.
 
 CC ?= cc
 PKGS := libcurl libxml-2.0 sqlite3 zlib
@@ -11,16 +12,17 @@ WARNINGS := -Wall -Wextra -Wstrict-prototypes -Wmissing-prototypes \
 	-Wwrite-strings -Wshadow -Wvla -Werror
 OPT ?= -O2 -g
 CFLAGS ?=
-CFLAGS += -std=c11 -D_GNU_SOURCE $(OPT) $(WARNINGS) $(PKG_CFLAGS) -Isrc/lib
-LDLIBS += $(PKG_LIBS) -lm
+CFLAGS += -std=c11 -D_GNU_SOURCE -pthread $(OPT) $(WARNINGS) $(PKG_CFLAGS) -Isrc/lib
+LDLIBS += $(PKG_LIBS) -lm -pthread
 
 SANITIZE ?=
 ifeq ($(SANITIZE),)
   OUT := build/release
   BIN := bin
 else
-  OUT := build/sanitize
-  BIN := build/sanitize/bin
+  comma := ,
+  OUT := build/sanitize-$(subst $(comma),-,$(SANITIZE))
+  BIN := $(OUT)/bin
   CFLAGS += -fsanitize=$(SANITIZE) -fno-sanitize-recover=all -fno-omit-frame-pointer
   LDFLAGS += -fsanitize=$(SANITIZE)
 endif

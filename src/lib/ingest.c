@@ -5,6 +5,7 @@
 #include "store.h"
 
 #include <errno.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <strings.h>
 #include <string.h>
@@ -120,43 +121,28 @@ static void on_report(void *ctx, const char *message)
 		rc->failed = 1;
 }
 
-/* Parse path and feed every row to out. */
-static int feed(const colmap *map, const char *path, sink *out, FILE *errors,
-		char *err, size_t errlen)
+/* What the row loop needs: the open export and its encoding. */
+typedef struct feeder {
+	parse_export *parse;        /* the open export */
+	record_plan plan;           /* how rows become JSON */
+	const char *path;           /* for messages */
+	FILE *errors;               /* one line per quarantined row */
+	char *err;                  /* where a failure's message goes */
+	size_t errlen;              /* its size */
+} feeder;
+
+/* Read every row and hand it to out. 0, or -1 (message in f->err or the
+ * sink's). */
+static int feed_rows(feeder *f, sink *out)
 {
-	parse_export *p = NULL;
-	const parse_column *cols;
-	load_column *ccols = NULL;
-	size_t ncols, i;
-	record_plan plan;
-	report_ctx rep = { out, errors, 0 };
 	sbuf norm, raw, rawcsv;
 	parse_row row;
-	int rc = -1, step, skip = 0;
+	int step, rc = -1;
 
 	sbuf_init(&norm);
 	sbuf_init(&raw);
 	sbuf_init(&rawcsv);
-	memset(&plan, 0, sizeof(plan));
-	if (parse_open(&p, path, map, on_report, &rep, err, errlen))
-		goto out;
-	cols = parse_columns(p, &ncols);
-	ccols = xcalloc(ncols ? ncols : 1, sizeof(*ccols));
-	for (i = 0; i < ncols; i++) {
-		ccols[i].header = cols[i].header;
-		ccols[i].field = cols[i].field;
-		ccols[i].type = colmap_type_name(cols[i].type);
-		ccols[i].declared = cols[i].declared;
-		ccols[i].headerless = cols[i].headerless;
-	}
-	record_plan_init(&plan, cols, ncols);
-	if (out->begin(out, ccols, ncols, &skip))
-		goto out;
-	if (skip) {
-		rc = 0;
-		goto out;
-	}
-	while ((step = parse_next(p, &row, err, errlen)) == 1) {
+	while ((step = parse_next(f->parse, &row, f->err, f->errlen)) == 1) {
 		load_row crow;
 
 		memset(&crow, 0, sizeof(crow));
@@ -171,20 +157,317 @@ static int feed(const colmap *map, const char *path, sink *out, FILE *errors,
 			sbuf_reset(&rawcsv);
 			parse_row_raw_csv(&row, &rawcsv);
 			crow.raw_csv = rawcsv.data;
-			if (errors)
-				fprintf(errors, "%s:%lu: %s (row quarantined)\n", path, row.line,
+			if (f->errors)
+				fprintf(f->errors, "%s:%lu: %s (row quarantined)\n", f->path, row.line,
 					row.reason);
 		} else if (out->wants_values) {
 			sbuf_reset(&norm);
 			sbuf_reset(&raw);
-			record_encode(&plan, &row, &norm, &raw);
+			record_encode(&f->plan, &row, &norm, &raw);
 			crow.norm_json = norm.data;
 			crow.raw_json = raw.data;
 		}
 		if (out->row(out, &crow))
 			goto out;
 	}
-	if (step < 0)
+	rc = step < 0 ? -1 : 0;
+out:
+	sbuf_release(&norm);
+	sbuf_release(&raw);
+	sbuf_release(&rawcsv);
+	return rc;
+}
+
+/* ---- the row loop on a second thread ---- */
+
+/*
+ * Parsing and normalising run on one core while the catalogue is written on
+ * the other: the parser thread copies each row into a batch, and full
+ * batches pass through a small queue to the loading thread, which alone
+ * touches SQLite.
+ */
+enum { BATCH_ROWS = 256, QUEUE_BATCHES = 4 };
+
+/* A string of a queued row: offset into the batch's text, or NONE. */
+#define NONE ((size_t)-1)
+
+typedef struct queued {
+	int notice;                 /* 1: a notice (text in name) */
+	load_row row;               /* numbers; strings are below */
+	size_t name, fault_field, reason, raw_csv, norm, raw;  /* offsets */
+} queued;
+
+typedef struct batch {
+	queued items[BATCH_ROWS];   /* the rows */
+	size_t n;                   /* rows used */
+	sbuf text;                  /* their strings, each NUL-terminated */
+} batch;
+
+typedef struct queue {
+	pthread_mutex_t lock;       /* guards everything below */
+	pthread_cond_t changed;     /* signalled on every change */
+	batch *full[QUEUE_BATCHES]; /* batches waiting to be loaded, FIFO */
+	size_t head, count;         /* ring position and fill */
+	batch *spare[QUEUE_BATCHES + 2]; /* emptied batches for reuse */
+	size_t nspare;              /* entries in spare */
+	int finished;               /* the parser is done (see failed) */
+	int failed;                 /* the parser failed: message in err */
+	int stop;                   /* the loader failed: parser, stop */
+	batch *filling;             /* the parser's current batch */
+	char err[1024];             /* the parser's failure */
+} queue;
+
+static size_t keep_string(batch *b, const char *s)
+{
+	size_t at;
+
+	if (!s)
+		return NONE;
+	at = b->text.len;
+	sbuf_add(&b->text, s, strlen(s) + 1);
+	return at;
+}
+
+static const char *string_at(const batch *b, size_t at)
+{
+	return at == NONE ? NULL : b->text.data + at;
+}
+
+static batch *take_spare(queue *q)
+{
+	batch *b;
+
+	pthread_mutex_lock(&q->lock);
+	b = q->nspare ? q->spare[--q->nspare] : NULL;
+	pthread_mutex_unlock(&q->lock);
+	if (!b) {
+		b = xcalloc(1, sizeof(*b));
+		sbuf_init(&b->text);
+	}
+	b->n = 0;
+	sbuf_reset(&b->text);
+	return b;
+}
+
+/* Hand the parser's batch to the loader; -1 when the loader has stopped. */
+static int push_batch(queue *q)
+{
+	int rc = 0;
+
+	pthread_mutex_lock(&q->lock);
+	while (q->count == QUEUE_BATCHES && !q->stop)
+		pthread_cond_wait(&q->changed, &q->lock);
+	if (q->stop) {
+		rc = -1;
+	} else {
+		q->full[(q->head + q->count) % QUEUE_BATCHES] = q->filling;
+		q->count++;
+		q->filling = NULL;
+		pthread_cond_broadcast(&q->changed);
+	}
+	pthread_mutex_unlock(&q->lock);
+	return rc;
+}
+
+static queued *next_slot(queue *q)
+{
+	if (q->filling && q->filling->n == BATCH_ROWS && push_batch(q))
+		return NULL;
+	if (!q->filling)
+		q->filling = take_spare(q);
+	return &q->filling->items[q->filling->n++];
+}
+
+static int queue_row(sink *s, const load_row *row)
+{
+	queue *q = s->ctx;
+	queued *slot = next_slot(q);
+	batch *b = q->filling;
+
+	if (!slot)
+		return -1;
+	slot->notice = 0;
+	slot->row = *row;
+	slot->name = keep_string(b, row->name);
+	slot->fault_field = keep_string(b, row->fault_field);
+	slot->reason = keep_string(b, row->reason);
+	slot->raw_csv = keep_string(b, row->raw_csv);
+	slot->norm = keep_string(b, row->norm_json);
+	slot->raw = keep_string(b, row->raw_json);
+	return 0;
+}
+
+static int queue_notice(sink *s, const char *message)
+{
+	queue *q = s->ctx;
+	queued *slot = next_slot(q);
+
+	if (!slot)
+		return -1;
+	memset(slot, 0, sizeof(*slot));
+	slot->notice = 1;
+	slot->name = keep_string(q->filling, message);
+	return 0;
+}
+
+typedef struct producer {
+	feeder *feed;               /* what to read */
+	queue *q;                   /* where rows go */
+	sink *qsink;                /* the queue as a sink */
+} producer;
+
+static void *produce(void *arg)
+{
+	producer *pr = arg;
+	queue *q = pr->q;
+	int rc = feed_rows(pr->feed, pr->qsink);
+
+	if (!rc && q->filling && q->filling->n)
+		rc = push_batch(q);
+	pthread_mutex_lock(&q->lock);
+	q->finished = 1;
+	q->failed = rc != 0;
+	pthread_cond_broadcast(&q->changed);
+	pthread_mutex_unlock(&q->lock);
+	return NULL;
+}
+
+/* Load the queued batches into out until the parser is done. */
+static int consume(queue *q, sink *out)
+{
+	for (;;) {
+		batch *b;
+		size_t i;
+		int rc = 0;
+
+		pthread_mutex_lock(&q->lock);
+		while (!q->count && !q->finished)
+			pthread_cond_wait(&q->changed, &q->lock);
+		if (!q->count) {
+			pthread_mutex_unlock(&q->lock);
+			return q->failed ? -1 : 0;
+		}
+		b = q->full[q->head];
+		q->head = (q->head + 1) % QUEUE_BATCHES;
+		q->count--;
+		pthread_cond_broadcast(&q->changed);
+		pthread_mutex_unlock(&q->lock);
+		for (i = 0; i < b->n && !rc; i++) {
+			queued *it = &b->items[i];
+			load_row row = it->row;
+
+			if (it->notice) {
+				rc = out->notice(out, string_at(b, it->name));
+				continue;
+			}
+			row.name = string_at(b, it->name);
+			row.fault_field = string_at(b, it->fault_field);
+			row.reason = string_at(b, it->reason);
+			row.raw_csv = string_at(b, it->raw_csv);
+			row.norm_json = string_at(b, it->norm);
+			row.raw_json = string_at(b, it->raw);
+			rc = out->row(out, &row);
+		}
+		pthread_mutex_lock(&q->lock);
+		q->spare[q->nspare++] = b;
+		if (rc)
+			q->stop = 1;
+		pthread_cond_broadcast(&q->changed);
+		pthread_mutex_unlock(&q->lock);
+		if (rc)
+			return -1;
+	}
+}
+
+static void batch_free(batch *b)
+{
+	if (!b)
+		return;
+	sbuf_release(&b->text);
+	free(b);
+}
+
+/* Run the row loop on a second thread, loading on this one. */
+static int feed_rows_threaded(feeder *f, sink *out, report_ctx *rep)
+{
+	queue q;
+	sink qsink = { NULL, queue_row, queue_notice, &q, out->wants_values, q.err, sizeof(q.err) };
+	producer pr = { f, &q, &qsink };
+	feeder pf = *f;
+	pthread_t thread;
+	size_t i;
+	int rc;
+
+	memset(&q, 0, sizeof(q));
+	pf.err = q.err;
+	pf.errlen = sizeof(q.err);
+	pr.feed = &pf;
+	if (pthread_mutex_init(&q.lock, NULL))
+		return feed_rows(f, out);
+	if (pthread_cond_init(&q.changed, NULL)) {
+		pthread_mutex_destroy(&q.lock);
+		return feed_rows(f, out);
+	}
+	rep->out = &qsink;  /* notices raised while parsing go through the queue */
+	if (pthread_create(&thread, NULL, produce, &pr)) {
+		rep->out = out;
+		rc = feed_rows(f, out);
+		goto out;
+	}
+	rc = consume(&q, out);
+	pthread_join(thread, NULL);
+	rep->out = out;
+	if (q.failed && !q.stop) {
+		mc_fmt(f->err, f->errlen, "%s", q.err);
+		rc = -1;
+	}
+out:
+	for (i = 0; i < q.nspare; i++)
+		batch_free(q.spare[i]);
+	for (i = 0; i < q.count; i++)
+		batch_free(q.full[(q.head + i) % QUEUE_BATCHES]);
+	batch_free(q.filling);
+	pthread_cond_destroy(&q.changed);
+	pthread_mutex_destroy(&q.lock);
+	return rc;
+}
+
+/* Parse path and feed every row to out; threaded: parse on a second
+ * thread while out consumes on this one. */
+static int feed(const colmap *map, const char *path, sink *out, FILE *errors,
+		int threaded, char *err, size_t errlen)
+{
+	feeder f;
+	const parse_column *cols;
+	load_column *ccols = NULL;
+	size_t ncols, i;
+	report_ctx rep = { out, errors, 0 };
+	int rc = -1, skip = 0;
+
+	memset(&f, 0, sizeof(f));
+	f.path = path;
+	f.errors = errors;
+	f.err = err;
+	f.errlen = errlen;
+	if (parse_open(&f.parse, path, map, on_report, &rep, err, errlen))
+		goto out;
+	cols = parse_columns(f.parse, &ncols);
+	ccols = xcalloc(ncols ? ncols : 1, sizeof(*ccols));
+	for (i = 0; i < ncols; i++) {
+		ccols[i].header = cols[i].header;
+		ccols[i].field = cols[i].field;
+		ccols[i].type = colmap_type_name(cols[i].type);
+		ccols[i].declared = cols[i].declared;
+		ccols[i].headerless = cols[i].headerless;
+	}
+	record_plan_init(&f.plan, cols, ncols);
+	if (out->begin(out, ccols, ncols, &skip))
+		goto out;
+	if (skip) {
+		rc = 0;
+		goto out;
+	}
+	if (threaded ? feed_rows_threaded(&f, out, &rep) : feed_rows(&f, out))
 		goto out;
 	if (rep.failed) {
 		mc_fmt(err, errlen, "%s: could not store a notice", path);
@@ -193,11 +476,8 @@ static int feed(const colmap *map, const char *path, sink *out, FILE *errors,
 	rc = 0;
 out:
 	free(ccols);
-	record_plan_release(&plan);
-	sbuf_release(&norm);
-	sbuf_release(&raw);
-	sbuf_release(&rawcsv);
-	parse_free(p);
+	record_plan_release(&f.plan);
+	parse_free(f.parse);
 	return rc;
 }
 
@@ -255,7 +535,7 @@ int ingest_file(ingest_ctx *ctx, const char *export_name, const char *path,
 		mc_fmt(err, errlen, "%s: cannot read: %s", path, strerror(errno));
 		return -1;
 	}
-	if (feed(ctx->map, path, &out, ctx->errors, err, errlen))
+	if (feed(ctx->map, path, &out, ctx->errors, 1, err, errlen))
 		return -1;
 	if (load_export_end(ctx->load, stats)) {
 		mc_fmt(err, errlen, "%s", load_error(ctx->load));
@@ -305,7 +585,7 @@ int ingest_check(const colmap *map, const char *path, FILE *errors,
 	sink out = { count_begin, count_row, count_notice, &cs, 0, err, errlen };
 
 	memset(stats, 0, sizeof(*stats));
-	return feed(map, path, &out, errors, err, errlen);
+	return feed(map, path, &out, errors, 0, err, errlen);
 }
 
 /* ---- staging files ---- */
@@ -448,7 +728,7 @@ int ingest_stage(const colmap *map, const char *export_name, const char *path,
 		mc_fmt(err, errlen, "%s: %s", out, sqlite3_errmsg(ss.db));
 		goto out;
 	}
-	if (feed(map, path, &snk, errors, err, errlen))
+	if (feed(map, path, &snk, errors, 0, err, errlen))
 		goto out;
 	if (sqlite3_prepare_v2(ss.db, "INSERT INTO staging_export VALUES (?, ?, ?, ?, ?, ?)",
 			       -1, &st, NULL) != SQLITE_OK)
