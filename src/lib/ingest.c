@@ -166,6 +166,8 @@ static int feed_rows(feeder *f, sink *out)
 			record_encode(&f->plan, &row, &norm, &raw);
 			crow.norm_json = norm.data;
 			crow.raw_json = raw.data;
+			load_digest(crow.norm_json, crow.digest);
+			crow.has_digest = 1;
 		}
 		if (out->row(out, &crow))
 			goto out;

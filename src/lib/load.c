@@ -1,5 +1,6 @@
 #include "load.h"
 #include "json.h"
+#include "sha256.h"
 #include "strmap.h"
 
 #include <stdio.h>
@@ -59,6 +60,7 @@ struct load {
 	sqlite3_stmt *insert_record;
 	sqlite3_stmt *rename_record;
 	sqlite3_stmt *find_current;
+	sqlite3_stmt *get_norm;
 	sqlite3_stmt *close_version;
 	sqlite3_stmt *insert_version;
 	sqlite3_stmt *insert_row;
@@ -80,12 +82,13 @@ static int prepare_all(load *ld)
 	       catalogue_prepare(cat, &ld->rename_record,
 		"UPDATE record SET name = ?, occurrence = ? WHERE id = ?") ||
 	       catalogue_prepare(cat, &ld->find_current,
-		"SELECT id, tombstone, norm FROM version WHERE record_id = ? AND valid_to IS NULL") ||
+		"SELECT id, tombstone, digest FROM version WHERE record_id = ? AND valid_to IS NULL") ||
+	       catalogue_prepare(cat, &ld->get_norm, "SELECT norm FROM version WHERE id = ?") ||
 	       catalogue_prepare(cat, &ld->close_version,
 		"UPDATE version SET valid_to = ? WHERE id = ?") ||
 	       catalogue_prepare(cat, &ld->insert_version,
 		"INSERT INTO version(record_id, snapshot_export_id, valid_from, tombstone, line,"
-		" norm, raw, kind, name) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)") ||
+		" norm, raw, kind, name, digest) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)") ||
 	       catalogue_prepare(cat, &ld->insert_row,
 		"INSERT INTO snapshot_row(snapshot_export_id, position, version_id, held)"
 		" VALUES (?, ?, ?, ?)") ||
@@ -137,6 +140,7 @@ static void load_free(load *ld)
 {
 	sqlite3_stmt **st[] = {
 		&ld->find_record, &ld->insert_record, &ld->rename_record, &ld->find_current,
+		&ld->get_norm,
 		&ld->close_version, &ld->insert_version, &ld->insert_row, &ld->find_held,
 		&ld->insert_change,
 		&ld->insert_rename, &ld->insert_quarantine, &ld->insert_notice,
@@ -521,6 +525,19 @@ typedef struct version_values {
 	const char *raw;             /* differing raw cells */
 } version_values;
 
+enum { DIGEST_LEN = 16 };
+
+void load_digest(const char *norm, unsigned char digest[DIGEST_LEN])
+{
+	unsigned char full[32];
+	sha256_ctx ctx;
+
+	sha256_init(&ctx);
+	sha256_update(&ctx, norm, strlen(norm));
+	sha256_final(&ctx, full);
+	memcpy(digest, full, DIGEST_LEN);
+}
+
 /* Close the record's current version (if any) and open a new one. */
 static int open_version(load *ld, sqlite3_int64 record, sqlite3_int64 current,
 			const char *kind, const version_values *values, sqlite3_int64 *id)
@@ -543,6 +560,12 @@ static int open_version(load *ld, sqlite3_int64 record, sqlite3_int64 current,
 	sqlite3_bind_text(st, 7, values->raw ? values->raw : "{}", -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 8, kind, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 9, values->name, -1, SQLITE_STATIC);
+	if (values->norm) {
+		unsigned char digest[DIGEST_LEN];
+
+		load_digest(values->norm, digest);
+		sqlite3_bind_blob(st, 10, digest, DIGEST_LEN, SQLITE_TRANSIENT);
+	}
 	if (step_done(ld, st, "writing a version"))
 		return -1;
 	*id = sqlite3_last_insert_rowid(ld->cat->db);
@@ -673,29 +696,49 @@ static int update_record(load *ld, sqlite3_int64 record, const load_row *row)
 	sqlite3_int64 current = 0, version;
 	json_flat old, cur;
 	version_values values = { row->name, row->line, row->norm_json, row->raw_json };
-	int rc, tombstone = 1, common_diff = 0, new_diff = 0, result = -1;
+	unsigned char digest[DIGEST_LEN];
+	int rc, tombstone = 1, common_diff = 0, new_diff = 0, result = -1, same = 0, known = 0;
 	char *old_norm = NULL;
 
+	if (row->has_digest)
+		memcpy(digest, row->digest, DIGEST_LEN);
+	else
+		load_digest(row->norm_json, digest);
 	sqlite3_bind_int64(st, 1, record);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
 		current = sqlite3_column_int64(st, 0);
 		tombstone = sqlite3_column_int(st, 1);
-		old_norm = xstrdup((const char *)sqlite3_column_text(st, 2));
+		if (sqlite3_column_type(st, 2) == SQLITE_BLOB &&
+		    sqlite3_column_bytes(st, 2) == DIGEST_LEN) {
+			known = 1;
+			same = !memcmp(sqlite3_column_blob(st, 2), digest, DIGEST_LEN);
+		}
 	}
 	sqlite3_reset(st);
 	sqlite3_clear_bindings(st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		return catalogue_fail(ld->cat, "reading the current version");
 	if (tombstone) {
-		free(old_norm);
 		ld->stats.added++;
 		return open_version(ld, record, current, "added", &values, &version) ||
 		       add_snapshot_row(ld, row->position, version);
 	}
-	/* the same values, fields in the same (sorted) order: no need to look
-	 * field by field */
-	if (!strcmp(old_norm, row->norm_json)) {
+	/* the same digest: the same values in the same (sorted) order, with
+	 * no need to read them back */
+	if (same) {
+		ld->stats.unchanged++;
+		return add_snapshot_row(ld, row->position, current);
+	}
+	st = ld->get_norm;
+	sqlite3_bind_int64(st, 1, current);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		old_norm = xstrdup((const char *)sqlite3_column_text(st, 0));
+	sqlite3_reset(st);
+	if (rc != SQLITE_ROW)
+		return catalogue_fail(ld->cat, "reading the current version");
+	if (!known && !strcmp(old_norm, row->norm_json)) {
 		free(old_norm);
 		ld->stats.unchanged++;
 		return add_snapshot_row(ld, row->position, current);
@@ -941,19 +984,19 @@ out:
 static int collect_gone(load *ld, gone **out, size_t *n)
 {
 	sqlite3_stmt *st = NULL;
+	size_t i;
 	int step;
 
 	*out = NULL;
 	*n = 0;
 	if (catalogue_prepare(ld->cat, &st,
-			      "SELECT r.id, r.name, v.id, v.norm FROM record r JOIN version v"
+			      "SELECT r.id, r.name, v.id FROM record r JOIN version v"
 			      " ON v.record_id = r.id AND v.valid_to IS NULL AND v.tombstone = 0"
 			      " WHERE r.export = ? ORDER BY r.id"))
 		return -1;
 	sqlite3_bind_text(st, 1, ld->export_name, -1, SQLITE_STATIC);
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
 		sqlite3_int64 record = sqlite3_column_int64(st, 0);
-		const char *name = (const char *)sqlite3_column_text(st, 1);
 		gone *g;
 
 		if ((size_t)record < ld->seen_cap && ld->seen[record])
@@ -961,13 +1004,26 @@ static int collect_gone(load *ld, gone **out, size_t *n)
 		*out = xrealloc(*out, (*n + 1) * sizeof(**out));
 		g = &(*out)[(*n)++];
 		g->record = record;
-		g->name = xstrdup(name);
+		g->name = xstrdup((const char *)sqlite3_column_text(st, 1));
 		g->version = sqlite3_column_int64(st, 2);
-		g->norm = xstrdup((const char *)sqlite3_column_text(st, 3));
+		g->norm = NULL;
 		g->match = -1;
 	}
 	sqlite3_finalize(st);
-	return step == SQLITE_DONE ? 0 : catalogue_fail(ld->cat, "finding removed records");
+	if (step != SQLITE_DONE)
+		return catalogue_fail(ld->cat, "finding removed records");
+	/* only the few vanished records need their values, for renames */
+	for (i = 0; i < *n; i++) {
+		st = ld->get_norm;
+		sqlite3_bind_int64(st, 1, (*out)[i].version);
+		step = sqlite3_step(st);
+		if (step == SQLITE_ROW)
+			(*out)[i].norm = xstrdup((const char *)sqlite3_column_text(st, 0));
+		sqlite3_reset(st);
+		if (step != SQLITE_ROW)
+			return catalogue_fail(ld->cat, "reading a removed record");
+	}
+	return 0;
 }
 
 static int finish_export(load *ld)

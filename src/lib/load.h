@@ -50,6 +50,8 @@ typedef struct load_row {
 	const char *raw_csv;         /* the row as read, as CSV */
 	const char *norm_json;       /* JSON object field -> normalised value */
 	const char *raw_json;        /* JSON object field -> raw cell (differing) */
+	int has_digest;              /* 1: digest holds load_digest(norm_json) */
+	unsigned char digest[16];    /* computed ahead (by the parsing thread) */
 } load_row;
 
 /* Counts of one export's load, filled by load_export_end(). */
@@ -70,6 +72,10 @@ typedef struct load_stats {
 } load_stats;
 
 typedef struct load load;
+
+/* The digest a version keeps of its normalised values: the first 16 bytes
+ * of the SHA-256 of the JSON text. */
+void load_digest(const char *norm_json, unsigned char digest[16]);
 
 /* Start loading a snapshot dated as_of (YYYY-MM-DD): opens the transaction. */
 int load_begin(catalogue *cat, load **out, const char *as_of);

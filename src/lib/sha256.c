@@ -179,24 +179,33 @@ void sha256_update(sha256_ctx *ctx, const void *data, size_t len)
 	ctx->fill = len;
 }
 
+void sha256_final(sha256_ctx *ctx, unsigned char digest[32])
+{
+	uint64_t bits = ctx->bytes * 8;
+	unsigned char pad[72], len[8];
+	size_t npad = ctx->fill < 56 ? 56 - ctx->fill : 120 - ctx->fill;
+	int i;
+
+	memset(pad, 0, sizeof(pad));
+	pad[0] = 0x80;
+	for (i = 0; i < 8; i++)
+		len[i] = (unsigned char)(bits >> (56 - 8 * i));
+	sha256_update(ctx, pad, npad);
+	sha256_update(ctx, len, 8);
+	for (i = 0; i < 32; i++)
+		digest[i] = (unsigned char)(ctx->state[i / 4] >> (24 - 8 * (i % 4)));
+}
+
 void sha256_final_hex(sha256_ctx *ctx, char hex[65])
 {
 	static const char digits[] = "0123456789abcdef";
-	uint64_t bits = ctx->bytes * 8;
-	unsigned char pad = 0x80, zero = 0, len[8];
+	unsigned char digest[32];
 	int i;
 
-	sha256_update(ctx, &pad, 1);
-	while (ctx->fill != 56)
-		sha256_update(ctx, &zero, 1);
-	for (i = 0; i < 8; i++)
-		len[i] = (unsigned char)(bits >> (56 - 8 * i));
-	sha256_update(ctx, len, 8);
+	sha256_final(ctx, digest);
 	for (i = 0; i < 32; i++) {
-		unsigned char byte = (unsigned char)(ctx->state[i / 4] >> (24 - 8 * (i % 4)));
-
-		hex[2 * i] = digits[byte >> 4];
-		hex[2 * i + 1] = digits[byte & 15];
+		hex[2 * i] = digits[digest[i] >> 4];
+		hex[2 * i + 1] = digits[digest[i] & 15];
 	}
 	hex[64] = '\0';
 }

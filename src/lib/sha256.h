@@ -16,6 +16,8 @@ typedef struct sha256_ctx {
 
 void sha256_init(sha256_ctx *ctx);
 void sha256_update(sha256_ctx *ctx, const void *data, size_t len);
+/* Finish and write the 32-byte digest. */
+void sha256_final(sha256_ctx *ctx, unsigned char digest[32]);
 /* Finish and write the digest as 64 lowercase hex digits plus NUL. */
 void sha256_final_hex(sha256_ctx *ctx, char hex[65]);
 /* Use the CPU's SHA instructions where it has them (the default), or not
