@@ -36,7 +36,7 @@ python3 "$TOP/tests/e2e/fetch_server.py" --dir "$WWW" --port-file "$TMP/port" \
 server=$!
 trap 'kill "$server" 2>/dev/null; [ -n "${KEEP_TMP:-}" ] || rm -rf "$TMP"' EXIT
 i=0
-while [ ! -s "$TMP/port" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+while [ ! -s "$TMP/port" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done
 URL=http://127.0.0.1:$(cat "$TMP/port")
 check "the test server is listening" test -s "$TMP/port"
 
