@@ -66,8 +66,11 @@ check: all
 	MODELCAT_BIN=$(abspath $(BIN)) MODELCAT_UNITS=$(abspath $(OUT)/tests) \
 		sh tests/run
 
-bench:
-	@sh bench/run
+# Benchmarks (not part of check): the release build against sqlite3's
+# .import of the same file; BENCH_BIG=1 for a 1 GB input. The results go
+# into docs/performance.md.
+bench: all
+	python3 bench/bench.py --rounds $${BENCH_ROUNDS:-5} --write docs/performance.md
 
 install: all
 	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/modelcat
