@@ -523,6 +523,7 @@ typedef struct version_values {
 	unsigned long line;          /* line in the file (0: none) */
 	const char *norm;            /* normalised values, or NULL */
 	const char *raw;             /* differing raw cells */
+	const unsigned char *digest; /* load_digest(norm), or NULL: computed here */
 } version_values;
 
 enum { DIGEST_LEN = 16 };
@@ -563,7 +564,10 @@ static int open_version(load *ld, sqlite3_int64 record, sqlite3_int64 current,
 	if (values->norm) {
 		unsigned char digest[DIGEST_LEN];
 
-		load_digest(values->norm, digest);
+		if (values->digest)
+			memcpy(digest, values->digest, DIGEST_LEN);
+		else
+			load_digest(values->norm, digest);
 		sqlite3_bind_blob(st, 10, digest, DIGEST_LEN, SQLITE_TRANSIENT);
 	}
 	if (step_done(ld, st, "writing a version"))
@@ -695,8 +699,8 @@ static int update_record(load *ld, sqlite3_int64 record, const load_row *row)
 	sqlite3_stmt *st = ld->find_current;
 	sqlite3_int64 current = 0, version;
 	json_flat old, cur;
-	version_values values = { row->name, row->line, row->norm_json, row->raw_json };
 	unsigned char digest[DIGEST_LEN];
+	version_values values = { row->name, row->line, row->norm_json, row->raw_json, digest };
 	int rc, tombstone = 1, common_diff = 0, new_diff = 0, result = -1, same = 0, known = 0;
 	char *old_norm = NULL;
 
@@ -813,7 +817,8 @@ int load_row_add(load *ld, const load_row *row)
 		return load_quarantined(ld, row);
 	ld->stats.loaded++;
 	if (ld->fresh) {
-		version_values values = { row->name, row->line, row->norm_json, row->raw_json };
+		version_values values = { row->name, row->line, row->norm_json, row->raw_json,
+					  row->has_digest ? row->digest : NULL };
 		sqlite3_int64 version;
 
 		ld->stats.added++;
@@ -942,7 +947,7 @@ static int rename_record(load *ld, const pending *p, const gone *g, enum rename_
 {
 	sqlite3_stmt *st = ld->rename_record;
 	sqlite3_int64 version;
-	version_values values = { p->name, p->line, p->norm, p->raw };
+	version_values values = { p->name, p->line, p->norm, p->raw, NULL };
 	json_flat old, cur;
 	int common_diff, new_diff, rc = -1;
 
@@ -1041,7 +1046,7 @@ static int finish_export(load *ld)
 		match_renames(ld, gone_list, ngone, rules);
 	for (i = 0; i < ld->npend; i++) {
 		pending *p = &ld->pend[i];
-		version_values values = { p->name, p->line, p->norm, p->raw };
+		version_values values = { p->name, p->line, p->norm, p->raw, NULL };
 		sqlite3_int64 record, version;
 
 		if (p->match >= 0) {
@@ -1056,7 +1061,7 @@ static int finish_export(load *ld)
 		ld->stats.added++;
 	}
 	for (i = 0; i < ngone; i++) {
-		version_values tomb = { gone_list[i].name, 0, NULL, NULL };
+		version_values tomb = { gone_list[i].name, 0, NULL, NULL, NULL };
 		sqlite3_int64 version;
 
 		if (gone_list[i].match >= 0)
