@@ -16,10 +16,9 @@ CREATE TABLE snapshot_export (
   snapshot_id INTEGER NOT NULL REFERENCES snapshot(id),
   export      TEXT NOT NULL,             -- notable_ai_models, all_ai_models, ...
   file        TEXT NOT NULL,             -- the file as named on the command line
-  sha256      TEXT NOT NULL,             -- of the file's bytes as read (for a
-                                         -- .csv.gz, of the compressed file; the
-                                         -- store's manifest names the content's)
-  bytes       INTEGER NOT NULL,          -- decompressed size
+  sha256      TEXT NOT NULL,             -- of the content (decompressed bytes),
+                                         -- as the store's manifest has it
+  bytes       INTEGER NOT NULL,          -- size of the content
   rows        INTEGER NOT NULL,          -- data rows read
   loaded      INTEGER NOT NULL,          -- rows loaded
   quarantined INTEGER NOT NULL,          -- rows quarantined

@@ -1,4 +1,5 @@
 #include "csv.h"
+#include "sha256.h"
 #include "input.h"
 #include "util.h"
 
@@ -58,6 +59,8 @@ struct csv_reader {
 	size_t nfields;                /* fields in the current row */
 	size_t cap;                    /* room in starts, lengths, fields */
 	char err[INPUT_ERRLEN + 256];  /* last error message */
+	int hashing;                   /* hash the content as it is read */
+	sha256_ctx hash;               /* SHA-256 of the content read so far */
 };
 
 /* Per-field facts gathered while scanning. */
@@ -91,6 +94,8 @@ static int fill(csv_reader *r)
 	}
 	r->chunk = r->p = data;
 	r->end = data + len;
+	if (r->hashing)
+		sha256_update(&r->hash, data, len);
 	return 1;
 }
 
@@ -487,4 +492,19 @@ void csv_free(csv_reader *r)
 	free(r->lengths);
 	free(r->fields);
 	free(r);
+}
+
+void csv_hash_content(csv_reader *r)
+{
+	r->hashing = 1;
+	sha256_init(&r->hash);
+}
+
+int csv_content_sha256(csv_reader *r, char hex[65])
+{
+	if (!r->hashing || !r->eof)
+		return -1;
+	sha256_final_hex(&r->hash, hex);
+	r->hashing = 0;
+	return 0;
 }

@@ -69,6 +69,13 @@ unsigned long long csv_bytes_read(const csv_reader *r);
 /* Did the input start with a UTF-8 byte order mark (which was skipped)? */
 int csv_had_bom(const csv_reader *r);
 
+/* Hash the content (decompressed bytes) as it is read: call before the
+ * first csv_next(). */
+void csv_hash_content(csv_reader *r);
+/* After csv_next() returned 0: the content's SHA-256 as 64 hex digits.
+ * 0, or -1 when hashing was not asked for or the input is not at its end. */
+int csv_content_sha256(csv_reader *r, char hex[65]);
+
 /* Close the input and free everything; accepts NULL. */
 void csv_free(csv_reader *r);
 

@@ -1,4 +1,5 @@
 #include "ingest.h"
+#include "input.h"
 #include "parse.h"
 #include "record.h"
 #include "sha256.h"
@@ -437,7 +438,8 @@ out:
 /* Parse path and feed every row to out; threaded: parse on a second
  * thread while out consumes on this one. */
 static int feed(const colmap *map, const char *path, sink *out, FILE *errors,
-		int threaded, char *err, size_t errlen)
+		int threaded, char content_sha[65], unsigned long long *bytes,
+		char *err, size_t errlen)
 {
 	feeder f;
 	const parse_column *cols;
@@ -475,6 +477,12 @@ static int feed(const colmap *map, const char *path, sink *out, FILE *errors,
 		mc_fmt(err, errlen, "%s: could not store a notice", path);
 		goto out;
 	}
+	if (content_sha && parse_content_sha256(f.parse, content_sha)) {
+		mc_fmt(err, errlen, "%s: the content was not read to its end", path);
+		goto out;
+	}
+	if (bytes)
+		*bytes = parse_bytes_read(f.parse);
 	rc = 0;
 out:
 	free(ccols);
@@ -489,8 +497,8 @@ typedef struct load_sink {
 	ingest_ctx *ctx;            /* the ingest */
 	const char *export_name;    /* export being loaded */
 	const char *file;           /* its file */
-	char sha[65];               /* of the file's bytes */
-	unsigned long long bytes;   /* the file's size */
+	char sha[65];               /* of the content, "" until read */
+	unsigned long long bytes;   /* the content's size */
 } load_sink;
 
 static int direct_begin(sink *s, const load_column *cols, size_t n, int *skip)
@@ -523,22 +531,62 @@ static int direct_notice(sink *s, const char *message)
 	return load_notice(ls->ctx->load, message);
 }
 
+/* The SHA-256 of a file's content (decompressed) and its size, without
+ * parsing it. */
+static int content_sha256(const char *path, char hex[65], unsigned long long *bytes,
+			  char *err, size_t errlen)
+{
+	input *in = NULL;
+	sha256_ctx ctx;
+	const unsigned char *data;
+	size_t len;
+	int rc;
+
+	if (input_open(&in, path, err, errlen))
+		return -1;
+	sha256_init(&ctx);
+	*bytes = 0;
+	while ((rc = input_next(in, &data, &len)) > 0) {
+		sha256_update(&ctx, data, len);
+		*bytes += len;
+	}
+	if (rc < 0)
+		mc_fmt(err, errlen, "%s: %s", path, input_error(in));
+	else
+		sha256_final_hex(&ctx, hex);
+	input_free(in);
+	return rc < 0 ? -1 : 0;
+}
+
 int ingest_file(ingest_ctx *ctx, const char *export_name, const char *path,
 		load_stats *stats, char *err, size_t errlen)
 {
 	load_sink ls;
 	sink out = { direct_begin, direct_row, direct_notice, &ls, 1, err, errlen };
+	char previous[65], content[65];
+	unsigned long long bytes = 0;
+	int rc;
 
 	memset(&ls, 0, sizeof(ls));
 	ls.ctx = ctx;
 	ls.export_name = export_name;
 	ls.file = path;
-	if (sha256_file(path, ls.sha, &ls.bytes)) {
-		mc_fmt(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+	/* content the export already had is found by its hash before any
+	 * parsing; an export with no earlier content is hashed while parsed */
+	rc = load_previous_sha(ctx->load, export_name, previous);
+	if (rc < 0) {
+		mc_fmt(err, errlen, "%s", load_error(ctx->load));
 		return -1;
 	}
-	if (feed(ctx->map, path, &out, ctx->errors, 1, err, errlen))
+	if (rc == 1 && content_sha256(path, ls.sha, &ls.bytes, err, errlen))
 		return -1;
+	content[0] = '\0';
+	if (feed(ctx->map, path, &out, ctx->errors, 1, content, &bytes, err, errlen))
+		return -1;
+	if (content[0] && load_export_content(ctx->load, content, bytes)) {
+		mc_fmt(err, errlen, "%s", load_error(ctx->load));
+		return -1;
+	}
 	if (load_export_end(ctx->load, stats)) {
 		mc_fmt(err, errlen, "%s", load_error(ctx->load));
 		return -1;
@@ -587,7 +635,7 @@ int ingest_check(const colmap *map, const char *path, FILE *errors,
 	sink out = { count_begin, count_row, count_notice, &cs, 0, err, errlen };
 
 	memset(stats, 0, sizeof(*stats));
-	return feed(map, path, &out, errors, 0, err, errlen);
+	return feed(map, path, &out, errors, 0, NULL, NULL, err, errlen);
 }
 
 /* ---- staging files ---- */
@@ -709,10 +757,6 @@ int ingest_stage(const colmap *map, const char *export_name, const char *path,
 		mc_fmt(err, errlen, "%s: not a regular file; the staging file must be one", out);
 		return -1;
 	}
-	if (sha256_file(path, sha, &bytes)) {
-		mc_fmt(err, errlen, "%s: cannot read: %s", path, strerror(errno));
-		return -1;
-	}
 	mc_fmt(tmp, sizeof(tmp), "%s.tmp-%ld", out, (long)getpid());
 	unlink(tmp);
 	if (sqlite3_open_v2(tmp, &ss.db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
@@ -730,7 +774,7 @@ int ingest_stage(const colmap *map, const char *export_name, const char *path,
 		mc_fmt(err, errlen, "%s: %s", out, sqlite3_errmsg(ss.db));
 		goto out;
 	}
-	if (feed(map, path, &snk, errors, 0, err, errlen))
+	if (feed(map, path, &snk, errors, 0, sha, &bytes, err, errlen))
 		goto out;
 	if (sqlite3_prepare_v2(ss.db, "INSERT INTO staging_export VALUES (?, ?, ?, ?, ?, ?)",
 			       -1, &st, NULL) != SQLITE_OK)

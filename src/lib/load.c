@@ -379,7 +379,7 @@ int load_export_begin(load *ld, const char *export_name, const char *file,
 			       file, export_name, prev, ld->as_of);
 			goto out;
 		}
-		if (!strcmp((const char *)sqlite3_column_text(st, 1), sha256)) {
+		if (*sha256 && !strcmp((const char *)sqlite3_column_text(st, 1), sha256)) {
 			ld->same_content = *same = 1;
 			ld->stats.same_content = 1;
 			ld->stats.rows = (unsigned long)sqlite3_column_int64(st, 2);
@@ -1103,6 +1103,46 @@ int load_export_end(load *ld, load_stats *stats)
 	sqlite3_finalize(st);
 	if (stats)
 		*stats = ld->stats;
+	return rc;
+}
+
+int load_previous_sha(load *ld, const char *export_name, char sha[65])
+{
+	sqlite3_stmt *st = NULL;
+	int step;
+
+	sha[0] = '\0';
+	if (catalogue_prepare(ld->cat, &st,
+			      "SELECT se.sha256 FROM snapshot_export se JOIN snapshot s ON s.id = se.snapshot_id"
+			      " WHERE se.export = ? AND se.snapshot_id <> ?"
+			      " ORDER BY s.as_of DESC, se.id DESC LIMIT 1"))
+		return -1;
+	sqlite3_bind_text(st, 1, export_name, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, ld->snapshot_id);
+	step = sqlite3_step(st);
+	if (step == SQLITE_ROW)
+		mc_fmt(sha, 65, "%s", (const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	if (step == SQLITE_ROW)
+		return 1;
+	return step == SQLITE_DONE ? 0 : catalogue_fail(ld->cat, "reading earlier snapshots");
+}
+
+int load_export_content(load *ld, const char *sha256, unsigned long long bytes)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	if (ld->same_content)
+		return 0;
+	if (catalogue_prepare(ld->cat, &st,
+			      "UPDATE snapshot_export SET sha256 = ?, bytes = ? WHERE id = ?"))
+		return -1;
+	sqlite3_bind_text(st, 1, sha256, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, (sqlite3_int64)bytes);
+	sqlite3_bind_int64(st, 3, ld->export_id);
+	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : catalogue_fail(ld->cat, "recording the content's hash");
+	sqlite3_finalize(st);
 	return rc;
 }
 

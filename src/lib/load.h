@@ -81,15 +81,22 @@ void load_digest(const char *norm_json, unsigned char digest[16]);
 int load_begin(catalogue *cat, load **out, const char *as_of);
 /* Replace the export precedence (best first) used by merged views. */
 int load_precedence(load *ld, char *const *exports, size_t n);
+/* The content hash of the export's latest earlier snapshot into sha: 1,
+ * 0 when the export has none, -1 on error. */
+int load_previous_sha(load *ld, const char *export_name, char sha[65]);
 /*
- * Start one export of the snapshot. sha256 is of the file's bytes; when it
- * equals the export's latest content, *same is set to 1 and the rows that
- * follow are ignored (no change).
+ * Start one export of the snapshot. sha256 is the SHA-256 of the content
+ * (decompressed bytes), or "" when not known yet (give it to
+ * load_export_content() before the end); when it equals the export's
+ * latest content, *same is set to 1 and the rows that follow are ignored
+ * (no change).
  */
 int load_export_begin(load *ld, const char *export_name, const char *file,
 		      const char *sha256, unsigned long long bytes,
 		      const load_column *columns, size_t ncolumns, int *same);
 int load_row_add(load *ld, const load_row *row);
+/* Record the content's hash and size, once read to the end. */
+int load_export_content(load *ld, const char *sha256, unsigned long long bytes);
 /* Finish the export: renames, removals, counts. */
 int load_export_end(load *ld, load_stats *stats);
 /* Record a notice (undeclared column, unknown value, repeated name). */

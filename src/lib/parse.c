@@ -142,6 +142,7 @@ int parse_open(parse_export **out, const char *path, const colmap *map,
 	strmap_init(&p->unknown_enums);
 	if (csv_open(&p->csv, path, err, errlen))
 		goto fail;
+	csv_hash_content(p->csv);
 	rc = csv_next(p->csv, &header);
 	if (rc < 0) {
 		mc_fmt(err, errlen, "%s", csv_error(p->csv));
@@ -375,6 +376,11 @@ unsigned long parse_rows_read(const parse_export *p)
 unsigned long parse_rows_quarantined(const parse_export *p)
 {
 	return p->quarantined;
+}
+
+int parse_content_sha256(parse_export *p, char hex[65])
+{
+	return csv_content_sha256(p->csv, hex);
 }
 
 unsigned long long parse_bytes_read(const parse_export *p)

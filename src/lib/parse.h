@@ -79,6 +79,9 @@ int parse_next(parse_export *p, parse_row *row, char *err, size_t errlen);
 unsigned long parse_rows_read(const parse_export *p);
 unsigned long parse_rows_quarantined(const parse_export *p);
 unsigned long long parse_bytes_read(const parse_export *p);
+/* After the last row: the SHA-256 of the content read (the decompressed
+ * bytes) as 64 hex digits. 0, or -1 before the end. */
+int parse_content_sha256(parse_export *p, char hex[65]);
 
 /* Encode the row's raw fields as one CSV record (for the quarantine). */
 void parse_row_raw_csv(const parse_row *row, sbuf *out);

@@ -23,6 +23,11 @@ export_of "$TMP/export.zip" "$TMP/zip.db" >"$TMP/zip.csv"
 check "the .csv.gz export is not empty" test "$(wc -l <"$TMP/gz.csv")" -gt 825
 check ".csv gives the same export as .csv.gz" cmp -s "$TMP/gz.csv" "$TMP/plain.csv"
 check ".zip gives the same export as .csv.gz" cmp -s "$TMP/gz.csv" "$TMP/zip.csv"
+want=$(sha256sum "$TMP/notable_ai_models.csv" | cut -d' ' -f1)
+for db in gz plain zip; do
+	check_eq "the $db file's recorded hash is the content's" \
+		"$(sqlite3 "$TMP/$db.db" 'SELECT sha256 FROM snapshot_export')" "$want"
+done
 
 # the export name from the file name
 check_status "ingest names the export from the file name" 0 \
