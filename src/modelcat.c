@@ -28,6 +28,7 @@ static const struct command {
 	{ "load", "load staging files written by parse as one snapshot" },
 	{ "parse", "read one export, normalise it, report bad rows" },
 	{ "reingest", "rebuild the catalogue from every stored snapshot" },
+	{ "run", "the nightly job: fetch, ingest, translate, render, audit" },
 	{ "show", "a model as it stood on a date, merged across exports" },
 };
 

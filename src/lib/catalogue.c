@@ -289,3 +289,44 @@ int catalogue_prepare(catalogue *cat, sqlite3_stmt **st, const char *sql)
 		return catalogue_fail(cat, "preparing a statement");
 	return 0;
 }
+
+int catalogue_copy(const char *src, const char *dst, char *err, size_t errlen)
+{
+	sqlite3 *from = NULL, *to = NULL;
+	sqlite3_backup *b;
+	int rc = -1;
+
+	if (sqlite3_open_v2(src, &from, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		mc_fmt(err, errlen, "%s: cannot open: %s", src,
+		       from ? sqlite3_errmsg(from) : "out of memory");
+		goto out;
+	}
+	if (sqlite3_open_v2(dst, &to, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
+		mc_fmt(err, errlen, "%s: cannot create: %s", dst,
+		       to ? sqlite3_errmsg(to) : "out of memory");
+		goto out;
+	}
+	sqlite3_busy_timeout(from, 10000);
+	b = sqlite3_backup_init(to, "main", from, "main");
+	if (!b) {
+		mc_fmt(err, errlen, "%s: cannot copy: %s", dst, sqlite3_errmsg(to));
+		goto out;
+	}
+	if (sqlite3_backup_step(b, -1) != SQLITE_DONE) {
+		sqlite3_backup_finish(b);
+		mc_fmt(err, errlen, "%s: cannot copy %s: %s", dst, src, sqlite3_errmsg(to));
+		goto out;
+	}
+	if (sqlite3_backup_finish(b) != SQLITE_OK) {
+		mc_fmt(err, errlen, "%s: cannot copy: %s", dst, sqlite3_errmsg(to));
+		goto out;
+	}
+	rc = 0;
+out:
+	sqlite3_close(from);
+	if (sqlite3_close(to) != SQLITE_OK && !rc) {
+		mc_fmt(err, errlen, "%s: cannot close the copy", dst);
+		rc = -1;
+	}
+	return rc;
+}

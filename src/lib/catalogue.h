@@ -30,6 +30,10 @@ void catalogue_close(catalogue *cat);
  * failed run created). */
 void catalogue_remove(const char *path);
 
+/* Copy the catalogue at src to dst (a new file) with SQLite's backup API,
+ * a consistent copy even while others read src. 0, or -1 (err). */
+int catalogue_copy(const char *src, const char *dst, char *err, size_t errlen);
+
 /* Set cat->err to "path: what: sqlite's message"; returns -1. */
 int catalogue_fail(catalogue *cat, const char *what);
 /* Run SQL text with no parameters (schema, BEGIN/COMMIT). 0 or -1. */
