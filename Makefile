@@ -40,7 +40,7 @@ UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNITS := $(patsubst tests/unit/%.c,$(OUT)/tests/%,$(UNIT_SRC))
 HEADERS := $(wildcard src/lib/*.h)
 
-.PHONY: all check unit clean install bench
+.PHONY: all check unit clean install bench man
 all: $(PROGRAMS) $(UNITS)
 
 $(OUT)/lib/%.o: src/lib/%.c $(HEADERS) | $(OUT)/lib
@@ -72,10 +72,20 @@ check: all
 bench: all
 	python3 bench/bench.py --rounds $${BENCH_ROUNDS:-5} --write docs/performance.md
 
+# Installs the programs, the configuration, the schema, the bundled
+# snapshots, the translation catalogues, the cron files and the manual.
+# The programs find their data in PREFIX/share/modelcat.
+DATA_DIRS := pipelines sql snapshots cron $(wildcard translations)
 install: all
-	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/modelcat
+	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/modelcat \
+		$(DESTDIR)$(PREFIX)/share/man/man1
 	cp $(PROGRAMS) $(DESTDIR)$(PREFIX)/bin/
-	cp -R pipelines sql $(DESTDIR)$(PREFIX)/share/modelcat/
+	cp -R $(DATA_DIRS) $(DESTDIR)$(PREFIX)/share/modelcat/
+	cp docs/man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+
+# Regenerates the manual pages in docs/man from the programs' --help.
+man: all
+	sh docs/man/mkman.sh $(BIN) docs/man
 
 clean:
 	rm -rf build bin

@@ -32,6 +32,32 @@ int query_content_export(catalogue *cat, const char *export_name, const char *as
 	return step == SQLITE_DONE ? 0 : catalogue_fail(cat, "finding the snapshot");
 }
 
+/* As query_content_export, for the state after snapshot id (0: none). */
+static int content_export_upto(catalogue *cat, const char *export_name, sqlite3_int64 snapshot,
+			       sqlite3_int64 *id)
+{
+	sqlite3_stmt *st = NULL;
+	int step;
+
+	*id = 0;
+	if (!snapshot)
+		return 0;
+	if (catalogue_prepare(cat, &st,
+			      "SELECT se.id FROM snapshot_export se JOIN snapshot s ON s.id = se.snapshot_id"
+			      " WHERE se.export = ? AND se.snapshot_id <= ? AND se.unchanged = 0"
+			      " ORDER BY s.as_of DESC, se.id DESC LIMIT 1"))
+		return -1;
+	sqlite3_bind_text(st, 1, export_name, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 2, snapshot);
+	step = sqlite3_step(st);
+	if (step == SQLITE_ROW)
+		*id = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	if (step == SQLITE_ROW)
+		return 1;
+	return step == SQLITE_DONE ? 0 : catalogue_fail(cat, "finding the snapshot");
+}
+
 int query_export_csv(catalogue *cat, const char *export_name, const char *as_of,
 			 sbuf *out)
 {
@@ -435,8 +461,8 @@ static int diff_export(catalogue *cat, diff_result *d, const char *export_name)
 	strmap_init(&hb.index);
 	strmap_init(&sa.by_record);
 	strmap_init(&sb.by_record);
-	if (query_content_export(cat, export_name, d->from, &ea) < 0 ||
-	    query_content_export(cat, export_name, d->to, &eb) < 0)
+	if (content_export_upto(cat, export_name, d->from_snapshot, &ea) < 0 ||
+	    content_export_upto(cat, export_name, d->to_snapshot, &eb) < 0)
 		goto out;
 	if (ea == eb) {
 		rc = 0;
@@ -486,10 +512,10 @@ static int diff_quarantined(catalogue *cat, diff_result *d)
 			      "SELECT se.export, q.file, q.line, q.name, q.field, q.reason, s.as_of"
 			      " FROM quarantine q JOIN snapshot_export se ON se.id = q.snapshot_export_id"
 			      " JOIN snapshot s ON s.id = se.snapshot_id"
-			      " WHERE s.as_of > ? AND s.as_of <= ? ORDER BY s.as_of, se.export, q.line"))
+			      " WHERE s.id > ? AND s.id <= ? ORDER BY s.as_of, s.id, se.export, q.line"))
 		return -1;
-	sqlite3_bind_text(st, 1, d->from, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, d->to, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 1, d->from_snapshot);
+	sqlite3_bind_int64(st, 2, d->to_snapshot);
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
 		diff_quarantine *q = LIST_PUSH(d->quarantined);
 
@@ -505,21 +531,61 @@ static int diff_quarantined(catalogue *cat, diff_result *d)
 	return step == SQLITE_DONE ? 0 : catalogue_fail(cat, "reading the quarantine");
 }
 
-int query_diff(catalogue *cat, const char *from, const char *to, diff_result *out)
+/* The latest snapshot on or before day (0: none, or day empty); or the
+ * date of snapshot id into day. */
+static int snapshot_upto(catalogue *cat, const char *day, sqlite3_int64 *id)
+{
+	sqlite3_stmt *st = NULL;
+	int step;
+
+	*id = 0;
+	if (!day || !*day)
+		return 0;
+	if (catalogue_prepare(cat, &st, "SELECT coalesce(max(id), 0) FROM snapshot WHERE as_of <= ?"))
+		return -1;
+	sqlite3_bind_text(st, 1, day, -1, SQLITE_STATIC);
+	step = sqlite3_step(st);
+	if (step == SQLITE_ROW)
+		*id = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return step == SQLITE_ROW ? 0 : catalogue_fail(cat, "finding the snapshot");
+}
+
+static int snapshot_date(catalogue *cat, sqlite3_int64 id, char day[11])
+{
+	sqlite3_stmt *st = NULL;
+	int step;
+
+	day[0] = '\0';
+	if (!id)
+		return 0;
+	if (catalogue_prepare(cat, &st, "SELECT as_of FROM snapshot WHERE id = ?"))
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	step = sqlite3_step(st);
+	if (step == SQLITE_ROW)
+		mc_fmt(day, 11, "%s", (const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	return step == SQLITE_ROW || step == SQLITE_DONE ? 0 : catalogue_fail(cat, "reading a snapshot");
+}
+
+int query_diff_snapshots(catalogue *cat, sqlite3_int64 from_id, sqlite3_int64 to_id,
+			 diff_result *out)
 {
 	sqlite3_stmt *st = NULL;
 	size_t i;
 	int step;
 
 	memset(out, 0, sizeof(*out));
-	mc_fmt(out->from, sizeof(out->from), "%s", from ? from : "");
-	mc_fmt(out->to, sizeof(out->to), "%s", to);
-	if (catalogue_prepare(cat, &st,
-			      "SELECT DISTINCT se.export FROM snapshot_export se"
-			      " JOIN snapshot s ON s.id = se.snapshot_id WHERE s.as_of <= ?"
-			      " ORDER BY se.export"))
+	out->from_snapshot = from_id;
+	out->to_snapshot = to_id;
+	if (snapshot_date(cat, from_id, out->from) || snapshot_date(cat, to_id, out->to))
 		return -1;
-	sqlite3_bind_text(st, 1, to, -1, SQLITE_STATIC);
+	if (catalogue_prepare(cat, &st,
+			      "SELECT DISTINCT export FROM snapshot_export WHERE snapshot_id <= ?"
+			      " ORDER BY export"))
+		return -1;
+	sqlite3_bind_int64(st, 1, to_id);
 	while ((step = sqlite3_step(st)) == SQLITE_ROW)
 		*LIST_PUSH(out->exports) = column_dup(st, 0);
 	sqlite3_finalize(st);
@@ -529,6 +595,21 @@ int query_diff(catalogue *cat, const char *from, const char *to, diff_result *ou
 		if (diff_export(cat, out, out->exports.items[i]))
 			return -1;
 	return diff_quarantined(cat, out);
+}
+
+int query_diff(catalogue *cat, const char *from, const char *to, diff_result *out)
+{
+	sqlite3_int64 a, b;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (snapshot_upto(cat, from, &a) || snapshot_upto(cat, to, &b))
+		return -1;
+	rc = query_diff_snapshots(cat, a, b, out);
+	/* the dates asked for, which may fall between snapshots */
+	mc_fmt(out->from, sizeof(out->from), "%s", from ? from : "");
+	mc_fmt(out->to, sizeof(out->to), "%s", to);
+	return rc;
 }
 
 int query_last_two(catalogue *cat, char from[11], char to[11])

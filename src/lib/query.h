@@ -62,6 +62,8 @@ typedef struct diff_quarantine {
 typedef struct diff_result {
 	char from[11];               /* earlier date ("" : from nothing) */
 	char to[11];                 /* later date */
+	sqlite3_int64 from_snapshot; /* the state after this snapshot (0: none) */
+	sqlite3_int64 to_snapshot;   /* against the state after this one */
 	DIFF_LIST(diff_model) added;     /* new to an export (or back) */
 	DIFF_LIST(diff_model) removed;   /* gone from an export */
 	DIFF_LIST(diff_model) renamed;   /* same model, new name */
@@ -79,6 +81,11 @@ typedef struct diff_result {
  * on its own, on the fields both snapshots' headers have. Returns 0 or -1.
  */
 int query_diff(catalogue *cat, const char *from, const char *to, diff_result *out);
+/* The same between the states right after two snapshots (by id; from_id
+ * 0: an empty catalogue), so that two snapshots of one day can be told
+ * apart. */
+int query_diff_snapshots(catalogue *cat, sqlite3_int64 from_id, sqlite3_int64 to_id,
+			 diff_result *out);
 void diff_result_release(diff_result *d);
 
 /* The dates of the last two snapshots into from and to (from is "" when

@@ -234,8 +234,22 @@ static int write_text(const char *path, const sbuf *text, char *err, size_t errl
 	return 0;
 }
 
+/* The catalogue's latest snapshot id (0 when none). */
+static sqlite3_int64 latest_snapshot(catalogue *cat)
+{
+	sqlite3_stmt *st = NULL;
+	sqlite3_int64 id = 0;
+
+	if (!cat->db || catalogue_prepare(cat, &st, "SELECT coalesce(max(id), 0) FROM snapshot"))
+		return 0;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		id = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return id;
+}
+
 /* The audit of this run's snapshot(s), in the build folder. */
-static int build_audit(run *r, catalogue *work, const char *from)
+static int build_audit(run *r, catalogue *work, sqlite3_int64 from)
 {
 	static const char *const kinds[] = { "txt", "json", "html" };
 	const char *to = r->fresh[r->nfresh - 1].day;
@@ -249,7 +263,7 @@ static int build_audit(run *r, catalogue *work, const char *from)
 		mc_fmt(r->err, sizeof(r->err), "%s: cannot create: %s", dir, strerror(errno));
 		return -1;
 	}
-	if (query_diff(work, from, to, &d)) {
+	if (query_diff_snapshots(work, from, latest_snapshot(work), &d)) {
 		mc_fmt(r->err, sizeof(r->err), "%s", work->err);
 		return -1;
 	}
@@ -278,19 +292,6 @@ static int build_audit(run *r, catalogue *work, const char *from)
 	return rc;
 }
 
-/* The latest snapshot date of the catalogue ("" when none). */
-static void latest_date(catalogue *cat, char day[11])
-{
-	sqlite3_stmt *st = NULL;
-
-	day[0] = '\0';
-	if (!cat->db || catalogue_prepare(cat, &st, "SELECT max(as_of) FROM snapshot"))
-		return;
-	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
-		mc_fmt(day, 11, "%s", (const char *)sqlite3_column_text(st, 0));
-	sqlite3_finalize(st);
-}
-
 static void summary(const run *r, const struct timespec *start)
 {
 	struct timespec now;
@@ -304,7 +305,7 @@ static void summary(const run *r, const struct timespec *start)
 
 /* Everything after the fetch: ingest into the work copy, translate,
  * render, audit, publish, and put the copy in place. */
-static int update(run *r, const char *before, int *quarantined)
+static int update(run *r, sqlite3_int64 before, int *quarantined)
 {
 	catalogue work;
 	char dir[PATH_MAX], pages_out[PATH_MAX], audit_out[PATH_MAX];
@@ -409,7 +410,8 @@ int main(int argc, char **argv)
 	run r;
 	catalogue cat;
 	struct timespec start;
-	char lock_path[PATH_MAX], holder[256], before[11];
+	char lock_path[PATH_MAX], holder[256];
+	sqlite3_int64 before;
 	const char *db_option = NULL;
 	sbuf fetched;
 	int opt, fd, status = EXIT_FAILURE_, quarantined = 0;
@@ -470,7 +472,7 @@ int main(int argc, char **argv)
 		job_log(program, "%s", cat.err);
 		goto unlock;
 	}
-	latest_date(&cat, before);
+	before = latest_snapshot(&cat);
 	if (find_fresh(&r, &cat)) {
 		job_log(program, "%s", r.err);
 		catalogue_close(&cat);
