@@ -140,3 +140,12 @@ out:
 		catalogue_remove(paths_db(db));
 	return status;
 }
+
+int stage_write_stdout(const char *program, const sbuf *out)
+{
+	if (fwrite(out->data, 1, out->len, stdout) != out->len || fflush(stdout)) {
+		stage_error(program, "cannot write to standard output");
+		return EXIT_FAILURE_;
+	}
+	return EXIT_OK;
+}

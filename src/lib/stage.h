@@ -52,6 +52,9 @@ typedef int stage_load_fn(ingest_ctx *ctx, const char *arg, load_stats *stats,
 int stage_load_snapshot(const char *program, const char *db, const char *as_of,
 			const colmap *map, char *const *args, int n, stage_load_fn *load_one);
 
+/* Write out to stdout: EXIT_OK, or EXIT_FAILURE_ with the error printed. */
+int stage_write_stdout(const char *program, const sbuf *out);
+
 /* Exit status for a run that quarantined n rows: EXIT_QUARANTINE or EXIT_OK. */
 int stage_status(unsigned long quarantined);
 

@@ -186,10 +186,7 @@ int main(int argc, char **argv)
 		audit_html(&d, &out);
 	else
 		audit_text(&d, &out);
-	if (fwrite(out.data, 1, out.len, stdout) != out.len || fflush(stdout))
-		stage_error(program, "cannot write to standard output");
-	else
-		status = EXIT_OK;
+	status = stage_write_stdout(program, &out);
 out:
 	diff_result_release(&d);
 	sbuf_release(&out);

@@ -71,10 +71,8 @@ int main(int argc, char **argv)
 	rc = query_export_csv(&cat, source, as_of, &out);
 	if (rc) {
 		stage_error(program, "%s", cat.err);
-	} else if (fwrite(out.data, 1, out.len, stdout) != out.len || fflush(stdout)) {
-		stage_error(program, "cannot write to standard output");
 	} else {
-		status = EXIT_OK;
+		status = stage_write_stdout(program, &out);
 	}
 	sbuf_release(&out);
 	catalogue_close(&cat);

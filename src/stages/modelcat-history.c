@@ -56,10 +56,8 @@ int main(int argc, char **argv)
 		stage_error(program, "%s", cat.err);
 	else if (rc > 0)
 		stage_error(program, "no model was ever named '%s'", argv[optind]);
-	else if (fwrite(out.data, 1, out.len, stdout) != out.len || fflush(stdout))
-		stage_error(program, "cannot write to standard output");
 	else
-		status = EXIT_OK;
+		status = stage_write_stdout(program, &out);
 	sbuf_release(&out);
 	catalogue_close(&cat);
 	return status;

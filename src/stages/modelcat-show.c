@@ -134,10 +134,7 @@ int main(int argc, char **argv)
 			show_json(&m, &out);
 		else
 			show_text(&m, &out);
-		if (fwrite(out.data, 1, out.len, stdout) != out.len || fflush(stdout))
-			stage_error(program, "cannot write to standard output");
-		else
-			status = EXIT_OK;
+		status = stage_write_stdout(program, &out);
 	}
 	model_view_release(&m);
 	sbuf_release(&out);

@@ -13,32 +13,10 @@ usage: compare_export.py COLUMNS_TSV SOURCE EXPORTED [--skip-names FILE]
 are expected not to come back: the quarantined ones)
 Prints one line per difference; exit 0 when there is none.
 """
-import csv, datetime, gzip, io, re, sys, zipfile
+import csv, datetime, os, re, sys
 
-
-def read_source(path):
-    data = open(path, 'rb').read()
-    if data[:2] == b'\x1f\x8b':
-        data = gzip.decompress(data)
-    elif data[:4] == b'PK\x03\x04':
-        z = zipfile.ZipFile(io.BytesIO(data))
-        data = z.read([n for n in z.namelist() if n.lower().endswith('.csv')][0])
-    text = data.decode('utf-8-sig')
-    return list(csv.reader(io.StringIO(text, newline='')))
-
-
-def column_map(path):
-    canon, types = {}, {}
-    for line in open(path, encoding='utf-8'):
-        if line.startswith('#') or not line.strip():
-            continue
-        parts = line.rstrip('\n').split('\t')
-        types[parts[0]] = parts[1]
-        canon[parts[0]] = parts[0]
-        if len(parts) > 2:
-            for alias in parts[2].split('|'):
-                canon[alias] = parts[0]
-    return canon, types
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from csvref import column_map, read_rows  # noqa: E402
 
 
 def fold(s):
@@ -87,7 +65,7 @@ def main():
         skip = {l.strip() for l in open(sys.argv[5], encoding='utf-8')
                 if l.strip() and not l.startswith('#')}
     canon, types = column_map(columns)
-    src = read_source(source)
+    src = read_rows(source)
     out = list(csv.reader(open(exported, encoding='utf-8', newline='')))
     header = [canon.get(h.strip(), h.strip()) for h in src[0]]
     kinds = [types.get(h, 'text') for h in header]

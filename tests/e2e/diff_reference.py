@@ -17,27 +17,10 @@ Then compares that with `modelcat diff --format json` for one export.
 usage: diff_reference.py COLUMNS_TSV OLD NEW DIFF_JSON EXPORT
 Prints the differences; exit 0 when there is none.
 """
-import csv, datetime, gzip, io, json, re, sys
+import datetime, json, os, re, sys
 
-
-def read_csv(path):
-    data = open(path, 'rb').read()
-    if data[:2] == b'\x1f\x8b':
-        data = gzip.decompress(data)
-    return list(csv.reader(io.StringIO(data.decode('utf-8-sig'), newline='')))
-
-
-def column_map(path):
-    canon, types = {}, {}
-    for line in open(path, encoding='utf-8'):
-        if line.startswith('#') or not line.strip():
-            continue
-        parts = line.rstrip('\n').split('\t')
-        types[parts[0]] = parts[1]
-        canon[parts[0]] = parts[0]
-        for alias in (parts[2].split('|') if len(parts) > 2 else []):
-            canon[alias] = parts[0]
-    return canon, types
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from csvref import column_map, read_rows  # noqa: E402
 
 
 def norm(kind, s):
@@ -63,7 +46,7 @@ def same(a, b):
 
 
 def load(path, canon, types):
-    rows = read_csv(path)
+    rows = read_rows(path)
     header = [canon.get(h.strip(), h.strip()) for h in rows[0]]
     fields = {h for h in header if h}
     models, count = {}, {}

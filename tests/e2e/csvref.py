@@ -1,0 +1,29 @@
+"""Reading exports for the tests, independently of modelcat: Python's csv
+module for the rows, and the column map (pipelines/columns.tsv, which is
+configuration, not code under test) for the header."""
+import csv, gzip, io, zipfile
+
+
+def read_rows(path):
+    """Every record of a .csv, .csv.gz or .zip (first .csv member) file."""
+    data = open(path, 'rb').read()
+    if data[:2] == b'\x1f\x8b':
+        data = gzip.decompress(data)
+    elif data[:4] == b'PK\x03\x04':
+        z = zipfile.ZipFile(io.BytesIO(data))
+        data = z.read([n for n in z.namelist() if n.lower().endswith('.csv')][0])
+    return list(csv.reader(io.StringIO(data.decode('utf-8-sig'), newline='')))
+
+
+def column_map(path):
+    """(header -> canonical field, canonical field -> type)."""
+    canon, types = {}, {}
+    for line in open(path, encoding='utf-8'):
+        if line.startswith('#') or not line.strip():
+            continue
+        parts = line.rstrip('\n').split('\t')
+        types[parts[0]] = parts[1]
+        canon[parts[0]] = parts[0]
+        for alias in (parts[2].split('|') if len(parts) > 2 else []):
+            canon[alias] = parts[0]
+    return canon, types
