@@ -1,11 +1,13 @@
 /*
  * Unit tests for xliff: catalogues in memory -> units as templates, or the
  * error "name:line: message". Hostile documents (DOCTYPE, entities,
- * XInclude, other encodings) are refused.
+ * XInclude, other encodings) are refused; the bundled catalogues read
+ * cleanly and cover every text the pages use.
  */
 #include <stdio.h>
 #include <string.h>
 
+#include "page.h"
 #include "template.h"
 #include "xliff.h"
 #include "unit.h"
@@ -142,9 +144,62 @@ static void test_refusals(void)
 	      strstr(err, "tests/no-such-file.xlf: cannot open"), "a missing file is named (%s)", err);
 }
 
+/* The bundled catalogues: every text the pages use is in English with
+ * known placeholders; Dutch translates each from the current English. */
+static void check_placeholder(void *ctx, const char *name, size_t len)
+{
+	int *unknown = ctx;
+
+	if (!page_placeholder_known(name, len))
+		(*unknown)++;
+}
+
+static void test_bundled(void)
+{
+	xliff_catalogue en, nl;
+	char err[512];
+	size_t i, absent = 0, untranslated = 0, stale = 0, bad = 0;
+	int unknown = 0;
+
+	if (!CHECK(xliff_read("translations/en.xlf", &en, err, sizeof(err)) == 0,
+		   "translations/en.xlf reads (%s)", err))
+		return;
+	if (!CHECK(xliff_read("translations/nl.xlf", &nl, err, sizeof(err)) == 0,
+		   "translations/nl.xlf reads (%s)", err)) {
+		xliff_release(&en);
+		return;
+	}
+	CHECK(en.n == PT_COUNT, "en.xlf has one entry per page text (%zu, %d)", en.n, (int)PT_COUNT);
+	for (i = 0; i < PT_COUNT; i++) {
+		const char *key = page_text_key((page_text_id)i);
+		const xliff_unit *e = xliff_find(&en, key), *d = xliff_find(&nl, key);
+
+		if (!e) {
+			absent++;
+			continue;
+		}
+		template_check(e->source, check_placeholder, &unknown, err, sizeof(err));
+		if (!d || !d->target)
+			untranslated++;
+		else if (strcmp(d->source, e->source))
+			stale++;
+		else if (template_placeholders_within(d->target, e->source) != 1)
+			bad++;
+	}
+	CHECK(absent == 0, "every page text is in en.xlf (%zu absent)", absent);
+	CHECK(unknown == 0, "en.xlf names only placeholders the pages fill in (%d others)", unknown);
+	CHECK(untranslated == 0 && stale == 0 && bad == 0,
+	      "nl.xlf translates every entry from the current English (%zu untranslated, %zu stale, %zu bad)",
+	      untranslated, stale, bad);
+	CHECK(nl.n == en.n, "nl.xlf has no entry English lacks");
+	xliff_release(&en);
+	xliff_release(&nl);
+}
+
 int main(void)
 {
 	test_reading();
 	test_refusals();
+	test_bundled();
 	return unit_done();
 }
