@@ -70,7 +70,7 @@ bench:
 install: all
 	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/modelcat
 	cp $(PROGRAMS) $(DESTDIR)$(PREFIX)/bin/
-	cp -R pipelines sql $(DESTDIR)$(PREFIX)/share/modelcat/
+	cp -R pipelines sql translations $(DESTDIR)$(PREFIX)/share/modelcat/
 
 clean:
 	rm -rf build bin

@@ -28,6 +28,7 @@ static const struct command {
 	{ "parse", "read one export, normalise it, report bad rows" },
 	{ "reingest", "rebuild the catalogue from every stored snapshot" },
 	{ "show", "a model as it stood on a date, merged across exports" },
+	{ "translate", "merge the translation catalogues into the catalogue" },
 };
 
 static void usage(FILE *out)
