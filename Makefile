@@ -75,7 +75,7 @@ bench: all
 # Installs the programs, the configuration, the schema, the bundled
 # snapshots, the translation catalogues, the cron files and the manual.
 # The programs find their data in PREFIX/share/modelcat.
-DATA_DIRS := pipelines sql snapshots cron $(wildcard translations)
+DATA_DIRS := pipelines sql snapshots cron translations
 install: all
 	mkdir -p $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/modelcat \
 		$(DESTDIR)$(PREFIX)/share/man/man1

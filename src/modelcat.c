@@ -28,8 +28,10 @@ static const struct command {
 	{ "load", "load staging files written by parse as one snapshot" },
 	{ "parse", "read one export, normalise it, report bad rows" },
 	{ "reingest", "rebuild the catalogue from every stored snapshot" },
+	{ "render", "model pages as text or HTML, one or all (--all)" },
 	{ "run", "the nightly job: fetch, ingest, translate, render, audit" },
 	{ "show", "a model as it stood on a date, merged across exports" },
+	{ "translate", "merge the translation catalogues into the catalogue" },
 };
 
 static void usage(FILE *out)

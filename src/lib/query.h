@@ -21,7 +21,6 @@ int query_content_export(catalogue *cat, const char *export_name, const char *as
  */
 int query_export_csv(catalogue *cat, const char *export_name, const char *as_of, sbuf *out);
 
-#endif
 
 /* ---- what changed between two dates ---- */
 
@@ -124,3 +123,5 @@ void model_view_release(model_view *m);
  * text lines. Returns 0, 1 when no record ever had the name, -1 on error.
  */
 int query_history(catalogue *cat, const char *name, sbuf *out);
+
+#endif

@@ -1,0 +1,110 @@
+/*
+ * modelcat-translate: merge the translation catalogues (XLIFF) over the
+ * English base and store the page text of every language in the catalogue
+ * database, reporting per language what was translated, missing, stale,
+ * invalid and unknown.
+ */
+#include "paths.h"
+#include "stage.h"
+#include "translate.h"
+
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char program[] = "modelcat-translate";
+
+static void usage(void)
+{
+	printf("usage: modelcat translate [--db PATH] [--catalogues DIR]\n"
+	       "\n"
+	       "Reads the XLIFF catalogues in DIR (default: the translations folder beside\n"
+	       "pipelines/): en.xlf, the English base, and one LANG.xlf per language. Each\n"
+	       "language is merged over English and stored in the catalogue database, where\n"
+	       "modelcat render finds it. One line per language on stdout:\n"
+	       "  nl: 122 entries: 121 translated, 1 missing, 0 stale, 0 invalid, 0 unknown\n"
+	       "and one line on stderr per problem, naming file, line and entry:\n"
+	       "  missing   no translation: the page uses English\n"
+	       "  stale     the English text changed since it was translated (the unit's\n"
+	       "            <source> is not the current English): the page uses English\n"
+	       "  invalid   the translation names a placeholder English does not have\n"
+	       "  unknown   an entry English does not have (ignored)\n"
+	       "A malformed catalogue is reported with file and line and not loaded (its\n"
+	       "language keeps what was stored before); the others still load.\n"
+	       "\n"
+	       "  --catalogues DIR  the folder of .xlf files\n"
+	       "  --help, --version\n"
+	       "\n"
+	       "Exit: 0 every catalogue loaded and every entry translated; 1 stored, but an\n"
+	       "entry was missing, stale, invalid or unknown, or a catalogue other than\n"
+	       "English was refused or skipped (a file name that is no language code);\n"
+	       "2 usage; 3 failure (English unreadable or incomplete, database error):\n"
+	       "nothing stored.\n");
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option options[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "catalogues", required_argument, NULL, 'c' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *db = NULL, *dir = NULL;
+	char default_dir[PATH_MAX], err[2048];
+	translate_result result;
+	catalogue cat;
+	size_t i, stored = 0;
+	int opt, status = EXIT_OK;
+
+	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
+		switch (opt) {
+		case 'd': db = optarg; break;
+		case 'c': dir = optarg; break;
+		case 'h': usage(); return EXIT_OK;
+		case 'V': return stage_version(program);
+		default: return stage_usage_error(program, "unknown option");
+		}
+	}
+	if (optind != argc)
+		return stage_usage_error(program, "unexpected argument '%s'", argv[optind]);
+	if (!dir) {
+		paths_data_file(default_dir, sizeof(default_dir), "translations");
+		dir = default_dir;
+	}
+	if (stage_catalogue(program, &cat, db, 0))
+		return EXIT_FAILURE_;
+	if (translate_catalogues(&cat, dir, stderr, &result, err, sizeof(err))) {
+		stage_error(program, "%s", err);
+		stage_error(program, "nothing was stored");
+		catalogue_close(&cat);
+		return EXIT_FAILURE_;
+	}
+	for (i = 0; i < result.n; i++) {
+		const translate_report *r = &result.langs[i];
+
+		stored += r->loaded != 0;
+		if (!r->loaded) {
+			printf("%s: not loaded (%s)\n", r->lang, r->path);
+			status = EXIT_QUARANTINE;
+		} else if (i == 0) {
+			printf("%s: %zu entries (the English base)%s\n", r->lang, r->entries,
+			       r->unknown ? "; some unused entries, see above" : "");
+		} else {
+			printf("%s: %zu entries: %zu translated, %zu missing, %zu stale, %zu invalid, "
+			       "%zu unknown\n", r->lang, r->entries, r->translated, r->missing, r->stale,
+			       r->invalid, r->unknown);
+			if (r->missing || r->stale || r->invalid || r->unknown)
+				status = EXIT_QUARANTINE;
+		}
+	}
+	if (result.skipped)
+		status = EXIT_QUARANTINE;
+	printf("page texts of %zu language%s stored in %s\n", stored, stored == 1 ? "" : "s",
+	       cat.path);
+	translate_result_release(&result);
+	catalogue_close(&cat);
+	return status;
+}

@@ -1,0 +1,52 @@
+#!/bin/sh
+# render --all over the bundled history: a text and an HTML page for every
+# model on record, in every language, and an index per language; the
+# figures on the pages agree with an independent reading of the source
+# CSVs; file names are safe; every HTML page passes xmllint.
+. "$(dirname "$0")/lib.sh"
+
+check_status "reingest of the bundled history exits 0" 0 mc reingest --snapshots "$SNAP"
+check_status "translate exits 0" 0 mc translate
+check_status "render --all exits 0" 0 mc render --all --out "$TMP/site"
+check_grep "it reports what it wrote" "^2286 models as of 2025-05-06 in 2 languages: 9148 files written to" \
+	"$TMP/out"
+
+if python3 "$TOP/tests/e2e/check_pages.py" "$SNAP" "$TMP/site" en nl --step 1 >"$TMP/check.out" 2>&1; then
+	ok "every model has its pages in both languages, and the sampled figures match the CSV ($(tail -1 "$TMP/check.out"))"
+else
+	not_ok "the pages disagree with the source"
+	head -10 "$TMP/check.out" | sed 's/^/#   /'
+fi
+
+check_eq "nothing but LANG folders at the top" "$(ls "$TMP/site" | tr '\n' ' ')" "en nl "
+check_eq "file names hold only a-z, 0-9, '-' and one '.'" \
+	"$(ls "$TMP/site/en" "$TMP/site/nl" | grep -v '^$' | grep -v ':$' | grep -cv '^[a-z0-9-]*\.\(txt\|html\)$')" 0
+check_eq "no temporary file is left behind" "$(find "$TMP/site" -name '*.tmp*' | wc -l)" 0
+check "the index links to the pages" grep -q '<li><a href="llama-2-70b-[0-9a-f]*\.html">Llama 2-70B</a></li>' \
+	"$TMP/site/en/index.html"
+check_grep "the Dutch index is in Dutch" "^2,286 modellen vastgelegd op 6 May 2025" "$TMP/site/nl/index.txt"
+check_grep "a repeated name's second row has its own page" "^- AMPLIFY#2$" "$TMP/site/en/index.txt"
+check "every HTML page passes xmllint --html without a message" \
+	sh -c "xmllint --html --noout '$TMP'/site/en/*.html '$TMP'/site/nl/*.html 2>&1 | (! grep -q .)"
+
+# an open-weights model with a parameter count gets a memory estimate
+page=$(ls "$TMP"/site/en/llama-2-70b-*.txt)
+check_eq "Llama 2-70B: the hardware block estimates memory at 4 bit" "$(sed -n 2p "$page")" "About 35 GB at 4-bit"
+check_grep "and at 8 and 16 bit" "about 70 GB at 8-bit and about 140 GB at full 16-bit precision" "$page"
+check_grep "its weights are open, with the licence kind" "^- Open — restricted-use licence$" "$page"
+check_grep "the Dutch page estimates in Dutch" "^Ongeveer 35 GB bij 4-bit$" "$(ls "$TMP"/site/nl/llama-2-70b-*.txt)"
+# a model with almost nothing on record keeps its sections and says so
+page=$(ls "$TMP"/site/en/deepseek-r1-distill-llama-70b-*.txt)
+check_eq "an empty section keeps heading and intro and says it is empty" \
+	"$(grep -A2 '^Origin$' "$page")" "Origin
+Who built this model, where, and when it was published.
+Nothing is on record here for this model yet."
+check "a field with no value is left out (no Parameters pair)" sh -c "! grep -q '^- Parameters$' '$page'"
+
+check_status "render --all as of an earlier date exits 0" 0 mc render --all --out "$TMP/old" --as-of 2024-07-06
+check_grep "it renders the models on record then" "^[0-9]* models as of 2024-07-06 in 2 languages" "$TMP/out"
+n=$(gzip -dc "$SNAP/notable_ai_models/2024-07-06.csv.gz" | python3 -c '
+import csv, sys
+print(len({(r.get("System") or r.get("Model") or "").strip() for r in csv.DictReader(sys.stdin)} - {""}))')
+check_eq "as many pages as the 2024-07-06 export has models" "$(ls "$TMP"/old/en/*.txt | grep -vc '/index.txt$')" "$n"
+done_testing

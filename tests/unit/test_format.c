@@ -1,0 +1,261 @@
+/*
+ * Unit tests for format (the values of a page) and template (page text
+ * with placeholders): tables of input -> expected text. The figures come
+ * from the seed pages and the bundled exports (Llama 2-70B, GPT-4, ...).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "format.h"
+#include "template.h"
+#include "unit.h"
+
+typedef void number_fn(double, sbuf *);
+
+struct number_case {
+	double in;
+	const char *out;
+};
+
+static void check_numbers(const char *what, number_fn *fn, const struct number_case *cases,
+			  size_t n)
+{
+	size_t i;
+	sbuf out;
+
+	sbuf_init(&out);
+	for (i = 0; i < n; i++) {
+		sbuf_reset(&out);
+		sbuf_adds(&out, "<");
+		fn(cases[i].in, &out);
+		CHECK_STR(out.data + 1, cases[i].out, "%s(%.17g)", what, cases[i].in);
+	}
+	sbuf_release(&out);
+}
+
+static void watts(double x, sbuf *out)
+{
+	format_si(x, "W", out);
+}
+
+static void decimal_1_trim(double x, sbuf *out)
+{
+	format_decimal(x, 1, 1, out);
+}
+
+static void decimal_1_keep(double x, sbuf *out)
+{
+	format_decimal(x, 1, 0, out);
+}
+
+#define CASES(a) a, sizeof(a) / sizeof(a[0])
+
+static void test_numbers(void)
+{
+	static const struct number_case counts[] = {
+		{ 530000000000, "530B" },        /* the seed */
+		{ 70000000000, "70B" },
+		{ 1500000000, "1.5B" },
+		{ 6738415616, "6.74B" },
+		{ 12500000000, "12.5B" },
+		{ 175000000000, "175B" },
+		{ 1760000000000, "1.76T" },
+		{ 117000000, "117M" },
+		{ 999600000000, "1T" },          /* rounds up into the next unit */
+		{ 999999, "1M" },
+		{ 60000, "60,000" },             /* below a million: the whole number */
+		{ 340, "340" },
+		{ 1e15, "1,000T" },
+	};
+	static const struct number_case powers[] = {
+		{ 3.9e24, "3.9 × 10²⁴" },         /* the seed */
+		{ 1e23, "1 × 10²³" },
+		{ 5.18400000000001e25, "5.18 × 10²⁵" },
+		{ 1.0692e25, "1.07 × 10²⁵" },
+		{ 9.999e22, "1 × 10²³" },
+		{ 3e10, "3 × 10¹⁰" },
+		{ 2.5e-3, "2.5 × 10⁻³" },
+		{ 8.01e24, "8.01 × 10²⁴" },
+	};
+	static const struct number_case whole[] = {
+		{ 12288, "12,288" },             /* the seed */
+		{ 302, "302" },
+		{ 1000, "1,000" },
+		{ 1234567.8, "1,234,568" },
+		{ 0.25, "0.25" },
+		{ 0, "0" },
+		{ -4096, "-4,096" },
+	};
+	static const struct number_case percents[] = {
+		{ 0.48, "48.0%" },               /* the seed */
+		{ 0.484, "48.4%" },
+		{ 0.41899, "41.9%" },
+		{ 1, "100.0%" },
+	};
+	static const struct number_case power[] = {
+		{ 9728028.18454986, "9.7 MW" },  /* the seed */
+		{ 886000, "886 kW" },
+		{ 125000000, "125 MW" },
+		{ 99960000, "100 MW" },
+		{ 25000000, "25.0 MW" },
+		{ 1200000000, "1.2 GW" },
+		{ 50, "50.0 W" },
+	};
+	static const struct number_case bytes[] = {
+		{ 265e9, "265 GB" },
+		{ 3.5e9, "3.5 GB" },
+		{ 4e9, "4 GB" },
+		{ 1.06e12, "1,060 GB" },
+		{ 9.96e9, "10 GB" },
+		{ 60e6, "60 MB" },
+		{ 500, "1 KB" },
+	};
+	static const struct number_case dollars[] = {
+		{ 2614019.245, "$2,614,019" },   /* the seed */
+		{ 1099605.4, "$1,099,605" },
+		{ 12, "$12" },
+	};
+	static const struct number_case decimals[] = {
+		{ 4.2, "4.2" },
+		{ 4.0, "4" },
+		{ -0.04, "0" },
+		{ -1234.5, "-1,234.5" },
+	};
+
+	check_numbers("format_count", format_count, CASES(counts));
+	check_numbers("format_power_of_ten", format_power_of_ten, CASES(powers));
+	check_numbers("format_number", format_number, CASES(whole));
+	check_numbers("format_percent", format_percent, CASES(percents));
+	check_numbers("format_si W", watts, CASES(power));
+	check_numbers("format_bytes", format_bytes, CASES(bytes));
+	check_numbers("format_dollars", format_dollars, CASES(dollars));
+	check_numbers("format_decimal(1, trim)", decimal_1_trim, CASES(decimals));
+	{
+		static const struct number_case keep[] = { { 48, "48.0" }, { 1234, "1,234.0" } };
+
+		check_numbers("format_decimal(1, keep)", decimal_1_keep, CASES(keep));
+	}
+}
+
+struct text_case {
+	const char *in;
+	const char *out;
+};
+
+static void test_text(void)
+{
+	static const struct text_case lists[] = {
+		{ "China,China", "China" },                       /* the seed */
+		{ "ByteDance,Peking University", "ByteDance,Peking University" },
+		{ "Industry,Industry,Academia", "Industry,Academia" },
+		{ "a,b,a,c,b", "a,b,c" },
+		{ "ab,a,abc,a", "ab,a,abc" },
+		{ "", "" },
+	};
+	static const struct text_case folds[] = {
+		{ "vescale\nThe model itself", "vescale The model itself" },   /* the seed */
+		{ "PFLOP/sec:\n2166.3 = 3.9e+24.\nAs an upper bound, say 8e+24. ",
+		  "PFLOP/sec: 2166.3 = 3.9e+24. As an upper bound, say 8e+24." },
+		{ "a  b \n\n c ", "a  b c" },
+		{ "\n  x", "x" },
+		{ "one line", "one line" },
+	};
+	size_t i;
+	sbuf out;
+
+	sbuf_init(&out);
+	for (i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
+		sbuf_reset(&out);
+		format_list_unique(lists[i].in, &out);
+		CHECK_STR(out.data, lists[i].out, "format_list_unique(\"%s\")", lists[i].in);
+	}
+	for (i = 0; i < sizeof(folds) / sizeof(folds[0]); i++) {
+		sbuf_reset(&out);
+		format_fold(folds[i].in, &out);
+		CHECK_STR(out.data, folds[i].out, "format_fold case %zu", i);
+	}
+	sbuf_reset(&out);
+	sbuf_adds(&out, "x SOTA improvement");
+	format_lower_first(&out, 2);
+	CHECK_STR(out.data, "x sOTA improvement", "format_lower_first lower-cases one letter (the seed)");
+	format_lower_first(&out, 99);
+	CHECK_STR(out.data, "x sOTA improvement", "format_lower_first past the end changes nothing");
+	sbuf_release(&out);
+}
+
+/* ---- templates ---- */
+
+static const char *lookup(void *ctx, const char *name, size_t len)
+{
+	static const char *const values[][2] = {
+		{ "name", "MegaScale (Production)" },
+		{ "countries", "China" },
+		{ "month", "February 2024" },
+		{ "empty", "" },
+	};
+	size_t i;
+
+	(void)ctx;
+	for (i = 0; i < sizeof(values) / sizeof(values[0]); i++)
+		if (strlen(values[i][0]) == len && !memcmp(values[i][0], name, len))
+			return values[i][1];
+	return NULL;
+}
+
+static void test_templates(void)
+{
+	static const struct { const char *tmpl; int rc; const char *out; } cases[] = {
+		{ "{name} was published{[}, in {countries}{]}{[}, in {month}{]}.", 0,
+		  "MegaScale (Production) was published, in China, in February 2024." },
+		{ "{name} was published{[} by {organisations}{]}{[}, in {countries}{]}.", 0,
+		  "MegaScale (Production) was published, in China." },
+		{ "{name} has {params} parameters.", 1, "" },
+		{ "{[}{empty} is empty{]}and gone", 0, "and gone" },
+		{ "{empty} is required", 1, "" },
+		{ "a {{brace} and }", 0, "a {brace} and }" },
+		{ "no placeholder", 0, "no placeholder" },
+		{ "{Name}", -1, "" },
+		{ "{", -1, "" },
+		{ "{[}{[}x{]}{]}", -1, "" },
+		{ "x{]}", -1, "" },
+		{ "{[}x", -1, "" },
+	};
+	size_t i;
+	sbuf out;
+	char err[128];
+
+	sbuf_init(&out);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		int rc;
+
+		sbuf_reset(&out);
+		sbuf_adds(&out, "<");
+		rc = template_expand(cases[i].tmpl, lookup, NULL, &out);
+		CHECK(rc == cases[i].rc, "template_expand(\"%s\") returns %d (got %d)", cases[i].tmpl,
+		      cases[i].rc, rc);
+		CHECK_STR(out.data + 1, cases[i].out, "template_expand case %zu writes its text", i);
+		CHECK((template_check(cases[i].tmpl, NULL, NULL, err, sizeof(err)) == 0) ==
+		      (cases[i].rc >= 0), "template_check agrees on \"%s\"", cases[i].tmpl);
+	}
+	CHECK(template_placeholders_within("Het werd gepubliceerd in {month}.",
+					   "{name} was published in {month}.") == 1,
+	      "a translation may leave a placeholder out");
+	CHECK(template_placeholders_within("{params} {name}", "{name} was published") == 0,
+	      "a translation may not name a placeholder the source lacks");
+	CHECK(template_placeholders_within("{oops", "{name}") == -1, "a broken template is -1");
+	sbuf_reset(&out);
+	template_add_text(&out, "  a {b}\n\t c ", strlen("  a {b}\n\t c "));
+	template_add_placeholder(&out, "name");
+	template_fold_space(&out);
+	CHECK_STR(out.data, "a {{b} c {name}", "building: braces doubled, white space folded");
+	sbuf_release(&out);
+}
+
+int main(void)
+{
+	test_numbers();
+	test_text();
+	test_templates();
+	return unit_done();
+}
