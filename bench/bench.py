@@ -131,6 +131,10 @@ def main():
         rm(db)
         r = run([ingest, '--db', db, '--as-of', '2026-01-01', 'all_ai_models=' + data], env=env)
         shutil.copyfile(db, base)
+        # the page texts render needs (not timed)
+        if os.path.exists(render):
+            subprocess.run([os.path.join(BIN, 'modelcat-translate'), '--db', base],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         return r
 
     def t_same():
