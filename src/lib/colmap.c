@@ -1,5 +1,6 @@
 #include "colmap.h"
 #include "util.h"
+#include "sha256.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -195,6 +196,23 @@ int colmap_load(colmap *map, const char *dir, char *err, size_t errlen)
 		sbuf_reset(&path);
 		sbuf_addf(&path, "%s/enumerations.tsv", dir);
 		rc = load_enumerations(map, path.data, err, errlen);
+	}
+	if (!rc) {
+		char a[65], b[65];
+		sha256_ctx ctx;
+
+		sbuf_reset(&path);
+		sbuf_addf(&path, "%s/columns.tsv", dir);
+		rc = sha256_file(path.data, a, NULL);
+		sbuf_reset(&path);
+		sbuf_addf(&path, "%s/enumerations.tsv", dir);
+		rc = rc || sha256_file(path.data, b, NULL);
+		sha256_init(&ctx);
+		sha256_update(&ctx, a, 64);
+		sha256_update(&ctx, b, 64);
+		sha256_final_hex(&ctx, map->digest);
+		if (rc)
+			mc_fmt(err, errlen, "%s: cannot read: %s", path.data, strerror(errno));
 	}
 	sbuf_release(&path);
 	if (rc)

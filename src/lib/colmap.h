@@ -38,6 +38,8 @@ typedef struct colmap {
 	size_t nfields;          /* entries in fields */
 	colmap_alias *aliases;   /* canonical names and aliases, sorted by header */
 	size_t naliases;         /* entries in aliases */
+	char digest[65];         /* SHA-256 of the map's files: a row read with
+				    another map may normalise differently */
 } colmap;
 
 /*

@@ -100,6 +100,8 @@ struct sink {
 	int (*begin)(sink *s, const load_column *cols, size_t n, int *skip);
 	int (*row)(sink *s, const load_row *row);
 	int (*notice)(sink *s, const char *message);
+	/* optional: a map of rows on record, given the header digest */
+	int (*known)(sink *s, const char *header_digest, load_known **known);
 	void *ctx;                  /* the sink's own state */
 	int wants_values;           /* 1: rows need their values encoded */
 	char *err;                  /* where a failing sink writes its message */
@@ -127,6 +129,7 @@ typedef struct feeder {
 	parse_export *parse;        /* the open export */
 	record_plan plan;           /* how rows become JSON */
 	const char *path;           /* for messages */
+	load_known *known;          /* rows recognisable unparsed, or NULL */
 	FILE *errors;               /* one line per quarantined row */
 	char *err;                  /* where a failure's message goes */
 	size_t errlen;              /* its size */
@@ -152,7 +155,11 @@ static int feed_rows(feeder *f, sink *out)
 		crow.name = row.name;
 		crow.occurrence = row.occurrence;
 		crow.quarantined = row.quarantined;
-		if (row.quarantined) {
+		crow.has_raw_digest = 1;
+		memcpy(crow.raw_digest, row.raw_digest, sizeof(crow.raw_digest));
+		if (row.known) {
+			load_known_ids(f->known, row.known_ref, &crow.known_version, &crow.known_record);
+		} else if (row.quarantined) {
 			crow.fault_field = row.fault_field;
 			crow.reason = row.reason;
 			sbuf_reset(&rawcsv);
@@ -394,7 +401,7 @@ static void batch_free(batch *b)
 static int feed_rows_threaded(feeder *f, sink *out, report_ctx *rep)
 {
 	queue q;
-	sink qsink = { NULL, queue_row, queue_notice, &q, out->wants_values, q.err, sizeof(q.err) };
+	sink qsink = { NULL, queue_row, queue_notice, NULL, &q, out->wants_values, q.err, sizeof(q.err) };
 	producer pr = { f, &q, &qsink };
 	feeder pf = *f;
 	pthread_t thread;
@@ -453,7 +460,7 @@ static int feed(const colmap *map, const char *path, sink *out, FILE *errors,
 	f.errors = errors;
 	f.err = err;
 	f.errlen = errlen;
-	if (parse_open(&f.parse, path, map, on_report, &rep, err, errlen))
+	if (parse_open(&f.parse, path, map, on_report, &rep, content_sha != NULL, err, errlen))
 		goto out;
 	cols = parse_columns(f.parse, &ncols);
 	ccols = xcalloc(ncols ? ncols : 1, sizeof(*ccols));
@@ -470,6 +477,15 @@ static int feed(const colmap *map, const char *path, sink *out, FILE *errors,
 	if (skip) {
 		rc = 0;
 		goto out;
+	}
+	if (out->known) {
+		char digest[65];
+
+		parse_header_digest(f.parse, digest);
+		if (out->known(out, digest, &f.known))
+			goto out;
+		if (f.known)
+			parse_set_known(f.parse, load_known_check, f.known);
 	}
 	if (threaded ? feed_rows_threaded(&f, out, &rep) : feed_rows(&f, out))
 		goto out;
@@ -524,6 +540,17 @@ static int direct_row(sink *s, const load_row *row)
 	return 0;
 }
 
+static int direct_known(sink *s, const char *header_digest, load_known **known)
+{
+	load_sink *ls = s->ctx;
+
+	if (load_export_known(ls->ctx->load, header_digest, known)) {
+		mc_fmt(s->err, s->errlen, "%s", load_error(ls->ctx->load));
+		return -1;
+	}
+	return 0;
+}
+
 static int direct_notice(sink *s, const char *message)
 {
 	load_sink *ls = s->ctx;
@@ -562,7 +589,7 @@ int ingest_file(ingest_ctx *ctx, const char *export_name, const char *path,
 		load_stats *stats, char *err, size_t errlen)
 {
 	load_sink ls;
-	sink out = { direct_begin, direct_row, direct_notice, &ls, 1, err, errlen };
+	sink out = { direct_begin, direct_row, direct_notice, direct_known, &ls, 1, err, errlen };
 	char previous[65], content[65];
 	unsigned long long bytes = 0;
 	int rc;
@@ -581,7 +608,9 @@ int ingest_file(ingest_ctx *ctx, const char *export_name, const char *path,
 	if (rc == 1 && content_sha256(path, ls.sha, &ls.bytes, err, errlen))
 		return -1;
 	content[0] = '\0';
-	if (feed(ctx->map, path, &out, ctx->errors, 1, content, &bytes, err, errlen))
+	/* hashed while parsing only when not hashed already */
+	if (feed(ctx->map, path, &out, ctx->errors, 1, rc == 1 ? NULL : content, &bytes,
+		 err, errlen))
 		return -1;
 	if (content[0] && load_export_content(ctx->load, content, bytes)) {
 		mc_fmt(err, errlen, "%s", load_error(ctx->load));
@@ -632,7 +661,7 @@ int ingest_check(const colmap *map, const char *path, FILE *errors,
 		 load_stats *stats, char *err, size_t errlen)
 {
 	count_sink cs = { stats };
-	sink out = { count_begin, count_row, count_notice, &cs, 0, err, errlen };
+	sink out = { count_begin, count_row, count_notice, NULL, &cs, 0, err, errlen };
 
 	memset(stats, 0, sizeof(*stats));
 	return feed(map, path, &out, errors, 0, NULL, NULL, err, errlen);
@@ -742,7 +771,7 @@ int ingest_stage(const colmap *map, const char *export_name, const char *path,
 		 char *err, size_t errlen)
 {
 	stage_sink ss;
-	sink snk = { stage_begin, stage_row, stage_notice, &ss, 1, err, errlen };
+	sink snk = { stage_begin, stage_row, stage_notice, NULL, &ss, 1, err, errlen };
 	sqlite3_stmt *st = NULL;
 	char sha[65], tmp[4096];
 	unsigned long long bytes;
@@ -891,6 +920,7 @@ int ingest_load_staged(ingest_ctx *ctx, const char *staging,
 		while ((step = sqlite3_step(st)) == SQLITE_ROW) {
 			load_row row;
 
+			memset(&row, 0, sizeof(row));
 			row.position = (unsigned long)sqlite3_column_int64(st, 0);
 			row.line = (unsigned long)sqlite3_column_int64(st, 1);
 			row.name = col_text(st, 2);

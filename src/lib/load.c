@@ -15,6 +15,8 @@ typedef struct pending {
 	unsigned long position;      /* row index in the file */
 	char *norm;                  /* normalised values (JSON) */
 	char *raw;                   /* differing raw cells (JSON) */
+	int has_raw;                 /* raw_digest is set */
+	unsigned char raw_digest[16];/* the raw record's digest */
 	long match;                  /* index into gone, or -1 */
 } pending;
 
@@ -26,6 +28,17 @@ typedef struct gone {
 	char *norm;                  /* its values (JSON) */
 	long match;                  /* index into pending, or -1 */
 } gone;
+
+/* The export's current versions by (name, occurrence), with raw digests. */
+struct load_known {
+	strmap index;                /* "name\x1foccurrence" -> entry + 1 */
+	struct known_entry {
+		sqlite3_int64 version;       /* current version */
+		sqlite3_int64 record;        /* its record */
+		unsigned char raw[16];       /* its raw digest */
+	} *entries;                  /* entries */
+	size_t n;                    /* count */
+};
 
 /* One field of the snapshot's header. */
 typedef struct snap_field {
@@ -43,6 +56,7 @@ struct load {
 	int same_content;             /* current export equals its latest content */
 	int fresh;                    /* the export has no record yet: every row
 					 is added, nothing to look up */
+	load_known *known;            /* rows recognisable unparsed, or NULL */
 	snap_field *fields;           /* the export's header fields */
 	size_t nfields;               /* entries in fields */
 	strmap field_names;           /* the fields' names, to skip repeats */
@@ -88,7 +102,7 @@ static int prepare_all(load *ld)
 		"UPDATE version SET valid_to = ? WHERE id = ?") ||
 	       catalogue_prepare(cat, &ld->insert_version,
 		"INSERT INTO version(record_id, snapshot_export_id, valid_from, tombstone, line,"
-		" norm, raw, kind, name, digest) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)") ||
+		" norm, raw, kind, name, digest, raw_digest) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)") ||
 	       catalogue_prepare(cat, &ld->insert_row,
 		"INSERT INTO snapshot_row(snapshot_export_id, position, version_id, held)"
 		" VALUES (?, ?, ?, ?)") ||
@@ -109,10 +123,21 @@ static int prepare_all(load *ld)
 		"INSERT INTO notice(snapshot_id, message) VALUES (?, ?)");
 }
 
+static void known_free(load_known *k)
+{
+	if (!k)
+		return;
+	strmap_release(&k->index);
+	free(k->entries);
+	free(k);
+}
+
 static void clear_export(load *ld)
 {
 	size_t i;
 
+	known_free(ld->known);
+	ld->known = NULL;
 	for (i = 0; i < ld->npend; i++) {
 		free(ld->pend[i].name);
 		free(ld->pend[i].norm);
@@ -524,6 +549,7 @@ typedef struct version_values {
 	const char *norm;            /* normalised values, or NULL */
 	const char *raw;             /* differing raw cells */
 	const unsigned char *digest; /* load_digest(norm), or NULL: computed here */
+	const unsigned char *raw_digest; /* the raw record's, or NULL */
 } version_values;
 
 enum { DIGEST_LEN = 16 };
@@ -569,6 +595,8 @@ static int open_version(load *ld, sqlite3_int64 record, sqlite3_int64 current,
 		else
 			load_digest(values->norm, digest);
 		sqlite3_bind_blob(st, 10, digest, DIGEST_LEN, SQLITE_TRANSIENT);
+		if (values->raw_digest)
+			sqlite3_bind_blob(st, 11, values->raw_digest, DIGEST_LEN, SQLITE_TRANSIENT);
 	}
 	if (step_done(ld, st, "writing a version"))
 		return -1;
@@ -700,7 +728,8 @@ static int update_record(load *ld, sqlite3_int64 record, const load_row *row)
 	sqlite3_int64 current = 0, version;
 	json_flat old, cur;
 	unsigned char digest[DIGEST_LEN];
-	version_values values = { row->name, row->line, row->norm_json, row->raw_json, digest };
+	version_values values = { row->name, row->line, row->norm_json, row->raw_json, digest,
+				  row->has_raw_digest ? row->raw_digest : NULL };
 	int rc, tombstone = 1, common_diff = 0, new_diff = 0, result = -1, same = 0, known = 0;
 	char *old_norm = NULL;
 
@@ -816,9 +845,15 @@ int load_row_add(load *ld, const load_row *row)
 	if (row->quarantined)
 		return load_quarantined(ld, row);
 	ld->stats.loaded++;
+	if (row->known_version) {
+		ld->stats.unchanged++;
+		mark_seen(ld, row->known_record);
+		return add_snapshot_row(ld, row->position, row->known_version);
+	}
 	if (ld->fresh) {
 		version_values values = { row->name, row->line, row->norm_json, row->raw_json,
-					  row->has_digest ? row->digest : NULL };
+					  row->has_digest ? row->digest : NULL,
+					  row->has_raw_digest ? row->raw_digest : NULL };
 		sqlite3_int64 version;
 
 		ld->stats.added++;
@@ -844,6 +879,8 @@ int load_row_add(load *ld, const load_row *row)
 	p->position = row->position;
 	p->norm = xstrdup(row->norm_json);
 	p->raw = xstrdup(row->raw_json);
+	p->has_raw = row->has_raw_digest;
+	memcpy(p->raw_digest, row->raw_digest, sizeof(p->raw_digest));
 	p->match = -1;
 	return 0;
 }
@@ -947,7 +984,7 @@ static int rename_record(load *ld, const pending *p, const gone *g, enum rename_
 {
 	sqlite3_stmt *st = ld->rename_record;
 	sqlite3_int64 version;
-	version_values values = { p->name, p->line, p->norm, p->raw, NULL };
+	version_values values = { p->name, p->line, p->norm, p->raw, NULL, p->has_raw ? p->raw_digest : NULL };
 	json_flat old, cur;
 	int common_diff, new_diff, rc = -1;
 
@@ -1046,7 +1083,7 @@ static int finish_export(load *ld)
 		match_renames(ld, gone_list, ngone, rules);
 	for (i = 0; i < ld->npend; i++) {
 		pending *p = &ld->pend[i];
-		version_values values = { p->name, p->line, p->norm, p->raw, NULL };
+		version_values values = { p->name, p->line, p->norm, p->raw, NULL, p->has_raw ? p->raw_digest : NULL };
 		sqlite3_int64 record, version;
 
 		if (p->match >= 0) {
@@ -1061,7 +1098,7 @@ static int finish_export(load *ld)
 		ld->stats.added++;
 	}
 	for (i = 0; i < ngone; i++) {
-		version_values tomb = { gone_list[i].name, 0, NULL, NULL, NULL };
+		version_values tomb = { gone_list[i].name, 0, NULL, NULL, NULL, NULL };
 		sqlite3_int64 version;
 
 		if (gone_list[i].match >= 0)
@@ -1126,6 +1163,100 @@ int load_previous_sha(load *ld, const char *export_name, char sha[65])
 	if (step == SQLITE_ROW)
 		return 1;
 	return step == SQLITE_DONE ? 0 : catalogue_fail(ld->cat, "reading earlier snapshots");
+}
+
+int load_export_known(load *ld, const char *header_digest, load_known **known)
+{
+	sqlite3_stmt *st = NULL;
+	load_known *k = NULL;
+	int step, same = 0;
+
+	*known = NULL;
+	if (ld->same_content || ld->fresh)
+		goto record;
+	/* the header digest of the export's previous content */
+	if (catalogue_prepare(ld->cat, &st,
+			      "SELECT se.header_digest FROM snapshot_export se"
+			      " JOIN snapshot s ON s.id = se.snapshot_id"
+			      " WHERE se.export = ? AND se.snapshot_id <> ? AND se.unchanged = 0"
+			      " ORDER BY s.as_of DESC, se.id DESC LIMIT 1"))
+		return -1;
+	sqlite3_bind_text(st, 1, ld->export_name, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, ld->snapshot_id);
+	step = sqlite3_step(st);
+	same = step == SQLITE_ROW && sqlite3_column_text(st, 0) &&
+	       !strcmp((const char *)sqlite3_column_text(st, 0), header_digest);
+	sqlite3_finalize(st);
+	st = NULL;
+	if (step != SQLITE_ROW && step != SQLITE_DONE)
+		return catalogue_fail(ld->cat, "reading the previous header");
+	if (!same)
+		goto record;
+	if (catalogue_prepare(ld->cat, &st,
+			      "SELECT r.name, r.occurrence, v.id, r.id, v.raw_digest FROM record r"
+			      " JOIN version v ON v.record_id = r.id AND v.valid_to IS NULL"
+			      " AND v.tombstone = 0 WHERE r.export = ? AND v.raw_digest IS NOT NULL"))
+		return -1;
+	sqlite3_bind_text(st, 1, ld->export_name, -1, SQLITE_STATIC);
+	k = xcalloc(1, sizeof(*k));
+	strmap_init(&k->index);
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		sbuf key;
+
+		if (sqlite3_column_bytes(st, 4) != DIGEST_LEN)
+			continue;
+		k->entries = xrealloc(k->entries, (k->n + 1) * sizeof(*k->entries));
+		k->entries[k->n].version = sqlite3_column_int64(st, 2);
+		k->entries[k->n].record = sqlite3_column_int64(st, 3);
+		memcpy(k->entries[k->n].raw, sqlite3_column_blob(st, 4), DIGEST_LEN);
+		sbuf_init(&key);
+		sbuf_addf(&key, "%s\x1f%lld", (const char *)sqlite3_column_text(st, 0),
+			  (long long)sqlite3_column_int64(st, 1));
+		*strmap_get_or_add(&k->index, key.data, key.len, NULL) = ++k->n;
+		sbuf_release(&key);
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+	if (step != SQLITE_DONE) {
+		known_free(k);
+		return catalogue_fail(ld->cat, "reading the current records");
+	}
+	ld->known = k;
+	*known = k;
+record:
+	if (ld->same_content)
+		return 0;
+	if (catalogue_prepare(ld->cat, &st, "UPDATE snapshot_export SET header_digest = ? WHERE id = ?"))
+		return -1;
+	sqlite3_bind_text(st, 1, header_digest, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, ld->export_id);
+	step = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return step == SQLITE_DONE ? 0 : catalogue_fail(ld->cat, "recording the header digest");
+}
+
+int load_known_check(void *ctx, const char *name, size_t occurrence,
+		     const unsigned char digest[16], size_t *ref)
+{
+	const load_known *k = ctx;
+	char key[4096];
+	size_t *at;
+	int n = snprintf(key, sizeof(key), "%s\x1f%zu", name, occurrence);
+
+	if (n < 0 || (size_t)n >= sizeof(key))
+		return 0;
+	at = strmap_find(&k->index, key, (size_t)n);
+	if (!at || memcmp(k->entries[*at - 1].raw, digest, DIGEST_LEN))
+		return 0;
+	*ref = *at - 1;
+	return 1;
+}
+
+void load_known_ids(const load_known *known, size_t ref, sqlite3_int64 *version,
+		    sqlite3_int64 *record)
+{
+	*version = known->entries[ref].version;
+	*record = known->entries[ref].record;
 }
 
 int load_export_content(load *ld, const char *sha256, unsigned long long bytes)

@@ -52,6 +52,11 @@ typedef struct load_row {
 	const char *raw_json;        /* JSON object field -> raw cell (differing) */
 	int has_digest;              /* 1: digest holds load_digest(norm_json) */
 	unsigned char digest[16];    /* computed ahead (by the parsing thread) */
+	int has_raw_digest;          /* 1: raw_digest holds the raw record's */
+	unsigned char raw_digest[16];/* see parse_row.raw_digest */
+	sqlite3_int64 known_version; /* not 0: the row is this current version
+					(load_known_check said so); no values */
+	sqlite3_int64 known_record;  /* with known_version: its record */
 } load_row;
 
 /* Counts of one export's load, filled by load_export_end(). */
@@ -95,6 +100,22 @@ int load_export_begin(load *ld, const char *export_name, const char *file,
 		      const char *sha256, unsigned long long bytes,
 		      const load_column *columns, size_t ncolumns, int *same);
 int load_row_add(load *ld, const load_row *row);
+/*
+ * The export's current records, for recognising unchanged rows before
+ * they are normalised: when header_digest (parse_header_digest()) equals
+ * the one the export's previous content was read with, *known gets a map
+ * from (name, occurrence) to current version and raw digest; else NULL.
+ * The digest is recorded either way. The map stays valid until
+ * load_export_end(); load_known_check() only reads it.
+ */
+typedef struct load_known load_known;
+int load_export_known(load *ld, const char *header_digest, load_known **known);
+/* A parse_known_fn over the map (ctx is the load_known). */
+int load_known_check(void *ctx, const char *name, size_t occurrence,
+		     const unsigned char digest[16], size_t *ref);
+/* The version and record behind a reference load_known_check() gave. */
+void load_known_ids(const load_known *known, size_t ref, sqlite3_int64 *version,
+		    sqlite3_int64 *record);
 /* Record the content's hash and size, once read to the end. */
 int load_export_content(load *ld, const char *sha256, unsigned long long bytes);
 /* Finish the export: renames, removals, counts. */

@@ -1,6 +1,7 @@
 #include "parse.h"
 #include "csv.h"
 #include "normalise.h"
+#include "sha256.h"
 #include "strmap.h"
 #include "textout.h"
 
@@ -21,6 +22,10 @@ struct parse_export {
 	sbuf reason;               /* the current row's quarantine reason */
 	strmap names;              /* name -> rows seen with it */
 	strmap unknown_enums;      /* "field\tvalue" already reported */
+	parse_known_fn *known;     /* the known-row check, or NULL */
+	void *known_ctx;           /* its context */
+	size_t key;                /* the model name's column */
+	char header_digest[65];    /* see parse_header_digest() */
 	size_t *unknown;           /* columns of this row with unknown values */
 	size_t nunknown;           /* entries in unknown */
 	unsigned long rows;        /* data rows read */
@@ -115,6 +120,19 @@ static int setup_columns(parse_export *p, const csv_row *header, char *err, size
 	for (i = 0; i < p->ncolumns; i++)
 		if (p->columns[i].type == COL_KEY)
 			break;
+	p->key = i;
+	{
+		sha256_ctx ctx;
+		size_t k;
+
+		sha256_init(&ctx);
+		for (k = 0; k < header->nfields; k++) {
+			sha256_update(&ctx, header->fields[k], header->lengths[k]);
+			sha256_update(&ctx, "\x1f", 1);
+		}
+		sha256_update(&ctx, p->map->digest, strlen(p->map->digest));
+		sha256_final_hex(&ctx, p->header_digest);
+	}
 	if (i == p->ncolumns) {
 		mc_fmt(err, errlen, "%s:1: no model name column (expected 'Model' or one of its aliases)",
 		       p->path);
@@ -125,7 +143,7 @@ static int setup_columns(parse_export *p, const csv_row *header, char *err, size
 }
 
 int parse_open(parse_export **out, const char *path, const colmap *map,
-	       parse_report_fn *report_fn, void *report_ctx,
+	       parse_report_fn *report_fn, void *report_ctx, int hash_content,
 	       char *err, size_t errlen)
 {
 	parse_export *p = xcalloc(1, sizeof(*p));
@@ -142,7 +160,9 @@ int parse_open(parse_export **out, const char *path, const colmap *map,
 	strmap_init(&p->unknown_enums);
 	if (csv_open(&p->csv, path, err, errlen))
 		goto fail;
-	csv_hash_content(p->csv);
+	/* hashing costs a pass over the content; only when asked for */
+	if (hash_content)
+		csv_hash_content(p->csv);
 	rc = csv_next(p->csv, &header);
 	if (rc < 0) {
 		mc_fmt(err, errlen, "%s", csv_error(p->csv));
@@ -292,6 +312,67 @@ static int flags_fault(parse_export *p, parse_row *row, const csv_row *rec)
 	return row->quarantined;
 }
 
+void parse_set_known(parse_export *p, parse_known_fn *check, void *ctx)
+{
+	p->known = check;
+	p->known_ctx = ctx;
+}
+
+void parse_header_digest(const parse_export *p, char hex[65])
+{
+	memcpy(hex, p->header_digest, 65);
+}
+
+/* The digest of a record's raw fields (lengths and bytes). */
+static void raw_digest(const csv_row *rec, unsigned char digest[16])
+{
+	unsigned char full[32];
+	sha256_ctx ctx;
+	size_t i;
+
+	sha256_init(&ctx);
+	for (i = 0; i < rec->nfields; i++) {
+		unsigned char len[8];
+		size_t n = rec->lengths[i], k;
+
+		for (k = 0; k < 8; k++)
+			len[k] = (unsigned char)(n >> (8 * k));
+		sha256_update(&ctx, len, 8);
+		sha256_update(&ctx, rec->fields[i], rec->lengths[i]);
+	}
+	sha256_final(&ctx, full);
+	memcpy(digest, full, 16);
+}
+
+/*
+ * A row the known-row check recognises: the same bytes as a row loaded
+ * before, under the same header and column map, so it reads the same:
+ * take its name and occurrence without normalising the other cells.
+ */
+static int known_row(parse_export *p, parse_row *row, const csv_row *rec)
+{
+	sbuf *name = &p->norms[p->key];
+	size_t *count, ref;
+
+	if (!p->known || row->quarantined || rec->nfields != p->ncolumns || p->key >= rec->nfields)
+		return 0;
+	sbuf_reset(name);
+	if (norm_text(rec->fields[p->key], rec->lengths[p->key], name) != NORM_OK)
+		return 0;
+	count = strmap_find(&p->names, name->data, name->len);
+	if (!p->known(p->known_ctx, name->data, (count ? *count : 0) + 1, row->raw_digest, &ref))
+		return 0;
+	count = strmap_get_or_add(&p->names, name->data, name->len, NULL);
+	row->occurrence = ++*count;
+	row->name = name->data;
+	row->known = 1;
+	row->known_ref = ref;
+	if (*count > 1)
+		report(p, "%s:%lu: model name '%s' repeats (occurrence %zu); kept as '%s#%zu'",
+		       p->path, row->line, row->name, *count, row->name, *count);
+	return 1;
+}
+
 int parse_next(parse_export *p, parse_row *row, char *err, size_t errlen)
 {
 	csv_row rec;
@@ -315,7 +396,10 @@ int parse_next(parse_export *p, parse_row *row, char *err, size_t errlen)
 	row->nvalues = p->ncolumns;
 	row->name = "";
 	p->nunknown = 0;
+	raw_digest(&rec, row->raw_digest);
 	flags_fault(p, row, &rec);
+	if (known_row(p, row, &rec))
+		return 1;
 	if (rec.nfields != p->ncolumns)
 		quarantine(p, row, NULL, "the row has %zu fields, the header has %zu",
 			   rec.nfields, p->ncolumns);

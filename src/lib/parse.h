@@ -50,6 +50,10 @@ typedef struct parse_row {
 	char *const *raw_fields;  /* the record's fields as read */
 	const size_t *raw_lengths;/* their lengths */
 	size_t nraw;              /* number of fields in the record */
+	unsigned char raw_digest[16]; /* digest of the record's raw fields */
+	int known;                /* 1: the known-row check recognised it; its
+				     values were not normalised (values unset) */
+	size_t known_ref;         /* with known: what the check returned */
 } parse_row;
 
 /* Called with each report (one line, no newline): undeclared columns,
@@ -59,11 +63,21 @@ typedef void parse_report_fn(void *ctx, const char *message);
 typedef struct parse_export parse_export;
 
 /*
- * Open an export and read its header. name is the file name used in
- * messages. Returns 0, or -1 with a message in err.
+ * A known-row check: given a row's trimmed name, the occurrence it would
+ * take and the digest of its raw fields, return 1 (and a reference in
+ * *ref) when that exact row is already on record, so its values need not
+ * be normalised again. Called on the parsing thread; it must only read.
+ */
+typedef int parse_known_fn(void *ctx, const char *name, size_t occurrence,
+			   const unsigned char digest[16], size_t *ref);
+
+/*
+ * Open an export and read its header. path is also the name used in
+ * messages. With hash_content, the content is hashed as it is read (see
+ * parse_content_sha256()). Returns 0, or -1 with a message in err.
  */
 int parse_open(parse_export **out, const char *path, const colmap *map,
-	       parse_report_fn *report, void *report_ctx,
+	       parse_report_fn *report, void *report_ctx, int hash_content,
 	       char *err, size_t errlen);
 
 /* The columns of the export (header-less columns whose cells are all empty
@@ -82,6 +96,12 @@ unsigned long long parse_bytes_read(const parse_export *p);
 /* After the last row: the SHA-256 of the content read (the decompressed
  * bytes) as 64 hex digits. 0, or -1 before the end. */
 int parse_content_sha256(parse_export *p, char hex[65]);
+
+/* Ask check before normalising each row (NULL: normalise every row). */
+void parse_set_known(parse_export *p, parse_known_fn *check, void *ctx);
+/* A digest of the header as read and of the column map: rows whose raw
+ * digests match under equal header digests normalise the same. */
+void parse_header_digest(const parse_export *p, char hex[65]);
 
 /* Encode the row's raw fields as one CSV record (for the quarantine). */
 void parse_row_raw_csv(const parse_row *row, sbuf *out);
