@@ -124,24 +124,30 @@ static int setup_columns(parse_export *p, const csv_row *header, char *err, size
 	return rc;
 }
 
-int parse_open(parse_export **out, const char *path, const colmap *map,
-	       parse_report_fn *report_fn, void *report_ctx,
-	       char *err, size_t errlen)
+/* A parse of the named input, before its reader is opened. */
+static parse_export *parse_new(const char *name, const colmap *map,
+			       parse_report_fn *report_fn, void *report_ctx)
 {
 	parse_export *p = xcalloc(1, sizeof(*p));
-	csv_row header;
-	int rc;
 
-	*out = NULL;
-	p->path = xstrdup(path);
+	p->path = xstrdup(name);
 	p->map = map;
 	p->report = report_fn;
 	p->report_ctx = report_ctx;
 	sbuf_init(&p->reason);
 	strmap_init(&p->names);
 	strmap_init(&p->unknown_enums);
-	if (csv_open(&p->csv, path, err, errlen))
-		goto fail;
+	return p;
+}
+
+/* Read the header of p's opened reader and set up its columns; frees p
+ * on failure. */
+static int parse_start(parse_export **out, parse_export *p, char *err, size_t errlen)
+{
+	const char *path = p->path;
+	csv_row header;
+	int rc;
+
 	csv_hash_content(p->csv);
 	rc = csv_next(p->csv, &header);
 	if (rc < 0) {
@@ -165,6 +171,34 @@ int parse_open(parse_export **out, const char *path, const colmap *map,
 fail:
 	parse_free(p);
 	return -1;
+}
+
+int parse_open(parse_export **out, const char *path, const colmap *map,
+	       parse_report_fn *report_fn, void *report_ctx,
+	       char *err, size_t errlen)
+{
+	parse_export *p = parse_new(path, map, report_fn, report_ctx);
+
+	*out = NULL;
+	if (csv_open(&p->csv, path, err, errlen)) {
+		parse_free(p);
+		return -1;
+	}
+	return parse_start(out, p, err, errlen);
+}
+
+int parse_open_mem(parse_export **out, const void *data, size_t len, const char *name,
+		   const colmap *map, parse_report_fn *report_fn, void *report_ctx,
+		   char *err, size_t errlen)
+{
+	parse_export *p = parse_new(name, map, report_fn, report_ctx);
+
+	*out = NULL;
+	if (csv_open_mem(&p->csv, data, len, name, err, errlen)) {
+		parse_free(p);
+		return -1;
+	}
+	return parse_start(out, p, err, errlen);
 }
 
 const parse_column *parse_columns(const parse_export *p, size_t *n)
