@@ -40,7 +40,7 @@ UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNITS := $(patsubst tests/unit/%.c,$(OUT)/tests/%,$(UNIT_SRC))
 HEADERS := $(wildcard src/lib/*.h)
 
-.PHONY: all check unit clean install bench man
+.PHONY: all check unit clean install bench man fuzz fuzz-run
 all: $(PROGRAMS) $(UNITS)
 
 $(OUT)/lib/%.o: src/lib/%.c $(HEADERS) | $(OUT)/lib
@@ -71,6 +71,42 @@ check: all
 # into docs/performance.md.
 bench: all
 	python3 bench/bench.py --rounds $${BENCH_ROUNDS:-5} --write docs/performance.md
+
+# Fuzzing with clang's libFuzzer (not part of check): `make fuzz` builds
+# each tests/fuzz/fuzz_*.c into build/fuzz/ against its own instrumented
+# copy of the library (AddressSanitizer, UndefinedBehaviorSanitizer, and
+# small input blocks so that short inputs cross block boundaries);
+# `make fuzz-run FUZZ_SECONDS=N` runs each harness in turn for N seconds on
+# its seed corpus tests/fuzz/corpus/<harness>/ (tests/fuzz/README.md).
+FUZZ_CC ?= clang
+FUZZ_OUT := build/fuzz
+FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -pthread -O1 -g $(WARNINGS) $(PKG_CFLAGS) -Isrc/lib \
+	-DINPUT_BLOCK=509u -DINPUT_MEM_PIECE=1021u \
+	-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_LIB := $(FUZZ_OUT)/libmodelcat.a
+FUZZ_LIB_OBJ := $(patsubst src/lib/%.c,$(FUZZ_OUT)/lib/%.o,$(LIB_SRC))
+FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZERS := $(patsubst tests/fuzz/%.c,$(FUZZ_OUT)/%,$(FUZZ_SRC))
+FUZZ_SECONDS ?= 60
+FUZZ_MAX_LEN ?= 65536
+
+$(FUZZ_OUT)/lib/%.o: src/lib/%.c $(HEADERS) | $(FUZZ_OUT)/lib
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+$(FUZZ_LIB): $(FUZZ_LIB_OBJ)
+	rm -f $@
+	ar rcs $@ $^
+
+$(FUZZ_OUT)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB) $(HEADERS)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB) $(LDLIBS)
+
+$(FUZZ_OUT)/lib:
+	mkdir -p $@
+
+fuzz: $(FUZZERS)
+
+fuzz-run: fuzz
+	sh tests/fuzz/run $(FUZZ_SECONDS) $(FUZZ_MAX_LEN) $(FUZZERS)
 
 # Installs the programs, the configuration, the schema, the bundled
 # snapshots, the translation catalogues, the cron files and the manual.

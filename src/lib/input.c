@@ -17,8 +17,10 @@
 #include <zlib.h>
 
 /* Largest piece of a memory buffer handed out (or to zlib, whose avail_in
- * is a uInt) at once. */
+ * is a uInt) at once; the fuzzing build makes it small. */
+#ifndef INPUT_MEM_PIECE
 #define INPUT_MEM_PIECE (1u << 30)
+#endif
 
 /* The environment variable that sets the cap on inflated content. */
 #define INPUT_MAX_INFLATED_ENV "MODELCAT_MAX_INFLATED"

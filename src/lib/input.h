@@ -25,8 +25,11 @@
 
 #include <stddef.h>
 
-/* Size of the blocks read from files and of the inflate output blocks. */
+/* Size of the blocks read from files and of the inflate output blocks.
+ * The fuzzing build makes it small, so that short inputs cross blocks. */
+#ifndef INPUT_BLOCK
 #define INPUT_BLOCK (256u * 1024u)
+#endif
 
 /* The most bytes gzip or zip content may inflate to, unless
  * $MODELCAT_MAX_INFLATED says otherwise: hundreds of times the largest real
