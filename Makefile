@@ -66,6 +66,22 @@ check: all
 	MODELCAT_BIN=$(abspath $(BIN)) MODELCAT_UNITS=$(abspath $(OUT)/tests) \
 		sh tests/run
 
+# The same suite with every unit test and every program the e2e tests run
+# through `mc` under valgrind (memcheck, leak checking; slow: not part of
+# check). A process with an error or a definite leak fails the run; the
+# logs are kept in build/valgrind/.
+VALGRIND_LOGS := $(abspath build/valgrind)
+VALGRIND ?= valgrind --error-exitcode=99 --leak-check=full \
+	--errors-for-leak-kinds=definite --show-leak-kinds=definite --track-origins=yes \
+	--trace-children=yes --trace-children-skip=/bin/*,/usr/bin/*,/usr/local/bin/* \
+	--log-file=$(VALGRIND_LOGS)/%p.log
+check-valgrind: all
+	rm -rf $(VALGRIND_LOGS)
+	mkdir -p $(VALGRIND_LOGS)
+	MODELCAT_BIN=$(abspath $(BIN)) MODELCAT_UNITS=$(abspath $(OUT)/tests) \
+		MODELCAT_WRAP="$(VALGRIND)" MODELCAT_VALGRIND_LOGS=$(VALGRIND_LOGS) \
+		sh tests/run
+
 # Benchmarks (not part of check): the release build against sqlite3's
 # .import of the same file; BENCH_BIG=1 for a 1 GB input. The results go
 # into docs/performance.md.

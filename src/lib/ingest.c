@@ -891,6 +891,8 @@ int ingest_load_staged(ingest_ctx *ctx, const char *staging,
 		while ((step = sqlite3_step(st)) == SQLITE_ROW) {
 			load_row row;
 
+			/* has_digest stays 0: the loader computes the digest */
+			memset(&row, 0, sizeof(row));
 			row.position = (unsigned long)sqlite3_column_int64(st, 0);
 			row.line = (unsigned long)sqlite3_column_int64(st, 1);
 			row.name = col_text(st, 2);
