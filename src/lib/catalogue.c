@@ -156,9 +156,9 @@ static int apply_migration(catalogue *cat, const char *dir, const char *name, in
 	}
 	catalogue_now(when);
 	sqlite3_bind_int(st, 1, number);
-	sqlite3_bind_text(st, 2, name, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 3, when, -1, SQLITE_TRANSIENT);
-	if (sqlite3_step(st) != SQLITE_DONE) {
+	if (sqlite3_bind_text(st, 2, name, -1, SQLITE_TRANSIENT) != SQLITE_OK ||
+	    sqlite3_bind_text(st, 3, when, -1, SQLITE_TRANSIENT) != SQLITE_OK ||
+	    sqlite3_step(st) != SQLITE_DONE) {
 		catalogue_fail(cat, "recording the migration");
 		goto rollback;
 	}
