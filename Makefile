@@ -39,9 +39,14 @@ PROGRAMS := $(BIN)/modelcat $(STAGES)
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNITS := $(patsubst tests/unit/%.c,$(OUT)/tests/%,$(UNIT_SRC))
 HEADERS := $(wildcard src/lib/*.h)
+# The allocation-failure injector of tests/e2e/t0100-oom.sh (LD_PRELOAD):
+# not built under a sanitizer, whose allocator it cannot replace.
+ifeq ($(SANITIZE),)
+  FAULT_LIBS := $(OUT)/tests/failmalloc.so
+endif
 
-.PHONY: all check unit clean install bench man fuzz fuzz-run
-all: $(PROGRAMS) $(UNITS)
+.PHONY: all check check-valgrind unit clean install bench man fuzz fuzz-run
+all: $(PROGRAMS) $(UNITS) $(FAULT_LIBS)
 
 $(OUT)/lib/%.o: src/lib/%.c $(HEADERS) | $(OUT)/lib
 	$(CC) $(CFLAGS) -c -o $@ $<
@@ -58,6 +63,9 @@ $(BIN)/%: src/stages/%.c $(LIB) $(HEADERS) | $(BIN)
 
 $(OUT)/tests/%: tests/unit/%.c tests/unit/unit.h $(LIB) $(HEADERS) | $(OUT)/tests
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+
+$(OUT)/tests/failmalloc.so: tests/fault/failmalloc.c | $(OUT)/tests
+	$(CC) $(CFLAGS) -fPIC -shared -o $@ $<
 
 $(OUT)/lib $(OUT)/tests $(BIN):
 	mkdir -p $@

@@ -347,6 +347,8 @@ static int start_inflate(input *in, int window_bits)
 
 	memset(&in->zs, 0, sizeof in->zs);
 	zrc = inflateInit2(&in->zs, window_bits);
+	if (zrc == Z_MEM_ERROR)
+		return fail(in, "cannot start inflating: out of memory");
 	if (zrc != Z_OK)
 		return fail(in, "cannot start inflating: %s",
 			    in->zs.msg ? in->zs.msg : zError(zrc));

@@ -978,6 +978,7 @@ int store_put(store *st, const char *source, const void *body, size_t len,
 			goto out;
 		}
 		tmp_made = 1;
+		mc_cleanup_add(tmp);
 		if (compress_to(fd, body, len, source, tmp, err, errlen))
 			goto out;
 		if (fsync(fd) || fchmod(fd, 0444)) {
@@ -1023,8 +1024,10 @@ int store_put(store *st, const char *source, const void *body, size_t len,
 out:
 	if (fd >= 0)
 		close(fd);
-	if (tmp_made)
+	if (tmp_made) {
 		unlink(tmp);
+		mc_cleanup_remove(tmp);
+	}
 	if (rc && dir_made)
 		rmdir(dir);
 	free_names(names, n);
@@ -1036,6 +1039,7 @@ out:
 int store_sync_catalogue(const store *st, catalogue *cat, unsigned long *added)
 {
 	sqlite3_stmt *ins = NULL;
+	char msg[512];
 	size_t i;
 	int rc = -1, began = 0;
 
@@ -1086,7 +1090,7 @@ int store_sync_catalogue(const store *st, catalogue *cat, unsigned long *added)
 	return 0;
 fail:
 	mc_fmt(cat->err, sizeof(cat->err), "%s: recording the fetch manifest: %s", cat->path,
-	       sqlite3_errmsg(cat->db));
+	       catalogue_db_error(cat->db, msg, sizeof(msg)));
 	sqlite3_finalize(ins);
 	if (began)
 		sqlite3_exec(cat->db, "ROLLBACK", NULL, NULL, NULL);

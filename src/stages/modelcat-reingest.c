@@ -158,6 +158,7 @@ int main(int argc, char **argv)
 	colmap map;
 	int opt, status = EXIT_FAILURE_, opened = 0, strict = 0;
 
+	stage_init();
 	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
 		switch (opt) {
 		case 'd': db = optarg; break;
@@ -185,8 +186,12 @@ int main(int argc, char **argv)
 		return EXIT_FAILURE_;
 	}
 	target = paths_db(db);
+	/* a rebuild that was killed left its copy: it goes first */
+	mc_fmt(tmp, sizeof(tmp), "%s.reingest-", target);
+	mc_remove_stale(tmp);
 	mc_fmt(tmp, sizeof(tmp), "%s.reingest-%ld", target, (long)getpid());
 	catalogue_remove(tmp);
+	mc_cleanup_add(tmp);
 	if (stage_catalogue(program, &cat, tmp, 0))
 		goto out;
 	opened = 1;
@@ -232,6 +237,7 @@ int main(int argc, char **argv)
 out:
 	if (opened)
 		catalogue_close(&cat);
+	mc_cleanup_remove(tmp);
 	if (status == EXIT_FAILURE_) {
 		catalogue_remove(tmp);
 		stage_error(program, "the catalogue %s was left as it was", target);
