@@ -344,6 +344,7 @@ static int update(run *r, sqlite3_int64 before, int *quarantined)
 	mc_fmt(dir, sizeof(dir), "%s.run-", r->db);
 	mc_remove_stale(dir);
 	remove_stale_builds(r->out);
+	job_remove_stale_temps(r->out);
 	mc_fmt(r->work, sizeof(r->work), "%s.run-%ld", r->db, (long)getpid());
 	mc_fmt(r->build, sizeof(r->build), "%s/.build-%ld", r->out, (long)getpid());
 	catalogue_remove(r->work);
