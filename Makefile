@@ -39,9 +39,14 @@ PROGRAMS := $(BIN)/modelcat $(STAGES)
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNITS := $(patsubst tests/unit/%.c,$(OUT)/tests/%,$(UNIT_SRC))
 HEADERS := $(wildcard src/lib/*.h)
+# The allocation-failure injector of tests/e2e/t0100-oom.sh (LD_PRELOAD):
+# not built under a sanitizer, whose allocator it cannot replace.
+ifeq ($(SANITIZE),)
+  FAULT_LIBS := $(OUT)/tests/failmalloc.so
+endif
 
-.PHONY: all check unit clean install bench man
-all: $(PROGRAMS) $(UNITS)
+.PHONY: all check check-valgrind unit clean install bench man fuzz fuzz-run
+all: $(PROGRAMS) $(UNITS) $(FAULT_LIBS)
 
 $(OUT)/lib/%.o: src/lib/%.c $(HEADERS) | $(OUT)/lib
 	$(CC) $(CFLAGS) -c -o $@ $<
@@ -59,6 +64,9 @@ $(BIN)/%: src/stages/%.c $(LIB) $(HEADERS) | $(BIN)
 $(OUT)/tests/%: tests/unit/%.c tests/unit/unit.h $(LIB) $(HEADERS) | $(OUT)/tests
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 
+$(OUT)/tests/failmalloc.so: tests/fault/failmalloc.c | $(OUT)/tests
+	$(CC) $(CFLAGS) -fPIC -shared -o $@ $<
+
 $(OUT)/lib $(OUT)/tests $(BIN):
 	mkdir -p $@
 
@@ -66,11 +74,63 @@ check: all
 	MODELCAT_BIN=$(abspath $(BIN)) MODELCAT_UNITS=$(abspath $(OUT)/tests) \
 		sh tests/run
 
+# The same suite with every unit test and every program the e2e tests run
+# through `mc` under valgrind (memcheck, leak checking; slow: not part of
+# check). A process with an error or a definite leak fails the run; the
+# logs are kept in build/valgrind/.
+VALGRIND_LOGS := $(abspath build/valgrind)
+VALGRIND ?= valgrind --error-exitcode=99 --leak-check=full \
+	--errors-for-leak-kinds=definite --show-leak-kinds=definite --track-origins=yes \
+	--trace-children=yes --trace-children-skip=/bin/*,/usr/bin/*,/usr/local/bin/* \
+	--log-file=$(VALGRIND_LOGS)/%p.log
+check-valgrind: all
+	rm -rf $(VALGRIND_LOGS)
+	mkdir -p $(VALGRIND_LOGS)
+	MODELCAT_BIN=$(abspath $(BIN)) MODELCAT_UNITS=$(abspath $(OUT)/tests) \
+		MODELCAT_WRAP="$(VALGRIND)" MODELCAT_VALGRIND_LOGS=$(VALGRIND_LOGS) \
+		sh tests/run
+
 # Benchmarks (not part of check): the release build against sqlite3's
 # .import of the same file; BENCH_BIG=1 for a 1 GB input. The results go
 # into docs/performance.md.
 bench: all
 	python3 bench/bench.py --rounds $${BENCH_ROUNDS:-5} --write docs/performance.md
+
+# Fuzzing with clang's libFuzzer (not part of check): `make fuzz` builds
+# each tests/fuzz/fuzz_*.c into build/fuzz/ against its own instrumented
+# copy of the library (AddressSanitizer, UndefinedBehaviorSanitizer, and
+# small input blocks so that short inputs cross block boundaries);
+# `make fuzz-run FUZZ_SECONDS=N` runs each harness in turn for N seconds on
+# its seed corpus tests/fuzz/corpus/<harness>/ (tests/fuzz/README.md).
+FUZZ_CC ?= clang
+FUZZ_OUT := build/fuzz
+FUZZ_CFLAGS := -std=c11 -D_GNU_SOURCE -pthread -O1 -g $(WARNINGS) $(PKG_CFLAGS) -Isrc/lib \
+	-DINPUT_BLOCK=509u -DINPUT_MEM_PIECE=1021u \
+	-fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_LIB := $(FUZZ_OUT)/libmodelcat.a
+FUZZ_LIB_OBJ := $(patsubst src/lib/%.c,$(FUZZ_OUT)/lib/%.o,$(LIB_SRC))
+FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZERS := $(patsubst tests/fuzz/%.c,$(FUZZ_OUT)/%,$(FUZZ_SRC))
+FUZZ_SECONDS ?= 60
+FUZZ_MAX_LEN ?= 65536
+
+$(FUZZ_OUT)/lib/%.o: src/lib/%.c $(HEADERS) | $(FUZZ_OUT)/lib
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+$(FUZZ_LIB): $(FUZZ_LIB_OBJ)
+	rm -f $@
+	ar rcs $@ $^
+
+$(FUZZ_OUT)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB) $(HEADERS)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB) $(LDLIBS)
+
+$(FUZZ_OUT)/lib:
+	mkdir -p $@
+
+fuzz: $(FUZZERS)
+
+fuzz-run: fuzz
+	sh tests/fuzz/run $(FUZZ_SECONDS) $(FUZZ_MAX_LEN) $(FUZZERS)
 
 # Installs the programs, the configuration, the schema, the bundled
 # snapshots, the translation catalogues, the cron files and the manual.

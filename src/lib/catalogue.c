@@ -9,20 +9,39 @@
 #include <unistd.h>
 
 
+const char *catalogue_db_error(sqlite3 *db, char *buf, size_t len)
+{
+	int code, sys;
+
+	if (!db) {
+		mc_fmt(buf, len, "out of memory");
+		return buf;
+	}
+	code = sqlite3_errcode(db) & 0xff;
+	sys = sqlite3_system_errno(db);
+	if (sys && (code == SQLITE_IOERR || code == SQLITE_CANTOPEN || code == SQLITE_FULL))
+		mc_fmt(buf, len, "%s (%s)", sqlite3_errmsg(db), strerror(sys));
+	else
+		mc_fmt(buf, len, "%s", sqlite3_errmsg(db));
+	return buf;
+}
+
 int catalogue_fail(catalogue *cat, const char *what)
 {
+	char msg[512];
+
 	mc_fmt(cat->err, sizeof(cat->err), "%s: %s: %s", cat->path, what,
-	       sqlite3_errmsg(cat->db));
+	       catalogue_db_error(cat->db, msg, sizeof(msg)));
 	return -1;
 }
 
 int catalogue_exec(catalogue *cat, const char *sql)
 {
-	char *msg = NULL;
+	char msg[512];
 
-	if (sqlite3_exec(cat->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
-		mc_fmt(cat->err, sizeof(cat->err), "%s: %s", cat->path, msg ? msg : "error");
-		sqlite3_free(msg);
+	if (sqlite3_exec(cat->db, sql, NULL, NULL, NULL) != SQLITE_OK) {
+		mc_fmt(cat->err, sizeof(cat->err), "%s: %s", cat->path,
+		       catalogue_db_error(cat->db, msg, sizeof(msg)));
 		return -1;
 	}
 	return 0;
@@ -116,6 +135,7 @@ static int migration_applied(catalogue *cat, int number, int *applied)
 	sqlite3_stmt *st;
 	int rc;
 
+	*applied = 0;
 	if (sqlite3_prepare_v2(cat->db, "SELECT 1 FROM schema_version WHERE version = ?",
 			       -1, &st, NULL) != SQLITE_OK)
 		return catalogue_fail(cat, "reading the schema version");
@@ -156,9 +176,9 @@ static int apply_migration(catalogue *cat, const char *dir, const char *name, in
 	}
 	catalogue_now(when);
 	sqlite3_bind_int(st, 1, number);
-	sqlite3_bind_text(st, 2, name, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 3, when, -1, SQLITE_TRANSIENT);
-	if (sqlite3_step(st) != SQLITE_DONE) {
+	if (sqlite3_bind_text(st, 2, name, -1, SQLITE_TRANSIENT) != SQLITE_OK ||
+	    sqlite3_bind_text(st, 3, when, -1, SQLITE_TRANSIENT) != SQLITE_OK ||
+	    sqlite3_step(st) != SQLITE_DONE) {
 		catalogue_fail(cat, "recording the migration");
 		goto rollback;
 	}
@@ -225,13 +245,14 @@ int catalogue_open(catalogue *cat, const char *path, const char *sqldir, int fla
 {
 	int oflags = (flags & CATALOGUE_READONLY) ? SQLITE_OPEN_READONLY
 						  : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+	char msg[512];
 	int version;
 
 	memset(cat, 0, sizeof(*cat));
 	cat->path = xstrdup(path);
 	if (sqlite3_open_v2(path, &cat->db, oflags, NULL) != SQLITE_OK) {
 		mc_fmt(cat->err, sizeof(cat->err), "%s: cannot open the catalogue: %s", path,
-		       cat->db ? sqlite3_errmsg(cat->db) : "out of memory");
+		       catalogue_db_error(cat->db, msg, sizeof(msg)));
 		goto fail;
 	}
 	sqlite3_busy_timeout(cat->db, 10000);
@@ -294,31 +315,32 @@ int catalogue_copy(const char *src, const char *dst, char *err, size_t errlen)
 {
 	sqlite3 *from = NULL, *to = NULL;
 	sqlite3_backup *b;
+	char msg[512];
 	int rc = -1;
 
 	if (sqlite3_open_v2(src, &from, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
 		mc_fmt(err, errlen, "%s: cannot open: %s", src,
-		       from ? sqlite3_errmsg(from) : "out of memory");
+		       catalogue_db_error(from, msg, sizeof(msg)));
 		goto out;
 	}
 	if (sqlite3_open_v2(dst, &to, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
 		mc_fmt(err, errlen, "%s: cannot create: %s", dst,
-		       to ? sqlite3_errmsg(to) : "out of memory");
+		       catalogue_db_error(to, msg, sizeof(msg)));
 		goto out;
 	}
 	sqlite3_busy_timeout(from, 10000);
 	b = sqlite3_backup_init(to, "main", from, "main");
 	if (!b) {
-		mc_fmt(err, errlen, "%s: cannot copy: %s", dst, sqlite3_errmsg(to));
+		mc_fmt(err, errlen, "%s: cannot copy: %s", dst, catalogue_db_error(to, msg, sizeof(msg)));
 		goto out;
 	}
 	if (sqlite3_backup_step(b, -1) != SQLITE_DONE) {
 		sqlite3_backup_finish(b);
-		mc_fmt(err, errlen, "%s: cannot copy %s: %s", dst, src, sqlite3_errmsg(to));
+		mc_fmt(err, errlen, "%s: cannot copy %s: %s", dst, src, catalogue_db_error(to, msg, sizeof(msg)));
 		goto out;
 	}
 	if (sqlite3_backup_finish(b) != SQLITE_OK) {
-		mc_fmt(err, errlen, "%s: cannot copy: %s", dst, sqlite3_errmsg(to));
+		mc_fmt(err, errlen, "%s: cannot copy: %s", dst, catalogue_db_error(to, msg, sizeof(msg)));
 		goto out;
 	}
 	rc = 0;

@@ -34,6 +34,11 @@ void catalogue_remove(const char *path);
  * a consistent copy even while others read src. 0, or -1 (err). */
 int catalogue_copy(const char *src, const char *dst, char *err, size_t errlen);
 
+/* SQLite's message for db's last error into buf (len bytes), with the
+ * system error behind an I/O failure: "disk I/O error (File too large)".
+ * Returns buf. */
+const char *catalogue_db_error(sqlite3 *db, char *buf, size_t len);
+
 /* Set cat->err to "path: what: sqlite's message"; returns -1. */
 int catalogue_fail(catalogue *cat, const char *what);
 /* Run SQL text with no parameters (schema, BEGIN/COMMIT). 0 or -1. */

@@ -67,12 +67,24 @@ static void alias_add(colmap *map, size_t *cap, const char *header, size_t field
 }
 
 /* Read the next non-comment, non-blank line of f into line (newline cut).
- * Returns 1 for a line, 0 at end of file. */
+ * Returns 1 for a line, 0 at end of file, -1 when reading failed (errno
+ * says why: a read error, or no memory for the line): a file cut short by
+ * a failure must not pass for a shorter file. */
 static int next_line(FILE *f, char **line, size_t *cap, unsigned long *lineno)
 {
 	ssize_t n;
 
-	while ((n = getline(line, cap, f)) >= 0) {
+	for (;;) {
+		errno = 0;
+		n = getline(line, cap, f);
+		if (n < 0) {
+			if (ferror(f) || errno) {
+				if (!errno)
+					errno = EIO;
+				return -1;
+			}
+			return 0;
+		}
 		(*lineno)++;
 		while (n > 0 && ((*line)[n - 1] == '\n' || (*line)[n - 1] == '\r'))
 			(*line)[--n] = '\0';
@@ -80,7 +92,6 @@ static int next_line(FILE *f, char **line, size_t *cap, unsigned long *lineno)
 			continue;
 		return 1;
 	}
-	return 0;
 }
 
 static int load_columns(colmap *map, const char *path, char *err, size_t errlen)
@@ -89,13 +100,13 @@ static int load_columns(colmap *map, const char *path, char *err, size_t errlen)
 	char *line = NULL, *parts[3];
 	size_t cap = 0, fcap = 0, acap = 0, n, i;
 	unsigned long lineno = 0;
-	int rc = -1;
+	int rc = -1, got;
 
 	if (!f) {
 		mc_fmt(err, errlen, "%s: cannot open: %s", path, strerror(errno));
 		return -1;
 	}
-	while (next_line(f, &line, &cap, &lineno)) {
+	while ((got = next_line(f, &line, &cap, &lineno)) == 1) {
 		colmap_field *field;
 
 		n = split_tabs(line, parts, 3);
@@ -132,6 +143,10 @@ static int load_columns(colmap *map, const char *path, char *err, size_t errlen)
 			}
 		}
 	}
+	if (got < 0) {
+		mc_fmt(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+		goto out;
+	}
 	qsort(map->aliases, map->naliases, sizeof(*map->aliases), alias_cmp);
 	for (i = 1; i < map->naliases; i++) {
 		if (!strcmp(map->aliases[i - 1].header, map->aliases[i].header)) {
@@ -153,13 +168,13 @@ static int load_enumerations(colmap *map, const char *path, char *err, size_t er
 	char *line = NULL, *parts[2];
 	size_t cap = 0;
 	unsigned long lineno = 0;
-	int rc = -1;
+	int rc = -1, got;
 
 	if (!f) {
 		mc_fmt(err, errlen, "%s: cannot open: %s", path, strerror(errno));
 		return -1;
 	}
-	while (next_line(f, &line, &cap, &lineno)) {
+	while ((got = next_line(f, &line, &cap, &lineno)) == 1) {
 		colmap_field *field;
 
 		if (split_tabs(line, parts, 2) != 2) {
@@ -175,6 +190,10 @@ static int load_enumerations(colmap *map, const char *path, char *err, size_t er
 		field->known = xrealloc(field->known, (field->nknown + 2) * sizeof(char *));
 		field->known[field->nknown++] = xstrdup(parts[1]);
 		field->known[field->nknown] = NULL;
+	}
+	if (got < 0) {
+		mc_fmt(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+		goto out;
 	}
 	rc = 0;
 out:
@@ -263,6 +282,7 @@ int colmap_precedence(const char *dir, char ***names, size_t *n, char *err, size
 	char *line = NULL;
 	size_t cap = 0;
 	unsigned long lineno = 0;
+	int got;
 
 	*names = xcalloc(1, sizeof(**names));
 	*n = 0;
@@ -274,15 +294,17 @@ int colmap_precedence(const char *dir, char ***names, size_t *n, char *err, size
 		sbuf_release(&path);
 		return -1;
 	}
-	while (next_line(f, &line, &cap, &lineno)) {
+	while ((got = next_line(f, &line, &cap, &lineno)) == 1) {
 		*names = xrealloc(*names, (*n + 2) * sizeof(**names));
 		(*names)[(*n)++] = xstrdup(line);
 		(*names)[*n] = NULL;
 	}
+	if (got < 0)
+		mc_fmt(err, errlen, "%s: cannot read: %s", path.data, strerror(errno));
 	free(line);
 	fclose(f);
 	sbuf_release(&path);
-	return 0;
+	return got < 0 ? -1 : 0;
 }
 
 void colmap_free_list(char **names)

@@ -681,6 +681,7 @@ static const char staging_schema[] =
 	"CREATE TABLE staging_notice (id INTEGER PRIMARY KEY, message TEXT NOT NULL);";
 
 typedef struct stage_sink {
+	const char *path;           /* the staging file, for messages */
 	sqlite3 *db;                /* the staging file */
 	sqlite3_stmt *row;          /* INSERT INTO staging_row */
 	sqlite3_stmt *notice;       /* INSERT INTO staging_notice */
@@ -690,7 +691,10 @@ typedef struct stage_sink {
 
 static int stage_fail(sink *s, sqlite3 *db, const char *what)
 {
-	mc_fmt(s->err, s->errlen, "staging: %s: %s", what, sqlite3_errmsg(db));
+	char msg[512];
+
+	mc_fmt(s->err, s->errlen, "%s: %s: %s", ((stage_sink *)s->ctx)->path, what,
+	       catalogue_db_error(db, msg, sizeof(msg)));
 	return -1;
 }
 
@@ -773,12 +777,13 @@ int ingest_stage(const colmap *map, const char *export_name, const char *path,
 	stage_sink ss;
 	sink snk = { stage_begin, stage_row, stage_notice, NULL, &ss, 1, err, errlen };
 	sqlite3_stmt *st = NULL;
-	char sha[65], tmp[4096];
+	char sha[65], tmp[4096], msg[512];
 	unsigned long long bytes;
 	struct stat sb;
 	int rc = -1;
 
 	memset(&ss, 0, sizeof(ss));
+	ss.path = out;
 	/* written beside the target and renamed over it when complete: a
 	 * failed parse leaves an existing staging file as it was, and only a
 	 * regular file is ever replaced */
@@ -786,11 +791,15 @@ int ingest_stage(const colmap *map, const char *export_name, const char *path,
 		mc_fmt(err, errlen, "%s: not a regular file; the staging file must be one", out);
 		return -1;
 	}
+	/* what killed runs left beside it goes first */
+	mc_fmt(tmp, sizeof(tmp), "%s.tmp-", out);
+	mc_remove_stale(tmp);
 	mc_fmt(tmp, sizeof(tmp), "%s.tmp-%ld", out, (long)getpid());
 	unlink(tmp);
+	mc_cleanup_add(tmp);
 	if (sqlite3_open_v2(tmp, &ss.db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
 		mc_fmt(err, errlen, "%s: cannot create: %s", tmp,
-		       ss.db ? sqlite3_errmsg(ss.db) : "out of memory");
+		       catalogue_db_error(ss.db, msg, sizeof(msg)));
 		goto out;
 	}
 	if (sqlite3_exec(ss.db, "PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF; BEGIN",
@@ -800,7 +809,7 @@ int ingest_stage(const colmap *map, const char *export_name, const char *path,
 			       -1, &ss.row, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(ss.db, "INSERT INTO staging_notice(message) VALUES (?)",
 			       -1, &ss.notice, NULL) != SQLITE_OK) {
-		mc_fmt(err, errlen, "%s: %s", out, sqlite3_errmsg(ss.db));
+		mc_fmt(err, errlen, "%s: %s", out, catalogue_db_error(ss.db, msg, sizeof(msg)));
 		goto out;
 	}
 	if (feed(map, path, &snk, errors, 0, sha, &bytes, err, errlen))
@@ -828,7 +837,7 @@ int ingest_stage(const colmap *map, const char *export_name, const char *path,
 	sqlite3_finalize(ss.notice);
 	st = ss.row = ss.notice = NULL;
 	if (sqlite3_close(ss.db) != SQLITE_OK) {
-		mc_fmt(err, errlen, "%s: %s", tmp, sqlite3_errmsg(ss.db));
+		mc_fmt(err, errlen, "%s: %s", tmp, catalogue_db_error(ss.db, msg, sizeof(msg)));
 		goto out;
 	}
 	ss.db = NULL;
@@ -839,7 +848,7 @@ int ingest_stage(const colmap *map, const char *export_name, const char *path,
 	rc = 0;
 	goto out;
 dbfail:
-	mc_fmt(err, errlen, "%s: %s", out, sqlite3_errmsg(ss.db));
+	mc_fmt(err, errlen, "%s: %s", out, catalogue_db_error(ss.db, msg, sizeof(msg)));
 out:
 	sqlite3_finalize(st);
 	sqlite3_finalize(ss.row);
@@ -847,6 +856,7 @@ out:
 	sqlite3_close(ss.db);
 	if (rc)
 		unlink(tmp);
+	mc_cleanup_remove(tmp);
 	return rc;
 }
 
@@ -861,7 +871,7 @@ int ingest_load_staged(ingest_ctx *ctx, const char *staging,
 	sqlite3 *db = NULL;
 	sqlite3_stmt *st = NULL;
 	load_column *cols = NULL;
-	char **strings = NULL;
+	char **strings = NULL, msg[512];
 	size_t ncols = 0, i;
 	char *export_name = NULL, *file = NULL, *sha = NULL;
 	unsigned long long bytes = 0;
@@ -920,6 +930,7 @@ int ingest_load_staged(ingest_ctx *ctx, const char *staging,
 		while ((step = sqlite3_step(st)) == SQLITE_ROW) {
 			load_row row;
 
+			/* has_digest stays 0: the loader computes the digest */
 			memset(&row, 0, sizeof(row));
 			row.position = (unsigned long)sqlite3_column_int64(st, 0);
 			row.line = (unsigned long)sqlite3_column_int64(st, 1);
@@ -952,7 +963,7 @@ loadfail:
 	mc_fmt(err, errlen, "%s", load_error(ctx->load));
 	goto out;
 dbfail:
-	mc_fmt(err, errlen, "%s: %s", staging, db ? sqlite3_errmsg(db) : "cannot open");
+	mc_fmt(err, errlen, "%s: %s", staging, catalogue_db_error(db, msg, sizeof(msg)));
 out:
 	sqlite3_finalize(st);
 	sqlite3_close(db);

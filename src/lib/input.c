@@ -17,8 +17,13 @@
 #include <zlib.h>
 
 /* Largest piece of a memory buffer handed out (or to zlib, whose avail_in
- * is a uInt) at once. */
+ * is a uInt) at once; the fuzzing build makes it small. */
+#ifndef INPUT_MEM_PIECE
 #define INPUT_MEM_PIECE (1u << 30)
+#endif
+
+/* The environment variable that sets the cap on inflated content. */
+#define INPUT_MAX_INFLATED_ENV "MODELCAT_MAX_INFLATED"
 
 /* raw_left when the raw bytes run to the end of the file or buffer. */
 #define INPUT_UNBOUNDED ULLONG_MAX
@@ -65,6 +70,7 @@ struct input {
 	unsigned long long want_size; /* zip member uncompressed size */
 	unsigned long crc;            /* CRC-32 of the member output so far */
 	unsigned long long out_total; /* decoded bytes handed out so far */
+	unsigned long long max_inflated; /* cap on out_total for gzip and zip */
 	int done;                     /* the end was reached and checked */
 	int failed;                   /* an error was reported; calls fail */
 	char err[INPUT_ERRLEN];       /* last error, without the name */
@@ -303,6 +309,12 @@ static int zip_locate(input *in, unsigned long long size)
 		     "supported", in->member);
 		goto out;
 	}
+	if (usize > in->max_inflated) {
+		fail(in, "zip member \"%s\" would inflate to %lu bytes, more than the "
+		     "cap of %llu (a zip bomb?); " INPUT_MAX_INFLATED_ENV " raises it",
+		     in->member, usize, in->max_inflated);
+		goto out;
+	}
 	if (read_at(in, lho, h, ZIP_LOCAL_LEN, "a local header") < 0)
 		goto out;
 	if (le32(h) != ZIP_LOCAL_SIG) {
@@ -335,6 +347,8 @@ static int start_inflate(input *in, int window_bits)
 
 	memset(&in->zs, 0, sizeof in->zs);
 	zrc = inflateInit2(&in->zs, window_bits);
+	if (zrc == Z_MEM_ERROR)
+		return fail(in, "cannot start inflating: out of memory");
 	if (zrc != Z_OK)
 		return fail(in, "cannot start inflating: %s",
 			    in->zs.msg ? in->zs.msg : zError(zrc));
@@ -370,6 +384,10 @@ static int setup(input *in)
 	unsigned long long size = 0;
 	size_t n;
 
+	if (input_max_inflated(&in->max_inflated, in->err, sizeof in->err) < 0) {
+		in->failed = 1;
+		return -1;
+	}
 	if (in->mem) {
 		head = in->mem;
 		n = in->mem_len;
@@ -595,11 +613,46 @@ int input_next(input *in, const unsigned char **data, size_t *len)
 	rc = in->inflating ? next_inflated(in, data, len) :
 			     next_raw(in, data, len);
 	if (rc == 1) {
+		if (in->format != INPUT_PLAIN &&
+		    *len > in->max_inflated - in->out_total)
+			return fail(in, "inflates to more than %llu bytes, the cap on "
+				    "compressed content (a compression bomb?); "
+				    INPUT_MAX_INFLATED_ENV " raises it",
+				    in->max_inflated);
 		if (in->format == INPUT_ZIP)
 			in->crc = crc32(in->crc, *data, (uInt)*len);
 		in->out_total += *len;
 	}
 	return rc;
+}
+
+int input_max_inflated(unsigned long long *cap, char *err, size_t errlen)
+{
+	const char *env = getenv(INPUT_MAX_INFLATED_ENV);
+	unsigned long long value, unit = 1;
+	char *end;
+
+	*cap = INPUT_MAX_INFLATED_DEFAULT;
+	if (!env || !*env)
+		return 0;
+	errno = 0;
+	value = strtoull(env, &end, 10);
+	if (*end == 'k' || *end == 'K')
+		unit = 1ULL << 10;
+	else if (*end == 'M')
+		unit = 1ULL << 20;
+	else if (*end == 'G')
+		unit = 1ULL << 30;
+	if (unit > 1)
+		end++;
+	if (errno || end == env || *end || *env < '0' || *env > '9' ||
+	    value > ULLONG_MAX / unit) {
+		mc_fmt(err, errlen, INPUT_MAX_INFLATED_ENV "='%s' is not a size (bytes, "
+		       "or with k, M or G)", env);
+		return -1;
+	}
+	*cap = value * unit;
+	return 0;
 }
 
 const char *input_error(const input *in)

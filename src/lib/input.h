@@ -10,6 +10,12 @@
  * Nothing is ever written to disk. Memory use is a few fixed blocks, not
  * proportional to the input.
  *
+ * Compression bombs: gzip or zip content is inflated at most to a cap
+ * (INPUT_MAX_INFLATED_DEFAULT, or $MODELCAT_MAX_INFLATED: bytes, or with a
+ * k, M or G suffix); a member whose directory entry declares more is
+ * refused at open, and a stream that inflates past the cap fails with a
+ * message saying so.
+ *
  * Ownership: the input owns the blocks it hands out; a block stays valid
  * until the next input_next() or input_free(). A memory buffer given to
  * input_open_mem() is borrowed: it must outlive the input.
@@ -19,8 +25,17 @@
 
 #include <stddef.h>
 
-/* Size of the blocks read from files and of the inflate output blocks. */
+/* Size of the blocks read from files and of the inflate output blocks.
+ * The fuzzing build makes it small, so that short inputs cross blocks. */
+#ifndef INPUT_BLOCK
 #define INPUT_BLOCK (256u * 1024u)
+#endif
+
+/* The most bytes gzip or zip content may inflate to, unless
+ * $MODELCAT_MAX_INFLATED says otherwise: hundreds of times the largest real
+ * export, yet small enough that a bomb inflating to one huge field (held
+ * whole in memory by the CSV reader) still fits in memory. */
+#define INPUT_MAX_INFLATED_DEFAULT (1ULL << 30)
 
 /* Room for an error message. */
 #define INPUT_ERRLEN 512
@@ -68,5 +83,12 @@ const char *input_member(const input *in);
 
 /* Close and free everything; accepts NULL. */
 void input_free(input *in);
+
+/*
+ * The cap on inflated content: $MODELCAT_MAX_INFLATED when set (digits,
+ * optionally followed by k, M or G), else INPUT_MAX_INFLATED_DEFAULT.
+ * Returns 0, or -1 with a message in err when the variable is not a size.
+ */
+int input_max_inflated(unsigned long long *cap, char *err, size_t errlen);
 
 #endif

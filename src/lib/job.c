@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -360,4 +361,46 @@ void job_remove_tree(const char *path)
 	}
 	closedir(d);
 	rmdir(path);
+}
+
+/* Is name FILE.tmp-PID with PID a process that no longer runs? */
+static int stale_temp(const char *name)
+{
+	const char *mark = strstr(name, ".tmp-"), *next;
+	char *end;
+	long pid;
+
+	if (!mark)
+		return 0;
+	while ((next = strstr(mark + 1, ".tmp-")))
+		mark = next;
+	errno = 0;
+	pid = strtol(mark + 5, &end, 10);
+	if (errno || pid <= 0 || *end || mark == name)
+		return 0;
+	return kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+}
+
+void job_remove_stale_temps(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *e;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		char sub[PATH_MAX];
+		struct stat st;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		mc_fmt(sub, sizeof(sub), "%s/%s", path, e->d_name);
+		if (lstat(sub, &st))
+			continue;
+		if (S_ISDIR(st.st_mode))
+			job_remove_stale_temps(sub);
+		else if (S_ISREG(st.st_mode) && stale_temp(e->d_name))
+			unlink(sub);
+	}
+	closedir(d);
 }

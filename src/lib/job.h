@@ -48,4 +48,9 @@ int job_publish(const char *src, const char *dest, int prune, unsigned long *wri
 /* Remove a folder and everything in it (a build folder of ours). */
 void job_remove_tree(const char *path);
 
+/* Remove, in the folder path and below, the temporary files that
+ * write_atomically() names FILE.tmp-PID, of runs that were killed (PID no
+ * longer runs): a published folder is left with whole files only. */
+void job_remove_stale_temps(const char *path);
+
 #endif

@@ -199,9 +199,11 @@ int load_begin(catalogue *cat, load **out, const char *as_of)
 	    catalogue_prepare(cat, &st, "INSERT INTO snapshot(as_of, ingested_at) VALUES (?, ?)"))
 		goto fail;
 	catalogue_now(when);
-	sqlite3_bind_text(st, 1, as_of, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 2, when, -1, SQLITE_TRANSIENT);
-	if (sqlite3_step(st) != SQLITE_DONE) {
+	/* a copied text (SQLITE_TRANSIENT) is bound only if memory allows:
+	 * every such bind is checked, or a NULL would take its place */
+	if (sqlite3_bind_text(st, 1, as_of, -1, SQLITE_TRANSIENT) != SQLITE_OK ||
+	    sqlite3_bind_text(st, 2, when, -1, SQLITE_TRANSIENT) != SQLITE_OK ||
+	    sqlite3_step(st) != SQLITE_DONE) {
 		catalogue_fail(cat, "creating the snapshot");
 		goto fail;
 	}
@@ -391,7 +393,10 @@ int load_export_begin(load *ld, const char *export_name, const char *file,
 			      " WHERE se.export = ? AND se.snapshot_id <> ?"
 			      " ORDER BY s.as_of DESC, se.id DESC LIMIT 1"))
 		goto out;
-	sqlite3_bind_text(st, 1, export_name, -1, SQLITE_TRANSIENT);
+	if (sqlite3_bind_text(st, 1, export_name, -1, SQLITE_TRANSIENT) != SQLITE_OK) {
+		catalogue_fail(cat, "reading earlier snapshots");
+		goto out;
+	}
 	sqlite3_bind_int64(st, 2, ld->snapshot_id);
 	step = sqlite3_step(st);
 	if (step == SQLITE_ROW) {
@@ -425,7 +430,10 @@ int load_export_begin(load *ld, const char *export_name, const char *file,
 			      " WHERE se.export = ? AND se.snapshot_id <> ? AND se.unchanged = 0"
 			      " ORDER BY s.as_of DESC, se.id DESC LIMIT 1"))
 		goto out;
-	sqlite3_bind_text(st, 1, export_name, -1, SQLITE_TRANSIENT);
+	if (sqlite3_bind_text(st, 1, export_name, -1, SQLITE_TRANSIENT) != SQLITE_OK) {
+		catalogue_fail(cat, "reading earlier snapshots");
+		goto out;
+	}
 	sqlite3_bind_int64(st, 2, ld->snapshot_id);
 	step = sqlite3_step(st);
 	if (step == SQLITE_ROW)
@@ -442,12 +450,12 @@ int load_export_begin(load *ld, const char *export_name, const char *file,
 			      " loaded, quarantined, unchanged) VALUES (?, ?, ?, ?, ?, 0, 0, 0, ?)"))
 		goto out;
 	sqlite3_bind_int64(st, 1, ld->snapshot_id);
-	sqlite3_bind_text(st, 2, export_name, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 3, file, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 4, sha256, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_int64(st, 5, (sqlite3_int64)bytes);
 	sqlite3_bind_int(st, 6, ld->same_content);
-	if (sqlite3_step(st) != SQLITE_DONE) {
+	if (sqlite3_bind_text(st, 2, export_name, -1, SQLITE_TRANSIENT) != SQLITE_OK ||
+	    sqlite3_bind_text(st, 3, file, -1, SQLITE_TRANSIENT) != SQLITE_OK ||
+	    sqlite3_bind_text(st, 4, sha256, -1, SQLITE_TRANSIENT) != SQLITE_OK ||
+	    sqlite3_step(st) != SQLITE_DONE) {
 		if (sqlite3_extended_errcode(cat->db) == SQLITE_CONSTRAINT_UNIQUE)
 			mc_fmt(cat->err, sizeof(cat->err),
 			       "%s: export %s appears twice in one snapshot", file, export_name);
@@ -483,8 +491,8 @@ int load_export_begin(load *ld, const char *export_name, const char *file,
 	st = NULL;
 	if (catalogue_prepare(cat, &st, "SELECT EXISTS (SELECT 1 FROM record WHERE export = ?)"))
 		goto out;
-	sqlite3_bind_text(st, 1, export_name, -1, SQLITE_TRANSIENT);
-	if (sqlite3_step(st) != SQLITE_ROW) {
+	if (sqlite3_bind_text(st, 1, export_name, -1, SQLITE_TRANSIENT) != SQLITE_OK ||
+	    sqlite3_step(st) != SQLITE_ROW) {
 		catalogue_fail(cat, "counting the export's records");
 		goto out;
 	}
@@ -594,9 +602,11 @@ static int open_version(load *ld, sqlite3_int64 record, sqlite3_int64 current,
 			memcpy(digest, values->digest, DIGEST_LEN);
 		else
 			load_digest(values->norm, digest);
-		sqlite3_bind_blob(st, 10, digest, DIGEST_LEN, SQLITE_TRANSIENT);
-		if (values->raw_digest)
-			sqlite3_bind_blob(st, 11, values->raw_digest, DIGEST_LEN, SQLITE_TRANSIENT);
+		if (sqlite3_bind_blob(st, 10, digest, DIGEST_LEN, SQLITE_TRANSIENT) != SQLITE_OK ||
+		    (values->raw_digest &&
+		     sqlite3_bind_blob(st, 11, values->raw_digest, DIGEST_LEN,
+				       SQLITE_TRANSIENT) != SQLITE_OK))
+			return catalogue_fail(ld->cat, "writing a version");
 	}
 	if (step_done(ld, st, "writing a version"))
 		return -1;

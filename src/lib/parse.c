@@ -32,6 +32,17 @@ struct parse_export {
 	unsigned long quarantined; /* data rows quarantined */
 };
 
+/* Make a message one line of plain text: a header or a name quoted in it
+ * may hold line ends, tabs or terminal escapes, which become spaces. */
+static void one_line(sbuf *msg)
+{
+	size_t i;
+
+	for (i = 0; i < msg->len; i++)
+		if ((unsigned char)msg->data[i] < 0x20 || msg->data[i] == 0x7f)
+			msg->data[i] = ' ';
+}
+
 static void report(parse_export *p, const char *fmt, ...) MC_PRINTF(2, 3);
 
 static void report(parse_export *p, const char *fmt, ...)
@@ -45,6 +56,7 @@ static void report(parse_export *p, const char *fmt, ...)
 	va_start(ap, fmt);
 	sbuf_vaddf(&msg, fmt, ap);
 	va_end(ap);
+	one_line(&msg);
 	p->report(p->report_ctx, msg.data);
 	sbuf_release(&msg);
 }
@@ -142,24 +154,31 @@ static int setup_columns(parse_export *p, const csv_row *header, char *err, size
 	return rc;
 }
 
-int parse_open(parse_export **out, const char *path, const colmap *map,
-	       parse_report_fn *report_fn, void *report_ctx, int hash_content,
-	       char *err, size_t errlen)
+/* A parse of the named input, before its reader is opened. */
+static parse_export *parse_new(const char *name, const colmap *map,
+			       parse_report_fn *report_fn, void *report_ctx)
 {
 	parse_export *p = xcalloc(1, sizeof(*p));
-	csv_row header;
-	int rc;
 
-	*out = NULL;
-	p->path = xstrdup(path);
+	p->path = xstrdup(name);
 	p->map = map;
 	p->report = report_fn;
 	p->report_ctx = report_ctx;
 	sbuf_init(&p->reason);
 	strmap_init(&p->names);
 	strmap_init(&p->unknown_enums);
-	if (csv_open(&p->csv, path, err, errlen))
-		goto fail;
+	return p;
+}
+
+/* Read the header of p's opened reader and set up its columns; frees p
+ * on failure. */
+static int parse_start(parse_export **out, parse_export *p, int hash_content,
+		       char *err, size_t errlen)
+{
+	const char *path = p->path;
+	csv_row header;
+	int rc;
+
 	/* hashing costs a pass over the content; only when asked for */
 	if (hash_content)
 		csv_hash_content(p->csv);
@@ -185,6 +204,34 @@ int parse_open(parse_export **out, const char *path, const colmap *map,
 fail:
 	parse_free(p);
 	return -1;
+}
+
+int parse_open(parse_export **out, const char *path, const colmap *map,
+	       parse_report_fn *report_fn, void *report_ctx, int hash_content,
+	       char *err, size_t errlen)
+{
+	parse_export *p = parse_new(path, map, report_fn, report_ctx);
+
+	*out = NULL;
+	if (csv_open(&p->csv, path, err, errlen)) {
+		parse_free(p);
+		return -1;
+	}
+	return parse_start(out, p, hash_content, err, errlen);
+}
+
+int parse_open_mem(parse_export **out, const void *data, size_t len, const char *name,
+		   const colmap *map, parse_report_fn *report_fn, void *report_ctx,
+		   char *err, size_t errlen)
+{
+	parse_export *p = parse_new(name, map, report_fn, report_ctx);
+
+	*out = NULL;
+	if (csv_open_mem(&p->csv, data, len, name, err, errlen)) {
+		parse_free(p);
+		return -1;
+	}
+	return parse_start(out, p, 0, err, errlen);
 }
 
 const parse_column *parse_columns(const parse_export *p, size_t *n)
@@ -214,6 +261,7 @@ static void quarantine(parse_export *p, parse_row *row, const char *field,
 	va_start(ap, fmt);
 	sbuf_vaddf(&p->reason, fmt, ap);
 	va_end(ap);
+	one_line(&p->reason);
 	row->reason = p->reason.data;
 }
 

@@ -79,6 +79,11 @@ typedef int parse_known_fn(void *ctx, const char *name, size_t occurrence,
 int parse_open(parse_export **out, const char *path, const colmap *map,
 	       parse_report_fn *report, void *report_ctx, int hash_content,
 	       char *err, size_t errlen);
+/* The same over len bytes at data (plain, gzip or zip, as csv_open_mem()),
+ * which must outlive the parse; name is used in messages. */
+int parse_open_mem(parse_export **out, const void *data, size_t len, const char *name,
+		   const colmap *map, parse_report_fn *report, void *report_ctx,
+		   char *err, size_t errlen);
 
 /* The columns of the export (header-less columns whose cells are all empty
  * so far are included with headerless=1). */

@@ -21,8 +21,12 @@ int query_content_export(catalogue *cat, const char *export_name, const char *as
 			      " WHERE se.export = ? AND s.as_of <= ? AND se.unchanged = 0"
 			      " ORDER BY s.as_of DESC, se.id DESC LIMIT 1"))
 		return -1;
-	sqlite3_bind_text(st, 1, export_name, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_text(st, 2, as_of, -1, SQLITE_TRANSIENT);
+	if (sqlite3_bind_text(st, 1, export_name, -1, SQLITE_TRANSIENT) != SQLITE_OK ||
+	    sqlite3_bind_text(st, 2, as_of, -1, SQLITE_TRANSIENT) != SQLITE_OK) {
+		catalogue_fail(cat, "finding the snapshot");
+		sqlite3_finalize(st);
+		return -1;
+	}
 	step = sqlite3_step(st);
 	if (step == SQLITE_ROW)
 		*id = sqlite3_column_int64(st, 0);
@@ -47,7 +51,11 @@ static int content_export_upto(catalogue *cat, const char *export_name, sqlite3_
 			      " WHERE se.export = ? AND se.snapshot_id <= ? AND se.unchanged = 0"
 			      " ORDER BY s.as_of DESC, se.id DESC LIMIT 1"))
 		return -1;
-	sqlite3_bind_text(st, 1, export_name, -1, SQLITE_TRANSIENT);
+	if (sqlite3_bind_text(st, 1, export_name, -1, SQLITE_TRANSIENT) != SQLITE_OK) {
+		catalogue_fail(cat, "finding the snapshot");
+		sqlite3_finalize(st);
+		return -1;
+	}
 	sqlite3_bind_int64(st, 2, snapshot);
 	step = sqlite3_step(st);
 	if (step == SQLITE_ROW)

@@ -184,11 +184,15 @@ int sources_load(source_list *list, const char *path, char *err, size_t errlen)
 		mc_fmt(err, errlen, "%s: cannot open: %s", path, strerror(errno));
 		return -1;
 	}
-	while ((len = getline(&line, &cap, f)) >= 0) {
+	for (;;) {
 		char *fields[3], *name, *url;
 		enum source_format format;
 		size_t n;
 
+		errno = 0;
+		len = getline(&line, &cap, f);
+		if (len < 0)
+			break;
 		lineno++;
 		while (len > 0 && (line[len - 1] == '\n' || line[len - 1] == '\r'))
 			line[--len] = '\0';
@@ -228,8 +232,9 @@ int sources_load(source_list *list, const char *path, char *err, size_t errlen)
 		}
 		sources_add(list, name, url, format);
 	}
-	if (ferror(f)) {
-		mc_fmt(err, errlen, "%s: read error: %s", path, strerror(errno));
+	/* a read that failed (no memory for a line included) is not the end */
+	if (ferror(f) || errno) {
+		mc_fmt(err, errlen, "%s: read error: %s", path, strerror(errno ? errno : EIO));
 		goto out;
 	}
 	rc = 0;

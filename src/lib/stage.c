@@ -2,9 +2,39 @@
 #include "paths.h"
 
 #include <limits.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 #include <unistd.h>
+
+/* Remove the registered files, then end by the signal as if uncaught. */
+static void on_fatal_signal(int sig)
+{
+	mc_cleanup_run();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+void stage_init(void)
+{
+	static const int fatal[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa;
+	size_t i;
+
+	signal(SIGXFSZ, SIG_IGN);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_fatal_signal;
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++) {
+		struct sigaction old;
+
+		/* a signal ignored by whoever started us stays ignored */
+		if (sigaction(fatal[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+			continue;
+		sigaction(fatal[i], &sa, NULL);
+	}
+}
 
 void stage_error(const char *program, const char *fmt, ...)
 {
@@ -110,8 +140,14 @@ int stage_load_snapshot(const char *program, const char *db, const char *as_of,
 	else
 		catalogue_today(day);
 	existed = !access(paths_db(db), F_OK);
-	if (stage_catalogue(program, &cat, db, 0))
+	if (!existed)
+		mc_cleanup_add(paths_db(db));
+	if (stage_catalogue(program, &cat, db, 0)) {
+		mc_cleanup_remove(paths_db(db));
+		if (!existed)
+			catalogue_remove(paths_db(db));
 		return EXIT_FAILURE_;
+	}
 	if (stage_begin_load(program, &cat, day, &ld))
 		goto out;
 	for (i = 0; i < n; i++) {
@@ -130,14 +166,18 @@ int stage_load_snapshot(const char *program, const char *db, const char *as_of,
 	}
 	if (load_commit(ld)) {
 		stage_error(program, "%s", cat.err);
+		stage_error(program, "nothing was written to the catalogue");
 		goto out;
 	}
+	mc_cleanup_remove(paths_db(db));
 	printf("snapshot %s loaded into %s\n", day, cat.path);
 	status = stage_status(quarantined);
 out:
 	catalogue_close(&cat);
-	if (status == EXIT_FAILURE_ && !existed)
+	if (status == EXIT_FAILURE_ && !existed) {
+		mc_cleanup_remove(paths_db(db));
 		catalogue_remove(paths_db(db));
+	}
 	return status;
 }
 

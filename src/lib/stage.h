@@ -18,6 +18,15 @@ enum {
 	EXIT_FAILURE_ = 3     /* failure; nothing written */
 };
 
+/*
+ * What every stage's main() calls first. A write past the file size limit
+ * (ulimit -f) then fails with EFBIG, reported like a full disk, instead
+ * of killing the process with SIGXFSZ; and SIGINT, SIGTERM and SIGHUP
+ * remove the files registered with mc_cleanup_add() (a temporary file, a
+ * catalogue the run created) before the process ends by the signal.
+ */
+void stage_init(void);
+
 /* Print "modelcat-NAME: message" to stderr (one line). */
 void stage_error(const char *program, const char *fmt, ...) MC_PRINTF(2, 3);
 /* Print a usage error plus a pointer to --help; returns EXIT_USAGE. */

@@ -43,12 +43,7 @@ struct store {
 					the catalogue; owned */
 	int lock_fd;                 /* dir, open and flock'ed; -1 if not */
 	int created;                 /* store_open() made the folder */
-	store_entry *entries;        /* manifest lines, oldest first */
-	char **texts;                /* texts[i]: the buffer entries[i] points
-					into; owned */
-	size_t nentries;             /* entries in entries and texts */
-	unsigned long next_line;     /* line number of the next line appended */
-	off_t manifest_len;          /* bytes of complete lines in the manifest */
+	store_manifest manifest;     /* the manifest's lines, oldest first */
 	known_hash *hashes;          /* hashes computed so far */
 	size_t nhashes;              /* entries in hashes */
 };
@@ -246,7 +241,7 @@ static void unescape_in_place(char *s)
 /* Split one manifest line (text, no newline; taken over) into a new
  * entry. Returns 0, or -1 when the line is not a manifest line (text is
  * then freed). */
-static int add_entry(store *st, char *text, unsigned long line)
+static int add_entry(store_manifest *m, char *text, unsigned long line)
 {
 	char *fields[STORE_FIELDS], *p = text;
 	store_entry *e;
@@ -265,10 +260,10 @@ static int add_entry(store *st, char *text, unsigned long line)
 		goto bad;
 	for (n = 0; n < STORE_FIELDS; n++)
 		unescape_in_place(fields[n]);
-	st->entries = xrealloc(st->entries, (st->nentries + 1) * sizeof(*st->entries));
-	st->texts = xrealloc(st->texts, (st->nentries + 1) * sizeof(*st->texts));
-	e = &st->entries[st->nentries];
-	st->texts[st->nentries++] = text;
+	m->entries = xrealloc(m->entries, (m->n + 1) * sizeof(*m->entries));
+	m->texts = xrealloc(m->texts, (m->n + 1) * sizeof(*m->texts));
+	e = &m->entries[m->n];
+	m->texts[m->n++] = text;
 	e->line = line;
 	e->fetched_at = fields[0];
 	e->source = fields[1];
@@ -290,18 +285,79 @@ bad:
 	return -1;
 }
 
+void store_manifest_init(store_manifest *m)
+{
+	memset(m, 0, sizeof(*m));
+}
+
+void store_manifest_release(store_manifest *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->n; i++)
+		free(m->texts[i]);
+	free(m->texts);
+	free(m->entries);
+	store_manifest_init(m);
+}
+
+void store_manifest_parse(store_manifest *m, const char *data, size_t len)
+{
+	const char *nl;
+	size_t start = 0;
+
+	/* only lines ending in a newline count: a crash may cut the last */
+	while (start < len && (nl = memchr(data + start, '\n', len - start))) {
+		size_t end = (size_t)(nl - data);
+
+		m->lines++;
+		if (!(m->lines == 1 && end - start >= 11 && !memcmp(data + start, "fetched_at\t", 11)))
+			add_entry(m, xstrndup(data + start, end - start), m->lines);
+		start = end + 1;
+	}
+	m->complete = start;
+}
+
+void store_manifest_line(const store_entry *e, sbuf *out)
+{
+	const char *fields[STORE_FIELDS];
+	char num[5][32];
+	size_t i;
+
+	mc_fmt(num[0], sizeof(num[0]), "%ld", e->status);
+	mc_fmt(num[1], sizeof(num[1]), "%llu", e->bytes);
+	mc_fmt(num[2], sizeof(num[2]), "%llu", e->stored_bytes);
+	mc_fmt(num[3], sizeof(num[3]), "%llu", e->download_bytes);
+	mc_fmt(num[4], sizeof(num[4]), "%lu", e->rows);
+	fields[0] = e->fetched_at;
+	fields[1] = e->source;
+	fields[2] = e->event;
+	fields[3] = e->file;
+	fields[4] = e->url;
+	fields[5] = num[0];
+	fields[6] = e->etag;
+	fields[7] = e->last_modified;
+	fields[8] = e->sha256;
+	fields[9] = e->format;
+	fields[10] = num[1];
+	fields[11] = num[2];
+	fields[12] = num[3];
+	fields[13] = num[4];
+	for (i = 0; i < STORE_FIELDS; i++) {
+		if (i)
+			sbuf_addc(out, '\t');
+		escape_field(out, fields[i] ? fields[i] : "");
+	}
+}
+
 static int read_manifest(store *st, char *err, size_t errlen)
 {
 	char path[PATH_MAX], buf[65536];
-	unsigned long line = 0;
-	size_t start = 0, i;
 	sbuf all;
 	ssize_t n;
 	int fd, rc = -1;
 
 	sbuf_init(&all);
-	st->next_line = 1;
-	st->manifest_len = 0;
 	mc_fmt(path, sizeof(path), "%s/%s", st->dir, STORE_MANIFEST);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
@@ -319,17 +375,7 @@ static int read_manifest(store *st, char *err, size_t errlen)
 		}
 		sbuf_add(&all, buf, (size_t)n);
 	}
-	/* only lines ending in a newline count: a crash may cut the last */
-	for (i = 0; i < all.len; i++) {
-		if (all.data[i] != '\n')
-			continue;
-		line++;
-		if (!(line == 1 && !strncmp(all.data + start, "fetched_at\t", 11)))
-			add_entry(st, xstrndup(all.data + start, i - start), line);
-		start = i + 1;
-	}
-	st->next_line = line + 1;
-	st->manifest_len = (off_t)start;
+	store_manifest_parse(&st->manifest, all.data, all.len);
 	rc = 0;
 out:
 	close(fd);
@@ -339,38 +385,15 @@ out:
 
 int store_note(store *st, const store_entry *e, char *err, size_t errlen)
 {
-	char path[PATH_MAX], num[5][32];
-	const char *fields[STORE_FIELDS];
+	store_manifest *m = &st->manifest;
+	char path[PATH_MAX];
 	struct stat sb;
 	sbuf text;
 	size_t i;
 	int fd = -1, rc = -1;
 
 	sbuf_init(&text);
-	mc_fmt(num[0], sizeof(num[0]), "%ld", e->status);
-	mc_fmt(num[1], sizeof(num[1]), "%llu", e->bytes);
-	mc_fmt(num[2], sizeof(num[2]), "%llu", e->stored_bytes);
-	mc_fmt(num[3], sizeof(num[3]), "%llu", e->download_bytes);
-	fields[0] = e->fetched_at;
-	fields[1] = e->source;
-	fields[2] = e->event;
-	fields[3] = e->file;
-	fields[4] = e->url;
-	fields[5] = num[0];
-	fields[6] = e->etag;
-	fields[7] = e->last_modified;
-	fields[8] = e->sha256;
-	fields[9] = e->format;
-	fields[10] = num[1];
-	fields[11] = num[2];
-	fields[12] = num[3];
-	mc_fmt(num[4], sizeof(num[4]), "%lu", e->rows);
-	fields[13] = num[4];
-	for (i = 0; i < STORE_FIELDS; i++) {
-		if (i)
-			sbuf_addc(&text, '\t');
-		escape_field(&text, fields[i] ? fields[i] : "");
-	}
+	store_manifest_line(e, &text);
 	mc_fmt(path, sizeof(path), "%s/%s", st->dir, STORE_MANIFEST);
 	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 	if (fd < 0 || fstat(fd, &sb)) {
@@ -378,12 +401,12 @@ int store_note(store *st, const store_entry *e, char *err, size_t errlen)
 		goto out;
 	}
 	/* drop a partial last line a crash left, then append whole lines */
-	if (sb.st_size != st->manifest_len && ftruncate(fd, st->manifest_len)) {
+	if ((size_t)sb.st_size != m->complete && ftruncate(fd, (off_t)m->complete)) {
 		mc_fmt(err, errlen, "%s: cannot cut a partial last line: %s", path,
 		       strerror(errno));
 		goto out;
 	}
-	if (st->manifest_len == 0) {
+	if (m->complete == 0) {
 		sbuf header;
 
 		sbuf_init(&header);
@@ -395,8 +418,8 @@ int store_note(store *st, const store_entry *e, char *err, size_t errlen)
 			sbuf_release(&header);
 			goto out;
 		}
-		st->manifest_len = (off_t)header.len;
-		st->next_line = 2;
+		m->complete = header.len;
+		m->lines = 1;
 		sbuf_release(&header);
 	}
 	sbuf_addc(&text, '\n');
@@ -410,8 +433,8 @@ int store_note(store *st, const store_entry *e, char *err, size_t errlen)
 		goto out;
 	}
 	fd = -1;
-	st->manifest_len += (off_t)text.len;
-	add_entry(st, xstrndup(text.data, text.len - 1), st->next_line++);
+	m->complete += text.len;
+	add_entry(m, xstrndup(text.data, text.len - 1), ++m->lines);
 	rc = 0;
 out:
 	if (fd >= 0)
@@ -495,10 +518,7 @@ void store_free(store *st)
 		rmdir(st->dir);
 	if (st->lock_fd >= 0)
 		close(st->lock_fd);
-	for (i = 0; i < st->nentries; i++)
-		free(st->texts[i]);
-	free(st->texts);
-	free(st->entries);
+	store_manifest_release(&st->manifest);
 	for (i = 0; i < st->nhashes; i++)
 		free(st->hashes[i].file);
 	free(st->hashes);
@@ -514,8 +534,8 @@ const char *store_dir(const store *st)
 
 const store_entry *store_entries(const store *st, size_t *n)
 {
-	*n = st->nentries;
-	return st->entries;
+	*n = st->manifest.n;
+	return st->manifest.entries;
 }
 
 /* ---- contents ---- */
@@ -561,9 +581,11 @@ static int file_sha(store *st, const char *file, char sha[65], char *err, size_t
 	size_t i;
 	int rc;
 
-	for (i = st->nentries; i-- > 0;) {
-		if (!strcmp(st->entries[i].file, file) && strlen(st->entries[i].sha256) == 64) {
-			memcpy(sha, st->entries[i].sha256, 65);
+	for (i = st->manifest.n; i-- > 0;) {
+		const store_entry *e = &st->manifest.entries[i];
+
+		if (!strcmp(e->file, file) && strlen(e->sha256) == 64) {
+			memcpy(sha, e->sha256, 65);
 			return 0;
 		}
 	}
@@ -617,9 +639,10 @@ const store_entry *store_last_fetch(const store *st, const char *source, const c
 	char **names;
 	size_t i, n;
 
-	for (i = st->nentries; i-- > 0;) {
-		if (!strcmp(st->entries[i].source, source) && !strcmp(st->entries[i].url, url)) {
-			e = &st->entries[i];
+	for (i = st->manifest.n; i-- > 0;) {
+		if (!strcmp(st->manifest.entries[i].source, source) &&
+		    !strcmp(st->manifest.entries[i].url, url)) {
+			e = &st->manifest.entries[i];
 			break;
 		}
 	}
@@ -955,6 +978,7 @@ int store_put(store *st, const char *source, const void *body, size_t len,
 			goto out;
 		}
 		tmp_made = 1;
+		mc_cleanup_add(tmp);
 		if (compress_to(fd, body, len, source, tmp, err, errlen))
 			goto out;
 		if (fsync(fd) || fchmod(fd, 0444)) {
@@ -1000,8 +1024,10 @@ int store_put(store *st, const char *source, const void *body, size_t len,
 out:
 	if (fd >= 0)
 		close(fd);
-	if (tmp_made)
+	if (tmp_made) {
 		unlink(tmp);
+		mc_cleanup_remove(tmp);
+	}
 	if (rc && dir_made)
 		rmdir(dir);
 	free_names(names, n);
@@ -1013,6 +1039,7 @@ out:
 int store_sync_catalogue(const store *st, catalogue *cat, unsigned long *added)
 {
 	sqlite3_stmt *ins = NULL;
+	char msg[512];
 	size_t i;
 	int rc = -1, began = 0;
 
@@ -1027,8 +1054,8 @@ int store_sync_catalogue(const store *st, catalogue *cat, unsigned long *added)
 			       " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 			       -1, &ins, NULL) != SQLITE_OK)
 		goto fail;
-	for (i = 0; i < st->nentries; i++) {
-		const store_entry *e = &st->entries[i];
+	for (i = 0; i < st->manifest.n; i++) {
+		const store_entry *e = &st->manifest.entries[i];
 
 		if (sqlite3_bind_text(ins, 1, st->abs_dir, -1, SQLITE_STATIC) != SQLITE_OK ||
 		    sqlite3_bind_int64(ins, 2, (sqlite3_int64)e->line) != SQLITE_OK ||
@@ -1063,7 +1090,7 @@ int store_sync_catalogue(const store *st, catalogue *cat, unsigned long *added)
 	return 0;
 fail:
 	mc_fmt(cat->err, sizeof(cat->err), "%s: recording the fetch manifest: %s", cat->path,
-	       sqlite3_errmsg(cat->db));
+	       catalogue_db_error(cat->db, msg, sizeof(msg)));
 	sqlite3_finalize(ins);
 	if (began)
 		sqlite3_exec(cat->db, "ROLLBACK", NULL, NULL, NULL);

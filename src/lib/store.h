@@ -55,6 +55,19 @@ typedef struct store_entry {
 	unsigned long rows;                 /* data rows */
 } store_entry;
 
+/* The lines of a manifest. */
+typedef struct store_manifest {
+	store_entry *entries;               /* its lines, oldest first */
+	char **texts;                       /* texts[i]: the buffer entries[i]
+					       points into; owned */
+	size_t n;                           /* entries in entries and texts */
+	unsigned long lines;                /* complete lines read or appended,
+					       the header and lines that are
+					       not manifest lines included */
+	size_t complete;                    /* bytes up to the end of the last
+					       complete line */
+} store_manifest;
+
 /* What store_examine() found in a body. */
 typedef struct store_content {
 	enum input_format format;           /* plain CSV, gzip or zip */
@@ -126,6 +139,22 @@ int store_note(store *st, const store_entry *e, char *err, size_t errlen);
  * lines it does not hold yet (one transaction); *added gets their count.
  * 0, or -1 with cat->err. */
 int store_sync_catalogue(const store *st, catalogue *cat, unsigned long *added);
+
+/* The manifest reader, which store_open() uses on DIR/MANIFEST.tsv. */
+void store_manifest_init(store_manifest *m);
+/*
+ * Add the lines of the manifest text data (len bytes; need not be
+ * NUL-terminated) to m: each complete line (ending in a newline) of 14
+ * TAB-separated fields becomes an entry, numbered from 1 like the file's
+ * lines; a header first line and lines of another shape are skipped (they
+ * count as lines); the bytes after the last newline (a line cut short by
+ * a crash) are not read: m->complete says where they start.
+ */
+void store_manifest_parse(store_manifest *m, const char *data, size_t len);
+/* Append e as a manifest line (fields escaped, no newline) to out. */
+void store_manifest_line(const store_entry *e, sbuf *out);
+/* Free the entries; m is empty again. */
+void store_manifest_release(store_manifest *m);
 
 /* Is stem (a file name less its extensions) a snapshot's: YYYY-MM-DD or
  * YYYY-MM-DDTHHMMSSZ-<12 hex digits>? */

@@ -1,8 +1,19 @@
 #include "util.h"
 
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+/* The files mc_cleanup_run() removes: empty slots are "". Fixed arrays,
+ * so that removing them needs no allocation (it runs when there is no
+ * memory, or in a signal handler). */
+static char cleanup_paths[MC_CLEANUP_MAX][PATH_MAX];
 
 static char sbuf_empty[1];
 
@@ -32,10 +43,8 @@ void sbuf_grow(sbuf *sb, size_t extra)
 	size_t need = sb->len + extra + 1;
 	size_t cap;
 
-	if (need < sb->len) {
-		fprintf(stderr, "modelcat: buffer size overflow\n");
-		abort();
-	}
+	if (need < sb->len)
+		mc_out_of_memory(SIZE_MAX);
 	if (need <= sb->cap)
 		return;
 	cap = sb->cap ? sb->cap : 64;
@@ -115,14 +124,149 @@ char *sbuf_detach(sbuf *sb, size_t *len)
 	return out;
 }
 
+void mc_cleanup_add(const char *path)
+{
+	size_t i, n = strlen(path);
+
+	if (n >= PATH_MAX - 16)
+		return;
+	for (i = 0; i < MC_CLEANUP_MAX; i++) {
+		if (!cleanup_paths[i][0]) {
+			memcpy(cleanup_paths[i], path, n + 1);
+			return;
+		}
+	}
+}
+
+void mc_cleanup_remove(const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < MC_CLEANUP_MAX; i++)
+		if (!strcmp(cleanup_paths[i], path))
+			cleanup_paths[i][0] = '\0';
+}
+
+/* Remove path and its SQLite journals, with no allocation and nothing but
+ * async-signal-safe calls. */
+static void remove_with_journals(const char *path)
+{
+	static const char *const sides[] = { "-journal", "-wal", "-shm" };
+	char name[PATH_MAX];
+	size_t i, n = strlen(path), k;
+
+	unlink(path);
+	for (i = 0; i < sizeof(sides) / sizeof(sides[0]); i++) {
+		k = strlen(sides[i]);
+		if (n + k >= sizeof(name))
+			continue;
+		memcpy(name, path, n);
+		memcpy(name + n, sides[i], k + 1);
+		unlink(name);
+	}
+}
+
+void mc_cleanup_run(void)
+{
+	size_t i;
+
+	for (i = 0; i < MC_CLEANUP_MAX; i++) {
+		if (cleanup_paths[i][0]) {
+			remove_with_journals(cleanup_paths[i]);
+			cleanup_paths[i][0] = '\0';
+		}
+	}
+}
+
+/* Append the decimal digits of n to buf at *at (no stdio: nothing here
+ * may allocate). */
+static void put_number(char *buf, size_t len, size_t *at, size_t n)
+{
+	char digits[24];
+	size_t k = 0;
+
+	do {
+		digits[k++] = (char)('0' + n % 10);
+		n /= 10;
+	} while (n);
+	while (k && *at + 1 < len)
+		buf[(*at)++] = digits[--k];
+}
+
+static void put_text(char *buf, size_t len, size_t *at, const char *s)
+{
+	while (*s && *at + 1 < len)
+		buf[(*at)++] = *s++;
+}
+
+void mc_out_of_memory(size_t n)
+{
+	char msg[256];
+	size_t at = 0;
+
+	put_text(msg, sizeof(msg), &at, program_invocation_short_name);
+	put_text(msg, sizeof(msg), &at, ": out of memory (allocating ");
+	put_number(msg, sizeof(msg), &at, n);
+	put_text(msg, sizeof(msg), &at, " bytes); stopped\n");
+	if (write(STDERR_FILENO, msg, at) < 0)
+		msg[0] = '\0';
+	mc_cleanup_run();
+	_exit(MC_EXIT_OUT_OF_MEMORY);
+}
+
+void mc_remove_stale(const char *prefix)
+{
+	char dir[PATH_MAX], path[PATH_MAX];
+	const char *slash = strrchr(prefix, '/'), *base;
+	struct dirent *e;
+	size_t blen;
+	DIR *d;
+
+	if (slash) {
+		mc_fmt(dir, sizeof(dir), "%.*s", (int)(slash - prefix), prefix);
+		if (!dir[0])
+			mc_fmt(dir, sizeof(dir), "/");
+		base = slash + 1;
+	} else {
+		mc_fmt(dir, sizeof(dir), ".");
+		base = prefix;
+	}
+	blen = strlen(base);
+	d = opendir(dir);
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		const char *p;
+		char *end;
+		long pid;
+
+		if (strncmp(e->d_name, base, blen))
+			continue;
+		p = e->d_name + blen;
+		if (*p < '1' || *p > '9')
+			continue;
+		errno = 0;
+		pid = strtol(p, &end, 10);
+		if (errno || pid <= 0 || pid > INT_MAX)
+			continue;
+		/* a journal goes with its database file */
+		if (mc_ends_with(end, "-journal") || mc_ends_with(end, "-wal") ||
+		    mc_ends_with(end, "-shm"))
+			continue;
+		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		mc_fmt(path, sizeof(path), "%s/%s", dir, e->d_name);
+		remove_with_journals(path);
+	}
+	closedir(d);
+}
+
 void *xmalloc(size_t n)
 {
 	void *p = malloc(n ? n : 1);
 
-	if (!p) {
-		fprintf(stderr, "modelcat: out of memory (%zu bytes)\n", n);
-		abort();
-	}
+	if (!p)
+		mc_out_of_memory(n);
 	return p;
 }
 
@@ -130,10 +274,8 @@ void *xcalloc(size_t count, size_t size)
 {
 	void *p = calloc(count ? count : 1, size ? size : 1);
 
-	if (!p) {
-		fprintf(stderr, "modelcat: out of memory\n");
-		abort();
-	}
+	if (!p)
+		mc_out_of_memory(count * size);
 	return p;
 }
 
@@ -141,10 +283,8 @@ void *xrealloc(void *p, size_t n)
 {
 	void *q = realloc(p, n ? n : 1);
 
-	if (!q) {
-		fprintf(stderr, "modelcat: out of memory (%zu bytes)\n", n);
-		abort();
-	}
+	if (!q)
+		mc_out_of_memory(n);
 	return q;
 }
 

@@ -40,13 +40,52 @@ void sbuf_vaddf(sbuf *sb, const char *fmt, va_list ap) MC_PRINTF(2, 0);
 /* Take the bytes out: the caller frees the returned pointer; sb is empty. */
 char *sbuf_detach(sbuf *sb, size_t *len);
 
-/* Allocation that aborts the program on failure (out of memory is not an
- * input error a stage can report and continue from). */
+/*
+ * Allocation that never returns NULL. Out of memory is not an input error
+ * a stage could report and carry on from: when an allocation fails, the
+ * program stops at once (mc_out_of_memory) with exit status 3, after
+ * "PROGRAM: out of memory (allocating N bytes); stopped" on stderr and
+ * the removal of the files registered with mc_cleanup_add(). Whatever was
+ * being written is left as a crash leaves it, which every writer is made
+ * to survive: an open catalogue transaction is rolled back by SQLite the
+ * next time the catalogue is opened, a temporary file is removed, no file
+ * is ever half-written under its final name.
+ */
 void *xmalloc(size_t n);
 void *xcalloc(size_t count, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
+
+/* Exit status of a program stopped by mc_out_of_memory(): a failure,
+ * nothing written (EXIT_FAILURE_ in stage.h). */
+#define MC_EXIT_OUT_OF_MEMORY 3
+
+/* Report that n bytes could not be allocated, remove the registered
+ * files, and end the process (_exit: no atexit handlers, no stdio flush,
+ * so it is safe on any thread and with any lock held). */
+__attribute__((noreturn)) void mc_out_of_memory(size_t n);
+
+/*
+ * Files to remove when the program stops short (out of memory, or the
+ * signals stage_init() catches): a temporary file, or a catalogue the run
+ * created. Each path is removed with its SQLite journals (-journal, -wal,
+ * -shm). At most MC_CLEANUP_MAX paths at once; paths longer than PATH_MAX
+ * are not kept. mc_cleanup_remove() forgets a path (the file is now
+ * complete, or was renamed).
+ */
+#define MC_CLEANUP_MAX 8
+void mc_cleanup_add(const char *path);
+void mc_cleanup_remove(const char *path);
+/* Remove the registered files now (async-signal-safe). */
+void mc_cleanup_run(void);
+
+/*
+ * Remove what killed runs left: the files in path's folder named
+ * <basename of prefix><pid><anything> whose process <pid> no longer runs
+ * (with their SQLite journals). prefix is e.g. "catalogue.db.reingest-".
+ */
+void mc_remove_stale(const char *prefix);
 
 /* snprintf into a fixed buffer, always terminated, truncating if needed. */
 void mc_fmt(char *buf, size_t len, const char *fmt, ...) MC_PRINTF(3, 4);

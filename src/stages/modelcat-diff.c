@@ -123,6 +123,7 @@ int main(int argc, char **argv)
 	sbuf out;
 	int opt, rc, status = EXIT_FAILURE_, existed, i;
 
+	stage_init();
 	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
 		switch (opt) {
 		case 'd': db = optarg; break;

@@ -373,6 +373,7 @@ int main(int argc, char **argv)
 	int http_ready = 0, existed;
 	long value;
 
+	stage_init();
 	sources_init(&configured);
 	sources_init(&chosen);
 	http_request_init(&defaults);

@@ -57,6 +57,7 @@ int main(int argc, char **argv)
 	colmap map;
 	int opt, i, status;
 
+	stage_init();
 	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
 		switch (opt) {
 		case 'd': db = optarg; break;

@@ -45,6 +45,7 @@ int main(int argc, char **argv)
 	char as_of[11] = "";
 	int opt;
 
+	stage_init();
 	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
 		switch (opt) {
 		case 'd': db = optarg; break;

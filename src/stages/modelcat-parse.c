@@ -42,6 +42,7 @@ int main(int argc, char **argv)
 	colmap map;
 	int opt, rc;
 
+	stage_init();
 	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
 		switch (opt) {
 		case 'o': out = optarg; break;

@@ -10,6 +10,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
@@ -128,6 +129,26 @@ static int scan(const char *dir, stored **out, size_t *n)
 	return 0;
 }
 
+/*
+ * May the rebuild replace path? Yes when there is no file, or an empty
+ * one, or a SQLite database (a catalogue, damaged or not: the rebuild is
+ * how a damaged one is recovered); no for any other file, which the
+ * --db option may name by mistake.
+ */
+static int replaceable(const char *path)
+{
+	static const char magic[16] = "SQLite format 3";
+	char head[16];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return errno == ENOENT;
+	n = read(fd, head, sizeof(head));
+	close(fd);
+	return n == 0 || (n == (ssize_t)sizeof(head) && !memcmp(head, magic, sizeof(head)));
+}
+
 static const char *default_store(void)
 {
 	static char path[PATH_MAX];
@@ -158,6 +179,7 @@ int main(int argc, char **argv)
 	colmap map;
 	int opt, status = EXIT_FAILURE_, opened = 0, strict = 0;
 
+	stage_init();
 	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
 		switch (opt) {
 		case 'd': db = optarg; break;
@@ -185,8 +207,21 @@ int main(int argc, char **argv)
 		return EXIT_FAILURE_;
 	}
 	target = paths_db(db);
+	if (!replaceable(target)) {
+		stage_error(program, "%s: not a SQLite database; not replaced (move it away to"
+			    " rebuild the catalogue there)", target);
+		for (i = 0; i < nfiles; i++)
+			free(files[i].path);
+		free(files);
+		colmap_release(&map);
+		return EXIT_FAILURE_;
+	}
+	/* a rebuild that was killed left its copy: it goes first */
+	mc_fmt(tmp, sizeof(tmp), "%s.reingest-", target);
+	mc_remove_stale(tmp);
 	mc_fmt(tmp, sizeof(tmp), "%s.reingest-%ld", target, (long)getpid());
 	catalogue_remove(tmp);
+	mc_cleanup_add(tmp);
 	if (stage_catalogue(program, &cat, tmp, 0))
 		goto out;
 	opened = 1;
@@ -232,6 +267,7 @@ int main(int argc, char **argv)
 out:
 	if (opened)
 		catalogue_close(&cat);
+	mc_cleanup_remove(tmp);
 	if (status == EXIT_FAILURE_) {
 		catalogue_remove(tmp);
 		stage_error(program, "the catalogue %s was left as it was", target);

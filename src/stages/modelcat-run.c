@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -304,6 +305,33 @@ static void summary(const run *r, const struct timespec *start)
 		(double)(now.tv_sec - start->tv_sec) + (now.tv_nsec - start->tv_nsec) / 1e9);
 }
 
+/* Remove the build folders (DIR/.build-PID) of runs that were killed. */
+static void remove_stale_builds(const char *out)
+{
+	char path[PATH_MAX];
+	struct dirent *e;
+	DIR *d = opendir(out);
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		char *end;
+		long pid;
+
+		if (strncmp(e->d_name, ".build-", 7))
+			continue;
+		errno = 0;
+		pid = strtol(e->d_name + 7, &end, 10);
+		if (errno || pid <= 0 || *end)
+			continue;
+		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		mc_fmt(path, sizeof(path), "%s/%s", out, e->d_name);
+		job_remove_tree(path);
+	}
+	closedir(d);
+}
+
 /* Everything after the fetch: ingest into the work copy, translate,
  * render, audit, publish, and put the copy in place. */
 static int update(run *r, sqlite3_int64 before, int *quarantined)
@@ -313,9 +341,15 @@ static int update(run *r, sqlite3_int64 before, int *quarantined)
 	unsigned long written;
 	int status, rc = -1, opened = 0;
 
+	/* what killed runs left: their catalogue copies, their build folders */
+	mc_fmt(dir, sizeof(dir), "%s.run-", r->db);
+	mc_remove_stale(dir);
+	remove_stale_builds(r->out);
+	job_remove_stale_temps(r->out);
 	mc_fmt(r->work, sizeof(r->work), "%s.run-%ld", r->db, (long)getpid());
 	mc_fmt(r->build, sizeof(r->build), "%s/.build-%ld", r->out, (long)getpid());
 	catalogue_remove(r->work);
+	mc_cleanup_add(r->work);
 	if (!access(r->db, F_OK) && catalogue_copy(r->db, r->work, r->err, sizeof(r->err)))
 		goto out;
 	if (mkdir(r->out, 0755) && errno != EEXIST) {
@@ -387,6 +421,7 @@ out:
 		catalogue_close(&work);
 	if (rc)
 		catalogue_remove(r->work);
+	mc_cleanup_remove(r->work);
 	job_remove_tree(r->build);
 	return rc;
 }
@@ -418,6 +453,7 @@ int main(int argc, char **argv)
 	int opt, fd, status = EXIT_FAILURE_, quarantined = 0;
 	size_t i;
 
+	stage_init();
 	memset(&r, 0, sizeof(r));
 	memset(&cat, 0, sizeof(cat));
 	r.store = "snapshots";

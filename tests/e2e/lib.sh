@@ -11,8 +11,11 @@ TMP=$(mktemp -d "${TMPDIR:-/tmp}/modelcat-test.XXXXXX")
 trap '[ -n "${KEEP_TMP:-}" ] || rm -rf "$TMP"' EXIT
 export MODELCAT_DB="$TMP/catalogue.db"
 test_count=0
+# a command prefixed to each program run through mc (tests/run: MODELCAT_WRAP)
+WRAP=${MODELCAT_WRAP:-}
 
-mc() { "$BIN/modelcat" "$@"; }
+# shellcheck disable=SC2086
+mc() { $WRAP "$BIN/modelcat" "$@"; }
 
 ok() { test_count=$((test_count + 1)); echo "ok $test_count - $*"; }
 not_ok() { test_count=$((test_count + 1)); echo "not ok $test_count - $*"; }

@@ -26,7 +26,8 @@ kills=0
 for i in 1 2 3 4 5 6 7 8; do
 	# somewhere in the first 60% of a load's time
 	delay=$(( 20 + $(od -An -N2 -tu2 /dev/urandom | tr -d ' ') % (ms * 6 / 10) ))
-	"$BIN/modelcat" ingest --as-of 2025-06-01 "all_ai_models=$TMP/all.csv" >/dev/null 2>&1 &
+	# (as mc runs it, under $WRAP too, so the kills fall inside the load)
+	$WRAP "$BIN/modelcat" ingest --as-of 2025-06-01 "all_ai_models=$TMP/all.csv" >/dev/null 2>&1 &
 	pid=$!
 	sleep "$(printf '%d.%03d' $((delay / 1000)) $((delay % 1000)))"
 	# the dispatcher execs the stage, so $pid is the loading process

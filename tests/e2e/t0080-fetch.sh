@@ -322,7 +322,7 @@ bad=0
 killed=0
 temps=0
 for step in 1 2 3 4 5 6 7 8 9 10 11 12; do
-	"$BIN/modelcat" --db "$TMP/kill.db" fetch --snapshots "$K" \
+	$WRAP "$BIN/modelcat" --db "$TMP/kill.db" fetch --snapshots "$K" \
 		--source "all_ai_models=file://$WWW/all.csv" >/dev/null 2>&1 &
 	victim=$!
 	sleep "$(awk "BEGIN { printf \"%.3f\", $span * $step / 14000 }")"

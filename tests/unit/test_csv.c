@@ -1410,6 +1410,72 @@ static void test_open_errors(void)
 	sbuf_release(&out);
 }
 
+/* The cap on inflated content ($MODELCAT_MAX_INFLATED): a gzip stream
+ * stops with an error once past it, a zip member that declares more is
+ * refused at open, plain input is not capped, and a bad value is an error. */
+static void test_inflate_cap(void)
+{
+	size_t len = 3u << 20, gzlen, i;
+	unsigned char *plain = xmalloc(len), *gz;
+	unsigned long long cap = 0;
+	csv_reader *r = NULL;
+	char err[512] = "";
+	csv_row row;
+	int rc = 0;
+
+	for (i = 0; i < len; i += 4)
+		memcpy(plain + i, "a,b\n", 4);
+	gz = gzip_bytes(plain, len, 9, &gzlen);
+	unsetenv("MODELCAT_MAX_INFLATED");
+	CHECK(input_max_inflated(&cap, err, sizeof err) == 0 &&
+	      cap == INPUT_MAX_INFLATED_DEFAULT && cap == 1ULL << 30,
+	      "cap: 1 GiB by default");
+	setenv("MODELCAT_MAX_INFLATED", "1M", 1);
+	if (csv_open_mem(&r, gz, gzlen, "bomb.csv.gz", err, sizeof err) == 0) {
+		while ((rc = csv_next(r, &row)) == 1)
+			;
+		CHECK(rc == -1 && has(csv_error(r), "bomb.csv.gz: line ",
+				      "inflates to more than 1048576 bytes",
+				      "MODELCAT_MAX_INFLATED raises it") &&
+		      csv_bytes_read(r) <= 1u << 20,
+		      "cap: gzip past 1M stops with an error: %s", csv_error(r));
+		csv_free(r);
+	} else {
+		CHECK(0, "cap: gzip opens: %s", err);
+	}
+	if (csv_open_mem(&r, plain, len, "plain.csv", err, sizeof err) == 0) {
+		for (i = 0; (rc = csv_next(r, &row)) == 1; i++)
+			;
+		CHECK(rc == 0 && i == len / 4, "cap: plain input is not capped (%zu rows)", i);
+		csv_free(r);
+	}
+	setenv("MODELCAT_MAX_INFLATED", "4M", 1);
+	if (csv_open_mem(&r, gz, gzlen, "bomb.csv.gz", err, sizeof err) == 0) {
+		for (i = 0; (rc = csv_next(r, &row)) == 1; i++)
+			;
+		CHECK(rc == 0 && i == len / 4, "cap: gzip under a 4M cap reads whole");
+		csv_free(r);
+	}
+	setenv("MODELCAT_MAX_INFLATED", "40", 1);
+	CHECK(csv_open(&r, FIXTURES "/deflated.zip", err, sizeof err) == -1 &&
+	      has(err, "deflated.zip: zip member", "would inflate to",
+		  "more than the cap of 40"),
+	      "cap: a zip member declaring more is refused at open: %s", err);
+	setenv("MODELCAT_MAX_INFLATED", "lots", 1);
+	CHECK(csv_open_mem(&r, gz, gzlen, "x.gz", err, sizeof err) == -1 &&
+	      has(err, "x.gz: MODELCAT_MAX_INFLATED='lots' is not a size", NULL, NULL),
+	      "cap: a bad value is an error: %s", err);
+	setenv("MODELCAT_MAX_INFLATED", "1T", 1);
+	CHECK(input_max_inflated(&cap, err, sizeof err) == -1,
+	      "cap: an unknown suffix is an error");
+	setenv("MODELCAT_MAX_INFLATED", "2G", 1);
+	CHECK(input_max_inflated(&cap, err, sizeof err) == 0 && cap == 2ULL << 30,
+	      "cap: 2G is 2 GiB");
+	unsetenv("MODELCAT_MAX_INFLATED");
+	free(gz);
+	free(plain);
+}
+
 int main(void)
 {
 	test_table();
@@ -1425,5 +1491,6 @@ int main(void)
 	test_zip();
 	test_input();
 	test_open_errors();
+	test_inflate_cap();
 	return unit_done();
 }

@@ -325,7 +325,7 @@ static void test_sources(void)
 
 int main(void)
 {
-	char err[512], dir[300];
+	char err[512] = "", dir[300];
 	colmap map;
 	char *made;
 

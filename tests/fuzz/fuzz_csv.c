@@ -1,0 +1,264 @@
+/*
+ * fuzz_csv: the CSV reader and the input layer under it (libFuzzer).
+ *
+ * The input is an export file as it would be on disk: plain CSV, gzip or
+ * zip, told by its first bytes as csv_open_mem() does. Every record is read
+ * and checked (fields NUL-terminated at their lengths, line numbers that
+ * never go back, flags that agree with the bytes, the content hash). Plain
+ * input is read a second time wrapped, here, in gzip and in a zip member
+ * (stored or deflated): both must give exactly the records and hash the
+ * plain reading gave. The fuzzing build uses small input blocks
+ * (INPUT_BLOCK), so short inputs cross many block boundaries.
+ *
+ * Any failed check aborts: libFuzzer keeps the input as a crash.
+ */
+#define ZLIB_CONST
+#include "csv.h"
+#include "input.h"
+#include "sha256.h"
+#include "util.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+
+int LLVMFuzzerInitialize(int *argc, char ***argv);
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define REQUIRE(cond) do { \
+	if (!(cond)) { \
+		fprintf(stderr, "fuzz_csv: check failed: %s (%s:%d)\n", #cond, \
+			__FILE__, __LINE__); \
+		abort(); \
+	} \
+} while (0)
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	/* compressed inputs inflate to at most this: a bomb is cut short
+	 * quickly, and the cap's own error path is exercised */
+	setenv("MODELCAT_MAX_INFLATED", "16M", 1);
+	return 0;
+}
+
+/* Append a number to a record dump. */
+static void dump_num(sbuf *out, const char *what, unsigned long long n)
+{
+	sbuf_addf(out, "%s%llu ", what, n);
+}
+
+/*
+ * Read everything from an opened reader into dump (one entry per record),
+ * checking each record. Returns 0 at the end of input, -1 after a read
+ * error. The content hash goes to sha ("" when there was an error).
+ */
+static int read_all(csv_reader *r, sbuf *dump, char sha[65])
+{
+	unsigned long last_line = 0;
+	csv_row row;
+	size_t i, k;
+	int rc;
+
+	sha[0] = '\0';
+	csv_hash_content(r);
+	while ((rc = csv_next(r, &row)) == 1) {
+		unsigned expect = 0;
+
+		REQUIRE(row.nfields >= 1);
+		REQUIRE(row.line >= 1 && row.line > last_line);
+		REQUIRE(row.end_line >= row.line);
+		last_line = row.end_line;
+		for (i = 0; i < row.nfields; i++) {
+			REQUIRE(row.fields[i][row.lengths[i]] == '\0');
+			if (memchr(row.fields[i], '\0', row.lengths[i]))
+				expect |= CSV_ROW_NUL;
+			if (!mc_utf8_valid(row.fields[i], row.lengths[i], NULL))
+				expect |= CSV_ROW_BAD_UTF8;
+		}
+		REQUIRE((row.flags & (CSV_ROW_NUL | CSV_ROW_BAD_UTF8)) == expect);
+		if (expect) {
+			k = row.bad_field;
+			REQUIRE(k < row.nfields);
+			REQUIRE(memchr(row.fields[k], '\0', row.lengths[k]) ||
+				!mc_utf8_valid(row.fields[k], row.lengths[k], NULL));
+		}
+		dump_num(dump, "L", row.line);
+		dump_num(dump, "E", row.end_line);
+		dump_num(dump, "F", row.flags);
+		dump_num(dump, "N", row.nfields);
+		for (i = 0; i < row.nfields; i++) {
+			dump_num(dump, "", row.lengths[i]);
+			sbuf_add(dump, row.fields[i], row.lengths[i]);
+		}
+		sbuf_addc(dump, '\n');
+	}
+	if (rc < 0) {
+		REQUIRE(csv_error(r)[0] != '\0');
+		REQUIRE(csv_next(r, &row) == -1);
+		return -1;
+	}
+	REQUIRE(csv_next(r, &row) == 0);
+	REQUIRE(csv_content_sha256(r, sha) == 0);
+	return 0;
+}
+
+/* gzip (or raw deflate for a zip member: raw = 1) of data into out. */
+static void deflate_into(const uint8_t *data, size_t size, int raw, sbuf *out)
+{
+	unsigned char block[16384];
+	z_stream zs;
+	int zrc;
+
+	memset(&zs, 0, sizeof(zs));
+	REQUIRE(deflateInit2(&zs, 1, Z_DEFLATED, raw ? -MAX_WBITS : 16 + MAX_WBITS, 8,
+			     Z_DEFAULT_STRATEGY) == Z_OK);
+	zs.next_in = data;
+	zs.avail_in = (uInt)size;
+	do {
+		zs.next_out = block;
+		zs.avail_out = sizeof(block);
+		zrc = deflate(&zs, Z_FINISH);
+		REQUIRE(zrc == Z_OK || zrc == Z_STREAM_END || zrc == Z_BUF_ERROR);
+		sbuf_add(out, block, sizeof(block) - zs.avail_out);
+	} while (zrc != Z_STREAM_END);
+	deflateEnd(&zs);
+}
+
+static void le16(sbuf *out, unsigned v)
+{
+	sbuf_addc(out, (char)(v & 0xff));
+	sbuf_addc(out, (char)(v >> 8 & 0xff));
+}
+
+static void le32(sbuf *out, unsigned long v)
+{
+	le16(out, (unsigned)(v & 0xffff));
+	le16(out, (unsigned)(v >> 16 & 0xffff));
+}
+
+/* A zip archive holding data as the member "export.csv", deflated or
+ * stored. */
+static void zip_into(const uint8_t *data, size_t size, int deflated, sbuf *out)
+{
+	static const char name[] = "export.csv";
+	unsigned long crc = crc32(0, data, (uInt)size);
+	size_t nlen = sizeof(name) - 1, cd_start, cd_len;
+	sbuf body;
+
+	sbuf_init(&body);
+	if (deflated)
+		deflate_into(data, size, 1, &body);
+	else
+		sbuf_add(&body, data, size);
+	/* local header */
+	le32(out, 0x04034b50UL);
+	le16(out, 20);
+	le16(out, 0);
+	le16(out, deflated ? 8 : 0);
+	le16(out, 0);
+	le16(out, 0);
+	le32(out, crc);
+	le32(out, (unsigned long)body.len);
+	le32(out, (unsigned long)size);
+	le16(out, (unsigned)nlen);
+	le16(out, 0);
+	sbuf_add(out, name, nlen);
+	sbuf_add(out, body.data, body.len);
+	/* central directory */
+	cd_start = out->len;
+	le32(out, 0x02014b50UL);
+	le16(out, 20);
+	le16(out, 20);
+	le16(out, 0);
+	le16(out, deflated ? 8 : 0);
+	le16(out, 0);
+	le16(out, 0);
+	le32(out, crc);
+	le32(out, (unsigned long)body.len);
+	le32(out, (unsigned long)size);
+	le16(out, (unsigned)nlen);
+	le16(out, 0);
+	le16(out, 0);
+	le16(out, 0);
+	le16(out, 0);
+	le32(out, 0);
+	le32(out, 0);
+	sbuf_add(out, name, nlen);
+	cd_len = out->len - cd_start;
+	/* end of central directory */
+	le32(out, 0x06054b50UL);
+	le16(out, 0);
+	le16(out, 0);
+	le16(out, 1);
+	le16(out, 1);
+	le32(out, (unsigned long)cd_len);
+	le32(out, (unsigned long)cd_start);
+	le16(out, 0);
+	sbuf_release(&body);
+}
+
+/* Read a wrapped copy of plain input: the same records and hash. */
+static void check_wrapped(const sbuf *wrapped, const sbuf *want, const char *want_sha)
+{
+	csv_reader *r = NULL;
+	char err[1024], sha[65];
+	sbuf dump;
+
+	sbuf_init(&dump);
+	if (csv_open_mem(&r, wrapped->data, wrapped->len, "wrapped", err, sizeof(err))) {
+		fprintf(stderr, "fuzz_csv: the wrapped copy does not open: %s\n", err);
+		abort();
+	}
+	REQUIRE(read_all(r, &dump, sha) == 0);
+	REQUIRE(dump.len == want->len && !memcmp(dump.data, want->data, dump.len));
+	REQUIRE(!strcmp(sha, want_sha));
+	csv_free(r);
+	sbuf_release(&dump);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	csv_reader *r = NULL;
+	char err[1024], sha[65], want_sha[65];
+	sha256_ctx ctx;
+	int plain, rc;
+	sbuf dump, wrapped;
+
+	sbuf_init(&dump);
+	sbuf_init(&wrapped);
+	plain = !(size >= 2 && data[0] == 0x1f && data[1] == 0x8b) &&
+		!(size >= 4 && !memcmp(data, "PK\3\4", 4));
+	if (csv_open_mem(&r, data, size, "fuzz.csv", err, sizeof(err))) {
+		/* only a zip can fail to open (its directory is read at once) */
+		REQUIRE(!plain && err[0]);
+		goto out;
+	}
+	rc = read_all(r, &dump, sha);
+	csv_free(r);
+	r = NULL;
+	if (!plain)
+		goto out;
+	/* plain bytes are read as they are: never an error, and the content
+	 * hash is the hash of the bytes */
+	REQUIRE(rc == 0);
+	sha256_init(&ctx);
+	sha256_update(&ctx, data, size);
+	sha256_final_hex(&ctx, want_sha);
+	REQUIRE(!strcmp(sha, want_sha));
+	if (!size)
+		goto out;
+	deflate_into(data, size, 0, &wrapped);
+	check_wrapped(&wrapped, &dump, want_sha);
+	sbuf_reset(&wrapped);
+	zip_into(data, size, size % 2, &wrapped);
+	check_wrapped(&wrapped, &dump, want_sha);
+out:
+	csv_free(r);
+	sbuf_release(&dump);
+	sbuf_release(&wrapped);
+	return 0;
+}

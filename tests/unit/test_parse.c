@@ -1,0 +1,118 @@
+/*
+ * test_parse: an export through the header mapping and the row parser,
+ * from memory (parse_open_mem), with the real column map. Run from the
+ * repository root.
+ *
+ * Each case is a small export; the expected text lists what the parse
+ * reported (R: lines), each row (name and occurrence, or Q: and the
+ * reason), and the open error (E:) if any.
+ */
+#include "colmap.h"
+#include "parse.h"
+#include "util.h"
+#include "unit.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static colmap map;
+
+static void on_report(void *ctx, const char *message)
+{
+	sbuf_addf(ctx, "R: %s\n", message);
+}
+
+/* Parse text (len bytes, from a heap copy so that a read past the end is
+ * caught) and describe what came out. */
+static void run(const char *text, size_t len, sbuf *out)
+{
+	parse_export *p = NULL;
+	parse_row row;
+	char err[1024], *copy = xmalloc(len);
+	int rc;
+
+	memcpy(copy, text, len);
+	if (parse_open_mem(&p, copy, len, "t.csv", &map, on_report, out, err, sizeof(err))) {
+		sbuf_addf(out, "E: %s\n", err);
+		free(copy);
+		return;
+	}
+	while ((rc = parse_next(p, &row, err, sizeof(err))) == 1) {
+		if (row.quarantined)
+			sbuf_addf(out, "Q: %s\n", row.reason);
+		else
+			sbuf_addf(out, "%s#%zu\n", row.name, row.occurrence);
+	}
+	if (rc < 0)
+		sbuf_addf(out, "E: %s\n", err);
+	parse_free(p);
+	free(copy);
+}
+
+static void test_cases(void)
+{
+	static const struct {
+		const char *name;       /* what the case shows */
+		const char *text;       /* the export */
+		const char *expected;   /* what run() describes */
+	} cases[] = {
+		{ "a plain export",
+		  "Model,Parameters\nGPT-2,1.5e9\nBERT,340000000\n",
+		  "GPT-2#1\nBERT#1\n" },
+		{ "a repeated name is kept with its occurrence",
+		  "Model\nA\nA\n",
+		  "A#1\nR: t.csv:3: model name 'A' repeats (occurrence 2); kept as 'A#2'\nA#2\n" },
+		{ "no model column",
+		  "Name,Parameters\nx,1\n",
+		  "R: t.csv: column 'Name' is not in the column map; kept as a text field\n"
+		  "E: t.csv:1: no model name column (expected 'Model' or one of its aliases)\n" },
+		{ "an empty input",
+		  "",
+		  "E: t.csv: empty file: no header\n" },
+		/* found by fuzz_header: a header cell holding a line end (and a
+		 * terminal escape) made a report of two lines on stderr */
+		{ "a header with a line end and an escape is reported on one line",
+		  "Model,\"Evil\n\x1b[31mheader\"\nx,1\n",
+		  "R: t.csv: column 'Evil  [31mheader' is not in the column map; kept as a text field\n"
+		  "x#1\n" },
+		{ "a repeated name with a line end is reported on one line",
+		  "Model\n\"two\nlines\"\n\"two\nlines\"\n",
+		  "two\nlines#1\n"
+		  "R: t.csv:4: model name 'two lines' repeats (occurrence 2); kept as 'two lines#2'\n"
+		  "two\nlines#2\n" },
+		{ "a quarantine reason holds no escape",
+		  "Model,Publication date\nx,\x1b]0;owned\x07\n",
+		  "Q: Publication date: ' ]0;owned ' is not a valid date: not a date\n" },
+		{ "a row with a NUL byte is quarantined",
+		  "Model,Parameters\nx\0y,1\n",
+		  "Q: Model: NUL byte in the cell\n" },
+	};
+	size_t i;
+	sbuf out;
+
+	sbuf_init(&out);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		size_t len = strlen(cases[i].text);
+
+		/* the NUL case: count up to the final newline */
+		if (strstr(cases[i].name, "NUL"))
+			len = 23;
+		sbuf_reset(&out);
+		run(cases[i].text, len, &out);
+		CHECK_STR(out.data, cases[i].expected, "%s", cases[i].name);
+	}
+	sbuf_release(&out);
+}
+
+int main(void)
+{
+	char err[1024] = "";
+
+	if (!CHECK(colmap_load(&map, "pipelines", err, sizeof(err)) == 0,
+		   "load the column map (%s)", err))
+		return unit_done();
+	test_cases();
+	colmap_release(&map);
+	return unit_done();
+}
