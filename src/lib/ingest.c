@@ -130,6 +130,7 @@ typedef struct feeder {
 	record_plan plan;           /* how rows become JSON */
 	const char *path;           /* for messages */
 	load_known *known;          /* rows recognisable unparsed, or NULL */
+	int known_wanted;           /* rows carry raw digests (see sink.known) */
 	FILE *errors;               /* one line per quarantined row */
 	char *err;                  /* where a failure's message goes */
 	size_t errlen;              /* its size */
@@ -155,7 +156,7 @@ static int feed_rows(feeder *f, sink *out)
 		crow.name = row.name;
 		crow.occurrence = row.occurrence;
 		crow.quarantined = row.quarantined;
-		crow.has_raw_digest = 1;
+		crow.has_raw_digest = f->known_wanted;
 		memcpy(crow.raw_digest, row.raw_digest, sizeof(crow.raw_digest));
 		if (row.known) {
 			load_known_ids(f->known, row.known_ref, &crow.known_version, &crow.known_record);
@@ -481,6 +482,8 @@ static int feed(const colmap *map, const char *path, sink *out, FILE *errors,
 	if (out->known) {
 		char digest[65];
 
+		parse_want_raw_digests(f.parse);
+		f.known_wanted = 1;
 		parse_header_digest(f.parse, digest);
 		if (out->known(out, digest, &f.known))
 			goto out;

@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/prctl.h>
+#include <signal.h>
 #include <sys/select.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -108,7 +110,7 @@ int job_run(const char *bindir, char *const *argv, char *const *env, sbuf *out,
 	int outpipe[2] = { -1, -1 }, errpipe[2] = { -1, -1 }, status, open_pipes = 2;
 	char path[PATH_MAX], name[64];
 	sbuf outbuf, errbuf;
-	pid_t pid;
+	pid_t pid, parent;
 
 	mc_fmt(path, sizeof(path), "%s/%s", bindir, argv[0]);
 	mc_fmt(name, sizeof(name), "%s", argv[0]);
@@ -117,6 +119,7 @@ int job_run(const char *bindir, char *const *argv, char *const *env, sbuf *out,
 		goto fail;
 	}
 	fflush(NULL);
+	parent = getpid();
 	pid = fork();
 	if (pid < 0) {
 		mc_fmt(err, errlen, "cannot run %s: %s", path, strerror(errno));
@@ -125,6 +128,11 @@ int job_run(const char *bindir, char *const *argv, char *const *env, sbuf *out,
 	if (pid == 0) {
 		size_t i;
 
+		/* a stage dies with the run that started it: a killed run must
+		 * not leave a stage writing into its build folder */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(127);
 		dup2(outpipe[1], STDOUT_FILENO);
 		dup2(errpipe[1], STDERR_FILENO);
 		for (i = 0; env && env[i]; i++)

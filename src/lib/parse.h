@@ -50,7 +50,8 @@ typedef struct parse_row {
 	char *const *raw_fields;  /* the record's fields as read */
 	const size_t *raw_lengths;/* their lengths */
 	size_t nraw;              /* number of fields in the record */
-	unsigned char raw_digest[16]; /* digest of the record's raw fields */
+	unsigned char raw_digest[16]; /* digest of the record's raw fields (with
+					 parse_want_raw_digests() or a check) */
 	int known;                /* 1: the known-row check recognised it; its
 				     values were not normalised (values unset) */
 	size_t known_ref;         /* with known: what the check returned */
@@ -104,6 +105,8 @@ int parse_content_sha256(parse_export *p, char hex[65]);
 
 /* Ask check before normalising each row (NULL: normalise every row). */
 void parse_set_known(parse_export *p, parse_known_fn *check, void *ctx);
+/* Compute every row's raw digest (they cost a hash of each record). */
+void parse_want_raw_digests(parse_export *p);
 /* A digest of the header as read and of the column map: rows whose raw
  * digests match under equal header digests normalise the same. */
 void parse_header_digest(const parse_export *p, char hex[65]);

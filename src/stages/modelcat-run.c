@@ -341,11 +341,6 @@ static int update(run *r, sqlite3_int64 before, int *quarantined)
 	unsigned long written;
 	int status, rc = -1, opened = 0;
 
-	/* what killed runs left: their catalogue copies, their build folders */
-	mc_fmt(dir, sizeof(dir), "%s.run-", r->db);
-	mc_remove_stale(dir);
-	remove_stale_builds(r->out);
-	job_remove_stale_temps(r->out);
 	mc_fmt(r->work, sizeof(r->work), "%s.run-%ld", r->db, (long)getpid());
 	mc_fmt(r->build, sizeof(r->build), "%s/.build-%ld", r->out, (long)getpid());
 	catalogue_remove(r->work);
@@ -492,6 +487,18 @@ int main(int argc, char **argv)
 			job_log(program, "%s", r.err);
 		}
 		goto done;
+	}
+	/* what killed runs left (we hold the lock, so no run is working):
+	 * their catalogue copies, build folders and half-written files */
+	{
+		char prefix[PATH_MAX];
+
+		mc_fmt(prefix, sizeof(prefix), "%s.run-", r.db);
+		mc_remove_stale(prefix);
+		if (!access(r.out, F_OK)) {
+			remove_stale_builds(r.out);
+			job_remove_stale_temps(r.out);
+		}
 	}
 	job_log(program, "fetching into %s", r.store);
 	sbuf_init(&fetched);
