@@ -104,6 +104,25 @@ static void log_lines(const char *name, sbuf *buf, sbuf *out, int flush)
 		buf->data[buf->len] = '\0';
 }
 
+/* Read what a child wrote on *fd and log its complete lines (also into
+ * out); at the end of the stream close *fd, set it to -1 and return 1. */
+static int drain(int *fd, sbuf *buf, const char *name, sbuf *out)
+{
+	char chunk[4096];
+	ssize_t n = read(*fd, chunk, sizeof(chunk));
+
+	if (n > 0) {
+		sbuf_add(buf, chunk, (size_t)n);
+		log_lines(name, buf, out, 0);
+		return 0;
+	}
+	if (n < 0 && errno == EINTR)
+		return 0;
+	close(*fd);
+	*fd = -1;
+	return 1;
+}
+
 int job_run(const char *bindir, char *const *argv, char *const *env, sbuf *out,
 	    char *err, size_t errlen)
 {
@@ -148,9 +167,7 @@ int job_run(const char *bindir, char *const *argv, char *const *env, sbuf *out,
 	sbuf_init(&errbuf);
 	while (open_pipes) {
 		fd_set fds;
-		char chunk[4096];
 		int maxfd = -1;
-		ssize_t n;
 
 		FD_ZERO(&fds);
 		if (outpipe[0] >= 0) {
@@ -167,28 +184,10 @@ int job_run(const char *bindir, char *const *argv, char *const *env, sbuf *out,
 				continue;
 			break;
 		}
-		if (outpipe[0] >= 0 && FD_ISSET(outpipe[0], &fds)) {
-			n = read(outpipe[0], chunk, sizeof(chunk));
-			if (n > 0) {
-				sbuf_add(&outbuf, chunk, (size_t)n);
-				log_lines(name, &outbuf, out, 0);
-			} else if (n == 0 || errno != EINTR) {
-				close(outpipe[0]);
-				outpipe[0] = -1;
-				open_pipes--;
-			}
-		}
-		if (errpipe[0] >= 0 && FD_ISSET(errpipe[0], &fds)) {
-			n = read(errpipe[0], chunk, sizeof(chunk));
-			if (n > 0) {
-				sbuf_add(&errbuf, chunk, (size_t)n);
-				log_lines(name, &errbuf, NULL, 0);
-			} else if (n == 0 || errno != EINTR) {
-				close(errpipe[0]);
-				errpipe[0] = -1;
-				open_pipes--;
-			}
-		}
+		if (outpipe[0] >= 0 && FD_ISSET(outpipe[0], &fds))
+			open_pipes -= drain(&outpipe[0], &outbuf, name, out);
+		if (errpipe[0] >= 0 && FD_ISSET(errpipe[0], &fds))
+			open_pipes -= drain(&errpipe[0], &errbuf, name, NULL);
 	}
 	log_lines(name, &outbuf, out, 1);
 	log_lines(name, &errbuf, NULL, 1);
