@@ -232,7 +232,7 @@ int parse_open_mem(parse_export **out, const void *data, size_t len, const char 
 		parse_free(p);
 		return -1;
 	}
-	return parse_start(out, p, 0, err, errlen);
+	return parse_start(out, p, 1, err, errlen);
 }
 
 const parse_column *parse_columns(const parse_export *p, size_t *n)

@@ -81,7 +81,8 @@ int parse_open(parse_export **out, const char *path, const colmap *map,
 	       parse_report_fn *report, void *report_ctx, int hash_content,
 	       char *err, size_t errlen);
 /* The same over len bytes at data (plain, gzip or zip, as csv_open_mem()),
- * which must outlive the parse; name is used in messages. */
+ * which must outlive the parse, always hashing the content; name is used in
+ * messages. */
 int parse_open_mem(parse_export **out, const void *data, size_t len, const char *name,
 		   const colmap *map, parse_report_fn *report, void *report_ctx,
 		   char *err, size_t errlen);
