@@ -33,17 +33,6 @@ struct parse_export {
 	unsigned long quarantined; /* data rows quarantined */
 };
 
-/* Make a message one line of plain text: a header or a name quoted in it
- * may hold line ends, tabs or terminal escapes, which become spaces. */
-static void one_line(sbuf *msg)
-{
-	size_t i;
-
-	for (i = 0; i < msg->len; i++)
-		if ((unsigned char)msg->data[i] < 0x20 || msg->data[i] == 0x7f)
-			msg->data[i] = ' ';
-}
-
 static void report(parse_export *p, const char *fmt, ...) MC_PRINTF(2, 3);
 
 static void report(parse_export *p, const char *fmt, ...)
@@ -57,7 +46,7 @@ static void report(parse_export *p, const char *fmt, ...)
 	va_start(ap, fmt);
 	sbuf_vaddf(&msg, fmt, ap);
 	va_end(ap);
-	one_line(&msg);
+	mc_one_line(msg.data, msg.len);
 	p->report(p->report_ctx, msg.data);
 	sbuf_release(&msg);
 }
@@ -262,7 +251,7 @@ static void quarantine(parse_export *p, parse_row *row, const char *field,
 	va_start(ap, fmt);
 	sbuf_vaddf(&p->reason, fmt, ap);
 	va_end(ap);
-	one_line(&p->reason);
+	mc_one_line(p->reason.data, p->reason.len);
 	row->reason = p->reason.data;
 }
 

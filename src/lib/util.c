@@ -320,6 +320,15 @@ int mc_ends_with(const char *s, const char *suffix)
 	return a >= b && !strcmp(s + a - b, suffix);
 }
 
+void mc_one_line(char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+			s[i] = ' ';
+}
+
 int mc_utf8_valid(const char *s, size_t len, size_t *bad_offset)
 {
 	const unsigned char *p = (const unsigned char *)s;

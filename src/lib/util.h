@@ -93,6 +93,11 @@ void mc_fmt(char *buf, size_t len, const char *fmt, ...) MC_PRINTF(3, 4);
 /* Does the string end with suffix? */
 int mc_ends_with(const char *s, const char *suffix);
 
+/* Make s[0..len) one line of plain text for a message: line ends, tabs,
+ * other control bytes and DEL (from a header, a name or a parser's excerpt
+ * quoted in it) become spaces. */
+void mc_one_line(char *s, size_t len);
+
 /* Is [s, s+len) valid UTF-8? On failure *bad_offset is set to the first
  * offending byte. */
 int mc_utf8_valid(const char *s, size_t len, size_t *bad_offset);

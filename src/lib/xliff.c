@@ -106,6 +106,8 @@ static void guard_error(void *user, parse_error_ptr e)
 		return;
 	guard->error_line = e->line;
 	mc_fmt(guard->error, sizeof(guard->error), "%s", e->message ? e->message : "XML error");
+	/* what follows the first line is an excerpt of the document */
+	guard->error[strcspn(guard->error, "\n")] = '\0';
 	n = strlen(guard->error);
 	while (n && (guard->error[n - 1] == '\n' || guard->error[n - 1] == ' '))
 		guard->error[--n] = '\0';
@@ -444,8 +446,11 @@ int xliff_read_memory(const char *data, size_t len, const char *name, xliff_cata
 	xmlFreeDoc(doc);
 out:
 	strmap_release(&r.ids);
-	if (rc)
+	if (rc) {
+		/* an id or a name quoted in the message may hold line ends */
+		mc_one_line(err, strnlen(err, errlen));
 		xliff_release(out);
+	}
 	return rc;
 }
 

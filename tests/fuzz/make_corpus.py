@@ -13,12 +13,17 @@ the real files, a few hundred kilobytes in all:
   fuzz_normalise         real cells of the typed columns (numbers, dates,
                          booleans, lists, enumerations) plus the notations
                          of docs/normalisation.md
+  fuzz_xliff             the page catalogues in translations/, a few units
+                         of each, and the hostile catalogues of the safety
+                         test (DOCTYPE, entities, XInclude)
   fuzz_manifest          the MANIFEST.tsv of a store filled by real fetches
                          (file:// URLs) of the bundled snapshots, and that
                          manifest with its last line cut short
 
 Inputs that once made a harness fail are kept in the corpus as well
-(tests/fuzz/corpus/<harness>/regress-*); this script leaves them alone.
+(tests/fuzz/corpus/<harness>/regress-*), and so are inputs the fuzzers
+found that reach new code (named by their SHA-1, as libFuzzer names them);
+this script leaves both alone.
 """
 import csv
 import glob
@@ -38,11 +43,11 @@ WHEN = (2024, 7, 16, 12, 0, 0)
 
 
 def clean(name):
-    """Empty a harness's corpus folder, keeping the regression inputs."""
+    """Empty a harness's corpus folder, keeping regression and found inputs."""
     folder = os.path.join(OUT, name)
     os.makedirs(folder, exist_ok=True)
     for f in os.listdir(folder):
-        if not f.startswith("regress-"):
+        if not f.startswith("regress-") and not re.fullmatch(r"[0-9a-f]{40}", f):
             os.remove(os.path.join(folder, f))
     return folder
 
@@ -213,10 +218,47 @@ def manifest_seeds(bindir):
         shutil.rmtree(tmp)
 
 
+XLIFF_HEAD = (b'<?xml version="1.0" encoding="UTF-8"?>\n'
+              b'<xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">\n'
+              b'<file original="p" source-language="en" target-language="nl" '
+              b'datatype="plaintext"><body>\n')
+XLIFF_TAIL = b"</body></file></xliff>\n"
+
+
+def xliff_seeds():
+    folder = clean("fuzz_xliff")
+    for lang in ("en", "nl"):
+        with open(os.path.join(TOP, "translations", lang + ".xlf"), "rb") as f:
+            text = f.read()
+        put(folder, lang + ".xlf", text)
+        units = re.findall(rb"<trans-unit .*?</trans-unit>", text, re.S)
+        put(folder, lang + "-few.xlf", XLIFF_HEAD + b"\n".join(units[:4]) + XLIFF_TAIL)
+        put(folder, lang + "-cut.xlf", text[:len(text) // 2])
+    unit = (b'<trans-unit id="a.b"><source>About <x id="mem4"/> at '
+            b'<g ctype="x-optional">4-bit <x id="n"/></g></source>'
+            b'<target state="translated">Ongeveer <x id="mem4"/> {{</target></trans-unit>\n'
+            b'<group id="g"><trans-unit id="c"><source><![CDATA[a < b]]> &amp; &#233;</source>'
+            b'<target state="new">x</target></trans-unit></group>\n')
+    put(folder, "inline.xlf", XLIFF_HEAD + unit + XLIFF_TAIL)
+    hostile = {
+        "xxe.xlf": b'<!DOCTYPE xliff [ <!ENTITY xxe SYSTEM "file:///etc/passwd"> ]>\n',
+        "dtd.xlf": b'<!DOCTYPE xliff SYSTEM "http://127.0.0.1:9/evil.dtd">\n',
+        "bomb.xlf": b'<!DOCTYPE xliff [<!ENTITY a "lol"><!ENTITY b "&a;&a;&a;&a;">]>\n',
+    }
+    for fname, doctype in sorted(hostile.items()):
+        head = XLIFF_HEAD.split(b"\n", 1)
+        put(folder, fname, head[0] + b"\n" + doctype + head[1] + unit + XLIFF_TAIL)
+    put(folder, "xinclude.xlf", XLIFF_HEAD + b'<xi:include xmlns:xi="http://www.w3.org/2001/'
+        b'XInclude" href="/etc/passwd"/>\n' + unit + XLIFF_TAIL)
+    put(folder, "undefined-entity.xlf", XLIFF_HEAD + b'<trans-unit id="e"><source>&passwd;'
+        b'</source></trans-unit>\n' + XLIFF_TAIL)
+
+
 def main():
     bindir = sys.argv[1] if len(sys.argv) > 1 else os.path.join(TOP, "bin")
     csv_seeds()
     normalise_seeds()
+    xliff_seeds()
     manifest_seeds(bindir)
 
 
