@@ -535,34 +535,26 @@ static int next_inflated(input *in, const unsigned char **data, size_t *len)
 	in->zs.next_out = in->outbuf;
 	in->zs.avail_out = INPUT_BLOCK;
 	while (in->zs.avail_out > 0 && !in->decoded_all) {
-		if (in->zs.avail_in == 0) {
+		if (in->zs.avail_in == 0 && !in->raw_eof) {
 			if (!in->raw_len) {
 				rc = raw_fill(in);
 				if (rc < 0)
 					break;
-				if (rc == 0 && in->in_stream &&
-				    in->format == INPUT_GZIP) {
-					rc = fail(in, "truncated gzip data (the "
-						  "input ends inside a "
-						  "compressed stream)");
-					break;
-				}
-				if (rc == 0 && in->in_stream) {
-					rc = fail(in, "truncated deflate data in "
-						  "zip member \"%s\"",
-						  in->member);
-					break;
-				}
-				if (rc == 0) {
-					in->decoded_all = 1;
-					break;
-				}
 			}
-			in->zs.next_in = in->raw;
-			in->zs.avail_in = (uInt)in->raw_len;
-			in->raw_len = 0;
+			/* at the end of the raw bytes inflate may still hold
+			 * output (a block that filled the output exactly):
+			 * it is called on with no input until it ends */
+			if (!in->raw_eof) {
+				in->zs.next_in = in->raw;
+				in->zs.avail_in = (uInt)in->raw_len;
+				in->raw_len = 0;
+			}
 		}
 		if (!in->in_stream) {
+			if (in->zs.avail_in == 0) {
+				in->decoded_all = 1; /* at the end of the raw bytes */
+				break;
+			}
 			/* gzip: another member follows (zero padding, which
 			 * some tools leave after the last, is skipped) */
 			if (*in->zs.next_in == 0) {
@@ -584,7 +576,15 @@ static int next_inflated(input *in, const unsigned char **data, size_t *len)
 			if (in->format == INPUT_ZIP)
 				in->decoded_all = 1;
 		} else if (zrc == Z_BUF_ERROR && in->zs.avail_in == 0) {
-			continue; /* wants more input */
+			if (!in->raw_eof)
+				continue; /* wants more input */
+			if (in->format == INPUT_GZIP)
+				rc = fail(in, "truncated gzip data (the input ends "
+					  "inside a compressed stream)");
+			else
+				rc = fail(in, "truncated deflate data in zip member "
+					  "\"%s\"", in->member);
+			break;
 		} else if (zrc != Z_OK) {
 			inflate_fail(in, zrc);
 			rc = -1;

@@ -1099,11 +1099,11 @@ static void put32(sbuf *b, unsigned long v)
 	put16(b, (unsigned)(v >> 16 & 0xFFFF));
 }
 
-/* A zip archive of one member, stored (method 0) or deflated (8), made
- * here rather than by a tool: for members too big for a fixture. Caller
- * frees. */
+/* A zip archive of one member, stored (method 0) or deflated (8) with
+ * zlib's strategy (Z_DEFAULT_STRATEGY, Z_FIXED...), made here rather than
+ * by a tool: for members too big for a fixture. Caller frees. */
 static unsigned char *zip_one(const char *name, const void *data, size_t len,
-			      unsigned method, size_t *outlen)
+			      unsigned method, int strategy, size_t *outlen)
 {
 	unsigned long crc = crc32(0, data, (uInt)len);
 	const unsigned char *body = data;
@@ -1116,8 +1116,7 @@ static unsigned char *zip_one(const char *name, const void *data, size_t len,
 		size_t bound;
 
 		memset(&zs, 0, sizeof zs);
-		if (deflateInit2(&zs, 6, Z_DEFLATED, -MAX_WBITS, 8,
-				 Z_DEFAULT_STRATEGY) != Z_OK)
+		if (deflateInit2(&zs, 6, Z_DEFLATED, -MAX_WBITS, 8, strategy) != Z_OK)
 			abort();
 		bound = deflateBound(&zs, (uLong)len);
 		packed = xmalloc(bound);
@@ -1243,7 +1242,7 @@ static void test_zip(void)
 	for (n = 0; big.len < 3 * INPUT_BLOCK; n++)
 		sbuf_addf(&big, "%zu,\"line %zu, \"\"quoted\"\"\"\n", n, n);
 	for (method = 0; method <= 8; method += 8) {
-		z = zip_one("big.csv", big.data, big.len, method, &len);
+		z = zip_one("big.csv", big.data, big.len, method, Z_DEFAULT_STRATEGY, &len);
 		dump_mem(z, len, &out, NULL);
 		snprintf(last, sizeof last, "\n%zu-%zu 2: %zu|line %zu, "
 			 "\"quoted\"\n", n + 1, n + 1, n - 1, n - 1);
@@ -1476,6 +1475,63 @@ static void test_inflate_cap(void)
 	free(plain);
 }
 
+/* A deflated zip member whose output block fills inside its last match:
+ * inflate has taken every compressed byte but still holds the rest of the
+ * match, so the reader must call it on with no input rather than call the
+ * member truncated (found by fuzz_csv). The content ends in a run of x,
+ * which deflate codes as matches; the block ends e bytes before the end,
+ * and the run's length varies so that the codes fall on different bits.
+ * Fixed codes keep the end-of-block code short enough to share the last
+ * byte with the last match's. */
+static void test_zip_block_end(void)
+{
+	size_t e, run, i, len, ziplen, prefix, bad = 0, tried = 0;
+	unsigned long rows;
+	unsigned char *zip;
+	csv_reader *r;
+	csv_row row;
+	char err[512], first[512] = "";
+	sbuf text;
+	int rc;
+
+	sbuf_init(&text);
+	for (e = 1; e <= 2; e++) {
+		for (run = 300; run < 364; run++) {
+			len = INPUT_BLOCK + e;
+			sbuf_reset(&text);
+			sbuf_adds(&text, "Model,Notes\n");
+			for (i = 0; text.len + run + 40 < len; i++)
+				sbuf_addf(&text, "model %zu,%.*s\n", i, (int)(i % 17), "abcdefghijklmnopq");
+			prefix = len - run - 5;
+			while (text.len < prefix)
+				sbuf_addc(&text, 'a' + (char)(text.len % 7));
+			sbuf_adds(&text, "\nz,");
+			while (text.len < len)
+				sbuf_addc(&text, 'x');
+			zip = zip_one("e.csv", text.data, text.len, 8, Z_FIXED, &ziplen);
+			rows = 0;
+			rc = csv_open_mem(&r, zip, ziplen, "e.zip", err, sizeof err);
+			if (rc == 0) {
+				while ((rc = csv_next(r, &row)) == 1)
+					rows++;
+				if (rc < 0)
+					mc_fmt(err, sizeof err, "%s", csv_error(r));
+				csv_free(r);
+			}
+			tried++;
+			if (rc != 0 || rows != i + 3) {
+				if (!bad++)
+					mc_fmt(first, sizeof first, "e %zu, run %zu: %lu rows (%s)", e,
+					       run, rows, rc ? err : "ok");
+			}
+			free(zip);
+		}
+	}
+	CHECK(bad == 0, "zip: members whose last block ends inside the last match read whole "
+	      "(%zu of %zu fail; first: %s)", bad, tried, first);
+	sbuf_release(&text);
+}
+
 int main(void)
 {
 	test_table();
@@ -1489,6 +1545,7 @@ int main(void)
 	test_gzip_truncated();
 	test_real_files();
 	test_zip();
+	test_zip_block_end();
 	test_input();
 	test_open_errors();
 	test_inflate_cap();
