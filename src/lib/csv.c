@@ -58,6 +58,9 @@ struct csv_reader {
 					  end; owned, handed out */
 	size_t nfields;                /* fields in the current row */
 	size_t cap;                    /* room in starts, lengths, fields */
+	size_t max_row;                /* bytes kept of a row (with its NULs) */
+	int too_long;                  /* the current row passed max_row */
+	size_t long_field;             /* the field in which it did */
 	char err[INPUT_ERRLEN + 256];  /* last error message */
 	int hashing;                   /* hash the content as it is read */
 	sha256_ctx hash;               /* SHA-256 of the content read so far */
@@ -184,11 +187,24 @@ static const unsigned char *scan_quoted(const unsigned char *p,
 	return p;
 }
 
-/* Append n bytes to the row buffer, leaving room for a NUL after them. */
+/* The row passed the limit in the current field: keep what fits. */
+static size_t row_cut(csv_reader *r)
+{
+	if (!r->too_long) {
+		r->too_long = 1;
+		r->long_field = r->nfields;
+	}
+	return r->buf.len < r->max_row ? r->max_row - r->buf.len : 0;
+}
+
+/* Append n bytes to the row buffer, leaving room for a NUL after them;
+ * past the row limit the bytes are dropped (the row is flagged). */
 static inline void row_add(csv_reader *r, const unsigned char *s, size_t n)
 {
 	sbuf *b = &r->buf;
 
+	if (r->too_long || n > r->max_row - b->len)
+		n = row_cut(r);
 	if (b->cap - b->len <= n)
 		sbuf_grow(b, n);
 	memcpy(b->data + b->len, s, n);
@@ -202,7 +218,6 @@ static inline void row_add(csv_reader *r, const unsigned char *s, size_t n)
 static enum field_end read_field(csv_reader *r, struct field_info *fi)
 {
 	const unsigned char *p = r->p, *end = r->end, *q;
-	size_t start = r->buf.len;
 	enum field_end how;
 	int rc;
 
@@ -212,10 +227,15 @@ static enum field_end read_field(csv_reader *r, struct field_info *fi)
 			return rc < 0 ? END_ERROR : END_INPUT;
 	}
 	if (*p == '"') {
+		int cr = 0; /* the byte before was a CR (a CRLF is one line end) */
+
 		p++;
 		for (;;) {
 			q = scan_quoted(p, end, &fi->high);
-			row_add(r, p, (size_t)(q - p));
+			if (q != p) {
+				row_add(r, p, (size_t)(q - p));
+				cr = 0;
+			}
 			p = q;
 			if (p == end) {
 				rc = refill(r, &p, &end);
@@ -241,14 +261,14 @@ static enum field_end read_field(csv_reader *r, struct field_info *fi)
 				if (*p != '"')
 					break; /* the closing quote */
 			} else if (*p == '\n') {
-				if (r->buf.len == start ||
-				    r->buf.data[r->buf.len - 1] != '\r')
+				if (!cr)
 					r->line++;
 			} else if (*p == '\r') {
 				r->line++;
 			} else {
 				fi->nul = 1;
 			}
+			cr = *p == '\r';
 			row_add(r, p, 1);
 			p++;
 		}
@@ -338,6 +358,12 @@ static void end_field(csv_reader *r, size_t start, const struct field_info *fi,
 	size_t len = b->len - start;
 	unsigned bad = 0;
 
+	/* past the limit only the field it fell in is kept; one NUL a field
+	 * counts too, so a row of nothing but commas is bounded as well */
+	if (r->too_long && r->nfields > r->long_field)
+		return;
+	if (b->len >= r->max_row && !r->too_long)
+		row_cut(r);
 	if (r->nfields == r->cap) {
 		r->cap = r->cap ? r->cap * 2 : 64;
 		r->starts = xrealloc(r->starts, r->cap * sizeof *r->starts);
@@ -409,6 +435,7 @@ int csv_next(csv_reader *r, csv_row *row)
 	r->after_cr = 0;
 	r->buf.len = 0;
 	r->nfields = 0;
+	r->too_long = 0;
 	memset(row, 0, sizeof *row);
 	row->line = r->line;
 	do {
@@ -421,6 +448,10 @@ int csv_next(csv_reader *r, csv_row *row)
 		end_field(r, field_start, &fi, row);
 	} while (how == END_COMMA);
 	row->end_line = r->line;
+	if (r->too_long) {
+		row->flags |= CSV_ROW_TOO_LONG;
+		row->long_field = r->long_field;
+	}
 	if (how == END_LINE) {
 		r->after_cr = *r->p == '\r';
 		r->p++;
@@ -442,8 +473,14 @@ static csv_reader *reader_new(input *in)
 	r->in = in;
 	r->chunk = r->p = r->end = csv_nothing;
 	r->line = 1;
+	r->max_row = CSV_MAX_ROW;
 	sbuf_init(&r->buf);
 	return r;
+}
+
+void csv_set_max_row(csv_reader *r, size_t max)
+{
+	r->max_row = max ? max : 1;
 }
 
 int csv_open(csv_reader **out, const char *path, char *err, size_t errlen)

@@ -2,7 +2,10 @@
  * csv: a streaming reader for the exports (RFC 4180 plus what real files do).
  *
  * Input is a byte stream from input.h (.csv, .csv.gz or .zip, detected by
- * content). Records are read one at a time; no line or field length limit.
+ * content). Records are read one at a time. A record longer than the row
+ * limit (CSV_MAX_ROW, csv_set_max_row) is read to its end but kept only up
+ * to the limit and flagged CSV_ROW_TOO_LONG, so memory stays bounded
+ * whatever the input (a 100 MB cell, an unterminated quote in a 1 GB file).
  * Accepted: quoted fields with doubled quotes and embedded newlines, CRLF,
  * LF or lone CR line ends, a UTF-8 byte order mark at the start. Problems
  * are reported on the row (flags) rather than by stopping: the caller
@@ -23,9 +26,15 @@ enum {
 	CSV_ROW_BAD_UTF8 = 1 << 0,     /* a field holds invalid UTF-8 */
 	CSV_ROW_NUL = 1 << 1,          /* a field holds a NUL byte */
 	CSV_ROW_UNTERMINATED = 1 << 2, /* end of input inside a quoted field */
-	CSV_ROW_STRAY_QUOTE = 1 << 3   /* a quote inside an unquoted field, or
+	CSV_ROW_STRAY_QUOTE = 1 << 3,  /* a quote inside an unquoted field, or
 					  text after a closing quote */
+	CSV_ROW_TOO_LONG = 1 << 4      /* the record is longer than the row
+					  limit: fields from long_field on are
+					  cut short or left out */
 };
+
+/* The default row limit: bytes of field text (plus one per field). */
+#define CSV_MAX_ROW ((size_t)32 * 1024 * 1024)
 
 typedef struct csv_reader csv_reader;
 
@@ -37,6 +46,7 @@ typedef struct csv_row {
 	unsigned long end_line;   /* physical line the record ends on */
 	unsigned flags;           /* CSV_ROW_* */
 	size_t bad_field;         /* with BAD_UTF8 or NUL: first field concerned */
+	size_t long_field;        /* with TOO_LONG: the field the limit fell in */
 } csv_row;
 
 /*
@@ -59,6 +69,9 @@ int csv_open_mem(csv_reader **out, const void *data, size_t len,
  * ends without a final newline still yields its last record.
  */
 int csv_next(csv_reader *r, csv_row *row);
+
+/* Change the row limit (bytes; CSV_MAX_ROW by default, at least 1). */
+void csv_set_max_row(csv_reader *r, size_t max);
 
 /* The last error message (file, line, what); valid until the next call. */
 const char *csv_error(const csv_reader *r);

@@ -51,28 +51,53 @@ static void report(parse_export *p, const char *fmt, ...)
 	sbuf_release(&msg);
 }
 
-/* A short, single-line excerpt of a cell for messages. */
-static void excerpt(sbuf *out, const char *s, size_t len)
+/* A short, single-line excerpt of a cell for messages, without quotes. */
+static void excerpt_bare(sbuf *out, const char *s, size_t len)
 {
 	size_t i, n = len > 40 ? 40 : len;
 
 	while (n > 0 && n < len && ((unsigned char)s[n] & 0xC0) == 0x80)
 		n--;
-	sbuf_addc(out, '\'');
 	for (i = 0; i < n; i++)
 		sbuf_addc(out, (s[i] == '\n' || s[i] == '\r' || s[i] == '\t' || !s[i]) ? ' ' : s[i]);
 	if (n < len)
 		sbuf_adds(out, "...");
+}
+
+/* The same in quotes. */
+static void excerpt(sbuf *out, const char *s, size_t len)
+{
+	sbuf_addc(out, '\'');
+	excerpt_bare(out, s, len);
 	sbuf_addc(out, '\'');
 }
+
+/* Report a model name seen before in this export (row->occurrence > 1). */
+static void report_repeat(parse_export *p, const parse_row *row)
+{
+	sbuf name;
+
+	if (row->occurrence < 2)
+		return;
+	sbuf_init(&name);
+	excerpt_bare(&name, row->name, strlen(row->name));
+	report(p, "%s:%lu: model name '%s' repeats (occurrence %zu); kept as '%s#%zu'",
+	       p->path, row->line, name.data, row->occurrence, name.data, row->occurrence);
+	sbuf_release(&name);
+}
+
+/* Columns reported one by one; more are counted in one line. */
+#define COLUMN_REPORTS 20
 
 static int setup_columns(parse_export *p, const csv_row *header, char *err, size_t errlen)
 {
 	strmap seen;
-	size_t i;
+	sbuf shown;
+	size_t i, repeated = 0, unmapped = 0;
 	int rc = 0;
 
 	strmap_init(&seen);
+	sbuf_init(&shown);
 	p->ncolumns = header->nfields;
 	p->columns = xcalloc(p->ncolumns, sizeof(*p->columns));
 	p->values = xcalloc(p->ncolumns, sizeof(*p->values));
@@ -107,18 +132,31 @@ static int setup_columns(parse_export *p, const csv_row *header, char *err, size
 			continue;
 		}
 		col->type = COL_TEXT;
+		sbuf_reset(&shown);
+		excerpt_bare(&shown, col->header, strlen(col->header));
 		if (def || !added) {
 			sbuf_addf(&text, "%s (column %zu)", col->header, i + 1);
 			col->field = sbuf_detach(&text, NULL);
-			report(p, "%s: column %zu '%s' repeats a field already in the header; kept as '%s'",
-			       p->path, i + 1, col->header, col->field);
+			if (++repeated <= COLUMN_REPORTS)
+				report(p, "%s: column %zu '%s' repeats a field already in the "
+				       "header; kept as '%s (column %zu)'", p->path, i + 1,
+				       shown.data, shown.data, i + 1);
 			strmap_get_or_add(&seen, col->field, strlen(col->field), NULL);
 		} else {
 			col->field = xstrdup(col->header);
-			report(p, "%s: column '%s' is not in the column map; kept as a text field",
-			       p->path, col->header);
+			if (++unmapped <= COLUMN_REPORTS)
+				report(p, "%s: column '%s' is not in the column map; kept as a text "
+				       "field", p->path, shown.data);
 		}
 	}
+	sbuf_release(&shown);
+	if (repeated > COLUMN_REPORTS)
+		report(p, "%s: %zu more columns repeat a field already in the header (the first %d "
+		       "are listed); each kept under its name and column number", p->path,
+		       repeated - COLUMN_REPORTS, COLUMN_REPORTS);
+	if (unmapped > COLUMN_REPORTS)
+		report(p, "%s: %zu more columns are not in the column map (the first %d are listed); "
+		       "kept as text fields", p->path, unmapped - COLUMN_REPORTS, COLUMN_REPORTS);
 	for (i = 0; i < p->ncolumns; i++)
 		if (p->columns[i].type == COL_KEY)
 			break;
@@ -179,6 +217,11 @@ static int parse_start(parse_export **out, parse_export *p, int hash_content,
 	}
 	if (rc == 0) {
 		mc_fmt(err, errlen, "%s: empty file: no header", path);
+		goto fail;
+	}
+	if (header.flags & CSV_ROW_TOO_LONG) {
+		mc_fmt(err, errlen, "%s:%lu: the header is longer than the limit of %zu bytes "
+		       "(column %zu)", path, header.line, CSV_MAX_ROW, header.long_field + 1);
 		goto fail;
 	}
 	if (header.flags & (CSV_ROW_BAD_UTF8 | CSV_ROW_NUL | CSV_ROW_UNTERMINATED)) {
@@ -341,7 +384,13 @@ static int flags_fault(parse_export *p, parse_row *row, const csv_row *rec)
 {
 	const char *field = rec->bad_field < p->ncolumns ? p->columns[rec->bad_field].field : NULL;
 
-	if (rec->flags & CSV_ROW_UNTERMINATED)
+	const char *longf = rec->long_field < p->ncolumns ? p->columns[rec->long_field].field
+							    : NULL;
+
+	if (rec->flags & CSV_ROW_TOO_LONG)
+		quarantine(p, row, longf, "%s: the row is longer than the limit of %zu bytes; kept "
+			   "in quarantine cut short at the limit", longf ? longf : "?", CSV_MAX_ROW);
+	else if (rec->flags & CSV_ROW_UNTERMINATED)
 		quarantine(p, row, NULL, "end of file inside a quoted field");
 	else if (rec->flags & CSV_ROW_NUL)
 		quarantine(p, row, field, "%s: NUL byte in the cell", field ? field : "?");
@@ -410,9 +459,7 @@ static int known_row(parse_export *p, parse_row *row, const csv_row *rec)
 	row->name = name->data;
 	row->known = 1;
 	row->known_ref = ref;
-	if (*count > 1)
-		report(p, "%s:%lu: model name '%s' repeats (occurrence %zu); kept as '%s#%zu'",
-		       p->path, row->line, row->name, *count, row->name, *count);
+	report_repeat(p, row);
 	return 1;
 }
 
@@ -481,9 +528,7 @@ int parse_next(parse_export *p, parse_row *row, char *err, size_t errlen)
 		/* only loaded rows take an occurrence number */
 		count = strmap_get_or_add(&p->names, row->name, p->values[key].norm_len, NULL);
 		row->occurrence = ++*count;
-		if (*count > 1)
-			report(p, "%s:%lu: model name '%s' repeats (occurrence %zu); kept as '%s#%zu'",
-			       p->path, row->line, row->name, *count, row->name, *count);
+		report_repeat(p, row);
 	} else {
 		quarantine(p, row, p->columns[key].field, "%s: the row has no model name",
 			   p->columns[key].field);

@@ -70,9 +70,14 @@ def main():
     header = [canon.get(h.strip(), h.strip()) for h in src[0]]
     kinds = [types.get(h, 'text') for h in header]
     out_header = out[0]
+    out_names = set(out_header)
+    # position of each field's first column (as header.index would give)
+    first = {}
+    for i, h in enumerate(header):
+        first.setdefault(h, i)
     problems = 0
     for h in header:
-        if h and h not in out_header:
+        if h and h not in out_names:
             print('column %r missing from the export' % h)
             problems += 1
     # source rows with their starting line numbers
@@ -99,7 +104,7 @@ def main():
                 problems += 1
         for j, value in enumerate(got):
             h = out_header[j]
-            if value and h in header and not row[header.index(h)].strip():
+            if value and h in first and not row[first[h]].strip():
                 print('line %d, %s: empty in the source, %r in the export' % (l, h, value[:60]))
                 problems += 1
     print('%d rows compared, %d problems' % (len(keep), problems))

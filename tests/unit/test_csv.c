@@ -825,6 +825,72 @@ static void test_huge_cell(void)
 	free(in);
 }
 
+/* Rows over the row limit: read to their end, kept up to the limit,
+ * flagged with the field the limit fell in; the rows after them read as
+ * usual, on the right lines. Also the default limit with a cell larger than
+ * it (through gzip, so in many blocks). */
+static void test_row_limit(void)
+{
+	static const char head[] = "Model,Notes,Year\n";
+	unsigned char *in, *gz;
+	size_t n, len, i;
+	csv_reader *r;
+	csv_row row;
+	char *tmp;
+	sbuf text;
+	int ok;
+
+	sbuf_init(&text);
+	sbuf_adds(&text, head);
+	sbuf_adds(&text, "a,\"");
+	for (i = 0; i < 300; i++)
+		sbuf_adds(&text, i % 50 ? "xx" : "\r\n");
+	sbuf_adds(&text, "\",2020\n");
+	for (i = 0; i < 5000; i++)
+		sbuf_addc(&text, ',');
+	sbuf_adds(&text, "\nb,short,2021\n");
+	in = dup_bytes(text.data, text.len);
+	CHECK(csv_open_mem(&r, in, text.len, "t.csv", NULL, 0) == 0, "row limit: open");
+	csv_set_max_row(r, 100);
+	CHECK(csv_next(r, &row) == 1 && !(row.flags & CSV_ROW_TOO_LONG) && row.nfields == 3,
+	      "row limit: a short row is not flagged");
+	ok = csv_next(r, &row) == 1 && row.flags & CSV_ROW_TOO_LONG && row.long_field == 1 &&
+	     row.nfields == 2 && !strcmp(row.fields[0], "a") && row.lengths[0] + row.lengths[1] <= 100 &&
+	     row.lengths[1] > 80 && row.line == 2 && row.end_line == 8;
+	CHECK(ok, "row limit: a long cell: flagged in field 1, cut, later fields left out, "
+	      "lines %lu-%lu", row.line, row.end_line);
+	ok = csv_next(r, &row) == 1 && row.flags & CSV_ROW_TOO_LONG && row.nfields <= 101 &&
+	     row.line == 9;
+	CHECK(ok, "row limit: 5001 empty fields: flagged, at most 101 kept (%zu)", row.nfields);
+	ok = csv_next(r, &row) == 1 && !(row.flags & CSV_ROW_TOO_LONG) && row.nfields == 3 &&
+	     !strcmp(row.fields[1], "short") && row.line == 10;
+	CHECK(ok, "row limit: the next row reads whole, on line %lu", row.line);
+	CHECK(csv_next(r, &row) == 0, "row limit: end");
+	csv_free(r);
+	free(in);
+	sbuf_release(&text);
+
+	/* the default limit, a cell one byte over it, through gzip */
+	n = CSV_MAX_ROW;
+	len = sizeof head - 1 + 2 + n + 7 + 11;
+	in = xmalloc(len);
+	memcpy(in, head, sizeof head - 1);
+	memcpy(in + sizeof head - 1, "a,", 2);
+	memset(in + sizeof head + 1, 'x', n);
+	memcpy(in + sizeof head + 1 + n, ",2020\n", 7);
+	memcpy(in + sizeof head + 1 + n + 7, "b,ok,2021\n", 11);
+	r = open_feed(FEED_GZIP, in, len - 1, &tmp, &gz);
+	ok = r && csv_next(r, &row) == 1 && csv_next(r, &row) == 1 &&
+	     row.flags & CSV_ROW_TOO_LONG && row.long_field == 1 && row.nfields == 2 &&
+	     row.lengths[1] == n - 2;
+	CHECK(ok, "row limit: a %zu-byte cell is cut at the default limit", n);
+	ok = r && csv_next(r, &row) == 1 && row.nfields == 3 && !strcmp(row.fields[2], "2021") &&
+	     !(row.flags & CSV_ROW_TOO_LONG);
+	CHECK(ok, "row limit: the row after it reads whole");
+	close_feed(r, tmp, gz);
+	free(in);
+}
+
 /* ------------------------------------------------------------------ gzip */
 
 /* a, then b, then zeros zero bytes, in a new buffer. Caller frees. */
@@ -1541,6 +1607,7 @@ int main(void)
 	test_big_fields();
 	test_many_fields();
 	test_huge_cell();
+	test_row_limit();
 	test_gzip();
 	test_gzip_truncated();
 	test_real_files();
