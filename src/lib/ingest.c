@@ -588,32 +588,90 @@ static int content_sha256(const char *path, char hex[65], unsigned long long *by
 	return rc < 0 ? -1 : 0;
 }
 
+/* Content hashed on a thread of its own while the rows are parsed. */
+typedef struct hasher {
+	const char *path;           /* the file */
+	char sha[65];               /* its content's SHA-256 */
+	unsigned long long bytes;   /* and size */
+	int rc;                     /* 0, or -1 with err */
+	char err[1024];
+} hasher;
+
+static void *hash_content(void *arg)
+{
+	hasher *h = arg;
+
+	h->rc = content_sha256(h->path, h->sha, &h->bytes, h->err, sizeof(h->err));
+	return NULL;
+}
+
+/* Is path's content known, without reading it, to differ in size from
+ * bytes? (A plain file's or zip member's size is known; gzip's is not.) */
+static int size_differs(const char *path, unsigned long long bytes)
+{
+	input *in = NULL;
+	unsigned long long size;
+	char err[512];
+	int differs;
+
+	if (input_open(&in, path, err, sizeof(err)))
+		return 0;
+	differs = input_content_size(in, &size) == 0 && size != bytes;
+	input_free(in);
+	return differs;
+}
+
 int ingest_file(ingest_ctx *ctx, const char *export_name, const char *path,
 		load_stats *stats, char *err, size_t errlen)
 {
 	load_sink ls;
 	sink out = { direct_begin, direct_row, direct_notice, direct_known, &ls, 1, err, errlen };
 	char previous[65], content[65];
-	unsigned long long bytes = 0;
-	int rc;
+	unsigned long long bytes = 0, previous_bytes = 0;
+	hasher h;
+	pthread_t thread;
+	int rc, hashing = 0;
 
 	memset(&ls, 0, sizeof(ls));
 	ls.ctx = ctx;
 	ls.export_name = export_name;
 	ls.file = path;
-	/* content the export already had is found by its hash before any
-	 * parsing; an export with no earlier content is hashed while parsed */
-	rc = load_previous_sha(ctx->load, export_name, previous);
+	/*
+	 * Content the export already had is found by its hash before any
+	 * parsing. Content that cannot be the same (the export has none yet,
+	 * or its size differs) is hashed on a thread of its own while the rows
+	 * are parsed and loaded, or while parsed when no thread can start.
+	 */
+	rc = load_previous_content(ctx->load, export_name, previous, &previous_bytes);
 	if (rc < 0) {
 		mc_fmt(err, errlen, "%s", load_error(ctx->load));
 		return -1;
 	}
-	if (rc == 1 && content_sha256(path, ls.sha, &ls.bytes, err, errlen))
-		return -1;
+	if (rc == 1 && !size_differs(path, previous_bytes)) {
+		if (content_sha256(path, ls.sha, &ls.bytes, err, errlen))
+			return -1;
+	} else {
+		memset(&h, 0, sizeof(h));
+		h.path = path;
+		hashing = pthread_create(&thread, NULL, hash_content, &h) == 0;
+	}
 	content[0] = '\0';
-	/* hashed while parsing only when not hashed already */
-	if (feed(ctx->map, path, &out, ctx->errors, 1, rc == 1 ? NULL : content, &bytes,
-		 err, errlen))
+	rc = feed(ctx->map, path, &out, ctx->errors, 1,
+		  ls.sha[0] || hashing ? NULL : content, &bytes, err, errlen);
+	if (hashing) {
+		pthread_join(thread, NULL);
+		if (!rc && h.rc) {
+			mc_fmt(err, errlen, "%s", h.err);
+			rc = -1;
+		} else if (!rc && h.bytes != bytes) {
+			mc_fmt(err, errlen, "%s: the file changed while it was read (%llu bytes "
+			       "hashed, %llu parsed)", path, h.bytes, bytes);
+			rc = -1;
+		}
+		mc_fmt(content, sizeof(content), "%s", h.sha);
+		bytes = h.bytes;
+	}
+	if (rc)
 		return -1;
 	if (content[0] && load_export_content(ctx->load, content, bytes)) {
 		mc_fmt(err, errlen, "%s", load_error(ctx->load));

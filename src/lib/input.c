@@ -670,6 +670,26 @@ enum input_format input_format(const input *in)
 	return in->format;
 }
 
+int input_content_size(const input *in, unsigned long long *size)
+{
+	struct stat st;
+
+	if (in->format == INPUT_ZIP) {
+		*size = in->want_size;
+		return 0;
+	}
+	if (in->format != INPUT_PLAIN)
+		return -1;
+	if (in->mem) {
+		*size = in->mem_len;
+		return 0;
+	}
+	if (fstat(in->fd, &st) || !S_ISREG(st.st_mode))
+		return -1;
+	*size = (unsigned long long)st.st_size;
+	return 0;
+}
+
 const char *input_member(const input *in)
 {
 	return in->member;

@@ -78,6 +78,11 @@ const char *input_name(const input *in);
 /* The detected format. */
 enum input_format input_format(const input *in);
 
+/* The size of the content (the bytes input_next will give) when it is
+ * known without reading it: a plain file's size, a zip member's size from
+ * its directory entry. 0 and *size, or -1 when not known (gzip). */
+int input_content_size(const input *in, unsigned long long *size);
+
 /* For a zip: the name of the member being read; otherwise NULL. */
 const char *input_member(const input *in);
 

@@ -29,6 +29,17 @@ typedef struct gone {
 	long match;                  /* index into pending, or -1 */
 } gone;
 
+/* A record of the export with a live (not tombstone) current version, as
+ * the snapshot's load began. */
+typedef struct current_row {
+	sqlite3_int64 record;        /* record id */
+	sqlite3_int64 version;       /* its current version */
+	char *name;                  /* its name */
+	sqlite3_int64 occurrence;    /* and occurrence */
+	unsigned char raw[16];       /* the version's raw digest */
+	int has_raw;                 /* 0: the version has none */
+} current_row;
+
 /* The export's current versions by (name, occurrence), with raw digests. */
 struct load_known {
 	strmap index;                /* "name\x1foccurrence" -> entry + 1 */
@@ -57,6 +68,9 @@ struct load {
 	int fresh;                    /* the export has no record yet: every row
 					 is added, nothing to look up */
 	load_known *known;            /* rows recognisable unparsed, or NULL */
+	current_row *current;         /* the export's live records, by id */
+	size_t ncurrent;              /* entries in current */
+	int current_read;             /* current is filled */
 	snap_field *fields;           /* the export's header fields */
 	size_t nfields;               /* entries in fields */
 	strmap field_names;           /* the fields' names, to skip repeats */
@@ -138,6 +152,12 @@ static void clear_export(load *ld)
 
 	known_free(ld->known);
 	ld->known = NULL;
+	for (i = 0; i < ld->ncurrent; i++)
+		free(ld->current[i].name);
+	free(ld->current);
+	ld->current = NULL;
+	ld->ncurrent = 0;
+	ld->current_read = 0;
 	for (i = 0; i < ld->npend; i++) {
 		free(ld->pend[i].name);
 		free(ld->pend[i].norm);
@@ -1032,38 +1052,116 @@ out:
 	return rc;
 }
 
-/* The export's current records that no row of this snapshot carries. */
-static int collect_gone(load *ld, gone **out, size_t *n)
+/* Sort current rows by record id. */
+static int by_record(const void *a, const void *b)
+{
+	const current_row *x = a, *y = b;
+
+	return x->record < y->record ? -1 : x->record > y->record;
+}
+
+/*
+ * Read the export's live records with their current versions into
+ * ld->current. Two scans joined here, by record id: the export's records
+ * (the record table in id order) and every live version (the covering
+ * index version_current in record order). A join in SQL would seek the
+ * index once per record, several times slower on a large export.
+ */
+static int read_current(load *ld)
 {
 	sqlite3_stmt *st = NULL;
+	size_t i = 0, n = 0, cap = 0;
+	int step, sorted = 1;
+
+	if (ld->current_read)
+		return 0;
+	if (catalogue_prepare(ld->cat, &st,
+			      "SELECT id, name, occurrence FROM record NOT INDEXED WHERE export = ?"))
+		return -1;
+	sqlite3_bind_text(st, 1, ld->export_name, -1, SQLITE_STATIC);
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		current_row *c;
+
+		if (n == cap) {
+			cap = cap ? cap * 2 : 1024;
+			ld->current = xrealloc(ld->current, cap * sizeof(*ld->current));
+		}
+		c = &ld->current[n++];
+		memset(c, 0, sizeof(*c));
+		c->record = sqlite3_column_int64(st, 0);
+		c->name = xstrdup((const char *)sqlite3_column_text(st, 1));
+		c->occurrence = sqlite3_column_int64(st, 2);
+		if (n > 1 && c[-1].record > c->record)
+			sorted = 0;
+	}
+	ld->ncurrent = n;
+	sqlite3_finalize(st);
+	st = NULL;
+	if (step != SQLITE_DONE)
+		return catalogue_fail(ld->cat, "reading the export's records");
+	if (!sorted)
+		qsort(ld->current, n, sizeof(*ld->current), by_record);
+	if (catalogue_prepare(ld->cat, &st,
+			      "SELECT record_id, id, raw_digest FROM version INDEXED BY version_current"
+			      " WHERE valid_to IS NULL AND tombstone = 0 ORDER BY record_id"))
+		return -1;
+	while (n && (step = sqlite3_step(st)) == SQLITE_ROW) {
+		sqlite3_int64 record = sqlite3_column_int64(st, 0);
+
+		while (i < n && ld->current[i].record < record)
+			i++;
+		if (i == n)
+			break;
+		if (ld->current[i].record != record)
+			continue;
+		ld->current[i].version = sqlite3_column_int64(st, 1);
+		if (sqlite3_column_bytes(st, 2) == DIGEST_LEN) {
+			memcpy(ld->current[i].raw, sqlite3_column_blob(st, 2), DIGEST_LEN);
+			ld->current[i].has_raw = 1;
+		}
+	}
+	sqlite3_finalize(st);
+	if (n && step != SQLITE_DONE && step != SQLITE_ROW)
+		return catalogue_fail(ld->cat, "reading the current versions");
+	/* records with no live version (all gone) are dropped */
+	for (i = n = 0; i < ld->ncurrent; i++) {
+		if (ld->current[i].version)
+			ld->current[n++] = ld->current[i];
+		else
+			free(ld->current[i].name);
+	}
+	ld->ncurrent = n;
+	ld->current_read = 1;
+	return 0;
+}
+
+/* The export's current records that no row of this snapshot carries (the
+ * records current when the load began: every record a row carried since
+ * is marked seen). */
+static int collect_gone(load *ld, gone **out, size_t *n)
+{
+	sqlite3_stmt *st;
 	size_t i;
 	int step;
 
 	*out = NULL;
 	*n = 0;
-	if (catalogue_prepare(ld->cat, &st,
-			      "SELECT r.id, r.name, v.id FROM record r JOIN version v"
-			      " ON v.record_id = r.id AND v.valid_to IS NULL AND v.tombstone = 0"
-			      " WHERE r.export = ? ORDER BY r.id"))
+	if (read_current(ld))
 		return -1;
-	sqlite3_bind_text(st, 1, ld->export_name, -1, SQLITE_STATIC);
-	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-		sqlite3_int64 record = sqlite3_column_int64(st, 0);
+	for (i = 0; i < ld->ncurrent; i++) {
+		const current_row *c = &ld->current[i];
 		gone *g;
 
-		if ((size_t)record < ld->seen_cap && ld->seen[record])
+		if ((size_t)c->record < ld->seen_cap && ld->seen[c->record])
 			continue;
 		*out = xrealloc(*out, (*n + 1) * sizeof(**out));
 		g = &(*out)[(*n)++];
-		g->record = record;
-		g->name = xstrdup((const char *)sqlite3_column_text(st, 1));
-		g->version = sqlite3_column_int64(st, 2);
+		g->record = c->record;
+		g->name = xstrdup(c->name);
+		g->version = c->version;
 		g->norm = NULL;
 		g->match = -1;
 	}
-	sqlite3_finalize(st);
-	if (step != SQLITE_DONE)
-		return catalogue_fail(ld->cat, "finding removed records");
 	/* only the few vanished records need their values, for renames */
 	for (i = 0; i < *n; i++) {
 		st = ld->get_norm;
@@ -1153,22 +1251,27 @@ int load_export_end(load *ld, load_stats *stats)
 	return rc;
 }
 
-int load_previous_sha(load *ld, const char *export_name, char sha[65])
+int load_previous_content(load *ld, const char *export_name, char sha[65],
+			  unsigned long long *bytes)
 {
 	sqlite3_stmt *st = NULL;
 	int step;
 
 	sha[0] = '\0';
+	*bytes = 0;
 	if (catalogue_prepare(ld->cat, &st,
-			      "SELECT se.sha256 FROM snapshot_export se JOIN snapshot s ON s.id = se.snapshot_id"
+			      "SELECT se.sha256, se.bytes FROM snapshot_export se"
+			      " JOIN snapshot s ON s.id = se.snapshot_id"
 			      " WHERE se.export = ? AND se.snapshot_id <> ?"
 			      " ORDER BY s.as_of DESC, se.id DESC LIMIT 1"))
 		return -1;
 	sqlite3_bind_text(st, 1, export_name, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 2, ld->snapshot_id);
 	step = sqlite3_step(st);
-	if (step == SQLITE_ROW)
+	if (step == SQLITE_ROW) {
 		mc_fmt(sha, 65, "%s", (const char *)sqlite3_column_text(st, 0));
+		*bytes = (unsigned long long)sqlite3_column_int64(st, 1);
+	}
 	sqlite3_finalize(st);
 	if (step == SQLITE_ROW)
 		return 1;
@@ -1179,6 +1282,7 @@ int load_export_known(load *ld, const char *header_digest, load_known **known)
 {
 	sqlite3_stmt *st = NULL;
 	load_known *k = NULL;
+	size_t i;
 	int step, same = 0;
 
 	*known = NULL;
@@ -1202,34 +1306,24 @@ int load_export_known(load *ld, const char *header_digest, load_known **known)
 		return catalogue_fail(ld->cat, "reading the previous header");
 	if (!same)
 		goto record;
-	if (catalogue_prepare(ld->cat, &st,
-			      "SELECT r.name, r.occurrence, v.id, r.id, v.raw_digest FROM record r"
-			      " JOIN version v ON v.record_id = r.id AND v.valid_to IS NULL"
-			      " AND v.tombstone = 0 WHERE r.export = ? AND v.raw_digest IS NOT NULL"))
+	if (read_current(ld))
 		return -1;
-	sqlite3_bind_text(st, 1, ld->export_name, -1, SQLITE_STATIC);
 	k = xcalloc(1, sizeof(*k));
 	strmap_init(&k->index);
-	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+	k->entries = xmalloc((ld->ncurrent ? ld->ncurrent : 1) * sizeof(*k->entries));
+	for (i = 0; i < ld->ncurrent; i++) {
+		const current_row *c = &ld->current[i];
 		sbuf key;
 
-		if (sqlite3_column_bytes(st, 4) != DIGEST_LEN)
+		if (!c->has_raw)
 			continue;
-		k->entries = xrealloc(k->entries, (k->n + 1) * sizeof(*k->entries));
-		k->entries[k->n].version = sqlite3_column_int64(st, 2);
-		k->entries[k->n].record = sqlite3_column_int64(st, 3);
-		memcpy(k->entries[k->n].raw, sqlite3_column_blob(st, 4), DIGEST_LEN);
+		k->entries[k->n].version = c->version;
+		k->entries[k->n].record = c->record;
+		memcpy(k->entries[k->n].raw, c->raw, DIGEST_LEN);
 		sbuf_init(&key);
-		sbuf_addf(&key, "%s\x1f%lld", (const char *)sqlite3_column_text(st, 0),
-			  (long long)sqlite3_column_int64(st, 1));
+		sbuf_addf(&key, "%s\x1f%lld", c->name, (long long)c->occurrence);
 		*strmap_get_or_add(&k->index, key.data, key.len, NULL) = ++k->n;
 		sbuf_release(&key);
-	}
-	sqlite3_finalize(st);
-	st = NULL;
-	if (step != SQLITE_DONE) {
-		known_free(k);
-		return catalogue_fail(ld->cat, "reading the current records");
 	}
 	ld->known = k;
 	*known = k;

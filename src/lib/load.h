@@ -86,9 +86,10 @@ void load_digest(const char *norm_json, unsigned char digest[16]);
 int load_begin(catalogue *cat, load **out, const char *as_of);
 /* Replace the export precedence (best first) used by merged views. */
 int load_precedence(load *ld, char *const *exports, size_t n);
-/* The content hash of the export's latest earlier snapshot into sha: 1,
- * 0 when the export has none, -1 on error. */
-int load_previous_sha(load *ld, const char *export_name, char sha[65]);
+/* The content hash and size of the export's latest earlier snapshot into
+ * sha and *bytes: 1, 0 when the export has none, -1 on error. */
+int load_previous_content(load *ld, const char *export_name, char sha[65],
+			  unsigned long long *bytes);
 /*
  * Start one export of the snapshot. sha256 is the SHA-256 of the content
  * (decompressed bytes), or "" when not known yet (give it to
