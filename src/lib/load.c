@@ -88,6 +88,7 @@ struct load {
 	sqlite3_stmt *insert_record;
 	sqlite3_stmt *rename_record;
 	sqlite3_stmt *find_current;
+	sqlite3_stmt *set_raw_digest;
 	sqlite3_stmt *get_norm;
 	sqlite3_stmt *close_version;
 	sqlite3_stmt *insert_version;
@@ -110,7 +111,10 @@ static int prepare_all(load *ld)
 	       catalogue_prepare(cat, &ld->rename_record,
 		"UPDATE record SET name = ?, occurrence = ? WHERE id = ?") ||
 	       catalogue_prepare(cat, &ld->find_current,
-		"SELECT id, tombstone, digest FROM version WHERE record_id = ? AND valid_to IS NULL") ||
+		"SELECT id, tombstone, digest, raw_digest FROM version"
+		" WHERE record_id = ? AND valid_to IS NULL") ||
+	       catalogue_prepare(cat, &ld->set_raw_digest,
+		"UPDATE version SET raw_digest = ? WHERE id = ?") ||
 	       catalogue_prepare(cat, &ld->get_norm, "SELECT norm FROM version WHERE id = ?") ||
 	       catalogue_prepare(cat, &ld->close_version,
 		"UPDATE version SET valid_to = ? WHERE id = ?") ||
@@ -185,6 +189,7 @@ static void load_free(load *ld)
 {
 	sqlite3_stmt **st[] = {
 		&ld->find_record, &ld->insert_record, &ld->rename_record, &ld->find_current,
+		&ld->set_raw_digest,
 		&ld->get_norm,
 		&ld->close_version, &ld->insert_version, &ld->insert_row, &ld->find_held,
 		&ld->insert_change,
@@ -749,6 +754,26 @@ static int parse_values(load *ld, json_flat *obj, const char *json)
 }
 
 /*
+ * A row that reads the same as its record's current version: the version
+ * stands in this snapshot. When the row's raw digest differs from the
+ * version's (the cells were spelled otherwise, or the version was loaded
+ * without one), the version takes the row's, so that the same row next
+ * time is recognised without normalising.
+ */
+static int keep_version(load *ld, sqlite3_int64 current, const load_row *row, int raw_same)
+{
+	sqlite3_stmt *st = ld->set_raw_digest;
+
+	if (!raw_same) {
+		sqlite3_bind_blob(st, 1, row->raw_digest, DIGEST_LEN, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 2, current);
+		if (step_done(ld, st, "recording a raw digest"))
+			return -1;
+	}
+	return add_snapshot_row(ld, row->position, current);
+}
+
+/*
  * A row whose record exists: keep its current version, or open a changed,
  * revised or (after a removal) added one.
  */
@@ -761,6 +786,7 @@ static int update_record(load *ld, sqlite3_int64 record, const load_row *row)
 	version_values values = { row->name, row->line, row->norm_json, row->raw_json, digest,
 				  row->has_raw_digest ? row->raw_digest : NULL };
 	int rc, tombstone = 1, common_diff = 0, new_diff = 0, result = -1, same = 0, known = 0;
+	int raw_same = 0;
 	char *old_norm = NULL;
 
 	if (row->has_digest)
@@ -777,6 +803,9 @@ static int update_record(load *ld, sqlite3_int64 record, const load_row *row)
 			known = 1;
 			same = !memcmp(sqlite3_column_blob(st, 2), digest, DIGEST_LEN);
 		}
+		raw_same = !row->has_raw_digest ||
+			   (sqlite3_column_bytes(st, 3) == DIGEST_LEN &&
+			    !memcmp(sqlite3_column_blob(st, 3), row->raw_digest, DIGEST_LEN));
 	}
 	sqlite3_reset(st);
 	sqlite3_clear_bindings(st);
@@ -791,7 +820,7 @@ static int update_record(load *ld, sqlite3_int64 record, const load_row *row)
 	 * no need to read them back */
 	if (same) {
 		ld->stats.unchanged++;
-		return add_snapshot_row(ld, row->position, current);
+		return keep_version(ld, current, row, raw_same);
 	}
 	st = ld->get_norm;
 	sqlite3_bind_int64(st, 1, current);
@@ -804,7 +833,7 @@ static int update_record(load *ld, sqlite3_int64 record, const load_row *row)
 	if (!known && !strcmp(old_norm, row->norm_json)) {
 		free(old_norm);
 		ld->stats.unchanged++;
-		return add_snapshot_row(ld, row->position, current);
+		return keep_version(ld, current, row, raw_same);
 	}
 	if (parse_values(ld, &old, old_norm)) {
 		free(old_norm);
@@ -1278,6 +1307,27 @@ int load_previous_content(load *ld, const char *export_name, char sha[65],
 	return step == SQLITE_DONE ? 0 : catalogue_fail(ld->cat, "reading earlier snapshots");
 }
 
+/* The known table's key of (name, occurrence) into key: its length, or 0
+ * when it does not fit. */
+static size_t known_key(char *key, size_t size, const char *name, size_t occurrence)
+{
+	size_t len = strlen(name), n = 0, i;
+	char digits[24];
+
+	do {
+		digits[n++] = (char)('0' + occurrence % 10);
+		occurrence /= 10;
+	} while (occurrence);
+	if (len + 1 + n >= size)
+		return 0;
+	memcpy(key, name, len);
+	key[len++] = '\x1f';
+	for (i = 0; i < n; i++)
+		key[len++] = digits[n - 1 - i];
+	key[len] = '\0';
+	return len;
+}
+
 int load_export_known(load *ld, const char *header_digest, load_known **known)
 {
 	sqlite3_stmt *st = NULL;
@@ -1311,19 +1361,21 @@ int load_export_known(load *ld, const char *header_digest, load_known **known)
 	k = xcalloc(1, sizeof(*k));
 	strmap_init(&k->index);
 	k->entries = xmalloc((ld->ncurrent ? ld->ncurrent : 1) * sizeof(*k->entries));
+	strmap_reserve(&k->index, ld->ncurrent);
 	for (i = 0; i < ld->ncurrent; i++) {
 		const current_row *c = &ld->current[i];
-		sbuf key;
+		char key[4096];
+		size_t n;
 
-		if (!c->has_raw)
+		if (!c->has_raw || c->occurrence < 1)
 			continue;
+		n = known_key(key, sizeof(key), c->name, (size_t)c->occurrence);
+		if (!n)
+			continue; /* such a row is never looked up */
 		k->entries[k->n].version = c->version;
 		k->entries[k->n].record = c->record;
 		memcpy(k->entries[k->n].raw, c->raw, DIGEST_LEN);
-		sbuf_init(&key);
-		sbuf_addf(&key, "%s\x1f%lld", c->name, (long long)c->occurrence);
-		*strmap_get_or_add(&k->index, key.data, key.len, NULL) = ++k->n;
-		sbuf_release(&key);
+		*strmap_get_or_add(&k->index, key, n, NULL) = ++k->n;
 	}
 	ld->known = k;
 	*known = k;
@@ -1344,12 +1396,11 @@ int load_known_check(void *ctx, const char *name, size_t occurrence,
 {
 	const load_known *k = ctx;
 	char key[4096];
-	size_t *at;
-	int n = snprintf(key, sizeof(key), "%s\x1f%zu", name, occurrence);
+	size_t *at, n = known_key(key, sizeof(key), name, occurrence);
 
-	if (n < 0 || (size_t)n >= sizeof(key))
+	if (!n)
 		return 0;
-	at = strmap_find(&k->index, key, (size_t)n);
+	at = strmap_find(&k->index, key, n);
 	if (!at || memcmp(k->entries[*at - 1].raw, digest, DIGEST_LEN))
 		return 0;
 	*ref = *at - 1;

@@ -415,22 +415,39 @@ void parse_header_digest(const parse_export *p, char hex[65])
 	memcpy(hex, p->header_digest, 65);
 }
 
-/* The digest of a record's raw fields (lengths and bytes). */
+/*
+ * The digest of a record's raw fields: the field count, then the fields as
+ * the reader holds them, one after another, each ended by a NUL, hashed in
+ * one go. With no NUL inside a field that spells the fields out exactly;
+ * a record with one (it is quarantined) is hashed field by field, each
+ * after its length, under another tag.
+ */
 static void raw_digest(const csv_row *rec, unsigned char digest[16])
 {
-	unsigned char full[32];
+	unsigned char full[32], head[9];
 	sha256_ctx ctx;
-	size_t i;
+	size_t i, k, n = rec->nfields;
+	int contiguous = n > 0 && !(rec->flags & CSV_ROW_NUL);
 
+	for (i = 0; contiguous && i + 1 < n; i++)
+		contiguous = rec->fields[i + 1] == rec->fields[i] + rec->lengths[i] + 1;
+	for (k = 0; k < 8; k++)
+		head[k] = (unsigned char)(n >> (8 * k));
+	head[8] = contiguous ? 'C' : 'L';
 	sha256_init(&ctx);
-	for (i = 0; i < rec->nfields; i++) {
-		unsigned char len[8];
-		size_t n = rec->lengths[i], k;
+	sha256_update(&ctx, head, sizeof(head));
+	if (contiguous) {
+		sha256_update(&ctx, rec->fields[0],
+			      (size_t)(rec->fields[n - 1] - rec->fields[0]) + rec->lengths[n - 1] + 1);
+	} else {
+		for (i = 0; i < n; i++) {
+			unsigned char len[8];
 
-		for (k = 0; k < 8; k++)
-			len[k] = (unsigned char)(n >> (8 * k));
-		sha256_update(&ctx, len, 8);
-		sha256_update(&ctx, rec->fields[i], rec->lengths[i]);
+			for (k = 0; k < 8; k++)
+				len[k] = (unsigned char)(rec->lengths[i] >> (8 * k));
+			sha256_update(&ctx, len, 8);
+			sha256_update(&ctx, rec->fields[i], rec->lengths[i]);
+		}
 	}
 	sha256_final(&ctx, full);
 	memcpy(digest, full, 16);
@@ -451,10 +468,11 @@ static int known_row(parse_export *p, parse_row *row, const csv_row *rec)
 	sbuf_reset(name);
 	if (norm_text(rec->fields[p->key], rec->lengths[p->key], name) != NORM_OK)
 		return 0;
-	count = strmap_find(&p->names, name->data, name->len);
-	if (!p->known(p->known_ctx, name->data, (count ? *count : 0) + 1, row->raw_digest, &ref))
-		return 0;
+	/* a name not known yet is added with count 0, as the full path
+	 * would add it; the count is raised only for a loaded row */
 	count = strmap_get_or_add(&p->names, name->data, name->len, NULL);
+	if (!p->known(p->known_ctx, name->data, *count + 1, row->raw_digest, &ref))
+		return 0;
 	row->occurrence = ++*count;
 	row->name = name->data;
 	row->known = 1;

@@ -14,6 +14,12 @@ static uint64_t hash_bytes(const char *s, size_t len)
 		h ^= (unsigned char)s[i];
 		h *= 1099511628211ULL;
 	}
+	/* FNV's low bits, which pick the slot, depend only on the low bits
+	 * of each step: fold the high bits in (a 64-bit finaliser) so that
+	 * keys alike but for a few characters spread over the table */
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
 	return h;
 }
 
@@ -44,10 +50,11 @@ static strmap_entry *probe(strmap_entry *slots, size_t cap, const char *key, siz
 	return &slots[i];
 }
 
-static void grow(strmap *map)
+/* Rehash into a table of cap slots (a power of two above the count). */
+static void resize(strmap *map, size_t cap)
 {
-	size_t cap = map->cap ? map->cap * 2 : 64, i;
 	strmap_entry *slots = xcalloc(cap, sizeof(*slots));
+	size_t i;
 
 	for (i = 0; i < map->cap; i++)
 		if (map->slots[i].key)
@@ -55,6 +62,21 @@ static void grow(strmap *map)
 	free(map->slots);
 	map->slots = slots;
 	map->cap = cap;
+}
+
+static void grow(strmap *map)
+{
+	resize(map, map->cap ? map->cap * 2 : 64);
+}
+
+void strmap_reserve(strmap *map, size_t n)
+{
+	size_t cap = map->cap ? map->cap : 64;
+
+	while (n * 4 > cap * 3)
+		cap *= 2;
+	if (cap > map->cap)
+		resize(map, cap);
 }
 
 size_t *strmap_get_or_add(strmap *map, const char *key, size_t len, int *added)

@@ -21,6 +21,9 @@ typedef struct strmap {
 
 void strmap_init(strmap *map);
 void strmap_release(strmap *map);
+/* Make room for n keys in all, so that adding them does not grow the
+ * table again. */
+void strmap_reserve(strmap *map, size_t n);
 /* The value slot for key, added with value 0 if absent. The pointer is
  * valid until the next strmap_get_or_add(). *added says if it was new. */
 size_t *strmap_get_or_add(strmap *map, const char *key, size_t len, int *added);
