@@ -53,9 +53,13 @@ for i in 1 2 3 4; do
 done
 check_eq "a new catalogue killed while loading is whole: empty, or complete ($kills kills in a $span ms load)" "$bad" 0
 check "some of those loads were killed" test "$kills" -ge 1
-check_status "the next ingest loads the snapshot" 1 \
+# the next ingest loads it (exit 1: the file has quarantined rows), or,
+# when the last kill came after the commit, finds the same content (exit 0)
+want=1
+[ -f "$new" ] && [ "$(sqlite3 "$new" 'SELECT count(*) FROM snapshot')" = 1 ] && want=0
+check_status "the next ingest loads the snapshot (or finds it whole)" "$want" \
 	mc --db "$new" ingest --as-of 2025-06-01 "all_ai_models=$TMP/all.csv"
-check_eq "every row" "$(sqlite3 "$new" 'SELECT loaded FROM snapshot_export')" "$rows"
+check_eq "every row" "$(sqlite3 "$new" 'SELECT DISTINCT loaded FROM snapshot_export')" "$rows"
 
 # ---- parse --out over a staging file ----
 mc parse --out "$TMP/stage.db" "all_ai_models=$SNAP/all_ai_models/2025-04-23.csv.gz" >/dev/null 2>&1
