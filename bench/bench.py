@@ -11,7 +11,8 @@ commands:
   ingest first     ingest into an empty catalogue
   ingest same      ingest of the same content again (no change)
   ingest 1%        ingest of a copy with 1 % of rows changed
-  render --all     every page (when modelcat-render exists)
+  render --all     every page (when modelcat-render exists; not with
+                   BENCH_BIG=1, where it would take about ten minutes a round)
 
 and prints medians, MB/s, rows/s, peak RSS and each figure as a ratio to
 the .import of the same run. With --write FILE the table goes into FILE
@@ -152,7 +153,7 @@ def main():
     tasks = [('cat', t_cat), ('sqlite3 .import', t_import), ('modelcat parse', t_parse),
              ('ingest, first', t_first), ('ingest, same content', t_same),
              ('ingest, 1 % changed', t_changed)]
-    if os.path.exists(render):
+    if os.path.exists(render) and not big:
         tasks.append(('render --all', t_render))
     results = {name: [] for name, _ in tasks}
     for r in range(args.rounds):
@@ -181,7 +182,8 @@ def main():
     print(table)
     if args.write:
         text = open(args.write, encoding='utf-8').read() if os.path.exists(args.write) else ''
-        start, end = '<!-- bench:start -->', '<!-- bench:end -->'
+        tag = 'bench-big' if big else 'bench'
+        start, end = '<!-- %s:start -->' % tag, '<!-- %s:end -->' % tag
         block = '%s\nMeasured %s on %s.\nInput: `all_ai_models` of 2025-04-23 scaled %d× with unique names: %.1f MB, %d rows; median of %d rounds.\n\n%s\n%s' % (
             start, time.strftime('%Y-%m-%d'), machine(), copies, mb, rows, args.rounds, table, end)
         if start in text and end in text:

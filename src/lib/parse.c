@@ -1,4 +1,5 @@
 #include "parse.h"
+#include "namecount.h"
 #include "csv.h"
 #include "normalise.h"
 #include "sha256.h"
@@ -20,7 +21,7 @@ struct parse_export {
 	parse_value *values;       /* per-row values, one per column */
 	sbuf *norms;               /* per-column buffers of normalised text */
 	sbuf reason;               /* the current row's quarantine reason */
-	strmap names;              /* name -> rows seen with it */
+	namecount names;           /* name -> rows loaded with it */
 	strmap unknown_enums;      /* "field\tvalue" already reported */
 	parse_known_fn *known;     /* the known-row check, or NULL */
 	int raw_digests;           /* compute each row's raw digest */
@@ -193,7 +194,7 @@ static parse_export *parse_new(const char *name, const colmap *map,
 	p->report = report_fn;
 	p->report_ctx = report_ctx;
 	sbuf_init(&p->reason);
-	strmap_init(&p->names);
+	namecount_init(&p->names);
 	strmap_init(&p->unknown_enums);
 	return p;
 }
@@ -461,7 +462,8 @@ static void raw_digest(const csv_row *rec, unsigned char digest[16])
 static int known_row(parse_export *p, parse_row *row, const csv_row *rec)
 {
 	sbuf *name = &p->norms[p->key];
-	size_t *count, ref;
+	uint32_t *count;
+	size_t ref;
 
 	if (!p->known || row->quarantined || rec->nfields != p->ncolumns || p->key >= rec->nfields)
 		return 0;
@@ -470,7 +472,7 @@ static int known_row(parse_export *p, parse_row *row, const csv_row *rec)
 		return 0;
 	/* a name not known yet is added with count 0, as the full path
 	 * would add it; the count is raised only for a loaded row */
-	count = strmap_get_or_add(&p->names, name->data, name->len, NULL);
+	count = namecount_get(&p->names, name->data, name->len);
 	if (!p->known(p->known_ctx, name->data, *count + 1, row->raw_digest, &ref))
 		return 0;
 	row->occurrence = ++*count;
@@ -538,13 +540,13 @@ int parse_next(parse_export *p, parse_row *row, char *err, size_t errlen)
 		}
 	}
 	if (key < rec.nfields && p->values[key].present) {
-		size_t *count;
+		uint32_t *count;
 
 		row->name = p->values[key].norm;
 		if (row->quarantined)
 			goto out;
 		/* only loaded rows take an occurrence number */
-		count = strmap_get_or_add(&p->names, row->name, p->values[key].norm_len, NULL);
+		count = namecount_get(&p->names, row->name, p->values[key].norm_len);
 		row->occurrence = ++*count;
 		report_repeat(p, row);
 	} else {
@@ -607,7 +609,7 @@ void parse_free(parse_export *p)
 	free(p->norms);
 	free(p->unknown);
 	sbuf_release(&p->reason);
-	strmap_release(&p->names);
+	namecount_release(&p->names);
 	strmap_release(&p->unknown_enums);
 	free(p->path);
 	free(p);
