@@ -13,6 +13,7 @@
  * Any failed check aborts: libFuzzer keeps the input as a crash.
  */
 #define ZLIB_CONST
+#include "fuzz.h"
 #include "csv.h"
 #include "input.h"
 #include "sha256.h"
@@ -25,15 +26,6 @@
 #include <zlib.h>
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define REQUIRE(cond) do { \
-	if (!(cond)) { \
-		fprintf(stderr, "fuzz_csv: check failed: %s (%s:%d)\n", #cond, \
-			__FILE__, __LINE__); \
-		abort(); \
-	} \
-} while (0)
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {

@@ -16,6 +16,7 @@
  *     on the content hash and the number of rows when both accept the body.
  * Any failed check aborts: libFuzzer keeps the input as a crash.
  */
+#include "fuzz.h"
 #include "colmap.h"
 #include "csv.h"
 #include "json.h"
@@ -32,15 +33,6 @@
 #include <string.h>
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define REQUIRE(cond) do { \
-	if (!(cond)) { \
-		fprintf(stderr, "fuzz_header: check failed: %s (%s:%d)\n", #cond, \
-			__FILE__, __LINE__); \
-		abort(); \
-	} \
-} while (0)
 
 /* Cap on decompressed content, for the parse and for store_examine. */
 #define FUZZ_MAX_BYTES (16ULL << 20)

@@ -11,6 +11,7 @@
  *     what store_note() appends) reads back as the same entry.
  * Any failed check aborts: libFuzzer keeps the input as a crash.
  */
+#include "fuzz.h"
 #include "store.h"
 #include "util.h"
 
@@ -19,15 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define REQUIRE(cond) do { \
-	if (!(cond)) { \
-		fprintf(stderr, "fuzz_manifest: check failed: %s (%s:%d)\n", #cond, \
-			__FILE__, __LINE__); \
-		abort(); \
-	} \
-} while (0)
 
 /* The manifest's header line. */
 static const char header[] = "fetched_at\tsource\tevent\tfile\turl\tstatus\tetag\t"

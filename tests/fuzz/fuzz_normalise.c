@@ -13,6 +13,7 @@
  * The input is also split at '|' into three lists for norm_org_align().
  * Any failed check aborts: libFuzzer keeps the input as a crash.
  */
+#include "fuzz.h"
 #include "normalise.h"
 #include "util.h"
 
@@ -21,15 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define REQUIRE(cond) do { \
-	if (!(cond)) { \
-		fprintf(stderr, "fuzz_normalise: check failed: %s (%s:%d)\n", #cond, \
-			__FILE__, __LINE__); \
-		abort(); \
-	} \
-} while (0)
 
 typedef int with_why_fn(const char *s, size_t len, sbuf *out, char *why);
 

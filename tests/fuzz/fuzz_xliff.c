@@ -13,6 +13,7 @@
  *   - reading the same bytes again gives the same catalogue.
  * Any failed check aborts: libFuzzer keeps the input as a crash.
  */
+#include "fuzz.h"
 #include "template.h"
 #include "util.h"
 #include "xliff.h"
@@ -22,15 +23,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define REQUIRE(cond) do { \
-	if (!(cond)) { \
-		fprintf(stderr, "fuzz_xliff: check failed: %s (%s:%d)\n", #cond, \
-			__FILE__, __LINE__); \
-		abort(); \
-	} \
-} while (0)
 
 static const char name[] = "fuzz.xlf";
 
