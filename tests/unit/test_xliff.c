@@ -180,7 +180,7 @@ static void check_placeholder(void *ctx, const char *name, size_t len)
 static void test_bundled(void)
 {
 	xliff_catalogue en, nl;
-	char err[512];
+	char err[512] = "";
 	size_t i, absent = 0, untranslated = 0, stale = 0, bad = 0;
 	int unknown = 0;
 
