@@ -1,6 +1,7 @@
 #!/bin/sh
 # Hostile exports: a 100 MB cell, a 100,000-column header, files of nothing
-# but quotes, a zip whose member is named ../x.csv. Each gives a clear
+# but quotes, a zip whose member is named ../x.csv, model names with SQL
+# and shell metacharacters. Each gives a clear
 # one-line error or quarantine naming file, line and field; the good rows
 # beside a bad one are loaded; nothing is written outside the catalogue.
 . "$(dirname "$0")/lib.sh"
@@ -82,5 +83,48 @@ check_eq "its row is loaded" "$(mc export --source zipped 2>/dev/null | tail -n 
 after=$(cd "$TMP" && find . -path ./catalogue.db -prune -o -print | sort | grep -v 'catalogue.db' | tr '\n' ' ')
 check_eq "nothing is written next to the zip, above it, or anywhere in the test folder" "$after" "$before"
 check "no x.csv appears above the zip's folder" test ! -e "$TMP/work/x.csv"
+
+# ---- model names with SQL and shell metacharacters ----
+mkdir -p "$TMP/meta"
+python3 - "$TMP/meta/names.csv" <<'EOF2'
+import csv, sys
+names = ["Robert'); DROP TABLE version;--", "x' OR '1'='1", '$(touch pwned)', '`touch pwned2`',
+         "; rm -rf ./* #", '" && echo hi > pwned3 "', "%s%n%x", "a\\b\\'c"]
+with open(sys.argv[1], "w", newline="") as f:
+    w = csv.writer(f, lineterminator="\n")
+    w.writerow(["Model", "Parameters", "Organization"])
+    for i, n in enumerate(names):
+        w.writerow([n, "%de9" % (i + 1), n])
+EOF2
+(cd "$TMP/meta" && mc ingest --as-of 2025-01-05 "meta=names.csv" >"$TMP/out" 2>"$TMP/err")
+check_eq "names with SQL and shell metacharacters load (exit 0)" "$?" 0
+check_eq "the catalogue's tables are all there" \
+	"$(sql "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN ('version', 'record', 'snapshot_row')")" 3
+check_eq "each is one record, under its own name" \
+	"$(sql "SELECT count(*) FROM record WHERE export = 'meta'")" 8
+n=0 bad=0
+while IFS= read -r name; do
+	n=$((n + 1))
+	got=$(cd "$TMP/meta" && mc show "$name" --format json 2>/dev/null |
+		python3 -c 'import json, sys; d = json.load(sys.stdin); print(d["name"])' 2>/dev/null)
+	[ "$got" = "$name" ] || { bad=$((bad + 1)); echo "# show '$name' gave '$got'"; }
+done <<'EOF2'
+Robert'); DROP TABLE version;--
+x' OR '1'='1
+$(touch pwned)
+`touch pwned2`
+; rm -rf ./* #
+" && echo hi > pwned3 "
+%s%n%x
+a\b\'c
+EOF2
+check_eq "show finds each by its exact name ($n names)" "$bad" 0
+check_eq "nothing was run: no file appeared" "$(ls "$TMP/meta")" "names.csv"
+mc export --source meta >"$TMP/meta.out" 2>/dev/null
+check "the export gives every name back as written" python3 -c '
+import csv, sys
+want = sorted(r[0] for r in list(csv.reader(open(sys.argv[1], newline="")))[1:])
+got = sorted(r[0] for r in list(csv.reader(open(sys.argv[2], newline="")))[1:])
+sys.exit(0 if want == got and len(got) == 8 else 1)' "$TMP/meta/names.csv" "$TMP/meta.out"
 
 done_testing
