@@ -86,6 +86,8 @@ VALGRIND ?= valgrind --error-exitcode=99 --leak-check=full \
 check-valgrind: all
 	rm -rf $(VALGRIND_LOGS)
 	mkdir -p $(VALGRIND_LOGS)
+	# tests that drop to another user (t0102) log there too
+	chmod 1777 $(VALGRIND_LOGS)
 	MODELCAT_BIN=$(abspath $(BIN)) MODELCAT_UNITS=$(abspath $(OUT)/tests) \
 		MODELCAT_WRAP="$(VALGRIND)" MODELCAT_VALGRIND_LOGS=$(VALGRIND_LOGS) \
 		sh tests/run
