@@ -629,29 +629,16 @@ int input_next(input *in, const unsigned char **data, size_t *len)
 int input_max_inflated(unsigned long long *cap, char *err, size_t errlen)
 {
 	const char *env = getenv(INPUT_MAX_INFLATED_ENV);
-	unsigned long long value, unit = 1;
-	char *end;
 
 	*cap = INPUT_MAX_INFLATED_DEFAULT;
 	if (!env || !*env)
 		return 0;
-	errno = 0;
-	value = strtoull(env, &end, 10);
-	if (*end == 'k' || *end == 'K')
-		unit = 1ULL << 10;
-	else if (*end == 'M')
-		unit = 1ULL << 20;
-	else if (*end == 'G')
-		unit = 1ULL << 30;
-	if (unit > 1)
-		end++;
-	if (errno || end == env || *end || *env < '0' || *env > '9' ||
-	    value > ULLONG_MAX / unit) {
+	if (mc_parse_size(env, cap)) {
+		*cap = INPUT_MAX_INFLATED_DEFAULT;
 		mc_fmt(err, errlen, INPUT_MAX_INFLATED_ENV "='%s' is not a size (bytes, "
 		       "or with k, M or G)", env);
 		return -1;
 	}
-	*cap = value * unit;
 	return 0;
 }
 

@@ -320,6 +320,31 @@ int mc_ends_with(const char *s, const char *suffix)
 	return a >= b && !strcmp(s + a - b, suffix);
 }
 
+int mc_parse_size(const char *text, unsigned long long *bytes)
+{
+	unsigned long long value, unit = 1;
+	char *end;
+
+	if (*text < '0' || *text > '9')
+		return -1;
+	errno = 0;
+	value = strtoull(text, &end, 10);
+	if (errno)
+		return -1;
+	if (*end == 'k' || *end == 'K')
+		unit = 1ULL << 10;
+	else if (*end == 'M')
+		unit = 1ULL << 20;
+	else if (*end == 'G')
+		unit = 1ULL << 30;
+	if (unit > 1)
+		end++;
+	if (*end || value > ULLONG_MAX / unit)
+		return -1;
+	*bytes = value * unit;
+	return 0;
+}
+
 void mc_one_line(char *s, size_t len)
 {
 	size_t i;

@@ -93,6 +93,11 @@ void mc_fmt(char *buf, size_t len, const char *fmt, ...) MC_PRINTF(3, 4);
 /* Does the string end with suffix? */
 int mc_ends_with(const char *s, const char *suffix);
 
+/* Parse a size: digits, optionally followed by k/K, M or G (KiB, MiB,
+ * GiB), nothing else. 0 and *bytes, or -1 when text is not one or
+ * overflows. */
+int mc_parse_size(const char *text, unsigned long long *bytes);
+
 /* Make s[0..len) one line of plain text for a message: line ends, tabs,
  * other control bytes and DEL (from a header, a name or a parser's excerpt
  * quoted in it) become spaces. */

@@ -141,31 +141,14 @@ static void progress_retry(void *ctx, const char *why, int next_attempt, int att
 		    (double)delay_ms / 1000.0, next_attempt, attempts);
 }
 
-/* Parse "123", "64k", "128M", "1G" into bytes; 0 or -1. */
+/* Parse a --max-size: a size (mc_parse_size) from 1 byte to 1 TiB; 0 or -1. */
 static int parse_size(const char *text, unsigned long long *out)
 {
-	unsigned long long value, unit = 1;
-	char *end;
+	unsigned long long value;
 
-	errno = 0;
-	if (*text < '0' || *text > '9')
+	if (mc_parse_size(text, &value) || !value || value > 1ULL << 40)
 		return -1;
-	value = strtoull(text, &end, 10);
-	if (errno)
-		return -1;
-	if (*end == 'k' || *end == 'K')
-		unit = 1ULL << 10;
-	else if (*end == 'M')
-		unit = 1ULL << 20;
-	else if (*end == 'G')
-		unit = 1ULL << 30;
-	else if (*end)
-		return -1;
-	if (*end && end[1])
-		return -1;
-	if (!value || value > (1ULL << 40) / unit)
-		return -1;
-	*out = value * unit;
+	*out = value;
 	return 0;
 }
 
