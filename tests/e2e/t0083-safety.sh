@@ -4,8 +4,8 @@
 # each refused quickly with file and line, nothing of the outside world
 # stored, the other catalogues still loaded (the ASan build of the suite
 # also checks that no memory leaks). Data: a model whose fields hold
-# <script>, "><img onerror=...> and javascript: links renders as inert
-# text, and names like ../../etc/passwd make safe file names.
+# <script>, "><img onerror=...> and javascript: links, and one with markup
+# in every text and list field of the column map, render as inert text, and names like ../../etc/passwd make safe file names.
 . "$(dirname "$0")/lib.sh"
 
 FIX=$DATA/fixtures/megascale-2026-05-25
@@ -81,6 +81,19 @@ w.writerow(["Spaced scheme", "Org", "2024-01-02", "Vision", "", " JaVaScRiPt:ale
 w.writerow(["../../etc/passwd", "Org", "2024-01-02", "Vision", "", "data:text/html,<script>x</script>", "P", "", "", "", ""])
 w.writerow(["..", "Org", "2024-01-02", "Vision", "", "https://example.org/ok", "Fine paper", "", "", "", ""])
 ' "$TMP/evil.csv"
+# one more model with markup in every text and list field of the column map
+python3 - "$TMP/evil.csv" "$TOP/pipelines/columns.tsv" <<'EOF2'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+text = [l.split("\t")[0] for l in open(sys.argv[2], encoding="utf-8")
+        if not l.startswith("#") and l.count("\t") >= 1 and l.split("\t")[1].strip() in ("text", "list")]
+header = rows[0] + [f for f in text if f not in rows[0]]
+payload = "<script>alert(9)</script><img src=x onerror=alert(9)>"
+out = [header] + [r + [""] * (len(header) - len(r)) for r in rows[1:]]
+out.append(["Every field " + payload] + [payload if h in text else "" for h in header[1:]])
+out[-1][header.index("Publication date")] = "2024-01-02"
+csv.writer(open(sys.argv[1], "w", newline="")).writerows(out)
+EOF2
 check_status "ingest of the hostile rows exits 0" 0 mc ingest --as-of 2026-06-01 notable_ai_models="$TMP/evil.csv"
 check_status "render --all of the hostile rows exits 0" 0 mc render --all --out "$TMP/site"
 check "every HTML page passes xmllint --html without a message" \
@@ -127,6 +140,9 @@ sys.exit(1 if bad else 0)
 EOF
 then ok "the hostile values are inert text: no element, event handler or unsafe link ($(tail -1 "$TMP/inert.out"))"
 else not_ok "a hostile value became markup"; head -10 "$TMP/inert.out" | sed 's/^/#   /'; fi
+every=$(ls "$TMP"/site/en/every-field-*.html)
+check "markup in every text field reaches the page as text (at least 20 fields)" \
+	test "$(grep -o '&lt;script&gt;alert(9)&lt;/script&gt;' "$every" | wc -l)" -ge 20
 evil=$(ls "$TMP"/site/en/script-document-*.html)
 check_grep "the javascript: link is plain text" '<dt>Reference</dt><dd>&lt;a href=&quot;javascript:alert(2)&quot;&gt;click&lt;/a&gt;</dd>' "$evil"
 check_grep "a link with quotes in it is not a link" '<dt>Reference</dt><dd>A paper</dd>' \
