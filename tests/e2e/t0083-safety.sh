@@ -5,7 +5,8 @@
 # stored, the other catalogues still loaded (the ASan build of the suite
 # also checks that no memory leaks). Data: a model whose fields hold
 # <script>, "><img onerror=...> and javascript: links, and one with markup
-# in every text and list field of the column map, render as inert text, and names like ../../etc/passwd make safe file names.
+# in every text and list field of the column map, render as inert text,
+# and names like ../../etc/passwd make safe file names.
 . "$(dirname "$0")/lib.sh"
 
 FIX=$DATA/fixtures/megascale-2026-05-25
