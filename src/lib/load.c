@@ -40,15 +40,12 @@ typedef struct current_row {
 	int has_raw;                 /* 0: the version has none */
 } current_row;
 
-/* The export's current versions by (name, occurrence), with raw digests. */
+/* The export's current versions with raw digests, by (name, occurrence):
+ * an index into the load's list of current records (ld->current), which
+ * outlives it (both are dropped at the end of the export). */
 struct load_known {
-	strmap index;                /* "name\x1foccurrence" -> entry + 1 */
-	struct known_entry {
-		sqlite3_int64 version;       /* current version */
-		sqlite3_int64 record;        /* its record */
-		unsigned char raw[16];       /* its raw digest */
-	} *entries;                  /* entries */
-	size_t n;                    /* count */
+	strmap index;                /* "name\x1foccurrence" -> row + 1 */
+	const current_row *rows;     /* ld->current */
 };
 
 /* One field of the snapshot's header. */
@@ -146,7 +143,6 @@ static void known_free(load_known *k)
 	if (!k)
 		return;
 	strmap_release(&k->index);
-	free(k->entries);
 	free(k);
 }
 
@@ -1360,7 +1356,7 @@ int load_export_known(load *ld, const char *header_digest, load_known **known)
 		return -1;
 	k = xcalloc(1, sizeof(*k));
 	strmap_init(&k->index);
-	k->entries = xmalloc((ld->ncurrent ? ld->ncurrent : 1) * sizeof(*k->entries));
+	k->rows = ld->current;
 	strmap_reserve(&k->index, ld->ncurrent);
 	for (i = 0; i < ld->ncurrent; i++) {
 		const current_row *c = &ld->current[i];
@@ -1372,10 +1368,7 @@ int load_export_known(load *ld, const char *header_digest, load_known **known)
 		n = known_key(key, sizeof(key), c->name, (size_t)c->occurrence);
 		if (!n)
 			continue; /* such a row is never looked up */
-		k->entries[k->n].version = c->version;
-		k->entries[k->n].record = c->record;
-		memcpy(k->entries[k->n].raw, c->raw, DIGEST_LEN);
-		*strmap_get_or_add(&k->index, key, n, NULL) = ++k->n;
+		*strmap_get_or_add(&k->index, key, n, NULL) = i + 1;
 	}
 	ld->known = k;
 	*known = k;
@@ -1401,7 +1394,7 @@ int load_known_check(void *ctx, const char *name, size_t occurrence,
 	if (!n)
 		return 0;
 	at = strmap_find(&k->index, key, n);
-	if (!at || memcmp(k->entries[*at - 1].raw, digest, DIGEST_LEN))
+	if (!at || memcmp(k->rows[*at - 1].raw, digest, DIGEST_LEN))
 		return 0;
 	*ref = *at - 1;
 	return 1;
@@ -1410,8 +1403,8 @@ int load_known_check(void *ctx, const char *name, size_t occurrence,
 void load_known_ids(const load_known *known, size_t ref, sqlite3_int64 *version,
 		    sqlite3_int64 *record)
 {
-	*version = known->entries[ref].version;
-	*record = known->entries[ref].record;
+	*version = known->rows[ref].version;
+	*record = known->rows[ref].record;
 }
 
 int load_export_content(load *ld, const char *sha256, unsigned long long bytes)
