@@ -1,10 +1,15 @@
 /*
- * namecount: how many times each model name has been counted, in about 36
- * bytes a distinct name whatever its length. A name is kept only as the
+ * namecount: how many times each model name has been counted, in memory
+ * that does not grow with the number of names. A name is kept only as the
  * first 16 bytes of its SHA-256 (two names share one with a chance of
- * about n^2 / 2^129), in an open-addressing table of at most 3/4 load.
- * Parsing an export counts its names to number repeats (NAME#2): memory
- * grows with the distinct names, not with the bytes of the file.
+ * about n^2 / 2^129). Names live in an open-addressing table of at most
+ * 3/4 load that grows to NAMECOUNT_SLOTS; when that is full, its entries
+ * are merged into a sorted file of (digest, count) records in $TMPDIR
+ * (unlinked as soon as made) and the table starts empty. A name missing
+ * from the table is looked for in the file only when a fixed-size Bloom
+ * filter of the spilled digests says it may be there, and then by one read
+ * of one block, found from the first digest of each block. Parsing an
+ * export counts its names to number repeats (NAME#2) exactly.
  */
 #ifndef MODELCAT_NAMECOUNT_H
 #define MODELCAT_NAMECOUNT_H
@@ -12,19 +17,39 @@
 #include <stddef.h>
 #include <stdint.h>
 
+typedef struct namecount_entry {
+	unsigned char key[16];      /* name digest */
+	uint32_t count;             /* its count; NAMECOUNT_FREE: empty slot */
+} namecount_entry;
+
 typedef struct namecount {
-	unsigned char (*keys)[16];  /* name digests */
-	uint32_t *counts;           /* their counts; NAMECOUNT_FREE: empty slot */
+	namecount_entry *slots;     /* the table in memory */
 	size_t cap;                 /* slots (a power of two, or 0) */
-	size_t n;                   /* names */
+	size_t n;                   /* names in the table */
+	size_t limit;               /* slots at most before spilling */
+	unsigned long long names;   /* distinct names in all */
+	int fd;                     /* the spill file, or -1 */
+	unsigned long long spilled; /* records in it */
+	unsigned long long spills;  /* times the table was spilled */
+	unsigned char (*fence)[16]; /* first digest of each block of the file */
+	size_t nfence;
+	uint64_t *bloom;            /* NAMECOUNT_BLOOM_BITS bits, or NULL */
+	int failed;                 /* a spill failed: every call fails */
+	char err[512];              /* why the last call failed */
 } namecount;
 
 #define NAMECOUNT_FREE UINT32_MAX
+#define NAMECOUNT_SLOTS ((size_t)1 << 17)   /* 2.5 MiB of table */
+#define NAMECOUNT_BLOOM_BITS (1u << 24)     /* 2 MiB of filter */
 
 void namecount_init(namecount *nc);
+/* Spill at `slots` table slots (a power of two >= 16) instead of
+ * NAMECOUNT_SLOTS. For tests of the spill path on small inputs. */
+void namecount_limit(namecount *nc, size_t slots);
 void namecount_release(namecount *nc);
 /* The count of name[0..len), added at 0 when new. The pointer is valid
- * until the next call. */
+ * until the next call. NULL when the spill file cannot be written or read;
+ * nc->err says why, naming the file's folder. */
 uint32_t *namecount_get(namecount *nc, const char *name, size_t len);
 
 #endif

@@ -473,6 +473,8 @@ static int known_row(parse_export *p, parse_row *row, const csv_row *rec)
 	/* a name not known yet is added with count 0, as the full path
 	 * would add it; the count is raised only for a loaded row */
 	count = namecount_get(&p->names, name->data, name->len);
+	if (!count)
+		return -1;
 	if (!p->known(p->known_ctx, name->data, *count + 1, row->raw_digest, &ref))
 		return 0;
 	row->occurrence = ++*count;
@@ -509,7 +511,10 @@ int parse_next(parse_export *p, parse_row *row, char *err, size_t errlen)
 	if (p->raw_digests || p->known)
 		raw_digest(&rec, row->raw_digest);
 	flags_fault(p, row, &rec);
-	if (known_row(p, row, &rec))
+	rc = known_row(p, row, &rec);
+	if (rc < 0)
+		goto names_failed;
+	if (rc)
 		return 1;
 	if (rec.nfields != p->ncolumns)
 		quarantine(p, row, NULL, "the row has %zu fields, the header has %zu",
@@ -547,6 +552,8 @@ int parse_next(parse_export *p, parse_row *row, char *err, size_t errlen)
 			goto out;
 		/* only loaded rows take an occurrence number */
 		count = namecount_get(&p->names, row->name, p->values[key].norm_len);
+		if (!count)
+			goto names_failed;
 		row->occurrence = ++*count;
 		report_repeat(p, row);
 	} else {
@@ -559,6 +566,9 @@ out:
 	else
 		report_unknown(p, row);
 	return 1;
+names_failed:
+	mc_fmt(err, errlen, "%s:%lu: %s", p->path, rec.line, p->names.err);
+	return -1;
 }
 
 unsigned long parse_rows_read(const parse_export *p)

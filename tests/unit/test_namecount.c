@@ -1,45 +1,140 @@
 /*
  * test_namecount: counting model names by digest. Every distinct name has
- * its own count across the table's growth; the same name, however reached,
- * the same count; names alike but for one byte, or a prefix, are apart.
+ * its own count across the table's growth and across spills to the
+ * temporary file; the same name, however reached, the same count; names
+ * alike but for one byte, or a prefix, are apart; the memory held stops
+ * growing at the table's limit; a spill that cannot be written is an error
+ * naming the folder, never a count started again.
  */
 #include "namecount.h"
 #include "unit.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+static int name_of(char *buf, size_t size, size_t i)
+{
+	return snprintf(buf, size, "Model (copy %zu)", i);
+}
+
+/* Every name once, then every third name again, then each read back. */
+static void once_then_thirds(namecount *nc, size_t n, const char *what)
+{
+	char name[64];
+	size_t i, wrong = 0, lost = 0;
+	uint32_t *c;
+
+	for (i = 0; i < n; i++) {
+		c = namecount_get(nc, name, (size_t)name_of(name, sizeof(name), i));
+		lost += !c;
+		if (c)
+			wrong += (*c)++ != 0;
+	}
+	CHECK(!lost && !wrong && nc->names == n, "%s: %zu distinct names start at 0 (%zu did not)",
+	      what, n, wrong);
+	for (i = 0; i < n; i += 3) {
+		c = namecount_get(nc, name, (size_t)name_of(name, sizeof(name), i));
+		lost += !c;
+		if (c)
+			++*c;
+	}
+	for (i = wrong = 0; i < n; i++) {
+		c = namecount_get(nc, name, (size_t)name_of(name, sizeof(name), i));
+		lost += !c;
+		wrong += !c || *c != (i % 3 ? 1u : 2u);
+	}
+	CHECK(!lost && !wrong && nc->names == n, "%s: each count is its own (%zu wrong)", what,
+	      wrong);
+	CHECK(nc->cap <= nc->limit && nc->n * 4 <= nc->cap * 3,
+	      "%s: the table stays within its limit, at most 3/4 full (%zu of %zu, limit %zu)",
+	      what, nc->n, nc->cap, nc->limit);
+}
+
+/* A random stream over a pool of names, some counted and some only looked
+ * at (as the known-row check does), against counts kept by name number. */
+static void random_against_reference(size_t limit, size_t pool, size_t steps)
+{
+	namecount nc;
+	uint32_t *ref = calloc(pool, sizeof(*ref)), *c;
+	unsigned char *seen = calloc(pool, 1);
+	unsigned long long x = 88172645463325252ULL, distinct = 0;
+	char name[64];
+	size_t i, wrong = 0, lost = 0;
+
+	namecount_init(&nc);
+	namecount_limit(&nc, limit);
+	for (i = 0; i < steps; i++) {
+		size_t k;
+
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		k = (size_t)(x % pool);
+		distinct += !seen[k];
+		seen[k] = 1;
+		c = namecount_get(&nc, name, (size_t)name_of(name, sizeof(name), k));
+		if (!c) {
+			lost++;
+			break;
+		}
+		wrong += *c != ref[k];
+		if (x & 0x100) {
+			++*c;
+			ref[k]++;
+		}
+	}
+	CHECK(!lost && !wrong, "limit %zu, %zu names, %zu steps: every count read matches (%zu wrong)",
+	      limit, pool, steps, wrong);
+	CHECK(nc.names == distinct, "limit %zu: %llu distinct names counted (%llu)", limit,
+	      nc.names, distinct);
+	CHECK(nc.spills > 10 && nc.cap == limit,
+	      "limit %zu: the table spilled (%llu times) and never grew past its limit (%zu)",
+	      limit, nc.spills, nc.cap);
+	namecount_release(&nc);
+	free(ref);
+	free(seen);
+}
+
+static void spill_fails(void)
+{
+	const char *old = getenv("TMPDIR");
+	char *saved = old ? strdup(old) : NULL, name[64];
+	namecount nc;
+	size_t i;
+	uint32_t *c = NULL;
+
+	setenv("TMPDIR", "/nonexistent/modelcat-folder", 1);
+	namecount_init(&nc);
+	namecount_limit(&nc, 16);
+	for (i = 0; i < 100; i++) {
+		c = namecount_get(&nc, name, (size_t)name_of(name, sizeof(name), i));
+		if (!c)
+			break;
+		++*c;
+	}
+	CHECK(!c && i == 12, "the first spill that cannot be written fails the call (at name %zu)",
+	      i);
+	CHECK(strstr(nc.err, "/nonexistent/modelcat-folder: cannot make a temporary file") != NULL,
+	      "the error names the folder: %s", nc.err);
+	CHECK(!namecount_get(&nc, "Model (copy 0)", 14),
+	      "after a failed spill every call fails: no count starts again at 0");
+	namecount_release(&nc);
+	if (saved)
+		setenv("TMPDIR", saved, 1);
+	else
+		unsetenv("TMPDIR");
+	free(saved);
+}
 
 int main(void)
 {
-	enum { N = 200000 };
 	namecount nc;
-	char name[64];
-	size_t i, wrong = 0;
 	uint32_t *c;
 
 	namecount_init(&nc);
-	/* every name once, then every third name again */
-	for (i = 0; i < N; i++) {
-		int len = snprintf(name, sizeof(name), "Model (copy %zu)", i);
-
-		c = namecount_get(&nc, name, (size_t)len);
-		wrong += *c != 0;
-		++*c;
-	}
-	CHECK(wrong == 0 && nc.n == N, "%d distinct names start at 0 (%zu did not)", N, wrong);
-	for (i = 0; i < N; i += 3) {
-		int len = snprintf(name, sizeof(name), "Model (copy %zu)", i);
-
-		++*namecount_get(&nc, name, (size_t)len);
-	}
-	for (i = wrong = 0; i < N; i++) {
-		int len = snprintf(name, sizeof(name), "Model (copy %zu)", i);
-
-		wrong += *namecount_get(&nc, name, (size_t)len) != (i % 3 ? 1u : 2u);
-	}
-	CHECK(wrong == 0 && nc.n == N, "after the table grew, each count is its own (%zu wrong)",
-	      wrong);
-	CHECK(nc.cap * 3 >= nc.n * 4, "the table stays at most 3/4 full (%zu of %zu)", nc.n, nc.cap);
+	once_then_thirds(&nc, 200000, "default limit");
+	CHECK(nc.spills >= 1 && nc.cap == NAMECOUNT_SLOTS,
+	      "200,000 names spill past the default table (%llu spills, %zu slots)", nc.spills,
+	      nc.cap);
 
 	c = namecount_get(&nc, "AMPLIFY", 7);
 	++*c;
@@ -50,6 +145,16 @@ int main(void)
 	CHECK(*namecount_get(&nc, "a\0b", 3) == 0 && *namecount_get(&nc, "a", 1) == 0,
 	      "bytes after a NUL count");
 	namecount_release(&nc);
-	CHECK(nc.cap == 0 && nc.n == 0, "released");
+	CHECK(nc.cap == 0 && nc.n == 0 && nc.names == 0 && nc.fd == -1, "released");
+
+	namecount_init(&nc);
+	namecount_limit(&nc, 64);
+	once_then_thirds(&nc, 5000, "limit 64");
+	CHECK(nc.spills > 50, "limit 64: spilled %llu times", nc.spills);
+	namecount_release(&nc);
+
+	random_against_reference(16, 3000, 40000);
+	random_against_reference(1024, 50000, 200000);
+	spill_fails();
 	return unit_done();
 }
