@@ -25,7 +25,9 @@ void namecount_init(namecount *nc)
 
 void namecount_limit(namecount *nc, size_t slots)
 {
-	nc->limit = slots < 16 ? 16 : slots;
+	/* slots are found by masking: a power of two, rounded up */
+	for (nc->limit = 16; nc->limit < slots; nc->limit *= 2)
+		;
 }
 
 void namecount_release(namecount *nc)

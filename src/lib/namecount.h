@@ -43,8 +43,9 @@ typedef struct namecount {
 #define NAMECOUNT_BLOOM_BITS (1u << 24)     /* 2 MiB of filter */
 
 void namecount_init(namecount *nc);
-/* Spill at `slots` table slots (a power of two >= 16) instead of
- * NAMECOUNT_SLOTS. For tests of the spill path on small inputs. */
+/* Spill at `slots` table slots (rounded up to a power of two, at least
+ * 16) instead of NAMECOUNT_SLOTS. For tests of the spill path on small
+ * inputs. */
 void namecount_limit(namecount *nc, size_t slots);
 void namecount_release(namecount *nc);
 /* The count of name[0..len), added at 0 when new. The pointer is valid

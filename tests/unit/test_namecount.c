@@ -153,6 +153,13 @@ int main(void)
 	CHECK(nc.spills > 50, "limit 64: spilled %llu times", nc.spills);
 	namecount_release(&nc);
 
+	namecount_init(&nc);
+	namecount_limit(&nc, 100);
+	CHECK(nc.limit == 128, "a limit is rounded up to a power of two (%zu)", nc.limit);
+	namecount_limit(&nc, 3);
+	CHECK(nc.limit == 16, "and is at least 16 (%zu)", nc.limit);
+	namecount_release(&nc);
+
 	random_against_reference(16, 3000, 40000);
 	random_against_reference(1024, 50000, 200000);
 	spill_fails();
