@@ -74,4 +74,11 @@ check_status "an unusable TMPDIR fails the parse (exit 3)" 3 \
 	env TMPDIR="$TMP/none" "$BIN/modelcat" parse "many=$TMP/many.csv"
 check_grep "the error names file, line and folder" \
 	"many.csv:98306: .*none: cannot make a temporary file to count model names" "$TMP/err"
+# and one that fills up (the file size limit: 2 MB are written at the
+# first spill) fails it the same way, not with counts started again
+(ulimit -f 1000; TMPDIR="$TMP" "$BIN/modelcat" parse "many=$TMP/many.csv") \
+	>"$TMP/out" 2>"$TMP/err"
+check_eq "a full TMPDIR fails the parse (exit 3)" "$?" 3
+check_grep "the error says the write failed" \
+	"many.csv:98306: .*: cannot write the temporary file of model names: File too large" "$TMP/err"
 done_testing
