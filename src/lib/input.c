@@ -634,7 +634,6 @@ int input_max_inflated(unsigned long long *cap, char *err, size_t errlen)
 	if (!env || !*env)
 		return 0;
 	if (mc_parse_size(env, cap)) {
-		*cap = INPUT_MAX_INFLATED_DEFAULT;
 		mc_fmt(err, errlen, INPUT_MAX_INFLATED_ENV "='%s' is not a size (bytes, "
 		       "or with k, M or G)", env);
 		return -1;

@@ -384,7 +384,6 @@ static void report_unknown(parse_export *p, const parse_row *row)
 static int flags_fault(parse_export *p, parse_row *row, const csv_row *rec)
 {
 	const char *field = rec->bad_field < p->ncolumns ? p->columns[rec->bad_field].field : NULL;
-
 	const char *longf = rec->long_field < p->ncolumns ? p->columns[rec->long_field].field
 							    : NULL;
 
