@@ -30,7 +30,7 @@ endif
 PREFIX ?= /usr/local
 DESTDIR ?=
 
-LIB_SRC := $(sort $(wildcard src/lib/*.c))
+LIB_SRC := $(sort $(wildcard src/lib/*/*.c))
 LIB_OBJ := $(patsubst src/lib/%.c,$(OUT)/lib/%.o,$(LIB_SRC))
 LIB := $(OUT)/libmodelcat.a
 STAGE_SRC := $(sort $(wildcard src/stages/*.c))
@@ -38,17 +38,18 @@ STAGES := $(patsubst src/stages/%.c,$(BIN)/%,$(STAGE_SRC))
 PROGRAMS := $(BIN)/modelcat $(STAGES)
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNITS := $(patsubst tests/unit/%.c,$(OUT)/tests/%,$(UNIT_SRC))
-HEADERS := $(wildcard src/lib/*.h)
+HEADERS := $(wildcard src/lib/*/*.h)
 # The allocation-failure injector of tests/e2e/t0100-oom.sh (LD_PRELOAD):
 # not built under a sanitizer, whose allocator it cannot replace.
 ifeq ($(SANITIZE),)
   FAULT_LIBS := $(OUT)/tests/failmalloc.so
 endif
 
-.PHONY: all check check-valgrind unit clean install bench man fuzz fuzz-run
+.PHONY: all check check-layers check-valgrind unit clean install bench man fuzz fuzz-run
 all: $(PROGRAMS) $(UNITS) $(FAULT_LIBS)
 
-$(OUT)/lib/%.o: src/lib/%.c $(HEADERS) | $(OUT)/lib
+$(OUT)/lib/%.o: src/lib/%.c $(HEADERS)
+	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
 $(LIB): $(LIB_OBJ)
@@ -67,10 +68,16 @@ $(OUT)/tests/%: tests/unit/%.c tests/unit/unit.h $(LIB) $(HEADERS) | $(OUT)/test
 $(OUT)/tests/failmalloc.so: tests/fault/failmalloc.c | $(OUT)/tests
 	$(CC) $(CFLAGS) -fPIC -shared -o $@ $<
 
-$(OUT)/lib $(OUT)/tests $(BIN):
+$(OUT)/tests $(BIN):
 	mkdir -p $@
 
-check: all
+# The structure of the sources (src/lib/LAYERS, tools/check_layers.py):
+# includes only from the layers below, no cycle, no getopt_long in the
+# stages, SQL only in the db layer, short stage programs and functions.
+check-layers:
+	python3 tools/check_layers.py
+
+check: all check-layers
 	MODELCAT_BIN=$(abspath $(BIN)) MODELCAT_UNITS=$(abspath $(OUT)/tests) \
 		sh tests/run
 
@@ -116,7 +123,8 @@ FUZZERS := $(patsubst tests/fuzz/%.c,$(FUZZ_OUT)/%,$(FUZZ_SRC))
 FUZZ_SECONDS ?= 60
 FUZZ_MAX_LEN ?= 65536
 
-$(FUZZ_OUT)/lib/%.o: src/lib/%.c $(HEADERS) | $(FUZZ_OUT)/lib
+$(FUZZ_OUT)/lib/%.o: src/lib/%.c $(HEADERS)
+	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
 
 $(FUZZ_LIB): $(FUZZ_LIB_OBJ)
@@ -125,9 +133,6 @@ $(FUZZ_LIB): $(FUZZ_LIB_OBJ)
 
 $(FUZZ_OUT)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(FUZZ_LIB) $(HEADERS)
 	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB) $(LDLIBS)
-
-$(FUZZ_OUT)/lib:
-	mkdir -p $@
 
 fuzz: $(FUZZERS)
 

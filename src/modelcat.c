@@ -3,8 +3,8 @@
  * [ARGS]` runs the program modelcat-COMMAND from the same folder, the way
  * git runs its commands; --db is passed on as $MODELCAT_DB.
  */
-#include "stage.h"
-#include "paths.h"
+#include "cli/stage.h"
+#include "base/paths.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -74,7 +74,7 @@ int main(int argc, char **argv)
 	while (i < argc && argv[i][0] == '-') {
 		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
 			usage(stdout);
-			return EXIT_OK;
+			return MC_EXIT_OK;
 		} else if (!strcmp(argv[i], "--version")) {
 			return stage_version(program);
 		} else if (!strcmp(argv[i], "--db") && i + 1 < argc) {
@@ -89,12 +89,12 @@ int main(int argc, char **argv)
 	}
 	if (i >= argc) {
 		usage(stderr);
-		return EXIT_USAGE;
+		return MC_EXIT_USAGE;
 	}
 	if (!strcmp(argv[i], "help")) {
 		if (i + 1 >= argc) {
 			usage(stdout);
-			return EXIT_OK;
+			return MC_EXIT_OK;
 		}
 		argv[i] = argv[i + 1];
 		argv[i + 1] = (char *)"--help";
@@ -109,5 +109,5 @@ int main(int argc, char **argv)
 	argv[i] = path;
 	execv(path, argv + i);
 	stage_error(program, "cannot run %s: %s", path, strerror(errno));
-	return EXIT_FAILURE_;
+	return MC_EXIT_FAILURE;
 }

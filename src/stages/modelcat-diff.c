@@ -2,10 +2,11 @@
  * modelcat-diff: what changed between two dates: added, removed, renamed
  * and changed models (field by field), column changes, quarantined rows.
  */
-#include "audit.h"
-#include "paths.h"
-#include "stage.h"
-#include "ingest.h"
+#include "out/audit.h"
+#include "store/naming.h"
+#include "base/paths.h"
+#include "cli/stage.h"
+#include "ingest/ingest.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -59,10 +60,10 @@ static int previous_date(catalogue *cat, const char *day, char prev[11])
 static int stage_one(ingest_ctx *ctx, const char *arg, load_stats *stats, char *err,
 		     size_t errlen)
 {
-	char name[INGEST_EXPORT_MAX + 1];
+	char name[NAMING_EXPORT_MAX + 1];
 	const char *path;
 
-	ingest_split_arg(arg, name, sizeof(name), &path);
+	naming_split_arg(arg, name, sizeof(name), &path);
 	return ingest_file(ctx, name, path, stats, err, errlen);
 }
 
@@ -121,7 +122,7 @@ int main(int argc, char **argv)
 	catalogue cat;
 	diff_result d;
 	sbuf out;
-	int opt, rc, status = EXIT_FAILURE_, existed, i;
+	int opt, rc, status = MC_EXIT_FAILURE, existed, i;
 
 	stage_init();
 	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
@@ -129,23 +130,23 @@ int main(int argc, char **argv)
 		case 'd': db = optarg; break;
 		case 'f':
 			if (stage_parse_day(program, optarg, from))
-				return EXIT_USAGE;
+				return MC_EXIT_USAGE;
 			break;
 		case 't':
 			if (stage_parse_day(program, optarg, to))
-				return EXIT_USAGE;
+				return MC_EXIT_USAGE;
 			break;
 		case 'F': format = optarg; break;
-		case 'h': usage(); return EXIT_OK;
+		case 'h': usage(); return MC_EXIT_OK;
 		case 'V': return stage_version(program);
 		default: return stage_usage_error(program, "unknown option");
 		}
 	}
 	for (i = optind; i < argc; i++) {
-		char name[INGEST_EXPORT_MAX + 1];
+		char name[NAMING_EXPORT_MAX + 1];
 		const char *path;
 
-		if (ingest_split_arg(argv[i], name, sizeof(name), &path))
+		if (naming_split_arg(argv[i], name, sizeof(name), &path))
 			return stage_usage_error(program, "%s: cannot tell the export's name;"
 						 " write EXPORT=FILE", argv[i]);
 	}
@@ -157,7 +158,7 @@ int main(int argc, char **argv)
 		return stage_usage_error(program, "--from %s is not before --to %s", from, to);
 	existed = !access(paths_db(db), F_OK);
 	if (stage_catalogue(program, &cat, db, optind < argc ? 0 : CATALOGUE_READONLY))
-		return EXIT_FAILURE_;
+		return MC_EXIT_FAILURE;
 	sbuf_init(&out);
 	memset(&d, 0, sizeof(d));
 	if (optind < argc) {

@@ -1,9 +1,10 @@
 /*
  * modelcat-export: an export as it stood on a date, as CSV on stdout.
  */
-#include "stage.h"
-#include "ingest.h"
-#include "query.h"
+#include "cli/stage.h"
+#include "store/naming.h"
+#include "ingest/ingest.h"
+#include "db/query.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -42,7 +43,7 @@ int main(int argc, char **argv)
 	char as_of[11] = "";
 	catalogue cat;
 	sbuf out;
-	int opt, rc, status = EXIT_FAILURE_;
+	int opt, rc, status = MC_EXIT_FAILURE;
 
 	stage_init();
 	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
@@ -51,23 +52,23 @@ int main(int argc, char **argv)
 		case 's': source = optarg; break;
 		case 'a':
 			if (stage_parse_day(program, optarg, as_of))
-				return EXIT_USAGE;
+				return MC_EXIT_USAGE;
 			break;
-		case 'h': usage(); return EXIT_OK;
+		case 'h': usage(); return MC_EXIT_OK;
 		case 'V': return stage_version(program);
 		default: return stage_usage_error(program, "unknown option");
 		}
 	}
 	if (!source)
 		return stage_usage_error(program, "--source EXPORT is required");
-	if (!ingest_valid_export_name(source))
+	if (!naming_export_valid(source))
 		return stage_usage_error(program, "'%s' is not a valid export name", source);
 	if (optind < argc)
 		return stage_usage_error(program, "unexpected argument '%s'", argv[optind]);
 	if (!as_of[0])
 		catalogue_today(as_of);
 	if (stage_catalogue(program, &cat, db, CATALOGUE_READONLY))
-		return EXIT_FAILURE_;
+		return MC_EXIT_FAILURE;
 	sbuf_init(&out);
 	rc = query_export_csv(&cat, source, as_of, &out);
 	if (rc) {

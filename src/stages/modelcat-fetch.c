@@ -3,11 +3,12 @@
  * A download is stored only when it is complete, valid and new; the same
  * content again stores nothing; a failure leaves the store as it was.
  */
-#include "http.h"
-#include "paths.h"
-#include "sources.h"
-#include "stage.h"
-#include "store.h"
+#include "store/http.h"
+#include "store/naming.h"
+#include "base/paths.h"
+#include "store/sources.h"
+#include "cli/stage.h"
+#include "store/store.h"
 
 #include <errno.h>
 #include <getopt.h>
@@ -22,7 +23,6 @@
 static const char program[] = "modelcat-fetch";
 
 /* Exit status when some sources failed and others were stored. */
-#define EXIT_PARTIAL 4
 
 /* What happened to one source. */
 enum fetch_result {
@@ -352,7 +352,7 @@ int main(int argc, char **argv)
 	catalogue cat;
 	colmap map;
 	unsigned long stored = 0, failed = 0, added;
-	int opt, status = EXIT_FAILURE_, need_config = 0, have_map = 0, have_cat = 0;
+	int opt, status = MC_EXIT_FAILURE, need_config = 0, have_map = 0, have_cat = 0;
 	int http_ready = 0, existed;
 	long value;
 
@@ -400,7 +400,7 @@ int main(int argc, char **argv)
 			else
 				defaults.connect_timeout_ms = value * 1000;
 			break;
-		case 'h': usage(); status = EXIT_OK; goto out;
+		case 'h': usage(); status = MC_EXIT_OK; goto out;
 		case 'V': status = stage_version(program); goto out;
 		default: status = stage_usage_error(program, "unknown option"); goto out;
 		}
@@ -438,7 +438,7 @@ int main(int argc, char **argv)
 
 		if (eq)
 			*eq = '\0';
-		if (!ingest_valid_export_name(picked[i])) {
+		if (!naming_export_valid(picked[i])) {
 			status = stage_usage_error(program, "--source: '%s' is not a valid name"
 						   " (letters, digits, _ and -)", picked[i]);
 			goto out;
@@ -495,8 +495,8 @@ int main(int argc, char **argv)
 		stage_error(program, "%s", cat.err);
 		failed++;
 	}
-	status = !failed ? EXIT_OK : stored ? EXIT_PARTIAL : EXIT_FAILURE_;
-	if (status == EXIT_FAILURE_ && !existed && !stored) {
+	status = !failed ? MC_EXIT_OK : stored ? MC_EXIT_PARTIAL : MC_EXIT_FAILURE;
+	if (status == MC_EXIT_FAILURE && !existed && !stored) {
 		catalogue_close(&cat);
 		have_cat = 0;
 		catalogue_remove(paths_db(db));

@@ -2,8 +2,8 @@
  * modelcat-history: the life of a model: every version and field change,
  * with dates and sources, across renames.
  */
-#include "query.h"
-#include "stage.h"
+#include "db/query.h"
+#include "cli/stage.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -36,13 +36,13 @@ int main(int argc, char **argv)
 	const char *db = NULL;
 	catalogue cat;
 	sbuf out;
-	int opt, rc, status = EXIT_FAILURE_;
+	int opt, rc, status = MC_EXIT_FAILURE;
 
 	stage_init();
 	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
 		switch (opt) {
 		case 'd': db = optarg; break;
-		case 'h': usage(); return EXIT_OK;
+		case 'h': usage(); return MC_EXIT_OK;
 		case 'V': return stage_version(program);
 		default: return stage_usage_error(program, "unknown option");
 		}
@@ -50,7 +50,7 @@ int main(int argc, char **argv)
 	if (optind != argc - 1)
 		return stage_usage_error(program, "expected one model NAME");
 	if (stage_catalogue(program, &cat, db, CATALOGUE_READONLY))
-		return EXIT_FAILURE_;
+		return MC_EXIT_FAILURE;
 	sbuf_init(&out);
 	rc = query_history(&cat, argv[optind], &out);
 	if (rc < 0)

@@ -2,8 +2,9 @@
  * modelcat-ingest: parse export files taken the same day and load them
  * into the catalogue as one snapshot, in one transaction.
  */
-#include "ingest.h"
-#include "stage.h"
+#include "ingest/ingest.h"
+#include "store/naming.h"
+#include "cli/stage.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -42,7 +43,7 @@ static int load_one(ingest_ctx *ctx, const char *arg, load_stats *stats,
 {
 	const char *path;
 
-	ingest_split_arg(arg, label, labellen, &path);
+	naming_split_arg(arg, label, labellen, &path);
 	return ingest_file(ctx, label, path, stats, err, errlen);
 }
 
@@ -66,9 +67,9 @@ int main(int argc, char **argv)
 		case 'd': db = optarg; break;
 		case 'a':
 			if (stage_parse_day(program, optarg, as_of))
-				return EXIT_USAGE;
+				return MC_EXIT_USAGE;
 			break;
-		case 'h': usage(); return EXIT_OK;
+		case 'h': usage(); return MC_EXIT_OK;
 		case 'V': return stage_version(program);
 		default: return stage_usage_error(program, "unknown option");
 		}
@@ -76,10 +77,10 @@ int main(int argc, char **argv)
 	if (optind >= argc)
 		return stage_usage_error(program, "no export file given");
 	for (i = optind; i < argc; i++) {
-		char name[INGEST_EXPORT_MAX + 1];
+		char name[NAMING_EXPORT_MAX + 1];
 		const char *path;
 
-		if (ingest_split_arg(argv[i], name, sizeof(name), &path))
+		if (naming_split_arg(argv[i], name, sizeof(name), &path))
 			return stage_usage_error(program, "%s: cannot tell the export's name;"
 						 " write EXPORT=FILE", argv[i]);
 	}
@@ -88,11 +89,11 @@ int main(int argc, char **argv)
 		char day[11], first[11] = "";
 
 		for (i = optind; i < argc; i++) {
-			char name[INGEST_EXPORT_MAX + 1];
+			char name[NAMING_EXPORT_MAX + 1];
 			const char *path;
 
-			ingest_split_arg(argv[i], name, sizeof(name), &path);
-			if (ingest_snapshot_date(path, day) || (first[0] && strcmp(day, first))) {
+			naming_split_arg(argv[i], name, sizeof(name), &path);
+			if (naming_snapshot_date(path, day) || (first[0] && strcmp(day, first))) {
 				first[0] = '\0';
 				break;
 			}
@@ -101,7 +102,7 @@ int main(int argc, char **argv)
 		memcpy(as_of, first, sizeof(as_of));
 	}
 	if (stage_colmap(program, &map))
-		return EXIT_FAILURE_;
+		return MC_EXIT_FAILURE;
 	status = stage_load_snapshot(program, db, as_of, &map, argv + optind, argc - optind,
 				     load_one);
 	colmap_release(&map);

@@ -2,8 +2,8 @@
  * modelcat-load: load staging files written by modelcat-parse into the
  * catalogue as one snapshot, in one transaction.
  */
-#include "ingest.h"
-#include "stage.h"
+#include "ingest/ingest.h"
+#include "cli/stage.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -51,9 +51,9 @@ int main(int argc, char **argv)
 		case 'd': db = optarg; break;
 		case 'a':
 			if (stage_parse_day(program, optarg, as_of))
-				return EXIT_USAGE;
+				return MC_EXIT_USAGE;
 			break;
-		case 'h': usage(); return EXIT_OK;
+		case 'h': usage(); return MC_EXIT_OK;
 		case 'V': return stage_version(program);
 		default: return stage_usage_error(program, "unknown option");
 		}

@@ -3,8 +3,9 @@
  * report bad rows; optionally keep the result in a staging file for
  * modelcat-load.
  */
-#include "ingest.h"
-#include "stage.h"
+#include "ingest/ingest.h"
+#include "store/naming.h"
+#include "cli/stage.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -39,7 +40,7 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *out = NULL, *path;
-	char name[INGEST_EXPORT_MAX + 1], err[2048];
+	char name[NAMING_EXPORT_MAX + 1], err[2048];
 	load_stats stats;
 	colmap map;
 	int opt, rc;
@@ -48,18 +49,18 @@ int main(int argc, char **argv)
 	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
 		switch (opt) {
 		case 'o': out = optarg; break;
-		case 'h': usage(); return EXIT_OK;
+		case 'h': usage(); return MC_EXIT_OK;
 		case 'V': return stage_version(program);
 		default: return stage_usage_error(program, "unknown option");
 		}
 	}
 	if (optind != argc - 1)
 		return stage_usage_error(program, "expected exactly one export file");
-	if (ingest_split_arg(argv[optind], name, sizeof(name), &path))
+	if (naming_split_arg(argv[optind], name, sizeof(name), &path))
 		return stage_usage_error(program, "%s: cannot tell the export's name; write EXPORT=FILE",
 					 argv[optind]);
 	if (stage_colmap(program, &map))
-		return EXIT_FAILURE_;
+		return MC_EXIT_FAILURE;
 	if (out)
 		rc = ingest_stage(&map, name, path, out, stderr, &stats, err, sizeof(err));
 	else
@@ -67,7 +68,7 @@ int main(int argc, char **argv)
 	colmap_release(&map);
 	if (rc) {
 		stage_error(program, "%s", err);
-		return EXIT_FAILURE_;
+		return MC_EXIT_FAILURE;
 	}
 	printf("%s (%s): %lu rows, %lu good, %lu quarantined%s%s\n", path, name, stats.rows,
 	       stats.loaded, stats.quarantined, out ? "; staged in " : "", out ? out : "");

@@ -3,10 +3,11 @@
  * oldest first. The new catalogue is built beside the old one and renamed
  * over it only when complete, so a failure leaves the old one as it was.
  */
-#include "ingest.h"
-#include "stage.h"
-#include "paths.h"
-#include "store.h"
+#include "ingest/ingest.h"
+#include "store/naming.h"
+#include "cli/stage.h"
+#include "base/paths.h"
+#include "store/store.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -24,7 +25,7 @@ static const char program[] = "modelcat-reingest";
 /* One stored export file. */
 typedef struct stored {
 	char date[11];                        /* snapshot date */
-	char export_name[INGEST_EXPORT_MAX + 1]; /* export */
+	char export_name[NAMING_EXPORT_MAX + 1]; /* export */
 	char *path;                           /* file */
 } stored;
 
@@ -69,7 +70,7 @@ static int stored_cmp(const void *a, const void *b)
  * "<date>T<HHMMSS>Z-<sha12>.csv.gz"? Copies the date. */
 static int snapshot_file(const char *name, char date[11])
 {
-	return store_snapshot_name(name, date);
+	return naming_snapshot_file(name, date);
 }
 
 /* Keep only the last file of each export and date (sorted). */
@@ -101,7 +102,7 @@ static int scan(const char *dir, stored **out, size_t *n)
 		return -1;
 	}
 	while ((e = readdir(top))) {
-		if (e->d_name[0] == '.' || !ingest_valid_export_name(e->d_name))
+		if (e->d_name[0] == '.' || !naming_export_valid(e->d_name))
 			continue;
 		mc_fmt(path, sizeof(path), "%s/%s", dir, e->d_name);
 		sub = opendir(path);
@@ -177,7 +178,7 @@ int main(int argc, char **argv)
 	unsigned long quarantined = 0, loaded = 0;
 	catalogue cat;
 	colmap map;
-	int opt, status = EXIT_FAILURE_, opened = 0, strict = 0;
+	int opt, status = MC_EXIT_FAILURE, opened = 0, strict = 0;
 
 	stage_init();
 	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
@@ -185,7 +186,7 @@ int main(int argc, char **argv)
 		case 'd': db = optarg; break;
 		case 's': snapshot_dir = optarg; break;
 		case 'S': strict = 1; break;
-		case 'h': usage(); return EXIT_OK;
+		case 'h': usage(); return MC_EXIT_OK;
 		case 'V': return stage_version(program);
 		default: return stage_usage_error(program, "unknown option");
 		}
@@ -195,16 +196,16 @@ int main(int argc, char **argv)
 	if (!snapshot_dir)
 		snapshot_dir = default_store();
 	if (scan(snapshot_dir, &files, &nfiles))
-		return EXIT_FAILURE_;
+		return MC_EXIT_FAILURE;
 	if (!nfiles) {
 		stage_error(program, "%s: no stored snapshots (<export>/<YYYY-MM-DD>.csv.gz)",
 			    snapshot_dir);
 		free(files);
-		return EXIT_FAILURE_;
+		return MC_EXIT_FAILURE;
 	}
 	if (stage_colmap(program, &map)) {
 		free(files);
-		return EXIT_FAILURE_;
+		return MC_EXIT_FAILURE;
 	}
 	target = paths_db(db);
 	if (!replaceable(target)) {
@@ -214,7 +215,7 @@ int main(int argc, char **argv)
 			free(files[i].path);
 		free(files);
 		colmap_release(&map);
-		return EXIT_FAILURE_;
+		return MC_EXIT_FAILURE;
 	}
 	/* a rebuild that was killed left its copy: it goes first */
 	mc_fmt(tmp, sizeof(tmp), "%s.reingest-", target);
@@ -263,12 +264,12 @@ int main(int argc, char **argv)
 	printf("rebuilt %s from %zu snapshots (%zu export files): %lu rows loaded,"
 	       " %lu quarantined%s\n", target, snapshots, nfiles, loaded, quarantined,
 	       quarantined ? " (listed in the quarantine table)" : "");
-	status = strict ? stage_status(quarantined) : EXIT_OK;
+	status = strict ? stage_status(quarantined) : MC_EXIT_OK;
 out:
 	if (opened)
 		catalogue_close(&cat);
 	mc_cleanup_remove(tmp);
-	if (status == EXIT_FAILURE_) {
+	if (status == MC_EXIT_FAILURE) {
 		catalogue_remove(tmp);
 		stage_error(program, "the catalogue %s was left as it was", target);
 	}

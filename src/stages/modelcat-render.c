@@ -3,11 +3,11 @@
  * modelcat translate stored: one page on stdout, or every model in every
  * language and format into a folder, with an index page per language.
  */
-#include "page.h"
-#include "query.h"
-#include "render.h"
-#include "stage.h"
-#include "translate.h"
+#include "out/page.h"
+#include "db/query.h"
+#include "out/render.h"
+#include "cli/stage.h"
+#include "out/translate.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -52,7 +52,7 @@ static int render_one(catalogue *cat, const char *name, const char *lang, const 
 	page p;
 	sbuf out;
 	char err[1024];
-	int rc, status = EXIT_FAILURE_;
+	int rc, status = MC_EXIT_FAILURE;
 
 	memset(&m, 0, sizeof(m));
 	page_init(&p, lang);
@@ -91,7 +91,7 @@ static int render_one(catalogue *cat, const char *name, const char *lang, const 
 	if (fwrite(out.data, 1, out.len, stdout) != out.len || fflush(stdout))
 		stage_error(program, "cannot write to standard output");
 	else
-		status = EXIT_OK;
+		status = MC_EXIT_OK;
 out:
 	page_release(&p);
 	model_view_release(&m);
@@ -116,7 +116,7 @@ int main(int argc, char **argv)
 	};
 	const char *db = NULL, *lang = "en", *format = "text", *outdir = NULL;
 	char as_of[11] = "", err[2048];
-	int opt, all = 0, rc, status = EXIT_FAILURE_;
+	int opt, all = 0, rc, status = MC_EXIT_FAILURE;
 	catalogue cat;
 
 	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
@@ -126,11 +126,11 @@ int main(int argc, char **argv)
 		case 'F': format = optarg; break;
 		case 'a':
 			if (stage_parse_day(program, optarg, as_of))
-				return EXIT_USAGE;
+				return MC_EXIT_USAGE;
 			break;
 		case 'A': all = 1; break;
 		case 'o': outdir = optarg; break;
-		case 'h': usage(); return EXIT_OK;
+		case 'h': usage(); return MC_EXIT_OK;
 		case 'V': return stage_version(program);
 		default: return stage_usage_error(program, "unknown option");
 		}
@@ -151,7 +151,7 @@ int main(int argc, char **argv)
 			return stage_usage_error(program, "--lang '%s' is not a language code", lang);
 	}
 	if (stage_catalogue(program, &cat, db, CATALOGUE_READONLY))
-		return EXIT_FAILURE_;
+		return MC_EXIT_FAILURE;
 	if (!as_of[0]) {
 		rc = render_last_snapshot(&cat, as_of);
 		if (rc) {
@@ -170,7 +170,7 @@ int main(int argc, char **argv)
 		}
 		printf("%zu models as of %s in %zu languages: %zu files written to %s\n",
 		       stats.models, as_of, stats.languages, stats.files, outdir);
-		status = EXIT_OK;
+		status = MC_EXIT_OK;
 	}
 out:
 	catalogue_close(&cat);

@@ -9,13 +9,14 @@
  * when everything before succeeded: a failed run leaves the catalogue and
  * the published pages as they were.
  */
-#include "audit.h"
-#include "feed.h"
-#include "ingest.h"
-#include "job.h"
-#include "paths.h"
-#include "stage.h"
-#include "store.h"
+#include "out/audit.h"
+#include "store/naming.h"
+#include "out/feed.h"
+#include "ingest/ingest.h"
+#include "cli/job.h"
+#include "base/paths.h"
+#include "cli/stage.h"
+#include "store/store.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -151,7 +152,7 @@ static int find_fresh(run *r, catalogue *cat)
 		char *file = NULL, sha[65], have[65], day[11], arg[PATH_MAX * 2];
 		int latest;
 
-		if (e->d_name[0] == '.' || !ingest_valid_export_name(e->d_name))
+		if (e->d_name[0] == '.' || !naming_export_valid(e->d_name))
 			continue;
 		latest = store_latest(st, e->d_name, &file, sha, r->err, sizeof(r->err));
 		if (latest < 0)
@@ -163,7 +164,7 @@ static int find_fresh(run *r, catalogue *cat)
 			free(file);
 			goto out;
 		}
-		if (!strcmp(sha, have) || ingest_snapshot_date(file, day)) {
+		if (!strcmp(sha, have) || naming_snapshot_date(file, day)) {
 			free(file);
 			continue;
 		}
@@ -445,7 +446,7 @@ int main(int argc, char **argv)
 	sqlite3_int64 before;
 	const char *db_option = NULL;
 	sbuf fetched;
-	int opt, fd, status = EXIT_FAILURE_, quarantined = 0;
+	int opt, fd, status = MC_EXIT_FAILURE, quarantined = 0;
 	size_t i;
 
 	stage_init();
@@ -466,7 +467,7 @@ int main(int argc, char **argv)
 		case 'r': add_fetch_arg(&r, "--retries", optarg); break;
 		case 't': add_fetch_arg(&r, "--timeout", optarg); break;
 		case 'T': add_fetch_arg(&r, "--connect-timeout", optarg); break;
-		case 'h': usage(); return EXIT_OK;
+		case 'h': usage(); return MC_EXIT_OK;
 		case 'V': return stage_version(program);
 		default: return stage_usage_error(program, "unknown option");
 		}
@@ -482,7 +483,7 @@ int main(int argc, char **argv)
 	if (fd < 0) {
 		if (holder[0]) {
 			job_log(program, "another run holds the lock %s (%s); exiting", lock_path, holder);
-			status = JOB_LOCKED;
+			status = MC_EXIT_LOCKED;
 		} else {
 			job_log(program, "%s", r.err);
 		}
@@ -508,10 +509,10 @@ int main(int argc, char **argv)
 	sbuf_release(&fetched);
 	if (status != 0) {
 		job_log(program, "%s", status < 0 ? r.err : "fetch failed; nothing ingested, nothing published");
-		status = status < 3 ? EXIT_FAILURE_ : status;
+		status = status < 3 ? MC_EXIT_FAILURE : status;
 		goto unlock;
 	}
-	status = EXIT_FAILURE_;
+	status = MC_EXIT_FAILURE;
 	if (!access(r.db, F_OK) && catalogue_open(&cat, r.db, NULL, CATALOGUE_READONLY)) {
 		job_log(program, "%s", cat.err);
 		goto unlock;
@@ -525,7 +526,7 @@ int main(int argc, char **argv)
 	catalogue_close(&cat);
 	if (!r.nfresh) {
 		job_log(program, "nothing new upstream: no change");
-		status = EXIT_OK;
+		status = MC_EXIT_OK;
 		goto unlock;
 	}
 	if (update(&r, before, &quarantined)) {
@@ -533,7 +534,7 @@ int main(int argc, char **argv)
 		job_log(program, "the run failed; the catalogue and the published pages are as they were");
 		goto unlock;
 	}
-	status = quarantined ? EXIT_QUARANTINE : EXIT_OK;
+	status = quarantined ? MC_EXIT_QUARANTINE : MC_EXIT_OK;
 unlock:
 	close(fd);
 done:

@@ -3,9 +3,9 @@
  * exports by the precedence in pipelines/precedence.tsv, each value naming
  * its export and snapshot.
  */
-#include "query.h"
-#include "stage.h"
-#include "textout.h"
+#include "db/query.h"
+#include "cli/stage.h"
+#include "base/textout.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -99,7 +99,7 @@ int main(int argc, char **argv)
 	catalogue cat;
 	model_view m;
 	sbuf out;
-	int opt, rc, status = EXIT_FAILURE_;
+	int opt, rc, status = MC_EXIT_FAILURE;
 
 	stage_init();
 	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
@@ -107,10 +107,10 @@ int main(int argc, char **argv)
 		case 'd': db = optarg; break;
 		case 'a':
 			if (stage_parse_day(program, optarg, as_of))
-				return EXIT_USAGE;
+				return MC_EXIT_USAGE;
 			break;
 		case 'F': format = optarg; break;
-		case 'h': usage(); return EXIT_OK;
+		case 'h': usage(); return MC_EXIT_OK;
 		case 'V': return stage_version(program);
 		default: return stage_usage_error(program, "unknown option");
 		}
@@ -122,7 +122,7 @@ int main(int argc, char **argv)
 	if (!as_of[0])
 		catalogue_today(as_of);
 	if (stage_catalogue(program, &cat, db, CATALOGUE_READONLY))
-		return EXIT_FAILURE_;
+		return MC_EXIT_FAILURE;
 	sbuf_init(&out);
 	rc = query_model(&cat, argv[optind], as_of, &m);
 	if (rc < 0) {

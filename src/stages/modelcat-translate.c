@@ -4,9 +4,9 @@
  * database, reporting per language what was translated, missing, stale,
  * invalid and unknown.
  */
-#include "paths.h"
-#include "stage.h"
-#include "translate.h"
+#include "base/paths.h"
+#include "cli/stage.h"
+#include "out/translate.h"
 
 #include <getopt.h>
 #include <limits.h>
@@ -57,13 +57,13 @@ int main(int argc, char **argv)
 	translate_result result;
 	catalogue cat;
 	size_t i, stored = 0;
-	int opt, status = EXIT_OK;
+	int opt, status = MC_EXIT_OK;
 
 	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
 		switch (opt) {
 		case 'd': db = optarg; break;
 		case 'c': dir = optarg; break;
-		case 'h': usage(); return EXIT_OK;
+		case 'h': usage(); return MC_EXIT_OK;
 		case 'V': return stage_version(program);
 		default: return stage_usage_error(program, "unknown option");
 		}
@@ -75,12 +75,12 @@ int main(int argc, char **argv)
 		dir = default_dir;
 	}
 	if (stage_catalogue(program, &cat, db, 0))
-		return EXIT_FAILURE_;
+		return MC_EXIT_FAILURE;
 	if (translate_catalogues(&cat, dir, stderr, &result, err, sizeof(err))) {
 		stage_error(program, "%s", err);
 		stage_error(program, "nothing was stored");
 		catalogue_close(&cat);
-		return EXIT_FAILURE_;
+		return MC_EXIT_FAILURE;
 	}
 	for (i = 0; i < result.n; i++) {
 		const translate_report *r = &result.langs[i];
@@ -88,7 +88,7 @@ int main(int argc, char **argv)
 		stored += r->loaded != 0;
 		if (!r->loaded) {
 			printf("%s: not loaded (%s)\n", r->lang, r->path);
-			status = EXIT_QUARANTINE;
+			status = MC_EXIT_QUARANTINE;
 		} else if (i == 0) {
 			printf("%s: %zu entries (the English base)%s\n", r->lang, r->entries,
 			       r->unknown ? "; some unused entries, see above" : "");
@@ -97,11 +97,11 @@ int main(int argc, char **argv)
 			       "%zu unknown\n", r->lang, r->entries, r->translated, r->missing, r->stale,
 			       r->invalid, r->unknown);
 			if (r->missing || r->stale || r->invalid || r->unknown)
-				status = EXIT_QUARANTINE;
+				status = MC_EXIT_QUARANTINE;
 		}
 	}
 	if (result.skipped)
-		status = EXIT_QUARANTINE;
+		status = MC_EXIT_QUARANTINE;
 	printf("page texts of %zu language%s stored in %s\n", stored, stored == 1 ? "" : "s",
 	       cat.path);
 	translate_result_release(&result);

@@ -14,10 +14,10 @@
  */
 #define ZLIB_CONST
 #include "fuzz.h"
-#include "csv.h"
-#include "input.h"
-#include "sha256.h"
-#include "util.h"
+#include "read/csv.h"
+#include "read/input.h"
+#include "base/sha256.h"
+#include "base/util.h"
 
 #include <stdint.h>
 #include <stdio.h>

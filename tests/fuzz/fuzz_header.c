@@ -17,14 +17,14 @@
  * Any failed check aborts: libFuzzer keeps the input as a crash.
  */
 #include "fuzz.h"
-#include "colmap.h"
-#include "csv.h"
-#include "json.h"
-#include "parse.h"
-#include "paths.h"
-#include "record.h"
-#include "store.h"
-#include "util.h"
+#include "read/colmap.h"
+#include "read/csv.h"
+#include "base/json.h"
+#include "read/parse.h"
+#include "base/paths.h"
+#include "read/record.h"
+#include "store/store.h"
+#include "base/util.h"
 
 #include <limits.h>
 #include <stdint.h>

@@ -12,8 +12,8 @@
  * Any failed check aborts: libFuzzer keeps the input as a crash.
  */
 #include "fuzz.h"
-#include "store.h"
-#include "util.h"
+#include "store/store.h"
+#include "base/util.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -14,8 +14,8 @@
  * Any failed check aborts: libFuzzer keeps the input as a crash.
  */
 #include "fuzz.h"
-#include "normalise.h"
-#include "util.h"
+#include "read/normalise.h"
+#include "base/util.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -14,9 +14,9 @@
  * Any failed check aborts: libFuzzer keeps the input as a crash.
  */
 #include "fuzz.h"
-#include "template.h"
-#include "util.h"
-#include "xliff.h"
+#include "out/template.h"
+#include "base/util.h"
+#include "out/xliff.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -11,9 +11,9 @@
  * A failing csv_next adds a line "ERROR".
  */
 #define ZLIB_CONST
-#include "csv.h"
-#include "input.h"
-#include "util.h"
+#include "read/csv.h"
+#include "read/input.h"
+#include "base/util.h"
 #include "unit.h"
 
 #include <stdio.h>

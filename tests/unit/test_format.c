@@ -7,8 +7,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "format.h"
-#include "template.h"
+#include "out/format.h"
+#include "out/template.h"
 #include "unit.h"
 
 typedef void number_fn(double, sbuf *);

@@ -6,7 +6,7 @@
  * growing at the table's limit; a spill that cannot be written is an error
  * naming the folder, never a count started again.
  */
-#include "namecount.h"
+#include "read/namecount.h"
 #include "unit.h"
 
 #include <stdio.h>

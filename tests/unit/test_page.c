@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "page.h"
-#include "query.h"
-#include "xliff.h"
+#include "out/page.h"
+#include "db/query.h"
+#include "out/xliff.h"
 #include "unit.h"
 
 static page_texts english;

@@ -7,9 +7,9 @@
  * reported (R: lines), each row (name and occurrence, or Q: and the
  * reason), and the open error (E:) if any.
  */
-#include "colmap.h"
-#include "parse.h"
-#include "util.h"
+#include "read/colmap.h"
+#include "read/parse.h"
+#include "base/util.h"
 #include "unit.h"
 
 #include <stdio.h>

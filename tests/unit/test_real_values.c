@@ -3,10 +3,10 @@
  * exports (snapshots/) must be read by the normalisers. Reads the files
  * themselves with the CSV reader and the column map.
  */
-#include "colmap.h"
-#include "csv.h"
-#include "normalise.h"
-#include "strmap.h"
+#include "read/colmap.h"
+#include "read/csv.h"
+#include "read/normalise.h"
+#include "base/strmap.h"
 #include "unit.h"
 
 #include <glob.h>

@@ -3,7 +3,7 @@
  * (where the CPU has them) the SHA instructions, which must agree on every
  * length and alignment.
  */
-#include "sha256.h"
+#include "base/sha256.h"
 #include "unit.h"
 
 #include <stdlib.h>

@@ -7,10 +7,11 @@
 /* zlib's next_in is then a pointer to const */
 #define ZLIB_CONST
 #include "unit.h"
-#include "colmap.h"
-#include "sources.h"
-#include "store.h"
-#include "util.h"
+#include "store/naming.h"
+#include "read/colmap.h"
+#include "store/sources.h"
+#include "store/store.h"
+#include "base/util.h"
 
 #include <dirent.h>
 #include <stdio.h>
@@ -65,7 +66,7 @@ static void test_names(void)
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		char date[11] = "";
 
-		CHECK(store_snapshot_name(cases[i].name, date) == cases[i].ok,
+		CHECK(naming_snapshot_file(cases[i].name, date) == cases[i].ok,
 		      "snapshot name %s: %s", cases[i].name, cases[i].ok ? "yes" : "no");
 		if (cases[i].ok)
 			CHECK_STR(date, "2024-07-16", "date of %s", cases[i].name);
@@ -150,7 +151,7 @@ static int count_snapshots(const char *dir)
 	if (!d)
 		return 0;
 	while ((e = readdir(d)))
-		if (store_snapshot_name(e->d_name, date))
+		if (naming_snapshot_file(e->d_name, date))
 			n++;
 	closedir(d);
 	return n;

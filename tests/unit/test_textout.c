@@ -1,7 +1,7 @@
 /*
  * textout: CSV fields, JSON strings and HTML text, escaped.
  */
-#include "textout.h"
+#include "base/textout.h"
 #include "unit.h"
 
 static void check_json(const char *in, size_t len, const char *want)

@@ -1,0 +1,197 @@
+#include "base/textout.h"
+
+#include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+void textout_csv_field(sbuf *out, const char *s, size_t len)
+{
+	size_t i;
+	int quote = len && (s[0] == ' ' || s[len - 1] == ' ');
+
+	for (i = 0; i < len && !quote; i++)
+		if (s[i] == ',' || s[i] == '"' || s[i] == '\n' || s[i] == '\r')
+			quote = 1;
+	if (!quote) {
+		sbuf_add(out, s, len);
+		return;
+	}
+	sbuf_grow(out, len + 2);
+	sbuf_addc(out, '"');
+	for (i = 0; i < len; i++) {
+		if (s[i] == '"')
+			sbuf_addc(out, '"');
+		sbuf_addc(out, s[i]);
+	}
+	sbuf_addc(out, '"');
+}
+
+void textout_csv_row(sbuf *out, const char *const *fields, const size_t *lengths,
+		     size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (i)
+			sbuf_addc(out, ',');
+		textout_csv_field(out, fields[i], lengths ? lengths[i] : strlen(fields[i]));
+	}
+	sbuf_addc(out, '\n');
+}
+
+/* 1 for the bytes a JSON string cannot hold as they are. */
+static const unsigned char json_special[256] = {
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+	0, 0, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+	0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 0, 0, 0,
+};
+
+/* Append s[0..len) (no special byte in it) as it is when it is valid
+ * UTF-8, else with each invalid byte as U+FFFD. */
+static void json_run(sbuf *out, const char *s, size_t len)
+{
+	size_t bad, i;
+
+	if (mc_utf8_valid(s, len, &bad)) {
+		sbuf_add(out, s, len);
+		return;
+	}
+	sbuf_add(out, s, bad);
+	i = bad;
+	while (i < len) {
+		unsigned char c = (unsigned char)s[i];
+		size_t n = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 :
+			   (c & 0xF8) == 0xF0 ? 4 : 0;
+
+		if (n && i + n <= len && mc_utf8_valid(s + i, n, &bad)) {
+			sbuf_add(out, s + i, n);
+			i += n;
+		} else {
+			sbuf_adds(out, "\xEF\xBF\xBD");
+			i++;
+		}
+	}
+}
+
+/*
+ * Length of the run at s[0..len) that a JSON string holds as it is (no
+ * quote, backslash or control byte); *high is set when the run has a byte
+ * of 0x80 or above.
+ */
+static size_t json_clean_run(const unsigned char *s, size_t len, int *high)
+{
+	size_t i = 0;
+
+#if defined(__SSE2__)
+	const __m128i quote = _mm_set1_epi8('"'), backslash = _mm_set1_epi8('\\');
+	const __m128i control = _mm_set1_epi8(0x1f);
+
+	for (; i + 16 <= len; i += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(s + i));
+		__m128i bad = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote),
+							_mm_cmpeq_epi8(v, backslash)),
+					   _mm_cmpeq_epi8(_mm_max_epu8(v, control), control));
+		int mask = _mm_movemask_epi8(bad);
+
+		*high |= _mm_movemask_epi8(v) != 0;
+		if (mask) {
+			i += (size_t)__builtin_ctz((unsigned)mask);
+			/* the high bytes before the special one were counted
+			 * with the whole block: harmless, it only asks for a
+			 * UTF-8 check */
+			return i;
+		}
+	}
+#endif
+	for (; i < len && !json_special[s[i]]; i++)
+		*high |= s[i] & 0x80;
+	return i;
+}
+
+/* The JSON string writer; trusted: s is known to be valid UTF-8. */
+static void json_string(sbuf *out, const char *s, size_t len, int trusted)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0, run;
+
+	sbuf_grow(out, len + 2);
+	sbuf_addc(out, '"');
+	while (i < len) {
+		int high = 0;
+
+		run = json_clean_run(p + i, len - i, &high);
+		if (high && !trusted)
+			json_run(out, s + i, run);
+		else
+			sbuf_add(out, s + i, run);
+		i += run;
+		if (i >= len)
+			break;
+		switch (p[i]) {
+		case '"': sbuf_adds(out, "\\\""); break;
+		case '\\': sbuf_adds(out, "\\\\"); break;
+		case '\n': sbuf_adds(out, "\\n"); break;
+		case '\r': sbuf_adds(out, "\\r"); break;
+		case '\t': sbuf_adds(out, "\\t"); break;
+		default:
+			sbuf_adds(out, "\\u00");
+			sbuf_addc(out, hex[p[i] >> 4]);
+			sbuf_addc(out, hex[p[i] & 15]);
+		}
+		i++;
+	}
+	sbuf_addc(out, '"');
+}
+
+void textout_json_string(sbuf *out, const char *s, size_t len)
+{
+	json_string(out, s, len, 0);
+}
+
+void textout_json_utf8(sbuf *out, const char *s, size_t len)
+{
+	json_string(out, s, len, 1);
+}
+
+void textout_html(sbuf *out, const char *s, size_t len)
+{
+	size_t i = 0, bad;
+
+	while (i < len) {
+		unsigned char c = (unsigned char)s[i];
+
+		switch (c) {
+		case '&': sbuf_adds(out, "&amp;"); i++; continue;
+		case '<': sbuf_adds(out, "&lt;"); i++; continue;
+		case '>': sbuf_adds(out, "&gt;"); i++; continue;
+		case '"': sbuf_adds(out, "&quot;"); i++; continue;
+		case '\'': sbuf_adds(out, "&#39;"); i++; continue;
+		default: break;
+		}
+		if (c < 0x80) {
+			if (c >= 0x20 || c == '\n' || c == '\t')
+				sbuf_addc(out, (char)c);
+			else
+				sbuf_addc(out, ' ');
+			i++;
+			continue;
+		}
+		{
+			size_t n = (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 :
+				   (c & 0xF8) == 0xF0 ? 4 : 1;
+
+			if (i + n <= len && mc_utf8_valid(s + i, n, &bad)) {
+				sbuf_add(out, s + i, n);
+				i += n;
+			} else {
+				sbuf_adds(out, "\xEF\xBF\xBD");
+				i++;
+			}
+		}
+	}
+}

@@ -1,0 +1,400 @@
+#include "base/util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The files mc_cleanup_run() removes: empty slots are "". Fixed arrays,
+ * so that removing them needs no allocation (it runs when there is no
+ * memory, or in a signal handler). */
+static char cleanup_paths[MC_CLEANUP_MAX][PATH_MAX];
+
+static char sbuf_empty[1];
+
+void sbuf_init(sbuf *sb)
+{
+	sb->data = sbuf_empty;
+	sb->len = 0;
+	sb->cap = 0;
+}
+
+void sbuf_release(sbuf *sb)
+{
+	if (sb->cap)
+		free(sb->data);
+	sbuf_init(sb);
+}
+
+void sbuf_reset(sbuf *sb)
+{
+	sb->len = 0;
+	if (sb->cap)
+		sb->data[0] = '\0';
+}
+
+void sbuf_grow(sbuf *sb, size_t extra)
+{
+	size_t need = sb->len + extra + 1;
+	size_t cap;
+
+	if (need < sb->len)
+		mc_out_of_memory(SIZE_MAX);
+	if (need <= sb->cap)
+		return;
+	cap = sb->cap ? sb->cap : 64;
+	while (cap < need)
+		cap = cap * 2 > cap ? cap * 2 : need;
+	if (sb->cap) {
+		sb->data = xrealloc(sb->data, cap);
+	} else {
+		sb->data = xmalloc(cap);
+		sb->data[0] = '\0';
+	}
+	sb->cap = cap;
+}
+
+void sbuf_add(sbuf *sb, const void *bytes, size_t len)
+{
+	if (!len) {
+		sbuf_grow(sb, 0);
+		return;
+	}
+	sbuf_grow(sb, len);
+	memcpy(sb->data + sb->len, bytes, len);
+	sb->len += len;
+	sb->data[sb->len] = '\0';
+}
+
+void sbuf_addc(sbuf *sb, char c)
+{
+	if (sb->len + 1 >= sb->cap)
+		sbuf_grow(sb, 1);
+	sb->data[sb->len++] = c;
+	sb->data[sb->len] = '\0';
+}
+
+void sbuf_adds(sbuf *sb, const char *s)
+{
+	sbuf_add(sb, s, strlen(s));
+}
+
+void sbuf_vaddf(sbuf *sb, const char *fmt, va_list ap)
+{
+	va_list copy;
+	int n;
+
+	sbuf_grow(sb, 64);
+	va_copy(copy, ap);
+	n = vsnprintf(sb->data + sb->len, sb->cap - sb->len, fmt, copy);
+	va_end(copy);
+	if (n < 0)
+		return;
+	if ((size_t)n >= sb->cap - sb->len) {
+		sbuf_grow(sb, (size_t)n);
+		vsnprintf(sb->data + sb->len, sb->cap - sb->len, fmt, ap);
+	}
+	sb->len += (size_t)n;
+}
+
+void sbuf_addf(sbuf *sb, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	sbuf_vaddf(sb, fmt, ap);
+	va_end(ap);
+}
+
+char *sbuf_detach(sbuf *sb, size_t *len)
+{
+	char *out;
+
+	if (!sb->cap)
+		sbuf_grow(sb, 0);
+	out = sb->data;
+	if (len)
+		*len = sb->len;
+	sbuf_init(sb);
+	return out;
+}
+
+void mc_cleanup_add(const char *path)
+{
+	size_t i, n = strlen(path);
+
+	if (n >= PATH_MAX - 16)
+		return;
+	for (i = 0; i < MC_CLEANUP_MAX; i++) {
+		if (!cleanup_paths[i][0]) {
+			memcpy(cleanup_paths[i], path, n + 1);
+			return;
+		}
+	}
+}
+
+void mc_cleanup_remove(const char *path)
+{
+	size_t i;
+
+	for (i = 0; i < MC_CLEANUP_MAX; i++)
+		if (!strcmp(cleanup_paths[i], path))
+			cleanup_paths[i][0] = '\0';
+}
+
+/* Remove path and its SQLite journals, with no allocation and nothing but
+ * async-signal-safe calls. */
+static void remove_with_journals(const char *path)
+{
+	static const char *const sides[] = { "-journal", "-wal", "-shm" };
+	char name[PATH_MAX];
+	size_t i, n = strlen(path), k;
+
+	unlink(path);
+	for (i = 0; i < sizeof(sides) / sizeof(sides[0]); i++) {
+		k = strlen(sides[i]);
+		if (n + k >= sizeof(name))
+			continue;
+		memcpy(name, path, n);
+		memcpy(name + n, sides[i], k + 1);
+		unlink(name);
+	}
+}
+
+void mc_cleanup_run(void)
+{
+	size_t i;
+
+	for (i = 0; i < MC_CLEANUP_MAX; i++) {
+		if (cleanup_paths[i][0]) {
+			remove_with_journals(cleanup_paths[i]);
+			cleanup_paths[i][0] = '\0';
+		}
+	}
+}
+
+/* Append the decimal digits of n to buf at *at (no stdio: nothing here
+ * may allocate). */
+static void put_number(char *buf, size_t len, size_t *at, size_t n)
+{
+	char digits[24];
+	size_t k = 0;
+
+	do {
+		digits[k++] = (char)('0' + n % 10);
+		n /= 10;
+	} while (n);
+	while (k && *at + 1 < len)
+		buf[(*at)++] = digits[--k];
+}
+
+static void put_text(char *buf, size_t len, size_t *at, const char *s)
+{
+	while (*s && *at + 1 < len)
+		buf[(*at)++] = *s++;
+}
+
+void mc_out_of_memory(size_t n)
+{
+	char msg[256];
+	size_t at = 0;
+
+	put_text(msg, sizeof(msg), &at, program_invocation_short_name);
+	put_text(msg, sizeof(msg), &at, ": out of memory (allocating ");
+	put_number(msg, sizeof(msg), &at, n);
+	put_text(msg, sizeof(msg), &at, " bytes); stopped\n");
+	if (write(STDERR_FILENO, msg, at) < 0)
+		msg[0] = '\0';
+	mc_cleanup_run();
+	_exit(MC_EXIT_FAILURE);
+}
+
+void mc_remove_stale(const char *prefix)
+{
+	char dir[PATH_MAX], path[PATH_MAX];
+	const char *slash = strrchr(prefix, '/'), *base;
+	struct dirent *e;
+	size_t blen;
+	DIR *d;
+
+	if (slash) {
+		mc_fmt(dir, sizeof(dir), "%.*s", (int)(slash - prefix), prefix);
+		if (!dir[0])
+			mc_fmt(dir, sizeof(dir), "/");
+		base = slash + 1;
+	} else {
+		mc_fmt(dir, sizeof(dir), ".");
+		base = prefix;
+	}
+	blen = strlen(base);
+	d = opendir(dir);
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		const char *p;
+		char *end;
+		long pid;
+
+		if (strncmp(e->d_name, base, blen))
+			continue;
+		p = e->d_name + blen;
+		if (*p < '1' || *p > '9')
+			continue;
+		errno = 0;
+		pid = strtol(p, &end, 10);
+		if (errno || pid <= 0 || pid > INT_MAX)
+			continue;
+		/* a journal goes with its database file */
+		if (mc_ends_with(end, "-journal") || mc_ends_with(end, "-wal") ||
+		    mc_ends_with(end, "-shm"))
+			continue;
+		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		mc_fmt(path, sizeof(path), "%s/%s", dir, e->d_name);
+		remove_with_journals(path);
+	}
+	closedir(d);
+}
+
+void *xmalloc(size_t n)
+{
+	void *p = malloc(n ? n : 1);
+
+	if (!p)
+		mc_out_of_memory(n);
+	return p;
+}
+
+void *xcalloc(size_t count, size_t size)
+{
+	void *p = calloc(count ? count : 1, size ? size : 1);
+
+	if (!p)
+		mc_out_of_memory(count * size);
+	return p;
+}
+
+void *xrealloc(void *p, size_t n)
+{
+	void *q = realloc(p, n ? n : 1);
+
+	if (!q)
+		mc_out_of_memory(n);
+	return q;
+}
+
+char *xstrdup(const char *s)
+{
+	return xstrndup(s, strlen(s));
+}
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = xmalloc(n + 1);
+
+	memcpy(p, s, n);
+	p[n] = '\0';
+	return p;
+}
+
+void mc_fmt(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (!len)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, len, fmt, ap);
+	va_end(ap);
+}
+
+int mc_ends_with(const char *s, const char *suffix)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+
+	return a >= b && !strcmp(s + a - b, suffix);
+}
+
+int mc_parse_size(const char *text, unsigned long long *bytes)
+{
+	unsigned long long value, unit = 1;
+	char *end;
+
+	if (*text < '0' || *text > '9')
+		return -1;
+	errno = 0;
+	value = strtoull(text, &end, 10);
+	if (errno)
+		return -1;
+	if (*end == 'k' || *end == 'K')
+		unit = 1ULL << 10;
+	else if (*end == 'M')
+		unit = 1ULL << 20;
+	else if (*end == 'G')
+		unit = 1ULL << 30;
+	if (unit > 1)
+		end++;
+	if (*end || value > ULLONG_MAX / unit)
+		return -1;
+	*bytes = value * unit;
+	return 0;
+}
+
+void mc_one_line(char *s, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if ((unsigned char)s[i] < 0x20 || s[i] == 0x7f)
+			s[i] = ' ';
+}
+
+int mc_utf8_valid(const char *s, size_t len, size_t *bad_offset)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0;
+
+	while (i < len) {
+		unsigned char c = p[i];
+		size_t n, k;
+		unsigned long cp;
+
+		if (c < 0x80) {
+			i++;
+			continue;
+		} else if ((c & 0xE0) == 0xC0) {
+			n = 1;
+			cp = c & 0x1F;
+		} else if ((c & 0xF0) == 0xE0) {
+			n = 2;
+			cp = c & 0x0F;
+		} else if ((c & 0xF8) == 0xF0) {
+			n = 3;
+			cp = c & 0x07;
+		} else {
+			goto bad;
+		}
+		if (i + n >= len)
+			goto bad;
+		for (k = 1; k <= n; k++) {
+			if ((p[i + k] & 0xC0) != 0x80)
+				goto bad;
+			cp = (cp << 6) | (p[i + k] & 0x3F);
+		}
+		if ((n == 1 && cp < 0x80) || (n == 2 && cp < 0x800) ||
+		    (n == 3 && cp < 0x10000) || cp > 0x10FFFF ||
+		    (cp >= 0xD800 && cp <= 0xDFFF))
+			goto bad;
+		i += n + 1;
+	}
+	return 1;
+bad:
+	if (bad_offset)
+		*bad_offset = i;
+	return 0;
+}

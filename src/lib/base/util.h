@@ -1,0 +1,107 @@
+/*
+ * util: small pieces every module uses: a growable byte buffer, checked
+ * allocation, and formatted error messages.
+ *
+ * Ownership: an sbuf owns its bytes; sbuf_release() frees them and leaves
+ * the buffer empty and reusable. sbuf.data is always NUL-terminated once
+ * anything has been added (or after sbuf_init()), so it can be used as a
+ * C string when the content has no NUL bytes.
+ */
+#ifndef MODELCAT_UTIL_H
+#define MODELCAT_UTIL_H
+
+#include <stddef.h>
+#include <stdarg.h>
+
+#include "base/error.h"
+
+/* The program's version, printed by --version everywhere. */
+#define MODELCAT_VERSION "0.1.0"
+
+typedef struct sbuf {
+	char *data;      /* bytes, NUL-terminated; never NULL after sbuf_init */
+	size_t len;      /* bytes used, not counting the terminating NUL */
+	size_t cap;      /* bytes allocated */
+} sbuf;
+
+/* Prepare an empty buffer (no allocation until first use). */
+void sbuf_init(sbuf *sb);
+/* Free the bytes; the buffer is empty again and may be reused. */
+void sbuf_release(sbuf *sb);
+/* Forget the content but keep the allocation. */
+void sbuf_reset(sbuf *sb);
+/* Make room for at least extra more bytes (plus the NUL). */
+void sbuf_grow(sbuf *sb, size_t extra);
+void sbuf_add(sbuf *sb, const void *bytes, size_t len);
+void sbuf_addc(sbuf *sb, char c);
+void sbuf_adds(sbuf *sb, const char *s);
+void sbuf_addf(sbuf *sb, const char *fmt, ...) MC_PRINTF(2, 3);
+void sbuf_vaddf(sbuf *sb, const char *fmt, va_list ap) MC_PRINTF(2, 0);
+/* Take the bytes out: the caller frees the returned pointer; sb is empty. */
+char *sbuf_detach(sbuf *sb, size_t *len);
+
+/*
+ * Allocation that never returns NULL. Out of memory is not an input error
+ * a stage could report and carry on from: when an allocation fails, the
+ * program stops at once (mc_out_of_memory) with exit status 3
+ * (MC_EXIT_FAILURE), after
+ * "PROGRAM: out of memory (allocating N bytes); stopped" on stderr and
+ * the removal of the files registered with mc_cleanup_add(). Whatever was
+ * being written is left as a crash leaves it, which every writer is made
+ * to survive: an open catalogue transaction is rolled back by SQLite the
+ * next time the catalogue is opened, a temporary file is removed, no file
+ * is ever half-written under its final name.
+ */
+void *xmalloc(size_t n);
+void *xcalloc(size_t count, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+
+/* Report that n bytes could not be allocated, remove the registered
+ * files, and end the process (_exit: no atexit handlers, no stdio flush,
+ * so it is safe on any thread and with any lock held). */
+__attribute__((noreturn)) void mc_out_of_memory(size_t n);
+
+/*
+ * Files to remove when the program stops short (out of memory, or the
+ * signals stage_init() catches): a temporary file, or a catalogue the run
+ * created. Each path is removed with its SQLite journals (-journal, -wal,
+ * -shm). At most MC_CLEANUP_MAX paths at once; paths longer than PATH_MAX
+ * are not kept. mc_cleanup_remove() forgets a path (the file is now
+ * complete, or was renamed).
+ */
+#define MC_CLEANUP_MAX 8
+void mc_cleanup_add(const char *path);
+void mc_cleanup_remove(const char *path);
+/* Remove the registered files now (async-signal-safe). */
+void mc_cleanup_run(void);
+
+/*
+ * Remove what killed runs left: the files in path's folder named
+ * <basename of prefix><pid><anything> whose process <pid> no longer runs
+ * (with their SQLite journals). prefix is e.g. "catalogue.db.reingest-".
+ */
+void mc_remove_stale(const char *prefix);
+
+/* snprintf into a fixed buffer, always terminated, truncating if needed. */
+void mc_fmt(char *buf, size_t len, const char *fmt, ...) MC_PRINTF(3, 4);
+
+/* Does the string end with suffix? */
+int mc_ends_with(const char *s, const char *suffix);
+
+/* Parse a size: digits, optionally followed by k/K, M or G (KiB, MiB,
+ * GiB), nothing else. 0 and *bytes, or -1 when text is not one or
+ * overflows. */
+int mc_parse_size(const char *text, unsigned long long *bytes);
+
+/* Make s[0..len) one line of plain text for a message: line ends, tabs,
+ * other control bytes and DEL (from a header, a name or a parser's excerpt
+ * quoted in it) become spaces. */
+void mc_one_line(char *s, size_t len);
+
+/* Is [s, s+len) valid UTF-8? On failure *bad_offset is set to the first
+ * offending byte. */
+int mc_utf8_valid(const char *s, size_t len, size_t *bad_offset);
+
+#endif

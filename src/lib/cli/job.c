@@ -1,0 +1,413 @@
+#include "cli/job.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/prctl.h>
+#include <signal.h>
+#include <sys/select.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+extern char **environ;
+
+int job_lock(const char *path, char *holder, size_t holderlen, char *err, size_t errlen)
+{
+	char text[128], when[32];
+	time_t now = time(NULL);
+	struct tm tm;
+	ssize_t n;
+	int fd;
+
+	holder[0] = '\0';
+	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		mc_fmt(err, errlen, "%s: cannot open the lock: %s", path, strerror(errno));
+		return -1;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		if (errno == EWOULDBLOCK) {
+			n = pread(fd, holder, holderlen - 1, 0);
+			holder[n > 0 ? n : 0] = '\0';
+			holder[strcspn(holder, "\n")] = '\0';
+			if (!holder[0])
+				mc_fmt(holder, holderlen, "another process");
+			mc_fmt(err, errlen, "%s: held by %s", path, holder);
+		} else {
+			mc_fmt(err, errlen, "%s: cannot lock: %s", path, strerror(errno));
+		}
+		close(fd);
+		return -1;
+	}
+	gmtime_r(&now, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	mc_fmt(text, sizeof(text), "pid %ld since %s\n", (long)getpid(), when);
+	if (ftruncate(fd, 0) || pwrite(fd, text, strlen(text), 0) < 0) {
+		/* the lock holds all the same; only the note is missing */
+	}
+	return fd;
+}
+
+void job_log(const char *program, const char *fmt, ...)
+{
+	char when[32];
+	time_t now = time(NULL);
+	struct tm tm;
+	va_list ap;
+
+	gmtime_r(&now, &tm);
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	fprintf(stderr, "%s %s: ", when, program);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	fflush(stderr);
+}
+
+/* Log the complete lines in buf (from the child's stream), keep the rest. */
+static void log_lines(const char *name, sbuf *buf, sbuf *out, int flush)
+{
+	size_t start = 0, i;
+
+	for (i = 0; i < buf->len; i++) {
+		if (buf->data[i] != '\n')
+			continue;
+		buf->data[i] = '\0';
+		job_log(name, "%s", buf->data + start);
+		if (out) {
+			sbuf_add(out, buf->data + start, i - start);
+			sbuf_addc(out, '\n');
+		}
+		start = i + 1;
+	}
+	if (flush && start < buf->len) {
+		job_log(name, "%s", buf->data + start);
+		if (out) {
+			sbuf_add(out, buf->data + start, buf->len - start);
+			sbuf_addc(out, '\n');
+		}
+		start = buf->len;
+	}
+	memmove(buf->data, buf->data + start, buf->len - start);
+	buf->len -= start;
+	if (buf->cap)
+		buf->data[buf->len] = '\0';
+}
+
+/* Read what a child wrote on *fd and log its complete lines (also into
+ * out); at the end of the stream close *fd, set it to -1 and return 1. */
+static int drain(int *fd, sbuf *buf, const char *name, sbuf *out)
+{
+	char chunk[4096];
+	ssize_t n = read(*fd, chunk, sizeof(chunk));
+
+	if (n > 0) {
+		sbuf_add(buf, chunk, (size_t)n);
+		log_lines(name, buf, out, 0);
+		return 0;
+	}
+	if (n < 0 && errno == EINTR)
+		return 0;
+	close(*fd);
+	*fd = -1;
+	return 1;
+}
+
+int job_run(const char *bindir, char *const *argv, char *const *env, sbuf *out,
+	    char *err, size_t errlen)
+{
+	int outpipe[2] = { -1, -1 }, errpipe[2] = { -1, -1 }, status, open_pipes = 2;
+	char path[PATH_MAX], name[64];
+	sbuf outbuf, errbuf;
+	pid_t pid, parent;
+
+	mc_fmt(path, sizeof(path), "%s/%s", bindir, argv[0]);
+	mc_fmt(name, sizeof(name), "%s", argv[0]);
+	if (pipe2(outpipe, O_CLOEXEC) || pipe2(errpipe, O_CLOEXEC)) {
+		mc_fmt(err, errlen, "cannot run %s: %s", path, strerror(errno));
+		goto fail;
+	}
+	fflush(NULL);
+	parent = getpid();
+	pid = fork();
+	if (pid < 0) {
+		mc_fmt(err, errlen, "cannot run %s: %s", path, strerror(errno));
+		goto fail;
+	}
+	if (pid == 0) {
+		size_t i;
+
+		/* a stage dies with the run that started it: a killed run must
+		 * not leave a stage writing into its build folder */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(127);
+		dup2(outpipe[1], STDOUT_FILENO);
+		dup2(errpipe[1], STDERR_FILENO);
+		for (i = 0; env && env[i]; i++)
+			putenv(env[i]);
+		execv(path, argv);
+		fprintf(stderr, "cannot run %s: %s\n", path, strerror(errno));
+		_exit(127);
+	}
+	close(outpipe[1]);
+	close(errpipe[1]);
+	outpipe[1] = errpipe[1] = -1;
+	sbuf_init(&outbuf);
+	sbuf_init(&errbuf);
+	while (open_pipes) {
+		fd_set fds;
+		int maxfd = -1;
+
+		FD_ZERO(&fds);
+		if (outpipe[0] >= 0) {
+			FD_SET(outpipe[0], &fds);
+			maxfd = outpipe[0];
+		}
+		if (errpipe[0] >= 0) {
+			FD_SET(errpipe[0], &fds);
+			if (errpipe[0] > maxfd)
+				maxfd = errpipe[0];
+		}
+		if (select(maxfd + 1, &fds, NULL, NULL, NULL) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (outpipe[0] >= 0 && FD_ISSET(outpipe[0], &fds))
+			open_pipes -= drain(&outpipe[0], &outbuf, name, out);
+		if (errpipe[0] >= 0 && FD_ISSET(errpipe[0], &fds))
+			open_pipes -= drain(&errpipe[0], &errbuf, name, NULL);
+	}
+	log_lines(name, &outbuf, out, 1);
+	log_lines(name, &errbuf, NULL, 1);
+	sbuf_release(&outbuf);
+	sbuf_release(&errbuf);
+	if (outpipe[0] >= 0)
+		close(outpipe[0]);
+	if (errpipe[0] >= 0)
+		close(errpipe[0]);
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR) {
+			mc_fmt(err, errlen, "%s: %s", path, strerror(errno));
+			return -1;
+		}
+	}
+	if (WIFSIGNALED(status)) {
+		mc_fmt(err, errlen, "%s was killed by signal %d", path, WTERMSIG(status));
+		return -1;
+	}
+	return WEXITSTATUS(status);
+fail:
+	if (outpipe[0] >= 0)
+		close(outpipe[0]);
+	if (outpipe[1] >= 0)
+		close(outpipe[1]);
+	if (errpipe[0] >= 0)
+		close(errpipe[0]);
+	if (errpipe[1] >= 0)
+		close(errpipe[1]);
+	return -1;
+}
+
+/* Read a whole file into out; 0, or -1 (errno). */
+static int slurp(const char *path, sbuf *out)
+{
+	char buf[65536];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		sbuf_add(out, buf, (size_t)n);
+	close(fd);
+	return n < 0 ? -1 : 0;
+}
+
+/* Write data to path through a temporary file renamed into place. */
+static int write_atomically(const char *path, const sbuf *data, char *err, size_t errlen)
+{
+	char tmp[PATH_MAX];
+	int fd;
+	size_t done = 0;
+
+	mc_fmt(tmp, sizeof(tmp), "%s.tmp-%ld", path, (long)getpid());
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		goto fail;
+	while (done < data->len) {
+		ssize_t n = write(fd, data->data + done, data->len - done);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			close(fd);
+			goto fail;
+		}
+		done += (size_t)n;
+	}
+	if (fsync(fd) || close(fd) || rename(tmp, path))
+		goto fail;
+	return 0;
+fail:
+	mc_fmt(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+	unlink(tmp);
+	return -1;
+}
+
+static int publish_dir(const char *src, const char *dest, int prune, unsigned long *written,
+		       char *err, size_t errlen)
+{
+	DIR *d;
+	struct dirent *e;
+	int rc = 0;
+
+	if (mkdir(dest, 0755) && errno != EEXIST) {
+		mc_fmt(err, errlen, "%s: cannot create: %s", dest, strerror(errno));
+		return -1;
+	}
+	d = opendir(src);
+	if (!d) {
+		mc_fmt(err, errlen, "%s: cannot read: %s", src, strerror(errno));
+		return -1;
+	}
+	while (!rc && (e = readdir(d))) {
+		char from[PATH_MAX], to[PATH_MAX];
+		struct stat st;
+		sbuf a, b;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		mc_fmt(from, sizeof(from), "%s/%s", src, e->d_name);
+		mc_fmt(to, sizeof(to), "%s/%s", dest, e->d_name);
+		if (lstat(from, &st))
+			continue;
+		if (S_ISDIR(st.st_mode)) {
+			rc = publish_dir(from, to, prune, written, err, errlen);
+			continue;
+		}
+		if (!S_ISREG(st.st_mode))
+			continue;
+		sbuf_init(&a);
+		sbuf_init(&b);
+		if (slurp(from, &a)) {
+			mc_fmt(err, errlen, "%s: cannot read: %s", from, strerror(errno));
+			rc = -1;
+		} else if (slurp(to, &b) || a.len != b.len || memcmp(a.data, b.data, a.len)) {
+			rc = write_atomically(to, &a, err, errlen);
+			if (!rc)
+				(*written)++;
+		}
+		sbuf_release(&a);
+		sbuf_release(&b);
+	}
+	closedir(d);
+	if (rc || !prune)
+		return rc;
+	/* what src no longer has */
+	d = opendir(dest);
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		char from[PATH_MAX], to[PATH_MAX];
+		struct stat st;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		mc_fmt(from, sizeof(from), "%s/%s", src, e->d_name);
+		mc_fmt(to, sizeof(to), "%s/%s", dest, e->d_name);
+		if (!lstat(from, &st) || lstat(to, &st))
+			continue;
+		if (S_ISDIR(st.st_mode))
+			job_remove_tree(to);
+		else
+			unlink(to);
+	}
+	closedir(d);
+	return 0;
+}
+
+int job_publish(const char *src, const char *dest, int prune, unsigned long *written,
+		char *err, size_t errlen)
+{
+	*written = 0;
+	return publish_dir(src, dest, prune, written, err, errlen);
+}
+
+void job_remove_tree(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *e;
+
+	if (!d) {
+		unlink(path);
+		return;
+	}
+	while ((e = readdir(d))) {
+		char sub[PATH_MAX];
+		struct stat st;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		mc_fmt(sub, sizeof(sub), "%s/%s", path, e->d_name);
+		if (!lstat(sub, &st) && S_ISDIR(st.st_mode))
+			job_remove_tree(sub);
+		else
+			unlink(sub);
+	}
+	closedir(d);
+	rmdir(path);
+}
+
+/* Is name FILE.tmp-PID with PID a process that no longer runs? */
+static int stale_temp(const char *name)
+{
+	const char *mark = strstr(name, ".tmp-"), *next;
+	char *end;
+	long pid;
+
+	if (!mark)
+		return 0;
+	while ((next = strstr(mark + 1, ".tmp-")))
+		mark = next;
+	errno = 0;
+	pid = strtol(mark + 5, &end, 10);
+	if (errno || pid <= 0 || *end || mark == name)
+		return 0;
+	return kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+}
+
+void job_remove_stale_temps(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *e;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		char sub[PATH_MAX];
+		struct stat st;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		mc_fmt(sub, sizeof(sub), "%s/%s", path, e->d_name);
+		if (lstat(sub, &st))
+			continue;
+		if (S_ISDIR(st.st_mode))
+			job_remove_stale_temps(sub);
+		else if (S_ISREG(st.st_mode) && stale_temp(e->d_name))
+			unlink(sub);
+	}
+	closedir(d);
+}

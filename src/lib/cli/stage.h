@@ -1,0 +1,63 @@
+/*
+ * stage: what every stage program shares: the exit statuses, --help and
+ * --version, opening the column map and the catalogue, and printing
+ * errors as one line on stderr.
+ */
+#ifndef MODELCAT_STAGE_H
+#define MODELCAT_STAGE_H
+
+#include "base/error.h"
+#include "db/catalogue.h"
+#include "read/colmap.h"
+#include "ingest/ingest.h"
+
+/*
+ * What every stage's main() calls first. A write past the file size limit
+ * (ulimit -f) then fails with EFBIG, reported like a full disk, instead
+ * of killing the process with SIGXFSZ; and SIGINT, SIGTERM and SIGHUP
+ * remove the files registered with mc_cleanup_add() (a temporary file, a
+ * catalogue the run created) before the process ends by the signal.
+ */
+void stage_init(void);
+
+/* Print "modelcat-NAME: message" to stderr (one line). */
+void stage_error(const char *program, const char *fmt, ...) MC_PRINTF(2, 3);
+/* Print a usage error plus a pointer to --help; returns MC_EXIT_USAGE. */
+int stage_usage_error(const char *program, const char *fmt, ...) MC_PRINTF(2, 3);
+/* Print "modelcat-NAME VERSION" to stdout; returns MC_EXIT_OK. */
+int stage_version(const char *program);
+
+/* Load the column map from the data folder; 0 or -1 (error printed). */
+int stage_colmap(const char *program, colmap *map);
+/* Open (and migrate) the catalogue; 0 or -1 (error printed). */
+int stage_catalogue(const char *program, catalogue *cat, const char *db_option, int flags);
+
+/* Check an --as-of value into day[11]: 0, or MC_EXIT_USAGE (message printed). */
+int stage_parse_day(const char *program, const char *value, char day[11]);
+
+/* Open a load of a snapshot dated day on cat, with the export precedence
+ * of pipelines/precedence.tsv. 0 or -1 (error printed). */
+int stage_begin_load(const char *program, catalogue *cat, const char *day, load **out);
+
+/* Load one command-line argument (an export file, a staging file) into
+ * ctx->load; set label to what the summary line calls it. 0 or -1 (err). */
+typedef int stage_load_fn(ingest_ctx *ctx, const char *arg, load_stats *stats,
+			  char *label, size_t labellen, char *err, size_t errlen);
+
+/*
+ * Load args[0..n) as one snapshot dated as_of (today when empty) into the
+ * catalogue db, in one transaction, one summary line per argument on
+ * stdout. On failure nothing is written, and a catalogue the run created
+ * is removed. map may be NULL when load_one does not parse. Returns the
+ * exit status.
+ */
+int stage_load_snapshot(const char *program, const char *db, const char *as_of,
+			const colmap *map, char *const *args, int n, stage_load_fn *load_one);
+
+/* Write out to stdout: MC_EXIT_OK, or MC_EXIT_FAILURE with the error printed. */
+int stage_write_stdout(const char *program, const sbuf *out);
+
+/* Exit status for a run that quarantined n rows: MC_EXIT_QUARANTINE or MC_EXIT_OK. */
+int stage_status(unsigned long quarantined);
+
+#endif

@@ -1,0 +1,358 @@
+#include "db/catalogue.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+
+const char *catalogue_db_error(sqlite3 *db, char *buf, size_t len)
+{
+	int code, sys;
+
+	if (!db) {
+		mc_fmt(buf, len, "out of memory");
+		return buf;
+	}
+	code = sqlite3_errcode(db) & 0xff;
+	sys = sqlite3_system_errno(db);
+	if (sys && (code == SQLITE_IOERR || code == SQLITE_CANTOPEN || code == SQLITE_FULL))
+		mc_fmt(buf, len, "%s (%s)", sqlite3_errmsg(db), strerror(sys));
+	else
+		mc_fmt(buf, len, "%s", sqlite3_errmsg(db));
+	return buf;
+}
+
+int catalogue_fail(catalogue *cat, const char *what)
+{
+	char msg[512];
+
+	mc_fmt(cat->err, sizeof(cat->err), "%s: %s: %s", cat->path, what,
+	       catalogue_db_error(cat->db, msg, sizeof(msg)));
+	return -1;
+}
+
+int catalogue_exec(catalogue *cat, const char *sql)
+{
+	char msg[512];
+
+	if (sqlite3_exec(cat->db, sql, NULL, NULL, NULL) != SQLITE_OK) {
+		mc_fmt(cat->err, sizeof(cat->err), "%s: %s", cat->path,
+		       catalogue_db_error(cat->db, msg, sizeof(msg)));
+		return -1;
+	}
+	return 0;
+}
+
+void catalogue_today(char buf[11])
+{
+	time_t now = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&now, &tm);
+	strftime(buf, 11, "%Y-%m-%d", &tm);
+}
+
+void catalogue_now(char buf[32])
+{
+	time_t now = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&now, &tm);
+	strftime(buf, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+int catalogue_valid_day(const char *s)
+{
+	static const int days[] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+	int i, year, month, day;
+
+	if (strlen(s) != 10 || s[4] != '-' || s[7] != '-')
+		return 0;
+	for (i = 0; i < 10; i++)
+		if (i != 4 && i != 7 && (s[i] < '0' || s[i] > '9'))
+			return 0;
+	year = atoi(s);
+	month = atoi(s + 5);
+	day = atoi(s + 8);
+	if (month < 1 || month > 12 || day < 1 || day > days[month - 1])
+		return 0;
+	if (month == 2 && day == 29 && !(year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)))
+		return 0;
+	return 1;
+}
+
+/* Does name look like NNN_something.sql? Returns NNN or -1. */
+static int migration_number(const char *name)
+{
+	if (strlen(name) < 8 || !mc_ends_with(name, ".sql"))
+		return -1;
+	if (name[0] < '0' || name[0] > '9' || name[1] < '0' || name[1] > '9' ||
+	    name[2] < '0' || name[2] > '9' || name[3] != '_')
+		return -1;
+	return atoi(name);
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int read_file(const char *path, sbuf *out)
+{
+	FILE *f = fopen(path, "rb");
+	char buf[8192];
+	size_t n;
+
+	if (!f)
+		return -1;
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		sbuf_add(out, buf, n);
+	n = ferror(f);
+	fclose(f);
+	return n ? -1 : 0;
+}
+
+static int current_schema_version(catalogue *cat, int *version)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(cat->db, "SELECT coalesce(max(version), 0) FROM schema_version",
+			       -1, &st, NULL) != SQLITE_OK)
+		return catalogue_fail(cat, "reading the schema version");
+	rc = sqlite3_step(st);
+	*version = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 0 : catalogue_fail(cat, "reading the schema version");
+}
+
+static int migration_applied(catalogue *cat, int number, int *applied)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	*applied = 0;
+	if (sqlite3_prepare_v2(cat->db, "SELECT 1 FROM schema_version WHERE version = ?",
+			       -1, &st, NULL) != SQLITE_OK)
+		return catalogue_fail(cat, "reading the schema version");
+	sqlite3_bind_int(st, 1, number);
+	rc = sqlite3_step(st);
+	*applied = rc == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : catalogue_fail(cat, "reading the schema version");
+}
+
+static int apply_migration(catalogue *cat, const char *dir, const char *name, int number)
+{
+	sqlite3_stmt *st = NULL;
+	char path[4096], when[32];
+	sbuf sql;
+	int rc = -1;
+
+	sbuf_init(&sql);
+	mc_fmt(path, sizeof(path), "%s/%s", dir, name);
+	if (read_file(path, &sql)) {
+		mc_fmt(cat->err, sizeof(cat->err), "%s: cannot read: %s", path, strerror(errno));
+		goto out;
+	}
+	if (catalogue_exec(cat, "BEGIN IMMEDIATE"))
+		goto out;
+	if (catalogue_exec(cat, sql.data)) {
+		char msg[sizeof(cat->err)];
+
+		mc_fmt(msg, sizeof(msg), "%s", cat->err);
+		mc_fmt(cat->err, sizeof(cat->err), "%s: %s", path, msg);
+		goto rollback;
+	}
+	if (sqlite3_prepare_v2(cat->db,
+			       "INSERT INTO schema_version(version, name, applied_at) VALUES (?, ?, ?)",
+			       -1, &st, NULL) != SQLITE_OK) {
+		catalogue_fail(cat, "recording the migration");
+		goto rollback;
+	}
+	catalogue_now(when);
+	sqlite3_bind_int(st, 1, number);
+	if (sqlite3_bind_text(st, 2, name, -1, SQLITE_TRANSIENT) != SQLITE_OK ||
+	    sqlite3_bind_text(st, 3, when, -1, SQLITE_TRANSIENT) != SQLITE_OK ||
+	    sqlite3_step(st) != SQLITE_DONE) {
+		catalogue_fail(cat, "recording the migration");
+		goto rollback;
+	}
+	if (catalogue_exec(cat, "COMMIT"))
+		goto rollback;
+	rc = 0;
+	goto out;
+rollback:
+	sqlite3_exec(cat->db, "ROLLBACK", NULL, NULL, NULL);
+out:
+	sqlite3_finalize(st);
+	sbuf_release(&sql);
+	return rc;
+}
+
+static int migrate(catalogue *cat, const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *ent;
+	char **names = NULL;
+	size_t n = 0, i;
+	int version, rc = -1;
+
+	if (!d) {
+		mc_fmt(cat->err, sizeof(cat->err), "%s: cannot open the schema folder: %s", dir,
+		       strerror(errno));
+		return -1;
+	}
+	while ((ent = readdir(d))) {
+		if (migration_number(ent->d_name) < 0)
+			continue;
+		names = xrealloc(names, (n + 1) * sizeof(*names));
+		names[n++] = xstrdup(ent->d_name);
+	}
+	closedir(d);
+	qsort(names, n, sizeof(*names), name_cmp);
+	if (catalogue_exec(cat, "CREATE TABLE IF NOT EXISTS schema_version ("
+			  " version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
+			  " applied_at TEXT NOT NULL)"))
+		goto out;
+	/* every migration not yet applied, in number order (not only those
+	 * above the highest applied: a catalogue made by a branch that had a
+	 * later number still gets the earlier ones) */
+	for (i = 0; i < n; i++) {
+		int number = migration_number(names[i]), applied;
+
+		if (migration_applied(cat, number, &applied))
+			goto out;
+		if (!applied && apply_migration(cat, dir, names[i], number))
+			goto out;
+	}
+	if (current_schema_version(cat, &version))
+		goto out;
+	cat->schema_version = version;
+	rc = 0;
+out:
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+	return rc;
+}
+
+int catalogue_open(catalogue *cat, const char *path, const char *sqldir, int flags)
+{
+	int oflags = (flags & CATALOGUE_READONLY) ? SQLITE_OPEN_READONLY
+						  : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
+	char msg[512];
+	int version;
+
+	memset(cat, 0, sizeof(*cat));
+	cat->path = xstrdup(path);
+	if (sqlite3_open_v2(path, &cat->db, oflags, NULL) != SQLITE_OK) {
+		mc_fmt(cat->err, sizeof(cat->err), "%s: cannot open the catalogue: %s", path,
+		       catalogue_db_error(cat->db, msg, sizeof(msg)));
+		goto fail;
+	}
+	sqlite3_busy_timeout(cat->db, 10000);
+	sqlite3_extended_result_codes(cat->db, 1);
+	/* 64 KiB pages suit rows of a few kilobytes of JSON; it only takes
+	 * effect on a new, empty database. A load is one transaction whose
+	 * name-ordered indexes (record identity, version_name) take inserts
+	 * in file order: a 64 MiB cache keeps their pages for a 1 GB export
+	 * (about 50 MB of them), where 16 MiB spilled and re-read them and the
+	 * first load took 1.8 times as long. */
+	if (catalogue_exec(cat, "PRAGMA page_size = 65536; PRAGMA foreign_keys = ON;"
+			   " PRAGMA cache_size = -65536"))
+		goto fail;
+	if (flags & CATALOGUE_READONLY) {
+		if (current_schema_version(cat, &version)) {
+			mc_fmt(cat->err, sizeof(cat->err),
+			       "%s: not a modelcat catalogue (no schema version)", path);
+			goto fail;
+		}
+		cat->schema_version = version;
+		return 0;
+	}
+	if (migrate(cat, sqldir))
+		goto fail;
+	return 0;
+fail:
+	sqlite3_close(cat->db);
+	cat->db = NULL;
+	free(cat->path);
+	cat->path = NULL;
+	return -1;
+}
+
+void catalogue_close(catalogue *cat)
+{
+	if (!cat)
+		return;
+	sqlite3_close(cat->db);
+	free(cat->path);
+	cat->db = NULL;
+	cat->path = NULL;
+}
+
+void catalogue_remove(const char *path)
+{
+	static const char *const sides[] = { "", "-journal", "-wal", "-shm" };
+	char name[4096];
+	size_t i;
+
+	for (i = 0; i < sizeof(sides) / sizeof(sides[0]); i++) {
+		mc_fmt(name, sizeof(name), "%s%s", path, sides[i]);
+		unlink(name);
+	}
+}
+
+int catalogue_prepare(catalogue *cat, sqlite3_stmt **st, const char *sql)
+{
+	if (sqlite3_prepare_v2(cat->db, sql, -1, st, NULL) != SQLITE_OK)
+		return catalogue_fail(cat, "preparing a statement");
+	return 0;
+}
+
+int catalogue_copy(const char *src, const char *dst, char *err, size_t errlen)
+{
+	sqlite3 *from = NULL, *to = NULL;
+	sqlite3_backup *b;
+	char msg[512];
+	int rc = -1;
+
+	if (sqlite3_open_v2(src, &from, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		mc_fmt(err, errlen, "%s: cannot open: %s", src,
+		       catalogue_db_error(from, msg, sizeof(msg)));
+		goto out;
+	}
+	if (sqlite3_open_v2(dst, &to, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
+		mc_fmt(err, errlen, "%s: cannot create: %s", dst,
+		       catalogue_db_error(to, msg, sizeof(msg)));
+		goto out;
+	}
+	sqlite3_busy_timeout(from, 10000);
+	b = sqlite3_backup_init(to, "main", from, "main");
+	if (!b) {
+		mc_fmt(err, errlen, "%s: cannot copy: %s", dst, catalogue_db_error(to, msg, sizeof(msg)));
+		goto out;
+	}
+	if (sqlite3_backup_step(b, -1) != SQLITE_DONE) {
+		sqlite3_backup_finish(b);
+		mc_fmt(err, errlen, "%s: cannot copy %s: %s", dst, src, catalogue_db_error(to, msg, sizeof(msg)));
+		goto out;
+	}
+	if (sqlite3_backup_finish(b) != SQLITE_OK) {
+		mc_fmt(err, errlen, "%s: cannot copy: %s", dst, catalogue_db_error(to, msg, sizeof(msg)));
+		goto out;
+	}
+	rc = 0;
+out:
+	sqlite3_close(from);
+	if (sqlite3_close(to) != SQLITE_OK && !rc) {
+		mc_fmt(err, errlen, "%s: cannot close the copy", dst);
+		rc = -1;
+	}
+	return rc;
+}

@@ -1,0 +1,56 @@
+/*
+ * catalogue: the SQLite catalogue: opening it, applying the numbered
+ * migrations in sql/, and the small helpers the modules that read and
+ * write it share (load.c, query.c). Every statement binds its parameters.
+ *
+ * Ownership: a catalogue owns its connection; close it with
+ * catalogue_close(). Error messages are kept in cat->err.
+ */
+#ifndef MODELCAT_CATALOGUE_H
+#define MODELCAT_CATALOGUE_H
+
+#include <sqlite3.h>
+#include <stddef.h>
+#include "base/util.h"
+
+typedef struct catalogue {
+	sqlite3 *db;                 /* the connection */
+	char *path;                  /* database file */
+	char err[1024];              /* last error message */
+	int schema_version;          /* after migration */
+} catalogue;
+
+enum { CATALOGUE_READONLY = 1 };
+
+/* Open the database at path, creating it and applying the migrations in
+ * sqldir as needed (not with CATALOGUE_READONLY). 0 or -1 (cat->err). */
+int catalogue_open(catalogue *cat, const char *path, const char *sqldir, int flags);
+void catalogue_close(catalogue *cat);
+/* Delete a catalogue file and its journal files (a new catalogue that a
+ * failed run created). */
+void catalogue_remove(const char *path);
+
+/* Copy the catalogue at src to dst (a new file) with SQLite's backup API,
+ * a consistent copy even while others read src. 0, or -1 (err). */
+int catalogue_copy(const char *src, const char *dst, char *err, size_t errlen);
+
+/* SQLite's message for db's last error into buf (len bytes), with the
+ * system error behind an I/O failure: "disk I/O error (File too large)".
+ * Returns buf. */
+const char *catalogue_db_error(sqlite3 *db, char *buf, size_t len);
+
+/* Set cat->err to "path: what: sqlite's message"; returns -1. */
+int catalogue_fail(catalogue *cat, const char *what);
+/* Run SQL text with no parameters (schema, BEGIN/COMMIT). 0 or -1. */
+int catalogue_exec(catalogue *cat, const char *sql);
+/* Prepare a statement. 0 or -1 (cat->err). */
+int catalogue_prepare(catalogue *cat, sqlite3_stmt **st, const char *sql);
+
+/* Today's date as YYYY-MM-DD (UTC) into buf[11]. */
+void catalogue_today(char buf[11]);
+/* Now as YYYY-MM-DDTHH:MM:SSZ into buf[32]. */
+void catalogue_now(char buf[32]);
+/* Is s a valid YYYY-MM-DD date? */
+int catalogue_valid_day(const char *s);
+
+#endif

@@ -1,0 +1,1464 @@
+#include "db/load.h"
+#include "base/json.h"
+#include "base/sha256.h"
+#include "base/strmap.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* A loaded row whose name the export did not have: added or renamed. */
+typedef struct pending {
+	char *name;                  /* model name */
+	size_t occurrence;           /* its occurrence */
+	unsigned long line;          /* line in the file */
+	unsigned long position;      /* row index in the file */
+	char *norm;                  /* normalised values (JSON) */
+	char *raw;                   /* differing raw cells (JSON) */
+	int has_raw;                 /* raw_digest is set */
+	unsigned char raw_digest[16];/* the raw record's digest */
+	long match;                  /* index into gone, or -1 */
+} pending;
+
+/* A current record that no row of the new snapshot carries. */
+typedef struct gone {
+	sqlite3_int64 record;        /* record id */
+	sqlite3_int64 version;       /* its current version */
+	char *name;                  /* its name */
+	char *norm;                  /* its values (JSON) */
+	long match;                  /* index into pending, or -1 */
+} gone;
+
+/* A record of the export with a live (not tombstone) current version, as
+ * the snapshot's load began. */
+typedef struct current_row {
+	sqlite3_int64 record;        /* record id */
+	sqlite3_int64 version;       /* its current version */
+	char *name;                  /* its name */
+	sqlite3_int64 occurrence;    /* and occurrence */
+	unsigned char raw[16];       /* the version's raw digest */
+	int has_raw;                 /* 0: the version has none */
+} current_row;
+
+/* The export's current versions with raw digests, by (name, occurrence):
+ * an index into the load's list of current records (ld->current), which
+ * outlives it (both are dropped at the end of the export). */
+struct load_known {
+	strmap index;                /* "name\x1foccurrence" -> row + 1 */
+	const current_row *rows;     /* ld->current */
+};
+
+/* One field of the snapshot's header. */
+typedef struct snap_field {
+	char *name;                  /* canonical field (owned) */
+	int common;                  /* 1: the previous snapshot had it too */
+} snap_field;
+
+struct load {
+	catalogue *cat;               /* where the load goes */
+	sqlite3_int64 snapshot_id;    /* the snapshot being written */
+	char as_of[11];               /* its date */
+	sqlite3_int64 export_id;      /* snapshot_export of the current export */
+	char *export_name;            /* current export's name */
+	char *file;                   /* current export's file */
+	int same_content;             /* current export equals its latest content */
+	int fresh;                    /* the export has no record yet: every row
+					 is added, nothing to look up */
+	load_known *known;            /* rows recognisable unparsed, or NULL */
+	current_row *current;         /* the export's live records, by id */
+	size_t ncurrent;              /* entries in current */
+	int current_read;             /* current is filled */
+	snap_field *fields;           /* the export's header fields */
+	size_t nfields;               /* entries in fields */
+	strmap field_names;           /* the fields' names, to skip repeats */
+	unsigned char *seen;          /* seen[record id]: carried by a row */
+	size_t seen_cap;              /* entries in seen */
+	struct held_row {
+		char *name;           /* model name of a quarantined row */
+		unsigned long position; /* its row index */
+	} *held;                      /* quarantined rows with a name */
+	size_t nheld;                 /* entries in held */
+	pending *pend;                /* rows with new names */
+	size_t npend;                 /* entries in pend */
+	load_stats stats;             /* counts for the current export */
+	sqlite3_stmt *find_record;    /* prepared statements, see prepare_all() */
+	sqlite3_stmt *insert_record;
+	sqlite3_stmt *rename_record;
+	sqlite3_stmt *find_current;
+	sqlite3_stmt *set_raw_digest;
+	sqlite3_stmt *get_norm;
+	sqlite3_stmt *close_version;
+	sqlite3_stmt *insert_version;
+	sqlite3_stmt *insert_row;
+	sqlite3_stmt *find_held;
+	sqlite3_stmt *insert_change;
+	sqlite3_stmt *insert_rename;
+	sqlite3_stmt *insert_quarantine;
+	sqlite3_stmt *insert_notice;
+};
+
+static int prepare_all(load *ld)
+{
+	catalogue *cat = ld->cat;
+
+	return catalogue_prepare(cat, &ld->find_record,
+		"SELECT id FROM record WHERE export = ? AND name = ? AND occurrence = ?") ||
+	       catalogue_prepare(cat, &ld->insert_record,
+		"INSERT INTO record(export, name, occurrence) VALUES (?, ?, ?)") ||
+	       catalogue_prepare(cat, &ld->rename_record,
+		"UPDATE record SET name = ?, occurrence = ? WHERE id = ?") ||
+	       catalogue_prepare(cat, &ld->find_current,
+		"SELECT id, tombstone, digest, raw_digest FROM version"
+		" WHERE record_id = ? AND valid_to IS NULL") ||
+	       catalogue_prepare(cat, &ld->set_raw_digest,
+		"UPDATE version SET raw_digest = ? WHERE id = ?") ||
+	       catalogue_prepare(cat, &ld->get_norm, "SELECT norm FROM version WHERE id = ?") ||
+	       catalogue_prepare(cat, &ld->close_version,
+		"UPDATE version SET valid_to = ? WHERE id = ?") ||
+	       catalogue_prepare(cat, &ld->insert_version,
+		"INSERT INTO version(record_id, snapshot_export_id, valid_from, tombstone, line,"
+		" norm, raw, kind, name, digest, raw_digest) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)") ||
+	       catalogue_prepare(cat, &ld->insert_row,
+		"INSERT INTO snapshot_row(snapshot_export_id, position, version_id, held)"
+		" VALUES (?, ?, ?, ?)") ||
+	       catalogue_prepare(cat, &ld->find_held,
+		"SELECT r.id, v.id FROM record r JOIN version v ON v.record_id = r.id"
+		" AND v.valid_to IS NULL AND v.tombstone = 0"
+		" WHERE r.export = ? AND r.name = ? ORDER BY r.occurrence") ||
+	       catalogue_prepare(cat, &ld->insert_change,
+		"INSERT INTO field_change(version_id, record_id, snapshot_export_id, as_of, export,"
+		" field, old, new) VALUES (?, ?, ?, ?, ?, ?, ?, ?)") ||
+	       catalogue_prepare(cat, &ld->insert_rename,
+		"INSERT INTO rename(record_id, version_id, snapshot_export_id, as_of, export,"
+		" old_name, new_name, evidence) VALUES (?, ?, ?, ?, ?, ?, ?, ?)") ||
+	       catalogue_prepare(cat, &ld->insert_quarantine,
+		"INSERT INTO quarantine(snapshot_export_id, file, line, field, name, reason, raw)"
+		" VALUES (?, ?, ?, ?, ?, ?, ?)") ||
+	       catalogue_prepare(cat, &ld->insert_notice,
+		"INSERT INTO notice(snapshot_id, message) VALUES (?, ?)");
+}
+
+static void known_free(load_known *k)
+{
+	if (!k)
+		return;
+	strmap_release(&k->index);
+	free(k);
+}
+
+static void clear_export(load *ld)
+{
+	size_t i;
+
+	known_free(ld->known);
+	ld->known = NULL;
+	for (i = 0; i < ld->ncurrent; i++)
+		free(ld->current[i].name);
+	free(ld->current);
+	ld->current = NULL;
+	ld->ncurrent = 0;
+	ld->current_read = 0;
+	for (i = 0; i < ld->npend; i++) {
+		free(ld->pend[i].name);
+		free(ld->pend[i].norm);
+		free(ld->pend[i].raw);
+	}
+	free(ld->pend);
+	ld->pend = NULL;
+	ld->npend = 0;
+	for (i = 0; i < ld->nfields; i++)
+		free(ld->fields[i].name);
+	free(ld->fields);
+	ld->fields = NULL;
+	ld->nfields = 0;
+	strmap_release(&ld->field_names);
+	for (i = 0; i < ld->nheld; i++)
+		free(ld->held[i].name);
+	free(ld->held);
+	ld->held = NULL;
+	ld->nheld = 0;
+	if (ld->seen)
+		memset(ld->seen, 0, ld->seen_cap);
+}
+
+static void load_free(load *ld)
+{
+	sqlite3_stmt **st[] = {
+		&ld->find_record, &ld->insert_record, &ld->rename_record, &ld->find_current,
+		&ld->set_raw_digest,
+		&ld->get_norm,
+		&ld->close_version, &ld->insert_version, &ld->insert_row, &ld->find_held,
+		&ld->insert_change,
+		&ld->insert_rename, &ld->insert_quarantine, &ld->insert_notice,
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(st) / sizeof(st[0]); i++)
+		sqlite3_finalize(*st[i]);
+	clear_export(ld);
+	free(ld->seen);
+	free(ld->export_name);
+	free(ld->file);
+	free(ld);
+}
+
+int load_begin(catalogue *cat, load **out, const char *as_of)
+{
+	load *ld = xcalloc(1, sizeof(*ld));
+	sqlite3_stmt *st = NULL;
+	char when[32];
+
+	*out = NULL;
+	ld->cat = cat;
+	strmap_init(&ld->field_names);
+	mc_fmt(ld->as_of, sizeof(ld->as_of), "%s", as_of);
+	if (catalogue_exec(cat, "BEGIN IMMEDIATE")) {
+		load_free(ld);
+		return -1;
+	}
+	if (prepare_all(ld) ||
+	    catalogue_prepare(cat, &st, "INSERT INTO snapshot(as_of, ingested_at) VALUES (?, ?)"))
+		goto fail;
+	catalogue_now(when);
+	/* a copied text (SQLITE_TRANSIENT) is bound only if memory allows:
+	 * every such bind is checked, or a NULL would take its place */
+	if (sqlite3_bind_text(st, 1, as_of, -1, SQLITE_TRANSIENT) != SQLITE_OK ||
+	    sqlite3_bind_text(st, 2, when, -1, SQLITE_TRANSIENT) != SQLITE_OK ||
+	    sqlite3_step(st) != SQLITE_DONE) {
+		catalogue_fail(cat, "creating the snapshot");
+		goto fail;
+	}
+	sqlite3_finalize(st);
+	ld->snapshot_id = sqlite3_last_insert_rowid(cat->db);
+	*out = ld;
+	return 0;
+fail:
+	sqlite3_finalize(st);
+	load_abort(ld);
+	return -1;
+}
+
+/* Step a statement that returns no row, then reset it. */
+static int step_done(load *ld, sqlite3_stmt *st, const char *what)
+{
+	int rc = sqlite3_step(st);
+
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	if (rc != SQLITE_DONE)
+		return catalogue_fail(ld->cat, what);
+	return 0;
+}
+
+int load_precedence(load *ld, char *const *exports, size_t n)
+{
+	sqlite3_stmt *st = NULL;
+	size_t i;
+	int rc = -1;
+
+	if (catalogue_exec(ld->cat, "DELETE FROM precedence") ||
+	    catalogue_prepare(ld->cat, &st, "INSERT INTO precedence(export, rank) VALUES (?, ?)"))
+		return -1;
+	for (i = 0; i < n; i++) {
+		sqlite3_bind_text(st, 1, exports[i], -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 2, (sqlite3_int64)i + 1);
+		if (step_done(ld, st, "recording the precedence"))
+			goto out;
+	}
+	rc = 0;
+out:
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static int insert_column_change(load *ld, const char *kind, const char *field,
+				const char *old_header, const char *new_header)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	if (catalogue_prepare(ld->cat, &st,
+			      "INSERT INTO column_change(snapshot_export_id, kind, field, old_header,"
+			      " new_header) VALUES (?, ?, ?, ?, ?)"))
+		return -1;
+	sqlite3_bind_int64(st, 1, ld->export_id);
+	sqlite3_bind_text(st, 2, kind, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, field, -1, SQLITE_STATIC);
+	if (old_header)
+		sqlite3_bind_text(st, 4, old_header, -1, SQLITE_STATIC);
+	if (new_header)
+		sqlite3_bind_text(st, 5, new_header, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : catalogue_fail(ld->cat, "recording a column change");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/*
+ * Compare the header with the export's previous content: fill ld->fields
+ * (which fields the previous snapshot had too) and record the columns that
+ * appeared, disappeared or changed header.
+ */
+static int compare_columns(load *ld, sqlite3_int64 previous, const load_column *columns,
+			   size_t ncolumns)
+{
+	sqlite3_stmt *st = NULL;
+	strmap prev;                 /* field -> index into prev_headers + 1 */
+	char **prev_headers = NULL;
+	size_t nprev = 0, i;
+	int rc = -1, step;
+
+	strmap_init(&prev);
+	if (previous) {
+		if (catalogue_prepare(ld->cat, &st,
+				      "SELECT field, header FROM export_column WHERE snapshot_export_id = ?"
+				      " AND headerless = 0 ORDER BY position"))
+			goto out;
+		sqlite3_bind_int64(st, 1, previous);
+		while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+			const char *field = (const char *)sqlite3_column_text(st, 0);
+
+			prev_headers = xrealloc(prev_headers, (nprev + 1) * sizeof(*prev_headers));
+			prev_headers[nprev++] = xstrdup((const char *)sqlite3_column_text(st, 1));
+			*strmap_get_or_add(&prev, field, strlen(field), NULL) = nprev;
+		}
+		if (step != SQLITE_DONE) {
+			catalogue_fail(ld->cat, "reading the previous header");
+			goto out;
+		}
+	}
+	ld->fields = xcalloc(ncolumns ? ncolumns : 1, sizeof(*ld->fields));
+	for (i = 0; i < ncolumns; i++) {
+		const char *field = columns[i].field;
+		size_t *at;
+		int added;
+
+		if (columns[i].headerless)
+			continue;
+		strmap_get_or_add(&ld->field_names, field, strlen(field), &added);
+		if (!added)
+			continue;
+		ld->fields[ld->nfields].name = xstrdup(field);
+		at = previous ? strmap_find(&prev, field, strlen(field)) : NULL;
+		ld->fields[ld->nfields].common = at != NULL;
+		ld->nfields++;
+		if (!previous)
+			continue;
+		if (!at) {
+			ld->stats.columns_added++;
+			if (insert_column_change(ld, "added", field, NULL, columns[i].header))
+				goto out;
+		} else {
+			const char *old = prev_headers[*at - 1];
+
+			if (strcmp(old, columns[i].header)) {
+				ld->stats.headers_respelled++;
+				if (insert_column_change(ld, "respelled", field, old, columns[i].header))
+					goto out;
+			}
+			*at = 0;  /* matched */
+		}
+	}
+	if (previous) {
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, previous);
+		while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+			const char *field = (const char *)sqlite3_column_text(st, 0);
+			size_t *at = strmap_find(&prev, field, strlen(field));
+
+			if (at && *at) {
+				ld->stats.columns_removed++;
+				if (insert_column_change(ld, "removed", field,
+							 (const char *)sqlite3_column_text(st, 1), NULL))
+					goto out;
+				*at = 0;
+			}
+		}
+		if (step != SQLITE_DONE) {
+			catalogue_fail(ld->cat, "reading the previous header");
+			goto out;
+		}
+	}
+	rc = 0;
+out:
+	sqlite3_finalize(st);
+	for (i = 0; i < nprev; i++)
+		free(prev_headers[i]);
+	free(prev_headers);
+	strmap_release(&prev);
+	return rc;
+}
+
+int load_export_begin(load *ld, const char *export_name, const char *file,
+		      const char *sha256, unsigned long long bytes,
+		      const load_column *columns, size_t ncolumns, int *same)
+{
+	catalogue *cat = ld->cat;
+	sqlite3_stmt *st = NULL;
+	sqlite3_int64 previous = 0;
+	size_t i;
+	int rc = -1, step;
+
+	free(ld->export_name);
+	free(ld->file);
+	ld->export_name = xstrdup(export_name);
+	ld->file = xstrdup(file);
+	clear_export(ld);
+	memset(&ld->stats, 0, sizeof(ld->stats));
+	ld->same_content = 0;
+	*same = 0;
+
+	/* the export's latest earlier snapshot: order and content */
+	if (catalogue_prepare(cat, &st,
+			      "SELECT s.as_of, se.sha256, se.rows, se.loaded, se.quarantined"
+			      " FROM snapshot_export se JOIN snapshot s ON s.id = se.snapshot_id"
+			      " WHERE se.export = ? AND se.snapshot_id <> ?"
+			      " ORDER BY s.as_of DESC, se.id DESC LIMIT 1"))
+		goto out;
+	if (sqlite3_bind_text(st, 1, export_name, -1, SQLITE_TRANSIENT) != SQLITE_OK) {
+		catalogue_fail(cat, "reading earlier snapshots");
+		goto out;
+	}
+	sqlite3_bind_int64(st, 2, ld->snapshot_id);
+	step = sqlite3_step(st);
+	if (step == SQLITE_ROW) {
+		const char *prev = (const char *)sqlite3_column_text(st, 0);
+
+		if (strcmp(prev, ld->as_of) > 0) {
+			mc_fmt(cat->err, sizeof(cat->err),
+			       "%s: export %s already has a snapshot dated %s, later than %s;"
+			       " snapshots load oldest first (use reingest to rebuild)",
+			       file, export_name, prev, ld->as_of);
+			goto out;
+		}
+		if (*sha256 && !strcmp((const char *)sqlite3_column_text(st, 1), sha256)) {
+			ld->same_content = *same = 1;
+			ld->stats.same_content = 1;
+			ld->stats.rows = (unsigned long)sqlite3_column_int64(st, 2);
+			ld->stats.loaded = (unsigned long)sqlite3_column_int64(st, 3);
+			ld->stats.quarantined = (unsigned long)sqlite3_column_int64(st, 4);
+			ld->stats.unchanged = ld->stats.loaded;
+		}
+	} else if (step != SQLITE_DONE) {
+		catalogue_fail(cat, "reading earlier snapshots");
+		goto out;
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+
+	/* the latest snapshot whose content was loaded: its header */
+	if (catalogue_prepare(cat, &st,
+			      "SELECT se.id FROM snapshot_export se JOIN snapshot s ON s.id = se.snapshot_id"
+			      " WHERE se.export = ? AND se.snapshot_id <> ? AND se.unchanged = 0"
+			      " ORDER BY s.as_of DESC, se.id DESC LIMIT 1"))
+		goto out;
+	if (sqlite3_bind_text(st, 1, export_name, -1, SQLITE_TRANSIENT) != SQLITE_OK) {
+		catalogue_fail(cat, "reading earlier snapshots");
+		goto out;
+	}
+	sqlite3_bind_int64(st, 2, ld->snapshot_id);
+	step = sqlite3_step(st);
+	if (step == SQLITE_ROW)
+		previous = sqlite3_column_int64(st, 0);
+	else if (step != SQLITE_DONE) {
+		catalogue_fail(cat, "reading earlier snapshots");
+		goto out;
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+
+	if (catalogue_prepare(cat, &st,
+			      "INSERT INTO snapshot_export(snapshot_id, export, file, sha256, bytes, rows,"
+			      " loaded, quarantined, unchanged) VALUES (?, ?, ?, ?, ?, 0, 0, 0, ?)"))
+		goto out;
+	sqlite3_bind_int64(st, 1, ld->snapshot_id);
+	sqlite3_bind_int64(st, 5, (sqlite3_int64)bytes);
+	sqlite3_bind_int(st, 6, ld->same_content);
+	if (sqlite3_bind_text(st, 2, export_name, -1, SQLITE_TRANSIENT) != SQLITE_OK ||
+	    sqlite3_bind_text(st, 3, file, -1, SQLITE_TRANSIENT) != SQLITE_OK ||
+	    sqlite3_bind_text(st, 4, sha256, -1, SQLITE_TRANSIENT) != SQLITE_OK ||
+	    sqlite3_step(st) != SQLITE_DONE) {
+		if (sqlite3_extended_errcode(cat->db) == SQLITE_CONSTRAINT_UNIQUE)
+			mc_fmt(cat->err, sizeof(cat->err),
+			       "%s: export %s appears twice in one snapshot", file, export_name);
+		else
+			catalogue_fail(cat, "recording the export");
+		goto out;
+	}
+	ld->export_id = sqlite3_last_insert_rowid(cat->db);
+	sqlite3_finalize(st);
+	st = NULL;
+	if (ld->same_content) {
+		rc = 0;
+		goto out;
+	}
+	if (catalogue_prepare(cat, &st,
+			      "INSERT INTO export_column(snapshot_export_id, position, header, field, type,"
+			      " declared, headerless) VALUES (?, ?, ?, ?, ?, ?, ?)"))
+		goto out;
+	for (i = 0; i < ncolumns; i++) {
+		sqlite3_bind_int64(st, 1, ld->export_id);
+		sqlite3_bind_int64(st, 2, (sqlite3_int64)i);
+		sqlite3_bind_text(st, 3, columns[i].header, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 4, columns[i].field, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 5, columns[i].type, -1, SQLITE_STATIC);
+		sqlite3_bind_int(st, 6, columns[i].declared);
+		sqlite3_bind_int(st, 7, columns[i].headerless);
+		if (step_done(ld, st, "recording the header"))
+			goto out;
+	}
+	if (compare_columns(ld, previous, columns, ncolumns))
+		goto out;
+	sqlite3_finalize(st);
+	st = NULL;
+	if (catalogue_prepare(cat, &st, "SELECT EXISTS (SELECT 1 FROM record WHERE export = ?)"))
+		goto out;
+	if (sqlite3_bind_text(st, 1, export_name, -1, SQLITE_TRANSIENT) != SQLITE_OK ||
+	    sqlite3_step(st) != SQLITE_ROW) {
+		catalogue_fail(cat, "counting the export's records");
+		goto out;
+	}
+	ld->fresh = !sqlite3_column_int(st, 0);
+	rc = 0;
+out:
+	sqlite3_finalize(st);
+	return rc;
+}
+
+static void mark_seen(load *ld, sqlite3_int64 id)
+{
+	if ((size_t)id >= ld->seen_cap) {
+		size_t cap = ld->seen_cap ? ld->seen_cap : 1024;
+
+		while (cap <= (size_t)id)
+			cap *= 2;
+		ld->seen = xrealloc(ld->seen, cap);
+		memset(ld->seen + ld->seen_cap, 0, cap - ld->seen_cap);
+		ld->seen_cap = cap;
+	}
+	ld->seen[id] = 1;
+}
+
+/* The record (export, name, occurrence): 1 and *id when it exists, 0 when
+ * not, -1 on error. */
+static int find_record(load *ld, const char *name, size_t occurrence, sqlite3_int64 *id)
+{
+	sqlite3_stmt *st = ld->find_record;
+	int rc;
+
+	sqlite3_bind_text(st, 1, ld->export_name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 3, (sqlite3_int64)occurrence);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*id = sqlite3_column_int64(st, 0);
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	if (rc == SQLITE_ROW)
+		return 1;
+	return rc == SQLITE_DONE ? 0 : catalogue_fail(ld->cat, "looking up a record");
+}
+
+static int new_record(load *ld, const char *name, size_t occurrence, sqlite3_int64 *id)
+{
+	sqlite3_stmt *st = ld->insert_record;
+
+	sqlite3_bind_text(st, 1, ld->export_name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 3, (sqlite3_int64)occurrence);
+	if (step_done(ld, st, "adding a record"))
+		return -1;
+	*id = sqlite3_last_insert_rowid(ld->cat->db);
+	return 0;
+}
+
+/* The values of a new version; NULL norm for a tombstone. */
+typedef struct version_values {
+	const char *name;            /* model name */
+	unsigned long line;          /* line in the file (0: none) */
+	const char *norm;            /* normalised values, or NULL */
+	const char *raw;             /* differing raw cells */
+	const unsigned char *digest; /* load_digest(norm), or NULL: computed here */
+	const unsigned char *raw_digest; /* the raw record's, or NULL */
+} version_values;
+
+enum { DIGEST_LEN = 16 };
+
+void load_digest(const char *norm, unsigned char digest[DIGEST_LEN])
+{
+	unsigned char full[32];
+	sha256_ctx ctx;
+
+	sha256_init(&ctx);
+	sha256_update(&ctx, norm, strlen(norm));
+	sha256_final(&ctx, full);
+	memcpy(digest, full, DIGEST_LEN);
+}
+
+/* Close the record's current version (if any) and open a new one. */
+static int open_version(load *ld, sqlite3_int64 record, sqlite3_int64 current,
+			const char *kind, const version_values *values, sqlite3_int64 *id)
+{
+	sqlite3_stmt *st = ld->insert_version;
+
+	if (current) {
+		sqlite3_bind_text(ld->close_version, 1, ld->as_of, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(ld->close_version, 2, current);
+		if (step_done(ld, ld->close_version, "closing a version"))
+			return -1;
+	}
+	sqlite3_bind_int64(st, 1, record);
+	sqlite3_bind_int64(st, 2, ld->export_id);
+	sqlite3_bind_text(st, 3, ld->as_of, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 4, values->norm == NULL);
+	if (values->line)
+		sqlite3_bind_int64(st, 5, (sqlite3_int64)values->line);
+	sqlite3_bind_text(st, 6, values->norm ? values->norm : "{}", -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 7, values->raw ? values->raw : "{}", -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 8, kind, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 9, values->name, -1, SQLITE_STATIC);
+	if (values->norm) {
+		unsigned char digest[DIGEST_LEN];
+
+		if (values->digest)
+			memcpy(digest, values->digest, DIGEST_LEN);
+		else
+			load_digest(values->norm, digest);
+		if (sqlite3_bind_blob(st, 10, digest, DIGEST_LEN, SQLITE_TRANSIENT) != SQLITE_OK ||
+		    (values->raw_digest &&
+		     sqlite3_bind_blob(st, 11, values->raw_digest, DIGEST_LEN,
+				       SQLITE_TRANSIENT) != SQLITE_OK))
+			return catalogue_fail(ld->cat, "writing a version");
+	}
+	if (step_done(ld, st, "writing a version"))
+		return -1;
+	*id = sqlite3_last_insert_rowid(ld->cat->db);
+	return 0;
+}
+
+static int add_row(load *ld, unsigned long position, sqlite3_int64 version, int held)
+{
+	sqlite3_stmt *st = ld->insert_row;
+
+	sqlite3_bind_int64(st, 1, ld->export_id);
+	sqlite3_bind_int64(st, 2, (sqlite3_int64)position);
+	sqlite3_bind_int64(st, 3, version);
+	sqlite3_bind_int(st, 4, held);
+	return step_done(ld, st, "recording the row");
+}
+
+static int add_snapshot_row(load *ld, unsigned long position, sqlite3_int64 version)
+{
+	return add_row(ld, position, version, 0);
+}
+
+/*
+ * A quarantined row changes nothing: the record carrying its name (the
+ * first one not carried by a loaded row) keeps its current version, which
+ * stands in the snapshot at the row's place, marked held.
+ */
+static int hold_quarantined(load *ld)
+{
+	sqlite3_stmt *st = ld->find_held;
+	size_t i;
+
+	for (i = 0; i < ld->nheld; i++) {
+		sqlite3_int64 record = 0, version = 0;
+		int step;
+
+		sqlite3_bind_text(st, 1, ld->export_name, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, ld->held[i].name, -1, SQLITE_STATIC);
+		while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+			sqlite3_int64 id = sqlite3_column_int64(st, 0);
+
+			if ((size_t)id < ld->seen_cap && ld->seen[id])
+				continue;
+			record = id;
+			version = sqlite3_column_int64(st, 1);
+			break;
+		}
+		sqlite3_reset(st);
+		sqlite3_clear_bindings(st);
+		if (step != SQLITE_ROW && step != SQLITE_DONE)
+			return catalogue_fail(ld->cat, "finding a quarantined row's record");
+		if (!record)
+			continue;
+		mark_seen(ld, record);
+		if (add_row(ld, ld->held[i].position, version, 1))
+			return -1;
+	}
+	return 0;
+}
+
+static int same_value(const json_pair *a, const json_pair *b)
+{
+	if (!a || !b)
+		return a == b;
+	return a->len == b->len && !memcmp(a->value, b->value, a->len);
+}
+
+/*
+ * Compare two versions' values on the fields of this snapshot's header:
+ * *common_diff counts differing fields the previous snapshot had too,
+ * *new_diff differing fields new to this snapshot. With log_version, each
+ * differing common field is written to field_change.
+ */
+static int compare_values(load *ld, const json_flat *old, const json_flat *cur,
+			  int *common_diff, int *new_diff,
+			  sqlite3_int64 log_version, sqlite3_int64 record)
+{
+	size_t i;
+
+	*common_diff = *new_diff = 0;
+	for (i = 0; i < ld->nfields; i++) {
+		const json_pair *a = json_flat_get(old, ld->fields[i].name);
+		const json_pair *b = json_flat_get(cur, ld->fields[i].name);
+		sqlite3_stmt *st = ld->insert_change;
+
+		if (same_value(a, b))
+			continue;
+		if (!ld->fields[i].common) {
+			(*new_diff)++;
+			continue;
+		}
+		(*common_diff)++;
+		if (!log_version)
+			continue;
+		sqlite3_bind_int64(st, 1, log_version);
+		sqlite3_bind_int64(st, 2, record);
+		sqlite3_bind_int64(st, 3, ld->export_id);
+		sqlite3_bind_text(st, 4, ld->as_of, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 5, ld->export_name, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 6, ld->fields[i].name, -1, SQLITE_STATIC);
+		if (a)
+			sqlite3_bind_text(st, 7, a->value, (int)a->len, SQLITE_STATIC);
+		if (b)
+			sqlite3_bind_text(st, 8, b->value, (int)b->len, SQLITE_STATIC);
+		if (step_done(ld, st, "logging a field change"))
+			return -1;
+	}
+	return 0;
+}
+
+static int parse_values(load *ld, json_flat *obj, const char *json)
+{
+	if (json_flat_parse(obj, json)) {
+		mc_fmt(ld->cat->err, sizeof(ld->cat->err), "%s: stored values are not valid JSON",
+		       ld->cat->path);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * A row that reads the same as its record's current version: the version
+ * stands in this snapshot. When the row's raw digest differs from the
+ * version's (the cells were spelled otherwise, or the version was loaded
+ * without one), the version takes the row's, so that the same row next
+ * time is recognised without normalising.
+ */
+static int keep_version(load *ld, sqlite3_int64 current, const load_row *row, int raw_same)
+{
+	sqlite3_stmt *st = ld->set_raw_digest;
+
+	if (!raw_same) {
+		sqlite3_bind_blob(st, 1, row->raw_digest, DIGEST_LEN, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 2, current);
+		if (step_done(ld, st, "recording a raw digest"))
+			return -1;
+	}
+	return add_snapshot_row(ld, row->position, current);
+}
+
+/*
+ * A row whose record exists: keep its current version, or open a changed,
+ * revised or (after a removal) added one.
+ */
+static int update_record(load *ld, sqlite3_int64 record, const load_row *row)
+{
+	sqlite3_stmt *st = ld->find_current;
+	sqlite3_int64 current = 0, version;
+	json_flat old, cur;
+	unsigned char digest[DIGEST_LEN];
+	version_values values = { row->name, row->line, row->norm_json, row->raw_json, digest,
+				  row->has_raw_digest ? row->raw_digest : NULL };
+	int rc, tombstone = 1, common_diff = 0, new_diff = 0, result = -1, same = 0, known = 0;
+	int raw_same = 0;
+	char *old_norm = NULL;
+
+	if (row->has_digest)
+		memcpy(digest, row->digest, DIGEST_LEN);
+	else
+		load_digest(row->norm_json, digest);
+	sqlite3_bind_int64(st, 1, record);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		current = sqlite3_column_int64(st, 0);
+		tombstone = sqlite3_column_int(st, 1);
+		if (sqlite3_column_type(st, 2) == SQLITE_BLOB &&
+		    sqlite3_column_bytes(st, 2) == DIGEST_LEN) {
+			known = 1;
+			same = !memcmp(sqlite3_column_blob(st, 2), digest, DIGEST_LEN);
+		}
+		raw_same = !row->has_raw_digest ||
+			   (sqlite3_column_bytes(st, 3) == DIGEST_LEN &&
+			    !memcmp(sqlite3_column_blob(st, 3), row->raw_digest, DIGEST_LEN));
+	}
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return catalogue_fail(ld->cat, "reading the current version");
+	if (tombstone) {
+		ld->stats.added++;
+		return open_version(ld, record, current, "added", &values, &version) ||
+		       add_snapshot_row(ld, row->position, version);
+	}
+	/* the same digest: the same values in the same (sorted) order, with
+	 * no need to read them back */
+	if (same) {
+		ld->stats.unchanged++;
+		return keep_version(ld, current, row, raw_same);
+	}
+	st = ld->get_norm;
+	sqlite3_bind_int64(st, 1, current);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		old_norm = xstrdup((const char *)sqlite3_column_text(st, 0));
+	sqlite3_reset(st);
+	if (rc != SQLITE_ROW)
+		return catalogue_fail(ld->cat, "reading the current version");
+	if (!known && !strcmp(old_norm, row->norm_json)) {
+		free(old_norm);
+		ld->stats.unchanged++;
+		return keep_version(ld, current, row, raw_same);
+	}
+	if (parse_values(ld, &old, old_norm)) {
+		free(old_norm);
+		return -1;
+	}
+	if (parse_values(ld, &cur, row->norm_json)) {
+		json_flat_release(&old);
+		free(old_norm);
+		return -1;
+	}
+	if (compare_values(ld, &old, &cur, &common_diff, &new_diff, 0, record))
+		goto out;
+	if (!common_diff && !new_diff) {
+		ld->stats.unchanged++;
+		version = current;
+	} else if (common_diff) {
+		ld->stats.changed++;
+		if (open_version(ld, record, current, "changed", &values, &version) ||
+		    compare_values(ld, &old, &cur, &common_diff, &new_diff, version, record))
+			goto out;
+	} else {
+		ld->stats.revised++;
+		if (open_version(ld, record, current, "revised", &values, &version))
+			goto out;
+	}
+	if (add_snapshot_row(ld, row->position, version))
+		goto out;
+	result = 0;
+out:
+	json_flat_release(&old);
+	json_flat_release(&cur);
+	free(old_norm);
+	return result;
+}
+
+static int load_quarantined(load *ld, const load_row *row)
+{
+	sqlite3_stmt *st = ld->insert_quarantine;
+
+	ld->stats.quarantined++;
+	if (row->name && *row->name) {
+		ld->held = xrealloc(ld->held, (ld->nheld + 1) * sizeof(*ld->held));
+		ld->held[ld->nheld].name = xstrdup(row->name);
+		ld->held[ld->nheld].position = row->position;
+		ld->nheld++;
+	}
+	sqlite3_bind_int64(st, 1, ld->export_id);
+	sqlite3_bind_text(st, 2, ld->file, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 3, (sqlite3_int64)row->line);
+	if (row->fault_field)
+		sqlite3_bind_text(st, 4, row->fault_field, -1, SQLITE_STATIC);
+	if (row->name && *row->name)
+		sqlite3_bind_text(st, 5, row->name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 6, row->reason ? row->reason : "", -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 7, row->raw_csv ? row->raw_csv : "", -1, SQLITE_STATIC);
+	return step_done(ld, st, "recording a quarantined row");
+}
+
+int load_row_add(load *ld, const load_row *row)
+{
+	sqlite3_int64 record = 0;
+	pending *p;
+	int found;
+
+	if (ld->same_content)
+		return 0;
+	ld->stats.rows++;
+	if (row->quarantined)
+		return load_quarantined(ld, row);
+	ld->stats.loaded++;
+	if (row->known_version) {
+		ld->stats.unchanged++;
+		mark_seen(ld, row->known_record);
+		return add_snapshot_row(ld, row->position, row->known_version);
+	}
+	if (ld->fresh) {
+		version_values values = { row->name, row->line, row->norm_json, row->raw_json,
+					  row->has_digest ? row->digest : NULL,
+					  row->has_raw_digest ? row->raw_digest : NULL };
+		sqlite3_int64 version;
+
+		ld->stats.added++;
+		if (new_record(ld, row->name, row->occurrence, &record))
+			return -1;
+		mark_seen(ld, record);
+		return open_version(ld, record, 0, "added", &values, &version) ||
+		       add_snapshot_row(ld, row->position, version);
+	}
+	found = find_record(ld, row->name, row->occurrence, &record);
+	if (found < 0)
+		return -1;
+	if (found) {
+		mark_seen(ld, record);
+		return update_record(ld, record, row);
+	}
+	/* a name the export did not have: added or renamed, decided at the end */
+	ld->pend = xrealloc(ld->pend, (ld->npend + 1) * sizeof(*ld->pend));
+	p = &ld->pend[ld->npend++];
+	p->name = xstrdup(row->name);
+	p->occurrence = row->occurrence;
+	p->line = row->line;
+	p->position = row->position;
+	p->norm = xstrdup(row->norm_json);
+	p->raw = xstrdup(row->raw_json);
+	p->has_raw = row->has_raw_digest;
+	memcpy(p->raw_digest, row->raw_digest, sizeof(p->raw_digest));
+	p->match = -1;
+	return 0;
+}
+
+/* ---- renames ---- */
+
+/* The evidence that a new name is an old model, strongest first. */
+enum rename_rule { RENAME_SPELLING, RENAME_LINK_DATE, RENAME_REFERENCE_DATE, RENAME_RULES };
+
+static const char *const rule_names[RENAME_RULES] = {
+	"same name but for case, spaces and punctuation",
+	"same link and publication date",
+	"same reference and publication date",
+};
+
+/* The key a rule compares, into out; empty when the record has none. */
+static void rename_key(enum rename_rule rule, const char *name, const char *norm, sbuf *out)
+{
+	json_flat obj;
+	const json_pair *a = NULL, *b = NULL;
+	const unsigned char *p;
+
+	sbuf_reset(out);
+	if (rule == RENAME_SPELLING) {
+		for (p = (const unsigned char *)name; *p; p++) {
+			if (*p >= 'A' && *p <= 'Z')
+				sbuf_addc(out, (char)(*p - 'A' + 'a'));
+			else if ((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p >= 0x80)
+				sbuf_addc(out, (char)*p);
+		}
+		return;
+	}
+	if (json_flat_parse(&obj, norm))
+		return;
+	a = json_flat_get(&obj, rule == RENAME_LINK_DATE ? "Link" : "Reference");
+	b = json_flat_get(&obj, "Publication date");
+	if (a && b && a->len && b->len) {
+		sbuf_add(out, a->value, a->len);
+		sbuf_addc(out, '\n');
+		sbuf_add(out, b->value, b->len);
+	}
+	json_flat_release(&obj);
+}
+
+/* Pair pending rows with gone records, one rule at a time; a pair counts
+ * only when its key is unique on both sides. */
+static void match_renames(load *ld, gone *gone_list, size_t ngone, enum rename_rule *rules)
+{
+	sbuf key;
+	size_t i;
+	int r;
+
+	sbuf_init(&key);
+	for (r = 0; r < RENAME_RULES; r++) {
+		strmap pend_keys, gone_keys;   /* key -> count, key -> index + 1 */
+
+		strmap_init(&pend_keys);
+		strmap_init(&gone_keys);
+		for (i = 0; i < ld->npend; i++) {
+			if (ld->pend[i].match >= 0)
+				continue;
+			rename_key((enum rename_rule)r, ld->pend[i].name, ld->pend[i].norm, &key);
+			if (key.len)
+				++*strmap_get_or_add(&pend_keys, key.data, key.len, NULL);
+		}
+		for (i = 0; i < ngone; i++) {
+			size_t *slot;
+			int added;
+
+			if (gone_list[i].match >= 0)
+				continue;
+			rename_key((enum rename_rule)r, gone_list[i].name, gone_list[i].norm, &key);
+			if (!key.len)
+				continue;
+			slot = strmap_get_or_add(&gone_keys, key.data, key.len, &added);
+			*slot = added ? i + 1 : 0;   /* 0: the key is not unique */
+		}
+		for (i = 0; i < ld->npend; i++) {
+			size_t *count, *g;
+
+			if (ld->pend[i].match >= 0)
+				continue;
+			rename_key((enum rename_rule)r, ld->pend[i].name, ld->pend[i].norm, &key);
+			if (!key.len)
+				continue;
+			count = strmap_find(&pend_keys, key.data, key.len);
+			g = strmap_find(&gone_keys, key.data, key.len);
+			if (!count || *count != 1 || !g || !*g)
+				continue;
+			ld->pend[i].match = (long)(*g - 1);
+			gone_list[*g - 1].match = (long)i;
+			rules[i] = (enum rename_rule)r;
+		}
+		strmap_release(&pend_keys);
+		strmap_release(&gone_keys);
+	}
+	sbuf_release(&key);
+}
+
+static int rename_record(load *ld, const pending *p, const gone *g, enum rename_rule rule)
+{
+	sqlite3_stmt *st = ld->rename_record;
+	sqlite3_int64 version;
+	version_values values = { p->name, p->line, p->norm, p->raw, NULL, p->has_raw ? p->raw_digest : NULL };
+	json_flat old, cur;
+	int common_diff, new_diff, rc = -1;
+
+	sqlite3_bind_text(st, 1, p->name, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, (sqlite3_int64)p->occurrence);
+	sqlite3_bind_int64(st, 3, g->record);
+	if (step_done(ld, st, "renaming a record") ||
+	    open_version(ld, g->record, g->version, "renamed", &values, &version))
+		return -1;
+	if (parse_values(ld, &old, g->norm))
+		return -1;
+	if (parse_values(ld, &cur, p->norm)) {
+		json_flat_release(&old);
+		return -1;
+	}
+	if (compare_values(ld, &old, &cur, &common_diff, &new_diff, version, g->record))
+		goto out;
+	st = ld->insert_rename;
+	sqlite3_bind_int64(st, 1, g->record);
+	sqlite3_bind_int64(st, 2, version);
+	sqlite3_bind_int64(st, 3, ld->export_id);
+	sqlite3_bind_text(st, 4, ld->as_of, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 5, ld->export_name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 6, g->name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 7, p->name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 8, rule_names[rule], -1, SQLITE_STATIC);
+	if (step_done(ld, st, "recording a rename") || add_snapshot_row(ld, p->position, version))
+		goto out;
+	mark_seen(ld, g->record);
+	ld->stats.renamed++;
+	rc = 0;
+out:
+	json_flat_release(&old);
+	json_flat_release(&cur);
+	return rc;
+}
+
+/* Sort current rows by record id. */
+static int by_record(const void *a, const void *b)
+{
+	const current_row *x = a, *y = b;
+
+	return x->record < y->record ? -1 : x->record > y->record;
+}
+
+/*
+ * Read the export's live records with their current versions into
+ * ld->current. Two scans joined here, by record id: the export's records
+ * (the record table in id order) and every live version (the covering
+ * index version_current in record order). A join in SQL would seek the
+ * index once per record, several times slower on a large export.
+ */
+static int read_current(load *ld)
+{
+	sqlite3_stmt *st = NULL;
+	size_t i = 0, n = 0, cap = 0;
+	int step, sorted = 1;
+
+	if (ld->current_read)
+		return 0;
+	if (catalogue_prepare(ld->cat, &st,
+			      "SELECT id, name, occurrence FROM record NOT INDEXED WHERE export = ?"))
+		return -1;
+	sqlite3_bind_text(st, 1, ld->export_name, -1, SQLITE_STATIC);
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		current_row *c;
+
+		if (n == cap) {
+			cap = cap ? cap * 2 : 1024;
+			ld->current = xrealloc(ld->current, cap * sizeof(*ld->current));
+		}
+		c = &ld->current[n++];
+		memset(c, 0, sizeof(*c));
+		c->record = sqlite3_column_int64(st, 0);
+		c->name = xstrdup((const char *)sqlite3_column_text(st, 1));
+		c->occurrence = sqlite3_column_int64(st, 2);
+		if (n > 1 && c[-1].record > c->record)
+			sorted = 0;
+	}
+	ld->ncurrent = n;
+	sqlite3_finalize(st);
+	st = NULL;
+	if (step != SQLITE_DONE)
+		return catalogue_fail(ld->cat, "reading the export's records");
+	if (!sorted)
+		qsort(ld->current, n, sizeof(*ld->current), by_record);
+	if (catalogue_prepare(ld->cat, &st,
+			      "SELECT record_id, id, raw_digest FROM version INDEXED BY version_current"
+			      " WHERE valid_to IS NULL AND tombstone = 0 ORDER BY record_id"))
+		return -1;
+	while (n && (step = sqlite3_step(st)) == SQLITE_ROW) {
+		sqlite3_int64 record = sqlite3_column_int64(st, 0);
+
+		while (i < n && ld->current[i].record < record)
+			i++;
+		if (i == n)
+			break;
+		if (ld->current[i].record != record)
+			continue;
+		ld->current[i].version = sqlite3_column_int64(st, 1);
+		if (sqlite3_column_bytes(st, 2) == DIGEST_LEN) {
+			memcpy(ld->current[i].raw, sqlite3_column_blob(st, 2), DIGEST_LEN);
+			ld->current[i].has_raw = 1;
+		}
+	}
+	sqlite3_finalize(st);
+	if (n && step != SQLITE_DONE && step != SQLITE_ROW)
+		return catalogue_fail(ld->cat, "reading the current versions");
+	/* records with no live version (all gone) are dropped */
+	for (i = n = 0; i < ld->ncurrent; i++) {
+		if (ld->current[i].version)
+			ld->current[n++] = ld->current[i];
+		else
+			free(ld->current[i].name);
+	}
+	ld->ncurrent = n;
+	ld->current_read = 1;
+	return 0;
+}
+
+/* The export's current records that no row of this snapshot carries (the
+ * records current when the load began: every record a row carried since
+ * is marked seen). */
+static int collect_gone(load *ld, gone **out, size_t *n)
+{
+	sqlite3_stmt *st;
+	size_t i;
+	int step;
+
+	*out = NULL;
+	*n = 0;
+	if (read_current(ld))
+		return -1;
+	for (i = 0; i < ld->ncurrent; i++) {
+		const current_row *c = &ld->current[i];
+		gone *g;
+
+		if ((size_t)c->record < ld->seen_cap && ld->seen[c->record])
+			continue;
+		*out = xrealloc(*out, (*n + 1) * sizeof(**out));
+		g = &(*out)[(*n)++];
+		g->record = c->record;
+		g->name = xstrdup(c->name);
+		g->version = c->version;
+		g->norm = NULL;
+		g->match = -1;
+	}
+	/* only the few vanished records need their values, for renames */
+	for (i = 0; i < *n; i++) {
+		st = ld->get_norm;
+		sqlite3_bind_int64(st, 1, (*out)[i].version);
+		step = sqlite3_step(st);
+		if (step == SQLITE_ROW)
+			(*out)[i].norm = xstrdup((const char *)sqlite3_column_text(st, 0));
+		sqlite3_reset(st);
+		if (step != SQLITE_ROW)
+			return catalogue_fail(ld->cat, "reading a removed record");
+	}
+	return 0;
+}
+
+static int finish_export(load *ld)
+{
+	gone *gone_list = NULL;
+	enum rename_rule *rules = NULL;
+	size_t ngone = 0, i;
+	int rc = -1;
+
+	/* an export that had no record cannot lose one */
+	if (!ld->fresh && (hold_quarantined(ld) || collect_gone(ld, &gone_list, &ngone)))
+		goto out;
+	rules = xcalloc(ld->npend ? ld->npend : 1, sizeof(*rules));
+	if (ngone && ld->npend)
+		match_renames(ld, gone_list, ngone, rules);
+	for (i = 0; i < ld->npend; i++) {
+		pending *p = &ld->pend[i];
+		version_values values = { p->name, p->line, p->norm, p->raw, NULL, p->has_raw ? p->raw_digest : NULL };
+		sqlite3_int64 record, version;
+
+		if (p->match >= 0) {
+			if (rename_record(ld, p, &gone_list[p->match], rules[i]))
+				goto out;
+			continue;
+		}
+		if (new_record(ld, p->name, p->occurrence, &record) ||
+		    open_version(ld, record, 0, "added", &values, &version) ||
+		    add_snapshot_row(ld, p->position, version))
+			goto out;
+		ld->stats.added++;
+	}
+	for (i = 0; i < ngone; i++) {
+		version_values tomb = { gone_list[i].name, 0, NULL, NULL, NULL, NULL };
+		sqlite3_int64 version;
+
+		if (gone_list[i].match >= 0)
+			continue;
+		if (open_version(ld, gone_list[i].record, gone_list[i].version, "removed", &tomb,
+				 &version))
+			goto out;
+		ld->stats.removed++;
+	}
+	rc = 0;
+out:
+	for (i = 0; i < ngone; i++) {
+		free(gone_list[i].name);
+		free(gone_list[i].norm);
+	}
+	free(gone_list);
+	free(rules);
+	return rc;
+}
+
+int load_export_end(load *ld, load_stats *stats)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = -1;
+
+	if (!ld->same_content && finish_export(ld))
+		return -1;
+	if (catalogue_prepare(ld->cat, &st,
+			      "UPDATE snapshot_export SET rows = ?, loaded = ?, quarantined = ? WHERE id = ?"))
+		return -1;
+	sqlite3_bind_int64(st, 1, (sqlite3_int64)ld->stats.rows);
+	sqlite3_bind_int64(st, 2, (sqlite3_int64)ld->stats.loaded);
+	sqlite3_bind_int64(st, 3, (sqlite3_int64)ld->stats.quarantined);
+	sqlite3_bind_int64(st, 4, ld->export_id);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		catalogue_fail(ld->cat, "recording the counts");
+	else
+		rc = 0;
+	sqlite3_finalize(st);
+	if (stats)
+		*stats = ld->stats;
+	return rc;
+}
+
+int load_previous_content(load *ld, const char *export_name, char sha[65],
+			  unsigned long long *bytes)
+{
+	sqlite3_stmt *st = NULL;
+	int step;
+
+	sha[0] = '\0';
+	*bytes = 0;
+	if (catalogue_prepare(ld->cat, &st,
+			      "SELECT se.sha256, se.bytes FROM snapshot_export se"
+			      " JOIN snapshot s ON s.id = se.snapshot_id"
+			      " WHERE se.export = ? AND se.snapshot_id <> ?"
+			      " ORDER BY s.as_of DESC, se.id DESC LIMIT 1"))
+		return -1;
+	sqlite3_bind_text(st, 1, export_name, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, ld->snapshot_id);
+	step = sqlite3_step(st);
+	if (step == SQLITE_ROW) {
+		mc_fmt(sha, 65, "%s", (const char *)sqlite3_column_text(st, 0));
+		*bytes = (unsigned long long)sqlite3_column_int64(st, 1);
+	}
+	sqlite3_finalize(st);
+	if (step == SQLITE_ROW)
+		return 1;
+	return step == SQLITE_DONE ? 0 : catalogue_fail(ld->cat, "reading earlier snapshots");
+}
+
+/* The known table's key of (name, occurrence) into key: its length, or 0
+ * when it does not fit. */
+static size_t known_key(char *key, size_t size, const char *name, size_t occurrence)
+{
+	size_t len = strlen(name), n = 0, i;
+	char digits[24];
+
+	do {
+		digits[n++] = (char)('0' + occurrence % 10);
+		occurrence /= 10;
+	} while (occurrence);
+	if (len + 1 + n >= size)
+		return 0;
+	memcpy(key, name, len);
+	key[len++] = '\x1f';
+	for (i = 0; i < n; i++)
+		key[len++] = digits[n - 1 - i];
+	key[len] = '\0';
+	return len;
+}
+
+int load_export_known(load *ld, const char *header_digest, load_known **known)
+{
+	sqlite3_stmt *st = NULL;
+	load_known *k = NULL;
+	size_t i;
+	int step, same = 0;
+
+	*known = NULL;
+	if (ld->same_content || ld->fresh)
+		goto record;
+	/* the header digest of the export's previous content */
+	if (catalogue_prepare(ld->cat, &st,
+			      "SELECT se.header_digest FROM snapshot_export se"
+			      " JOIN snapshot s ON s.id = se.snapshot_id"
+			      " WHERE se.export = ? AND se.snapshot_id <> ? AND se.unchanged = 0"
+			      " ORDER BY s.as_of DESC, se.id DESC LIMIT 1"))
+		return -1;
+	sqlite3_bind_text(st, 1, ld->export_name, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, ld->snapshot_id);
+	step = sqlite3_step(st);
+	same = step == SQLITE_ROW && sqlite3_column_text(st, 0) &&
+	       !strcmp((const char *)sqlite3_column_text(st, 0), header_digest);
+	sqlite3_finalize(st);
+	st = NULL;
+	if (step != SQLITE_ROW && step != SQLITE_DONE)
+		return catalogue_fail(ld->cat, "reading the previous header");
+	if (!same)
+		goto record;
+	if (read_current(ld))
+		return -1;
+	k = xcalloc(1, sizeof(*k));
+	strmap_init(&k->index);
+	k->rows = ld->current;
+	strmap_reserve(&k->index, ld->ncurrent);
+	for (i = 0; i < ld->ncurrent; i++) {
+		const current_row *c = &ld->current[i];
+		char key[4096];
+		size_t n;
+
+		if (!c->has_raw || c->occurrence < 1)
+			continue;
+		n = known_key(key, sizeof(key), c->name, (size_t)c->occurrence);
+		if (!n)
+			continue; /* such a row is never looked up */
+		*strmap_get_or_add(&k->index, key, n, NULL) = i + 1;
+	}
+	ld->known = k;
+	*known = k;
+record:
+	if (ld->same_content)
+		return 0;
+	if (catalogue_prepare(ld->cat, &st, "UPDATE snapshot_export SET header_digest = ? WHERE id = ?"))
+		return -1;
+	sqlite3_bind_text(st, 1, header_digest, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, ld->export_id);
+	step = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return step == SQLITE_DONE ? 0 : catalogue_fail(ld->cat, "recording the header digest");
+}
+
+int load_known_check(void *ctx, const char *name, size_t occurrence,
+		     const unsigned char digest[16], size_t *ref)
+{
+	const load_known *k = ctx;
+	char key[4096];
+	size_t *at, n = known_key(key, sizeof(key), name, occurrence);
+
+	if (!n)
+		return 0;
+	at = strmap_find(&k->index, key, n);
+	if (!at || memcmp(k->rows[*at - 1].raw, digest, DIGEST_LEN))
+		return 0;
+	*ref = *at - 1;
+	return 1;
+}
+
+void load_known_ids(const load_known *known, size_t ref, sqlite3_int64 *version,
+		    sqlite3_int64 *record)
+{
+	*version = known->rows[ref].version;
+	*record = known->rows[ref].record;
+}
+
+int load_export_content(load *ld, const char *sha256, unsigned long long bytes)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	if (ld->same_content)
+		return 0;
+	if (catalogue_prepare(ld->cat, &st,
+			      "UPDATE snapshot_export SET sha256 = ?, bytes = ? WHERE id = ?"))
+		return -1;
+	sqlite3_bind_text(st, 1, sha256, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, (sqlite3_int64)bytes);
+	sqlite3_bind_int64(st, 3, ld->export_id);
+	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : catalogue_fail(ld->cat, "recording the content's hash");
+	sqlite3_finalize(st);
+	return rc;
+}
+
+const char *load_error(const load *ld)
+{
+	return ld->cat->err;
+}
+
+int load_notice(load *ld, const char *message)
+{
+	sqlite3_bind_int64(ld->insert_notice, 1, ld->snapshot_id);
+	sqlite3_bind_text(ld->insert_notice, 2, message, -1, SQLITE_STATIC);
+	return step_done(ld, ld->insert_notice, "recording a notice");
+}
+
+int load_commit(load *ld)
+{
+	catalogue *cat;
+	int rc;
+
+	if (!ld)
+		return 0;
+	cat = ld->cat;
+	load_free(ld);
+	rc = catalogue_exec(cat, "COMMIT");
+	if (rc)
+		sqlite3_exec(cat->db, "ROLLBACK", NULL, NULL, NULL);
+	return rc;
+}
+
+void load_abort(load *ld)
+{
+	catalogue *cat;
+
+	if (!ld)
+		return;
+	cat = ld->cat;
+	load_free(ld);
+	sqlite3_exec(cat->db, "ROLLBACK", NULL, NULL, NULL);
+}

@@ -1,0 +1,132 @@
+/*
+ * load: writing a snapshot into the catalogue as versioned records.
+ *
+ * A load runs inside one transaction: load_begin() opens it,
+ * load_commit() makes it visible; load_abort() (or a crash) leaves the
+ * catalogue as it was.
+ *
+ * For each export of the snapshot the rows are compared with the export's
+ * current records, in normalised form, on the fields of this snapshot's
+ * header:
+ *   - same values: the current version stands (nothing written but the
+ *     snapshot's row list);
+ *   - a value of a field the previous snapshot also had differs: a new
+ *     version (kind "changed"), each differing field logged;
+ *   - only values of columns new to this snapshot differ: a new version of
+ *     kind "revised", which is not a change (no field log, no "last
+ *     updated"), so that the export can still be given back losslessly;
+ *   - a name the export did not have: a rename of a record that vanished
+ *     (see load_export_end), else a new record (kind "added"); a name that
+ *     was removed earlier continues its history (kind "added" again);
+ *   - a record no row carries any more: a tombstone (kind "removed"),
+ *     unless a quarantined row carries its name.
+ * Columns that appear or disappear are recorded once; a header spelled
+ * another way that maps onto the same field (an alias) is recorded as
+ * respelled and is no column change.
+ */
+#ifndef MODELCAT_LOAD_H
+#define MODELCAT_LOAD_H
+
+#include "db/catalogue.h"
+
+/* One column of an export (see export_column). */
+typedef struct load_column {
+	const char *header;          /* header cell */
+	const char *field;           /* canonical field */
+	const char *type;            /* type name */
+	int declared;                /* known to the column map */
+	int headerless;              /* empty header cell */
+} load_column;
+
+/* One row to load: what parse gives, encoded (see record_encode). */
+typedef struct load_row {
+	unsigned long line;          /* line in the file */
+	unsigned long position;      /* 0-based data row index */
+	const char *name;            /* trimmed model name ("" if none) */
+	size_t occurrence;           /* nth row with this name (0: quarantined) */
+	int quarantined;             /* 1: store in the quarantine only */
+	const char *fault_field;     /* with quarantined: field at fault or NULL */
+	const char *reason;          /* with quarantined: why */
+	const char *raw_csv;         /* the row as read, as CSV */
+	const char *norm_json;       /* JSON object field -> normalised value */
+	const char *raw_json;        /* JSON object field -> raw cell (differing) */
+	int has_digest;              /* 1: digest holds load_digest(norm_json) */
+	unsigned char digest[16];    /* computed ahead (by the parsing thread) */
+	int has_raw_digest;          /* 1: raw_digest holds the raw record's */
+	unsigned char raw_digest[16];/* see parse_row.raw_digest */
+	sqlite3_int64 known_version; /* not 0: the row is this current version
+					(load_known_check said so); no values */
+	sqlite3_int64 known_record;  /* with known_version: its record */
+} load_row;
+
+/* Counts of one export's load, filled by load_export_end(). */
+typedef struct load_stats {
+	unsigned long rows;          /* data rows */
+	unsigned long loaded;        /* rows loaded */
+	unsigned long quarantined;   /* rows quarantined */
+	unsigned long added;         /* records new to the export (or back) */
+	unsigned long changed;       /* records with a changed value */
+	unsigned long renamed;       /* records found under a new name */
+	unsigned long revised;       /* records given values of new columns only */
+	unsigned long unchanged;     /* records whose current version stands */
+	unsigned long removed;       /* records tombstoned */
+	unsigned long columns_added;   /* columns new to the export */
+	unsigned long columns_removed; /* columns gone from the export */
+	unsigned long headers_respelled; /* same field, header spelled another way */
+	int same_content;            /* 1: identical to the previous snapshot */
+} load_stats;
+
+typedef struct load load;
+
+/* The digest a version keeps of its normalised values: the first 16 bytes
+ * of the SHA-256 of the JSON text. */
+void load_digest(const char *norm_json, unsigned char digest[16]);
+
+/* Start loading a snapshot dated as_of (YYYY-MM-DD): opens the transaction. */
+int load_begin(catalogue *cat, load **out, const char *as_of);
+/* Replace the export precedence (best first) used by merged views. */
+int load_precedence(load *ld, char *const *exports, size_t n);
+/* The content hash and size of the export's latest earlier snapshot into
+ * sha and *bytes: 1, 0 when the export has none, -1 on error. */
+int load_previous_content(load *ld, const char *export_name, char sha[65],
+			  unsigned long long *bytes);
+/*
+ * Start one export of the snapshot. sha256 is the SHA-256 of the content
+ * (decompressed bytes), or "" when not known yet (give it to
+ * load_export_content() before the end); when it equals the export's
+ * latest content, *same is set to 1 and the rows that follow are ignored
+ * (no change).
+ */
+int load_export_begin(load *ld, const char *export_name, const char *file,
+		      const char *sha256, unsigned long long bytes,
+		      const load_column *columns, size_t ncolumns, int *same);
+int load_row_add(load *ld, const load_row *row);
+/*
+ * The export's current records, for recognising unchanged rows before
+ * they are normalised: when header_digest (parse_header_digest()) equals
+ * the one the export's previous content was read with, *known gets a map
+ * from (name, occurrence) to current version and raw digest; else NULL.
+ * The digest is recorded either way. The map stays valid until
+ * load_export_end(); load_known_check() only reads it.
+ */
+typedef struct load_known load_known;
+int load_export_known(load *ld, const char *header_digest, load_known **known);
+/* A parse_known_fn over the map (ctx is the load_known). */
+int load_known_check(void *ctx, const char *name, size_t occurrence,
+		     const unsigned char digest[16], size_t *ref);
+/* The version and record behind a reference load_known_check() gave. */
+void load_known_ids(const load_known *known, size_t ref, sqlite3_int64 *version,
+		    sqlite3_int64 *record);
+/* Record the content's hash and size, once read to the end. */
+int load_export_content(load *ld, const char *sha256, unsigned long long bytes);
+/* Finish the export: renames, removals, counts. */
+int load_export_end(load *ld, load_stats *stats);
+/* Record a notice (undeclared column, unknown value, repeated name). */
+int load_notice(load *ld, const char *message);
+/* The message of the load's last failure. */
+const char *load_error(const load *ld);
+/* Commit and free; or abort (roll back) and free. Both accept NULL. */
+int load_commit(load *ld);
+void load_abort(load *ld);
+
+#endif

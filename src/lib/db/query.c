@@ -1,0 +1,921 @@
+#include "db/query.h"
+#include "base/json.h"
+#include "base/strmap.h"
+#include "base/textout.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+
+int query_content_export(catalogue *cat, const char *export_name, const char *as_of,
+			 sqlite3_int64 *id)
+{
+	sqlite3_stmt *st = NULL;
+	int step;
+
+	*id = 0;
+	if (!as_of || !*as_of)
+		return 0;
+	if (catalogue_prepare(cat, &st,
+			      "SELECT se.id FROM snapshot_export se JOIN snapshot s ON s.id = se.snapshot_id"
+			      " WHERE se.export = ? AND s.as_of <= ? AND se.unchanged = 0"
+			      " ORDER BY s.as_of DESC, se.id DESC LIMIT 1"))
+		return -1;
+	if (sqlite3_bind_text(st, 1, export_name, -1, SQLITE_TRANSIENT) != SQLITE_OK ||
+	    sqlite3_bind_text(st, 2, as_of, -1, SQLITE_TRANSIENT) != SQLITE_OK) {
+		catalogue_fail(cat, "finding the snapshot");
+		sqlite3_finalize(st);
+		return -1;
+	}
+	step = sqlite3_step(st);
+	if (step == SQLITE_ROW)
+		*id = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	if (step == SQLITE_ROW)
+		return 1;
+	return step == SQLITE_DONE ? 0 : catalogue_fail(cat, "finding the snapshot");
+}
+
+/* As query_content_export, for the state after snapshot id (0: none). */
+static int content_export_upto(catalogue *cat, const char *export_name, sqlite3_int64 snapshot,
+			       sqlite3_int64 *id)
+{
+	sqlite3_stmt *st = NULL;
+	int step;
+
+	*id = 0;
+	if (!snapshot)
+		return 0;
+	if (catalogue_prepare(cat, &st,
+			      "SELECT se.id FROM snapshot_export se JOIN snapshot s ON s.id = se.snapshot_id"
+			      " WHERE se.export = ? AND se.snapshot_id <= ? AND se.unchanged = 0"
+			      " ORDER BY s.as_of DESC, se.id DESC LIMIT 1"))
+		return -1;
+	if (sqlite3_bind_text(st, 1, export_name, -1, SQLITE_TRANSIENT) != SQLITE_OK) {
+		catalogue_fail(cat, "finding the snapshot");
+		sqlite3_finalize(st);
+		return -1;
+	}
+	sqlite3_bind_int64(st, 2, snapshot);
+	step = sqlite3_step(st);
+	if (step == SQLITE_ROW)
+		*id = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	if (step == SQLITE_ROW)
+		return 1;
+	return step == SQLITE_DONE ? 0 : catalogue_fail(cat, "finding the snapshot");
+}
+
+int query_export_csv(catalogue *cat, const char *export_name, const char *as_of,
+			 sbuf *out)
+{
+	sqlite3_stmt *st = NULL;
+	sqlite3_int64 export_id;
+	strmap fields;
+	char **row = NULL;
+	size_t *lengths = NULL, ncols = 0, i;
+	sqlite3_int64 position = -1;
+	int rc = -1, step;
+
+	strmap_init(&fields);
+	step = query_content_export(cat, export_name, as_of, &export_id);
+	if (step < 0)
+		goto out;
+	if (step == 0) {
+		mc_fmt(cat->err, sizeof(cat->err), "%s: no snapshot of export %s on or before %s",
+		       cat->path, export_name, as_of);
+		rc = 1;
+		goto out;
+	}
+
+	/* header: canonical names in file order, header-less columns left out */
+	if (catalogue_prepare(cat, &st, "SELECT field FROM export_column WHERE snapshot_export_id = ?"
+			      " AND headerless = 0 ORDER BY position"))
+		goto out;
+	sqlite3_bind_int64(st, 1, export_id);
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *field = (const char *)sqlite3_column_text(st, 0);
+
+		*strmap_get_or_add(&fields, field, strlen(field), NULL) = ncols;
+		if (ncols)
+			sbuf_addc(out, ',');
+		textout_csv_field(out, field, strlen(field));
+		ncols++;
+	}
+	sbuf_addc(out, '\n');
+	if (step != SQLITE_DONE) {
+		catalogue_fail(cat, "reading the header");
+		goto out;
+	}
+	sqlite3_finalize(st);
+	st = NULL;
+
+	row = xcalloc(ncols, sizeof(*row));
+	lengths = xcalloc(ncols, sizeof(*lengths));
+	if (catalogue_prepare(cat, &st,
+		    "SELECT sr.position, j.key, j.value FROM snapshot_row sr"
+		    " JOIN version v ON v.id = sr.version_id, json_each(v.norm) j"
+		    " WHERE sr.snapshot_export_id = ? ORDER BY sr.position"))
+		goto out;
+	sqlite3_bind_int64(st, 1, export_id);
+	for (;;) {
+		sqlite3_int64 pos = 0;
+
+		step = sqlite3_step(st);
+		if (step == SQLITE_ROW)
+			pos = sqlite3_column_int64(st, 0);
+		if (position >= 0 && (step != SQLITE_ROW || pos != position)) {
+			textout_csv_row(out, (const char *const *)row, lengths, ncols);
+			for (i = 0; i < ncols; i++) {
+				free(row[i]);
+				row[i] = NULL;
+				lengths[i] = 0;
+			}
+		}
+		if (step != SQLITE_ROW)
+			break;
+		position = pos;
+		{
+			const char *key = (const char *)sqlite3_column_text(st, 1);
+			const char *value = (const char *)sqlite3_column_text(st, 2);
+			size_t *col = strmap_find(&fields, key, strlen(key));
+
+			/* a field of an earlier version that this snapshot's
+			 * header no longer has is not part of the export */
+			if (!col)
+				continue;
+			free(row[*col]);
+			lengths[*col] = (size_t)sqlite3_column_bytes(st, 2);
+			row[*col] = xstrndup(value ? value : "", lengths[*col]);
+		}
+	}
+	if (step != SQLITE_DONE) {
+		catalogue_fail(cat, "reading the rows");
+		goto out;
+	}
+	rc = 0;
+out:
+	if (row) {
+		for (i = 0; i < ncols; i++)
+			free(row[i]);
+	}
+	free(row);
+	free(lengths);
+	sqlite3_finalize(st);
+	strmap_release(&fields);
+	return rc;
+}
+
+
+/* ---- shared helpers ---- */
+
+/* Append a zeroed item to a DIFF_LIST and return it. */
+#define LIST_PUSH(list) \
+	((list).items = xrealloc((list).items, ((list).n + 1) * sizeof(*(list).items)), \
+	 memset(&(list).items[(list).n], 0, sizeof(*(list).items)), \
+	 &(list).items[(list).n++])
+
+static char *column_dup(sqlite3_stmt *st, int i)
+{
+	const char *s = (const char *)sqlite3_column_text(st, i);
+
+	return s ? xstrndup(s, (size_t)sqlite3_column_bytes(st, i)) : NULL;
+}
+
+/* The header of a snapshot_export: field names in file order (headerless
+ * columns left out) and their headers. */
+typedef struct header {
+	char **fields;               /* canonical fields */
+	char **headers;              /* header cells */
+	size_t n;                    /* entries */
+	strmap index;                /* field -> position + 1 */
+} header;
+
+static void header_release(header *h)
+{
+	size_t i;
+
+	for (i = 0; i < h->n; i++) {
+		free(h->fields[i]);
+		free(h->headers[i]);
+	}
+	free(h->fields);
+	free(h->headers);
+	strmap_release(&h->index);
+	memset(h, 0, sizeof(*h));
+}
+
+static int header_load(catalogue *cat, sqlite3_int64 export_id, header *h)
+{
+	sqlite3_stmt *st = NULL;
+	int step;
+
+	memset(h, 0, sizeof(*h));
+	strmap_init(&h->index);
+	if (!export_id)
+		return 0;
+	if (catalogue_prepare(cat, &st, "SELECT field, header FROM export_column"
+			      " WHERE snapshot_export_id = ? AND headerless = 0 ORDER BY position"))
+		return -1;
+	sqlite3_bind_int64(st, 1, export_id);
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		h->fields = xrealloc(h->fields, (h->n + 1) * sizeof(*h->fields));
+		h->headers = xrealloc(h->headers, (h->n + 1) * sizeof(*h->headers));
+		h->fields[h->n] = column_dup(st, 0);
+		h->headers[h->n] = column_dup(st, 1);
+		*strmap_get_or_add(&h->index, h->fields[h->n], strlen(h->fields[h->n]), NULL) = h->n + 1;
+		h->n++;
+	}
+	sqlite3_finalize(st);
+	return step == SQLITE_DONE ? 0 : catalogue_fail(cat, "reading a header");
+}
+
+static int header_has(const header *h, const char *field)
+{
+	return strmap_find(&h->index, field, strlen(field)) != NULL;
+}
+
+/* The rows of a snapshot_export: record, version, name, values. */
+typedef struct state_row {
+	sqlite3_int64 record;        /* record id */
+	sqlite3_int64 version;       /* version id */
+	char *name;                  /* the name in that version */
+	char *norm;                  /* values (JSON) */
+} state_row;
+
+typedef struct state {
+	state_row *rows;             /* in file order */
+	size_t n;                    /* entries */
+	strmap by_record;            /* record id (decimal) -> index + 1 */
+} state;
+
+static void state_release(state *s)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++) {
+		free(s->rows[i].name);
+		free(s->rows[i].norm);
+	}
+	free(s->rows);
+	strmap_release(&s->by_record);
+	memset(s, 0, sizeof(*s));
+}
+
+static const state_row *state_find(const state *s, sqlite3_int64 record)
+{
+	char key[32];
+	size_t *at;
+
+	mc_fmt(key, sizeof(key), "%lld", (long long)record);
+	at = strmap_find(&s->by_record, key, strlen(key));
+	return at ? &s->rows[*at - 1] : NULL;
+}
+
+static int state_load(catalogue *cat, sqlite3_int64 export_id, state *s)
+{
+	sqlite3_stmt *st = NULL;
+	int step;
+
+	memset(s, 0, sizeof(*s));
+	strmap_init(&s->by_record);
+	if (!export_id)
+		return 0;
+	if (catalogue_prepare(cat, &st,
+			      "SELECT v.record_id, v.id, v.name, v.norm FROM snapshot_row sr"
+			      " JOIN version v ON v.id = sr.version_id"
+			      " WHERE sr.snapshot_export_id = ? ORDER BY sr.position"))
+		return -1;
+	sqlite3_bind_int64(st, 1, export_id);
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		state_row *r;
+		char key[32];
+
+		s->rows = xrealloc(s->rows, (s->n + 1) * sizeof(*s->rows));
+		r = &s->rows[s->n++];
+		r->record = sqlite3_column_int64(st, 0);
+		r->version = sqlite3_column_int64(st, 1);
+		r->name = column_dup(st, 2);
+		r->norm = column_dup(st, 3);
+		mc_fmt(key, sizeof(key), "%lld", (long long)r->record);
+		*strmap_get_or_add(&s->by_record, key, strlen(key), NULL) = s->n;
+	}
+	sqlite3_finalize(st);
+	return step == SQLITE_DONE ? 0 : catalogue_fail(cat, "reading a snapshot's rows");
+}
+
+/* ---- diff ---- */
+
+static void model_release(diff_model *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->nfields; i++) {
+		free(m->fields[i].field);
+		free(m->fields[i].old);
+		free(m->fields[i].new);
+	}
+	free(m->fields);
+	free(m->export);
+	free(m->name);
+	free(m->old_name);
+}
+
+static void column_release(diff_column *c)
+{
+	free(c->export);
+	free(c->field);
+	free(c->old_header);
+	free(c->new_header);
+}
+
+void diff_result_release(diff_result *d)
+{
+	size_t i;
+
+	for (i = 0; i < d->added.n; i++)
+		model_release(&d->added.items[i]);
+	for (i = 0; i < d->removed.n; i++)
+		model_release(&d->removed.items[i]);
+	for (i = 0; i < d->renamed.n; i++)
+		model_release(&d->renamed.items[i]);
+	for (i = 0; i < d->changed.n; i++)
+		model_release(&d->changed.items[i]);
+	for (i = 0; i < d->columns_added.n; i++)
+		column_release(&d->columns_added.items[i]);
+	for (i = 0; i < d->columns_removed.n; i++)
+		column_release(&d->columns_removed.items[i]);
+	for (i = 0; i < d->headers_respelled.n; i++)
+		column_release(&d->headers_respelled.items[i]);
+	for (i = 0; i < d->quarantined.n; i++) {
+		diff_quarantine *q = &d->quarantined.items[i];
+
+		free(q->export);
+		free(q->file);
+		free(q->name);
+		free(q->field);
+		free(q->reason);
+		free(q->as_of);
+	}
+	for (i = 0; i < d->exports.n; i++)
+		free(d->exports.items[i]);
+	free(d->added.items);
+	free(d->removed.items);
+	free(d->renamed.items);
+	free(d->changed.items);
+	free(d->columns_added.items);
+	free(d->columns_removed.items);
+	free(d->headers_respelled.items);
+	free(d->quarantined.items);
+	free(d->exports.items);
+	memset(d, 0, sizeof(*d));
+}
+
+static diff_model *push_model(diff_result *d, int kind, const char *export_name,
+			      const char *name)
+{
+	diff_model *m = kind == 0 ? LIST_PUSH(d->added) : kind == 1 ? LIST_PUSH(d->removed) :
+			kind == 2 ? LIST_PUSH(d->renamed) : LIST_PUSH(d->changed);
+
+	m->export = xstrdup(export_name);
+	m->name = xstrdup(name ? name : "");
+	return m;
+}
+
+/* Compare two versions' values on the fields both headers have (the name
+ * is left to the rename list); adds a changed entry when any differ. */
+static int compare_rows(diff_result *d, const char *export_name, const state_row *a,
+			const state_row *b, const header *ha, const header *hb,
+			catalogue *cat)
+{
+	json_flat old, cur;
+	diff_model *m = NULL;
+	size_t i;
+
+	if (json_flat_parse(&old, a->norm) || json_flat_parse(&cur, b->norm)) {
+		json_flat_release(&old);
+		mc_fmt(cat->err, sizeof(cat->err), "%s: stored values are not valid JSON", cat->path);
+		return -1;
+	}
+	for (i = 0; i < hb->n; i++) {
+		const char *field = hb->fields[i];
+		const json_pair *x, *y;
+		diff_field *f;
+
+		if (!strcmp(field, "Model") || !header_has(ha, field))
+			continue;
+		x = json_flat_get(&old, field);
+		y = json_flat_get(&cur, field);
+		if (x && y && x->len == y->len && !memcmp(x->value, y->value, x->len))
+			continue;
+		if (!x && !y)
+			continue;
+		if (!m)
+			m = push_model(d, 3, export_name, b->name);
+		m->fields = xrealloc(m->fields, (m->nfields + 1) * sizeof(*m->fields));
+		f = &m->fields[m->nfields++];
+		f->field = xstrdup(field);
+		f->old = x ? xstrndup(x->value, x->len) : NULL;
+		f->new = y ? xstrndup(y->value, y->len) : NULL;
+	}
+	json_flat_release(&old);
+	json_flat_release(&cur);
+	return 0;
+}
+
+static void diff_columns(diff_result *d, const char *export_name, const header *ha,
+			 const header *hb)
+{
+	size_t i;
+
+	for (i = 0; i < hb->n; i++) {
+		size_t *at = strmap_find(&ha->index, hb->fields[i], strlen(hb->fields[i]));
+		diff_column *c;
+
+		if (at && !strcmp(ha->headers[*at - 1], hb->headers[i]))
+			continue;
+		c = at ? LIST_PUSH(d->headers_respelled) : LIST_PUSH(d->columns_added);
+		c->export = xstrdup(export_name);
+		c->field = xstrdup(hb->fields[i]);
+		c->new_header = xstrdup(hb->headers[i]);
+		if (at)
+			c->old_header = xstrdup(ha->headers[*at - 1]);
+	}
+	for (i = 0; i < ha->n; i++) {
+		diff_column *c;
+
+		if (header_has(hb, ha->fields[i]))
+			continue;
+		c = LIST_PUSH(d->columns_removed);
+		c->export = xstrdup(export_name);
+		c->field = xstrdup(ha->fields[i]);
+		c->old_header = xstrdup(ha->headers[i]);
+	}
+}
+
+static int diff_export(catalogue *cat, diff_result *d, const char *export_name)
+{
+	sqlite3_int64 ea = 0, eb = 0;
+	header ha, hb;
+	state sa, sb;
+	size_t i;
+	int rc = -1;
+
+	memset(&ha, 0, sizeof(ha));
+	memset(&hb, 0, sizeof(hb));
+	memset(&sa, 0, sizeof(sa));
+	memset(&sb, 0, sizeof(sb));
+	strmap_init(&ha.index);
+	strmap_init(&hb.index);
+	strmap_init(&sa.by_record);
+	strmap_init(&sb.by_record);
+	if (content_export_upto(cat, export_name, d->from_snapshot, &ea) < 0 ||
+	    content_export_upto(cat, export_name, d->to_snapshot, &eb) < 0)
+		goto out;
+	if (ea == eb) {
+		rc = 0;
+		goto out;
+	}
+	header_release(&ha);
+	header_release(&hb);
+	state_release(&sa);
+	state_release(&sb);
+	if (header_load(cat, ea, &ha) || header_load(cat, eb, &hb) ||
+	    state_load(cat, ea, &sa) || state_load(cat, eb, &sb))
+		goto out;
+	if (ea && eb)
+		diff_columns(d, export_name, &ha, &hb);
+	for (i = 0; i < sb.n; i++) {
+		const state_row *b = &sb.rows[i], *a = state_find(&sa, b->record);
+
+		if (!a) {
+			push_model(d, 0, export_name, b->name);
+			continue;
+		}
+		if (a->version == b->version)
+			continue;
+		if (strcmp(a->name, b->name))
+			push_model(d, 2, export_name, b->name)->old_name = xstrdup(a->name);
+		if (compare_rows(d, export_name, a, b, &ha, &hb, cat))
+			goto out;
+	}
+	for (i = 0; i < sa.n; i++)
+		if (!state_find(&sb, sa.rows[i].record))
+			push_model(d, 1, export_name, sa.rows[i].name);
+	rc = 0;
+out:
+	header_release(&ha);
+	header_release(&hb);
+	state_release(&sa);
+	state_release(&sb);
+	return rc;
+}
+
+static int diff_quarantined(catalogue *cat, diff_result *d)
+{
+	sqlite3_stmt *st = NULL;
+	int step;
+
+	if (catalogue_prepare(cat, &st,
+			      "SELECT se.export, q.file, q.line, q.name, q.field, q.reason, s.as_of"
+			      " FROM quarantine q JOIN snapshot_export se ON se.id = q.snapshot_export_id"
+			      " JOIN snapshot s ON s.id = se.snapshot_id"
+			      " WHERE s.id > ? AND s.id <= ? ORDER BY s.as_of, s.id, se.export, q.line"))
+		return -1;
+	sqlite3_bind_int64(st, 1, d->from_snapshot);
+	sqlite3_bind_int64(st, 2, d->to_snapshot);
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		diff_quarantine *q = LIST_PUSH(d->quarantined);
+
+		q->export = column_dup(st, 0);
+		q->file = column_dup(st, 1);
+		q->line = (long)sqlite3_column_int64(st, 2);
+		q->name = column_dup(st, 3);
+		q->field = column_dup(st, 4);
+		q->reason = column_dup(st, 5);
+		q->as_of = column_dup(st, 6);
+	}
+	sqlite3_finalize(st);
+	return step == SQLITE_DONE ? 0 : catalogue_fail(cat, "reading the quarantine");
+}
+
+/* The latest snapshot on or before day (0: none, or day empty); or the
+ * date of snapshot id into day. */
+static int snapshot_upto(catalogue *cat, const char *day, sqlite3_int64 *id)
+{
+	sqlite3_stmt *st = NULL;
+	int step;
+
+	*id = 0;
+	if (!day || !*day)
+		return 0;
+	if (catalogue_prepare(cat, &st, "SELECT coalesce(max(id), 0) FROM snapshot WHERE as_of <= ?"))
+		return -1;
+	sqlite3_bind_text(st, 1, day, -1, SQLITE_STATIC);
+	step = sqlite3_step(st);
+	if (step == SQLITE_ROW)
+		*id = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return step == SQLITE_ROW ? 0 : catalogue_fail(cat, "finding the snapshot");
+}
+
+static int snapshot_date(catalogue *cat, sqlite3_int64 id, char day[11])
+{
+	sqlite3_stmt *st = NULL;
+	int step;
+
+	day[0] = '\0';
+	if (!id)
+		return 0;
+	if (catalogue_prepare(cat, &st, "SELECT as_of FROM snapshot WHERE id = ?"))
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	step = sqlite3_step(st);
+	if (step == SQLITE_ROW)
+		mc_fmt(day, 11, "%s", (const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	return step == SQLITE_ROW || step == SQLITE_DONE ? 0 : catalogue_fail(cat, "reading a snapshot");
+}
+
+int query_diff_snapshots(catalogue *cat, sqlite3_int64 from_id, sqlite3_int64 to_id,
+			 diff_result *out)
+{
+	sqlite3_stmt *st = NULL;
+	size_t i;
+	int step;
+
+	memset(out, 0, sizeof(*out));
+	out->from_snapshot = from_id;
+	out->to_snapshot = to_id;
+	if (snapshot_date(cat, from_id, out->from) || snapshot_date(cat, to_id, out->to))
+		return -1;
+	if (catalogue_prepare(cat, &st,
+			      "SELECT DISTINCT export FROM snapshot_export WHERE snapshot_id <= ?"
+			      " ORDER BY export"))
+		return -1;
+	sqlite3_bind_int64(st, 1, to_id);
+	while ((step = sqlite3_step(st)) == SQLITE_ROW)
+		*LIST_PUSH(out->exports) = column_dup(st, 0);
+	sqlite3_finalize(st);
+	if (step != SQLITE_DONE)
+		return catalogue_fail(cat, "listing the exports");
+	for (i = 0; i < out->exports.n; i++)
+		if (diff_export(cat, out, out->exports.items[i]))
+			return -1;
+	return diff_quarantined(cat, out);
+}
+
+int query_diff(catalogue *cat, const char *from, const char *to, diff_result *out)
+{
+	sqlite3_int64 a, b;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	if (snapshot_upto(cat, from, &a) || snapshot_upto(cat, to, &b))
+		return -1;
+	rc = query_diff_snapshots(cat, a, b, out);
+	/* the dates asked for, which may fall between snapshots */
+	mc_fmt(out->from, sizeof(out->from), "%s", from ? from : "");
+	mc_fmt(out->to, sizeof(out->to), "%s", to);
+	return rc;
+}
+
+int query_last_two(catalogue *cat, char from[11], char to[11])
+{
+	sqlite3_stmt *st = NULL;
+	int step, n = 0;
+
+	from[0] = to[0] = '\0';
+	if (catalogue_prepare(cat, &st, "SELECT DISTINCT as_of FROM snapshot ORDER BY as_of DESC LIMIT 2"))
+		return -1;
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		mc_fmt(n == 0 ? to : from, 11, "%s", (const char *)sqlite3_column_text(st, 0));
+		n++;
+	}
+	sqlite3_finalize(st);
+	if (step != SQLITE_DONE)
+		return catalogue_fail(cat, "listing the snapshots");
+	return n ? 0 : 1;
+}
+
+/* ---- one model ---- */
+
+void model_view_release(model_view *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->values.n; i++) {
+		free(m->values.items[i].field);
+		free(m->values.items[i].value);
+		free(m->values.items[i].export);
+		free(m->values.items[i].since);
+	}
+	for (i = 0; i < m->exports.n; i++)
+		free(m->exports.items[i]);
+	free(m->values.items);
+	free(m->exports.items);
+	free(m->name);
+	memset(m, 0, sizeof(*m));
+}
+
+/* Split "NAME#n" into name and occurrence n; otherwise occurrence 1. */
+static void split_occurrence(const char *text, sbuf *name, long *occurrence)
+{
+	const char *hash = strrchr(text, '#');
+	char *end;
+
+	sbuf_reset(name);
+	*occurrence = 1;
+	if (hash && hash[1] >= '1' && hash[1] <= '9') {
+		long n = strtol(hash + 1, &end, 10);
+
+		if (!*end && n > 0) {
+			sbuf_add(name, text, (size_t)(hash - text));
+			*occurrence = n;
+			return;
+		}
+	}
+	sbuf_adds(name, text);
+}
+
+/* Fill m from the versions of name/occurrence valid on as_of: 1 found,
+ * 0 none, -1 error. With any_time, name may be the record's name at any
+ * time (before or after a rename). */
+static int model_lookup(catalogue *cat, const char *name, long occurrence,
+			const char *as_of, int any_time, model_view *m)
+{
+	sqlite3_stmt *st = NULL, *upd = NULL;
+	strmap seen;
+	int step, found = 0, rc = -1;
+
+	strmap_init(&seen);
+	if (catalogue_prepare(cat, &st,
+			      any_time ?
+			      "SELECT r.export, v.norm, v.valid_from, r.id, v.name FROM version v"
+			      " JOIN record r ON r.id = v.record_id"
+			      " LEFT JOIN precedence p ON p.export = r.export"
+			      " WHERE v.record_id IN (SELECT record_id FROM version WHERE name = ?)"
+			      " AND r.occurrence = ? AND v.tombstone = 0"
+			      " AND v.valid_from <= ? AND (v.valid_to IS NULL OR v.valid_to > ?)"
+			      " ORDER BY coalesce(p.rank, 1000000), r.export" :
+			      "SELECT r.export, v.norm, v.valid_from, r.id, v.name FROM version v"
+			      " JOIN record r ON r.id = v.record_id"
+			      " LEFT JOIN precedence p ON p.export = r.export"
+			      " WHERE v.name = ? AND r.occurrence = ? AND v.tombstone = 0"
+			      " AND v.valid_from <= ? AND (v.valid_to IS NULL OR v.valid_to > ?)"
+			      " ORDER BY coalesce(p.rank, 1000000), r.export") ||
+	    catalogue_prepare(cat, &upd,
+			      "SELECT max(valid_from) FROM version WHERE record_id = ? AND valid_from <= ?"
+			      " AND kind IN ('added', 'changed', 'renamed', 'removed')"))
+		goto out;
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, occurrence);
+	sqlite3_bind_text(st, 3, as_of, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, as_of, -1, SQLITE_STATIC);
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *export_name = (const char *)sqlite3_column_text(st, 0);
+		sqlite3_int64 export_id;
+		header h;
+		json_flat values;
+		size_t i;
+
+		found = 1;
+		if (!m->name)
+			m->name = column_dup(st, 4);
+		*LIST_PUSH(m->exports) = xstrdup(export_name);
+		if (query_content_export(cat, export_name, as_of, &export_id) < 0 ||
+		    header_load(cat, export_id, &h))
+			goto out;
+		if (json_flat_parse(&values, (const char *)sqlite3_column_text(st, 1))) {
+			header_release(&h);
+			mc_fmt(cat->err, sizeof(cat->err), "%s: stored values are not valid JSON",
+			       cat->path);
+			goto out;
+		}
+		for (i = 0; i < h.n; i++) {
+			const json_pair *v = json_flat_get(&values, h.fields[i]);
+			model_value *mv;
+			int added;
+
+			if (!v)
+				continue;
+			strmap_get_or_add(&seen, h.fields[i], strlen(h.fields[i]), &added);
+			if (!added)
+				continue;
+			mv = LIST_PUSH(m->values);
+			mv->field = xstrdup(h.fields[i]);
+			mv->value = xstrndup(v->value, v->len);
+			mv->export = xstrdup(export_name);
+			mv->since = column_dup(st, 2);
+		}
+		json_flat_release(&values);
+		header_release(&h);
+		sqlite3_bind_int64(upd, 1, sqlite3_column_int64(st, 3));
+		sqlite3_bind_text(upd, 2, as_of, -1, SQLITE_STATIC);
+		if (sqlite3_step(upd) == SQLITE_ROW && sqlite3_column_text(upd, 0) &&
+		    strcmp((const char *)sqlite3_column_text(upd, 0), m->last_updated) > 0)
+			mc_fmt(m->last_updated, sizeof(m->last_updated), "%s",
+			       (const char *)sqlite3_column_text(upd, 0));
+		sqlite3_reset(upd);
+	}
+	if (step != SQLITE_DONE) {
+		catalogue_fail(cat, "reading the model");
+		goto out;
+	}
+	rc = found;
+out:
+	sqlite3_finalize(st);
+	sqlite3_finalize(upd);
+	strmap_release(&seen);
+	return rc;
+}
+
+int query_model(catalogue *cat, const char *name, const char *as_of, model_view *out)
+{
+	sbuf base;
+	long occurrence;
+	int rc;
+
+	memset(out, 0, sizeof(*out));
+	mc_fmt(out->as_of, sizeof(out->as_of), "%s", as_of);
+	sbuf_init(&base);
+	split_occurrence(name, &base, &occurrence);
+	rc = model_lookup(cat, name, 1, as_of, 0, out);
+	if (rc == 0 && occurrence > 1)
+		rc = model_lookup(cat, base.data, occurrence, as_of, 0, out);
+	/* not under that name on that date: under the name it had then */
+	if (rc == 0)
+		rc = model_lookup(cat, name, 1, as_of, 1, out);
+	if (rc == 0 && occurrence > 1)
+		rc = model_lookup(cat, base.data, occurrence, as_of, 1, out);
+	sbuf_release(&base);
+	return rc < 0 ? -1 : rc == 1 ? 0 : 1;
+}
+
+/* ---- history ---- */
+
+/* One line of text for a value: line breaks folded, long values cut. */
+static void add_value(sbuf *out, const char *value)
+{
+	size_t i, n;
+
+	if (!value) {
+		sbuf_adds(out, "(none)");
+		return;
+	}
+	n = strlen(value);
+	for (i = 0; i < n && i < 200; i++)
+		sbuf_addc(out, value[i] == '\n' || value[i] == '\r' || value[i] == '\t' ? ' ' : value[i]);
+	if (i < n) {
+		while (i > 0 && ((unsigned char)value[i] & 0xC0) == 0x80) {
+			out->len--;
+			i--;
+		}
+		out->data[out->len] = '\0';
+		sbuf_adds(out, "...");
+	}
+}
+
+static int history_record(catalogue *cat, sqlite3_int64 record, sbuf *out)
+{
+	sqlite3_stmt *vs = NULL, *fc = NULL, *rn = NULL;
+	int step, rc = -1;
+
+	if (catalogue_prepare(cat, &vs,
+			      "SELECT v.id, v.valid_from, v.valid_to, v.kind, v.name, r.export, v.line"
+			      " FROM version v JOIN record r ON r.id = v.record_id"
+			      " WHERE v.record_id = ? ORDER BY v.valid_from, v.id") ||
+	    catalogue_prepare(cat, &fc,
+			      "SELECT field, old, new FROM field_change WHERE version_id = ? ORDER BY id") ||
+	    catalogue_prepare(cat, &rn,
+			      "SELECT old_name, new_name, evidence FROM rename WHERE version_id = ?"))
+		goto out;
+	sqlite3_bind_int64(vs, 1, record);
+	while ((step = sqlite3_step(vs)) == SQLITE_ROW) {
+		const char *kind = (const char *)sqlite3_column_text(vs, 3);
+		const char *to = (const char *)sqlite3_column_text(vs, 2);
+
+		sbuf_addf(out, "  %s  %-8s %s  \"%s\"", sqlite3_column_text(vs, 1), kind,
+			  sqlite3_column_text(vs, 5), sqlite3_column_text(vs, 4));
+		if (sqlite3_column_type(vs, 6) != SQLITE_NULL)
+			sbuf_addf(out, " (line %lld)", (long long)sqlite3_column_int64(vs, 6));
+		sbuf_addf(out, "%s%s\n", to ? ", until " : "", to ? to : "");
+		sqlite3_bind_int64(rn, 1, sqlite3_column_int64(vs, 0));
+		while (sqlite3_step(rn) == SQLITE_ROW)
+			sbuf_addf(out, "      renamed: %s -> %s (%s)\n", sqlite3_column_text(rn, 0),
+				  sqlite3_column_text(rn, 1), sqlite3_column_text(rn, 2));
+		sqlite3_reset(rn);
+		sqlite3_bind_int64(fc, 1, sqlite3_column_int64(vs, 0));
+		while (sqlite3_step(fc) == SQLITE_ROW) {
+			sbuf_addf(out, "      %s: ", sqlite3_column_text(fc, 0));
+			add_value(out, (const char *)sqlite3_column_text(fc, 1));
+			sbuf_adds(out, " -> ");
+			add_value(out, (const char *)sqlite3_column_text(fc, 2));
+			sbuf_addc(out, '\n');
+		}
+		sqlite3_reset(fc);
+	}
+	if (step != SQLITE_DONE) {
+		catalogue_fail(cat, "reading the history");
+		goto out;
+	}
+	rc = 0;
+out:
+	sqlite3_finalize(vs);
+	sqlite3_finalize(fc);
+	sqlite3_finalize(rn);
+	return rc;
+}
+
+int query_history(catalogue *cat, const char *name, sbuf *out)
+{
+	sqlite3_stmt *st = NULL;
+	int step, found = 0, rc = -1;
+
+	if (catalogue_prepare(cat, &st,
+			      "SELECT r.id, r.export, r.name, r.occurrence,"
+			      " (SELECT max(valid_from) FROM version WHERE record_id = r.id"
+			      "  AND kind IN ('added', 'changed', 'renamed', 'removed'))"
+			      " FROM record r LEFT JOIN precedence p ON p.export = r.export"
+			      " WHERE r.id IN (SELECT record_id FROM version WHERE name = ?"
+			      "                UNION SELECT record_id FROM rename WHERE old_name = ?)"
+			      " ORDER BY coalesce(p.rank, 1000000), r.export, r.occurrence"))
+		return -1;
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		found = 1;
+		sbuf_addf(out, "%s: \"%s\"", sqlite3_column_text(st, 1), sqlite3_column_text(st, 2));
+		if (sqlite3_column_int64(st, 3) > 1)
+			sbuf_addf(out, " (occurrence %lld)", (long long)sqlite3_column_int64(st, 3));
+		sbuf_addf(out, ", last updated %s\n", sqlite3_column_text(st, 4));
+		if (history_record(cat, sqlite3_column_int64(st, 0), out))
+			goto out;
+	}
+	if (step != SQLITE_DONE) {
+		catalogue_fail(cat, "reading the history");
+		goto out;
+	}
+	sqlite3_finalize(st);
+	if (catalogue_prepare(cat, &st,
+			      "SELECT s.as_of, se.export, q.file, q.line, q.reason FROM quarantine q"
+			      " JOIN snapshot_export se ON se.id = q.snapshot_export_id"
+			      " JOIN snapshot s ON s.id = se.snapshot_id WHERE q.name = ?"
+			      " ORDER BY s.as_of, q.id"))
+		return -1;
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		found = 1;
+		sbuf_addf(out, "quarantined %s %s: %s:%lld: %s\n", sqlite3_column_text(st, 0),
+			  sqlite3_column_text(st, 1), sqlite3_column_text(st, 2),
+			  (long long)sqlite3_column_int64(st, 3), sqlite3_column_text(st, 4));
+	}
+	if (step != SQLITE_DONE) {
+		catalogue_fail(cat, "reading the quarantine");
+		goto out;
+	}
+	rc = found ? 0 : 1;
+out:
+	sqlite3_finalize(st);
+	return rc;
+}

@@ -1,0 +1,127 @@
+/*
+ * query: reading the catalogue's history: exports as they stood on a
+ * date, a model's merged record, its history, and what changed between
+ * two dates.
+ */
+#ifndef MODELCAT_QUERY_H
+#define MODELCAT_QUERY_H
+
+#include "db/catalogue.h"
+
+/* The snapshot_export whose content the export had on as_of: 1 and *id,
+ * 0 when none (or as_of is empty), -1 on error. */
+int query_content_export(catalogue *cat, const char *export_name, const char *as_of,
+			 sqlite3_int64 *id);
+
+/*
+ * Write export_name as it stood on as_of (YYYY-MM-DD) as CSV to out:
+ * canonical column names of that snapshot's header, then every loaded row
+ * in file order with normalised values. Returns 0, 1 when the catalogue
+ * holds no such export on or before that date, -1 on error.
+ */
+int query_export_csv(catalogue *cat, const char *export_name, const char *as_of, sbuf *out);
+
+
+/* ---- what changed between two dates ---- */
+
+typedef struct diff_field {
+	char *field;                 /* canonical field */
+	char *old;                   /* old value, NULL when it had none */
+	char *new;                   /* new value, NULL when it has none */
+} diff_field;
+
+typedef struct diff_model {
+	char *export;                /* the export */
+	char *name;                  /* the model's name (the new one for renames) */
+	char *old_name;              /* renames: the name before */
+	diff_field *fields;          /* changed: the fields that changed */
+	size_t nfields;              /* entries in fields */
+} diff_model;
+
+typedef struct diff_column {
+	char *export;                /* the export */
+	char *field;                 /* canonical field */
+	char *old_header;            /* removed, respelled: header before */
+	char *new_header;            /* added, respelled: header now */
+} diff_column;
+
+typedef struct diff_quarantine {
+	char *export;                /* the export */
+	char *file;                  /* the file as ingested */
+	long line;                   /* line in the file */
+	char *name;                  /* model name, NULL if none */
+	char *field;                 /* field at fault, NULL if none */
+	char *reason;                /* why */
+	char *as_of;                 /* snapshot date */
+} diff_quarantine;
+
+/* A list of T: items and count. */
+#define DIFF_LIST(T) struct { T *items; size_t n; }
+
+typedef struct diff_result {
+	char from[11];               /* earlier date ("" : from nothing) */
+	char to[11];                 /* later date */
+	sqlite3_int64 from_snapshot; /* the state after this snapshot (0: none) */
+	sqlite3_int64 to_snapshot;   /* against the state after this one */
+	DIFF_LIST(diff_model) added;     /* new to an export (or back) */
+	DIFF_LIST(diff_model) removed;   /* gone from an export */
+	DIFF_LIST(diff_model) renamed;   /* same model, new name */
+	DIFF_LIST(diff_model) changed;   /* values changed (also renamed ones) */
+	DIFF_LIST(diff_column) columns_added;
+	DIFF_LIST(diff_column) columns_removed;
+	DIFF_LIST(diff_column) headers_respelled;  /* alias spellings: no change */
+	DIFF_LIST(diff_quarantine) quarantined;  /* rows quarantined in (from, to] */
+	DIFF_LIST(char *) exports;       /* exports compared */
+} diff_result;
+
+/*
+ * Compare the catalogue as it stood on from with how it stood on to
+ * (from < to; from "" means an empty catalogue). Every export is compared
+ * on its own, on the fields both snapshots' headers have. Returns 0 or -1.
+ */
+int query_diff(catalogue *cat, const char *from, const char *to, diff_result *out);
+/* The same between the states right after two snapshots (by id; from_id
+ * 0: an empty catalogue), so that two snapshots of one day can be told
+ * apart. */
+int query_diff_snapshots(catalogue *cat, sqlite3_int64 from_id, sqlite3_int64 to_id,
+			 diff_result *out);
+void diff_result_release(diff_result *d);
+
+/* The dates of the last two snapshots into from and to (from is "" when
+ * there is only one). Returns 0, 1 when there is no snapshot, -1 on error. */
+int query_last_two(catalogue *cat, char from[11], char to[11]);
+
+/* ---- one model ---- */
+
+typedef struct model_value {
+	char *field;                 /* canonical field */
+	char *value;                 /* normalised value */
+	char *export;                /* export it comes from */
+	char *since;                 /* snapshot date of the version holding it */
+} model_value;
+
+typedef struct model_view {
+	char *name;                  /* the model's name on the date */
+	char as_of[11];              /* the date */
+	char last_updated[11];       /* last snapshot that changed it (any export) */
+	DIFF_LIST(model_value) values;   /* merged by precedence, field order */
+	DIFF_LIST(char *) exports;       /* exports holding it, by precedence */
+} model_view;
+
+/*
+ * The model called name (a repeated name's nth row: "NAME#n") as it stood
+ * on as_of, its fields merged across exports by precedence. Returns 0, 1
+ * when no export held a model of that name on that date, -1 on error.
+ */
+int query_model(catalogue *cat, const char *name, const char *as_of, model_view *out);
+void model_view_release(model_view *m);
+
+/*
+ * Write the history of every record that ever carried name: each version
+ * (date, export, kind, name), each field change (field: old -> new), each
+ * rename with its evidence, and quarantined rows carrying the name, as
+ * text lines. Returns 0, 1 when no record ever had the name, -1 on error.
+ */
+int query_history(catalogue *cat, const char *name, sbuf *out);
+
+#endif

@@ -1,0 +1,230 @@
+/*
+ * page: one model page, described once as a list of blocks (title,
+ * headings, paragraphs, label/value pairs, links) and written from that
+ * description as text or as HTML.
+ *
+ * The words come from the translation catalogue (PAGE_TEXTS below lists
+ * every entry a page uses, by key); the values come from the model's
+ * merged record (query_model), formatted by format.h. docs/pages.md has
+ * the rules: which field goes where, what is left out, what is derived.
+ *
+ * Ownership: a page owns its blocks and their strings (page_release);
+ * page_texts owns its strings (page_texts_release).
+ */
+#ifndef MODELCAT_PAGE_H
+#define MODELCAT_PAGE_H
+
+#include <stddef.h>
+#include "base/util.h"
+
+/* query.h's merged record (query.h is included by the .c files: its
+ * include guard does not cover all of it). */
+struct model_view;
+
+/* Every catalogue entry a page uses: X(identifier, key). */
+#define PAGE_TEXTS(X) \
+	X(HW_NO_ESTIMATE, "hardware.no_estimate") \
+	X(HW_CLOSED_TITLE, "hardware.closed.title") \
+	X(HW_CLOSED_TEXT, "hardware.closed.text") \
+	X(HW_OPEN_FIGURE, "hardware.open.figure") \
+	X(HW_OPEN_TITLE, "hardware.open.title") \
+	X(HW_OPEN_TEXT, "hardware.open.text") \
+	X(HW_UNSIZED_TITLE, "hardware.unsized.title") \
+	X(HW_OPEN_UNSIZED_TEXT, "hardware.open_unsized.text") \
+	X(HW_UNKNOWN_TEXT, "hardware.unknown.text") \
+	X(BAND, "band") \
+	X(SPEC_HEADING, "spec.heading") \
+	X(SPEC_INTRO, "spec.intro") \
+	X(SECTION_EMPTY, "section.empty") \
+	X(ORIGIN_HEADING, "section.origin.heading") \
+	X(ORIGIN_INTRO, "section.origin.intro") \
+	X(PURPOSE_HEADING, "section.purpose.heading") \
+	X(PURPOSE_INTRO, "section.purpose.intro") \
+	X(SIZE_HEADING, "section.size.heading") \
+	X(SIZE_INTRO, "section.size.intro") \
+	X(COMPUTE_HEADING, "section.compute.heading") \
+	X(COMPUTE_INTRO, "section.compute.intro") \
+	X(RUN_HEADING, "section.run.heading") \
+	X(RUN_INTRO, "section.run.intro") \
+	X(AVAILABILITY_HEADING, "section.availability.heading") \
+	X(AVAILABILITY_INTRO, "section.availability.intro") \
+	X(CLASSIFICATION_HEADING, "section.classification.heading") \
+	X(CLASSIFICATION_INTRO, "section.classification.intro") \
+	X(SOURCES_HEADING, "section.sources.heading") \
+	X(SOURCES_INTRO, "section.sources.intro") \
+	X(LABEL_ORGANISATION, "label.organisation") \
+	X(LABEL_ORGANISATION_TYPE, "label.organisation_type") \
+	X(LABEL_COUNTRY, "label.country") \
+	X(LABEL_PUBLISHED, "label.published") \
+	X(LABEL_AUTHORS, "label.authors") \
+	X(LABEL_DOMAIN, "label.domain") \
+	X(LABEL_TASK, "label.task") \
+	X(LABEL_APPROACH, "label.approach") \
+	X(LABEL_PARAMETERS, "label.parameters") \
+	X(LABEL_TRAINING_DATA, "label.training_data") \
+	X(LABEL_TRAINING_COMPUTE, "label.training_compute") \
+	X(LABEL_COMPUTE_METHOD, "label.compute_method") \
+	X(LABEL_HARDWARE, "label.hardware") \
+	X(LABEL_CHIPS, "label.chips") \
+	X(LABEL_WALL_CLOCK, "label.wall_clock") \
+	X(LABEL_UTILISATION, "label.utilisation") \
+	X(LABEL_POWER, "label.power") \
+	X(LABEL_COMPUTE_COST, "label.compute_cost") \
+	X(LABEL_DATA_CENTRE, "label.data_centre") \
+	X(LABEL_WEIGHTS, "label.weights") \
+	X(LABEL_MODEL_ACCESS, "label.model_access") \
+	X(LABEL_TRAINING_CODE, "label.training_code") \
+	X(LABEL_ABOVE_1E23, "label.above_1e23") \
+	X(LABEL_TRACKED, "label.tracked") \
+	X(LABEL_CONFIDENCE, "label.confidence") \
+	X(LABEL_CITATIONS, "label.citations") \
+	X(LABEL_REFERENCE, "label.reference") \
+	X(LABEL_LAST_UPDATED, "label.last_updated") \
+	X(VALUE_YES, "value.yes") \
+	X(VALUE_NO, "value.no") \
+	X(VALUE_DATE_DAY, "value.date.day") \
+	X(VALUE_DATE_MONTH, "value.date.month") \
+	X(VALUE_MONTH_1, "value.month.01") \
+	X(VALUE_MONTH_2, "value.month.02") \
+	X(VALUE_MONTH_3, "value.month.03") \
+	X(VALUE_MONTH_4, "value.month.04") \
+	X(VALUE_MONTH_5, "value.month.05") \
+	X(VALUE_MONTH_6, "value.month.06") \
+	X(VALUE_MONTH_7, "value.month.07") \
+	X(VALUE_MONTH_8, "value.month.08") \
+	X(VALUE_MONTH_9, "value.month.09") \
+	X(VALUE_MONTH_10, "value.month.10") \
+	X(VALUE_MONTH_11, "value.month.11") \
+	X(VALUE_MONTH_12, "value.month.12") \
+	X(VALUE_ONE_HOUR, "value.duration.one_hour") \
+	X(VALUE_HOURS, "value.duration.hours") \
+	X(VALUE_HOURS_DAYS, "value.duration.hours_days") \
+	X(VALUE_MFU, "value.mfu") \
+	X(VALUE_DATASET, "value.dataset") \
+	X(VALUE_UNIT_TOKENS, "value.dataset_unit.tokens") \
+	X(VALUE_UNIT_IMAGES, "value.dataset_unit.images") \
+	X(VALUE_UNIT_DATAPOINTS, "value.dataset_unit.datapoints") \
+	X(VALUE_WEIGHTS_CLOSED, "value.weights.closed") \
+	X(VALUE_WEIGHTS_OPEN, "value.weights.open") \
+	X(VALUE_LICENCE_OPEN_SOURCE, "value.licence.open_source") \
+	X(VALUE_LICENCE_UNRESTRICTED, "value.licence.unrestricted") \
+	X(VALUE_LICENCE_NON_COMMERCIAL, "value.licence.non_commercial") \
+	X(VALUE_LICENCE_RESTRICTED, "value.licence.restricted") \
+	X(VALUE_LICENCE_UNKNOWN, "value.licence.unknown") \
+	X(NUMBERS_HEADING, "numbers.heading") \
+	X(NUMBERS_ORIGIN_HEADING, "numbers.origin.heading") \
+	X(NUMBERS_ORIGIN, "numbers.origin") \
+	X(NUMBERS_PURPOSE, "numbers.purpose") \
+	X(NUMBERS_WEIGHTS_CLOSED, "numbers.weights.closed") \
+	X(NUMBERS_WEIGHTS_OPEN, "numbers.weights.open") \
+	X(NUMBERS_BUILD_HEADING, "numbers.build.heading") \
+	X(NUMBERS_COMPUTE, "numbers.compute") \
+	X(NUMBERS_TRACKED, "numbers.tracked") \
+	X(FAQ_HEADING, "faq.heading") \
+	X(FAQ_TITLE, "faq.title") \
+	X(FAQ_USE_Q, "faq.use.q") \
+	X(FAQ_USE_A, "faq.use.a") \
+	X(FAQ_COMPUTE_Q, "faq.compute.q") \
+	X(FAQ_COMPUTE_A, "faq.compute.a") \
+	X(FAQ_GPU_Q, "faq.gpu.q") \
+	X(FAQ_GPU_CLOSED, "faq.gpu.closed") \
+	X(FAQ_GPU_OPEN, "faq.gpu.open") \
+	X(FAQ_GPU_UNSIZED, "faq.gpu.unsized") \
+	X(FAQ_OPEN_Q, "faq.open.q") \
+	X(FAQ_OPEN_CLOSED, "faq.open.closed") \
+	X(FAQ_OPEN_OPEN, "faq.open.open") \
+	X(FAQ_PARAMS_Q, "faq.params.q") \
+	X(FAQ_PARAMS_A, "faq.params.a") \
+	X(FAQ_CREATOR_Q, "faq.creator.q") \
+	X(FAQ_CREATOR_A, "faq.creator.a") \
+	X(FAQ_RELEASED_Q, "faq.released.q") \
+	X(FAQ_RELEASED_A, "faq.released.a") \
+	X(FAQ_RELEASED_NEWER, "faq.released.newer") \
+	X(CLOSING_HEADING, "closing.heading") \
+	X(CLOSING_LEAD, "closing.lead") \
+	X(CLOSING_TEXT, "closing.text") \
+	X(INDEX_TITLE, "index.title") \
+	X(INDEX_INTRO, "index.intro")
+
+#define PAGE_TEXT_ENUM(id, key) PT_##id,
+typedef enum page_text_id { PAGE_TEXTS(PAGE_TEXT_ENUM) PT_COUNT } page_text_id;
+#undef PAGE_TEXT_ENUM
+
+/* The catalogue key of a text (e.g. "band"). */
+const char *page_text_key(page_text_id id);
+/* The text id of a key: 0 and *id, or -1 when pages use no such key. */
+int page_text_find(const char *key, page_text_id *id);
+/* Is name a placeholder pages fill in ("name", "compute", ...)? */
+int page_placeholder_known(const char *name, size_t len);
+
+/* The page text of one language: a template per text id (template.h). */
+typedef struct page_texts {
+	char lang[36];               /* language code */
+	char *text[PT_COUNT];        /* owned; NULL until set */
+} page_texts;
+
+void page_texts_init(page_texts *t, const char *lang);
+void page_texts_release(page_texts *t);
+
+/* ---- the description ---- */
+
+typedef enum page_kind {
+	PAGE_TITLE,                  /* the page title (h1) */
+	PAGE_OPEN,                   /* opens a part of the page; role names it */
+	PAGE_CLOSE,                  /* closes the innermost open part */
+	PAGE_HEADING,                /* a heading of level 2, 3 or 4 */
+	PAGE_PARAGRAPH,              /* a paragraph; role says which kind */
+	PAGE_PAIR,                   /* a label and its value (text, link) */
+	PAGE_LINK                    /* an item of a list of links (text, link) */
+} page_kind;
+
+typedef struct page_block {
+	page_kind kind;              /* what the block is */
+	int level;                   /* PAGE_HEADING: 2, 3 or 4 */
+	const char *role;            /* PAGE_OPEN, PAGE_PARAGRAPH: "intro", "note",
+					"band", "figure", ... (static string) */
+	char *text;                  /* title, heading, paragraph, label, link text */
+	char *value;                 /* PAGE_PAIR: the value */
+	char *link;                  /* PAGE_PAIR, PAGE_LINK: where it links (an
+					http(s) URL or a file name), or NULL */
+} page_block;
+
+typedef struct page {
+	char lang[36];               /* language of the page */
+	page_block *blocks;          /* in reading order */
+	size_t n;                    /* number of blocks */
+} page;
+
+void page_init(page *p, const char *lang);
+void page_release(page *p);
+
+/*
+ * Describe the page of model m in the language of texts (a text missing
+ * there falls back to english, which must then have it). Returns 0, or -1
+ * with the reason in err (a text neither language has, a broken template).
+ */
+int page_build(page *p, const struct model_view *m, const page_texts *texts,
+	       const page_texts *english, char *err, size_t errlen);
+
+/* One entry of an index page. */
+typedef struct page_index_entry {
+	const char *name;            /* the model's name */
+	const char *file;            /* its page, relative to the index */
+} page_index_entry;
+
+/* Describe the index page of a language: n entries on date (YYYY-MM-DD). */
+int page_build_index(page *p, const page_index_entry *entries, size_t n, const char *date,
+		     const page_texts *texts, const page_texts *english, char *err, size_t errlen);
+
+/* Write the page as text: one line per title, heading and paragraph,
+ * "- label" and "- value" lines per pair, "- text" per link. */
+void page_render_text(const page *p, sbuf *out);
+/* Write the page as a complete HTML document, every string escaped, links
+ * only to http(s) URLs and to plain file names. */
+void page_render_html(const page *p, sbuf *out);
+
+/* Is url an http:// or https:// URL with no white space or control
+ * characters? (Only such URLs become links.) */
+int page_safe_url(const char *url);
+
+#endif

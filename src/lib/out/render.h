@@ -1,0 +1,50 @@
+/*
+ * render: model pages out of the catalogue: one page on demand, or every
+ * model on record in every stored language and both formats, with an index
+ * page per language (modelcat render --all).
+ *
+ * File names (docs/pages.md): OUT/LANG/STEM.txt and OUT/LANG/STEM.html,
+ * plus OUT/LANG/index.txt and OUT/LANG/index.html. STEM is the model's name
+ * with ASCII letters lower-cased, digits kept and every other run of bytes
+ * turned into one '-' (at most 60 bytes, no '-' at either end; "model" when
+ * nothing is left), then '-' and the first 10 hex digits of the SHA-256 of
+ * the name: "MegaScale (Production)" -> "megascale-production-" + hash.
+ * A STEM never holds '/' or "..", never starts with '.', and two names
+ * that slug alike still get different files.
+ */
+#ifndef MODELCAT_RENDER_H
+#define MODELCAT_RENDER_H
+
+#include <stdio.h>
+#include "db/catalogue.h"
+#include "out/page.h"
+
+/* The date of the last snapshot into day[11]: 0, 1 when there is none,
+ * -1 on error (cat->err). */
+int render_last_snapshot(catalogue *cat, char day[11]);
+
+/* The models on record on as_of, sorted by name (case folded); a repeated
+ * name's later rows as "NAME#2", ... The caller frees each name and the
+ * array. 0 or -1 (cat->err). */
+int render_models(catalogue *cat, const char *as_of, char ***names, size_t *n);
+
+/* The file stem of a model's pages (see above) into buf (at least 80 bytes). */
+void render_file_stem(const char *name, char *buf, size_t len);
+
+/* What render_all did. */
+typedef struct render_stats {
+	size_t models;               /* models rendered */
+	size_t languages;            /* languages */
+	size_t files;                /* files written */
+} render_stats;
+
+/*
+ * Write every model on record on as_of in every stored language, as text
+ * and HTML, and an index page per language, under outdir (created if
+ * needed). Each file is written under a temporary name and renamed into
+ * place. Returns 0, or -1 with err.
+ */
+int render_all(catalogue *cat, const char *as_of, const char *outdir, render_stats *stats,
+	       char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,248 @@
+#include "out/template.h"
+
+#include <string.h>
+
+enum token_kind { TOKEN_TEXT, TOKEN_PLACEHOLDER, TOKEN_BEGIN, TOKEN_END, TOKEN_EOF, TOKEN_BAD };
+
+typedef struct token {
+	enum token_kind kind;        /* what it is */
+	const char *s;               /* text or placeholder name */
+	size_t len;                  /* its length */
+	const char *why;             /* TOKEN_BAD: the reason */
+} token;
+
+int template_valid_name(const char *name, size_t len)
+{
+	size_t i;
+
+	if (len == 0 || len > 32)
+		return 0;
+	for (i = 0; i < len; i++)
+		if (!((name[i] >= 'a' && name[i] <= 'z') || (name[i] >= '0' && name[i] <= '9') ||
+		      name[i] == '_'))
+			return 0;
+	return 1;
+}
+
+/* Read the token at *p and advance past it. */
+static token token_next(const char **p)
+{
+	const char *s = *p, *close;
+	token t = { TOKEN_EOF, s, 0, NULL };
+
+	if (!*s)
+		return t;
+	if (*s != '{') {
+		const char *brace = strchr(s, '{');
+
+		t.kind = TOKEN_TEXT;
+		t.len = brace ? (size_t)(brace - s) : strlen(s);
+		*p = s + t.len;
+		return t;
+	}
+	if (s[1] == '{') {
+		t.kind = TOKEN_TEXT;
+		t.s = s + 1;
+		t.len = 1;
+		*p = s + 2;
+		return t;
+	}
+	if (!strncmp(s, "{[}", 3) || !strncmp(s, "{]}", 3)) {
+		t.kind = s[1] == '[' ? TOKEN_BEGIN : TOKEN_END;
+		*p = s + 3;
+		return t;
+	}
+	close = strchr(s, '}');
+	if (!close || !template_valid_name(s + 1, (size_t)(close - s - 1))) {
+		t.kind = TOKEN_BAD;
+		t.why = "a '{' that starts no placeholder (write '{{' for a brace)";
+		return t;
+	}
+	t.kind = TOKEN_PLACEHOLDER;
+	t.s = s + 1;
+	t.len = (size_t)(close - s - 1);
+	*p = close + 1;
+	return t;
+}
+
+int template_check(const char *tmpl, template_each_fn *each, void *ctx,
+		   char *err, size_t errlen)
+{
+	const char *p = tmpl;
+	int in_group = 0;
+	token t;
+
+	while ((t = token_next(&p)).kind != TOKEN_EOF) {
+		switch (t.kind) {
+		case TOKEN_BAD:
+			mc_fmt(err, errlen, "%s", t.why);
+			return -1;
+		case TOKEN_BEGIN:
+			if (in_group) {
+				mc_fmt(err, errlen, "optional groups do not nest");
+				return -1;
+			}
+			in_group = 1;
+			break;
+		case TOKEN_END:
+			if (!in_group) {
+				mc_fmt(err, errlen, "an optional group ends that never began");
+				return -1;
+			}
+			in_group = 0;
+			break;
+		case TOKEN_PLACEHOLDER:
+			if (each)
+				each(ctx, t.s, t.len);
+			break;
+		default:
+			break;
+		}
+	}
+	if (in_group) {
+		mc_fmt(err, errlen, "an optional group is not closed");
+		return -1;
+	}
+	return 0;
+}
+
+/* Cut out back to len bytes. */
+static void truncate_to(sbuf *out, size_t len)
+{
+	out->len = len;
+	if (out->cap)
+		out->data[len] = '\0';
+}
+
+int template_expand(const char *tmpl, template_lookup_fn *lookup, void *ctx, sbuf *out)
+{
+	const char *p = tmpl;
+	size_t start = out->len, group_start = 0;
+	int in_group = 0, group_ok = 1, rc = 0;
+	char err[128];
+	token t;
+
+	if (template_check(tmpl, NULL, NULL, err, sizeof(err)))
+		return -1;
+	while (rc == 0 && (t = token_next(&p)).kind != TOKEN_EOF) {
+		const char *value;
+
+		switch (t.kind) {
+		case TOKEN_TEXT:
+			sbuf_add(out, t.s, t.len);
+			break;
+		case TOKEN_BEGIN:
+			in_group = 1;
+			group_ok = 1;
+			group_start = out->len;
+			break;
+		case TOKEN_END:
+			if (!group_ok)
+				truncate_to(out, group_start);
+			in_group = 0;
+			break;
+		case TOKEN_PLACEHOLDER:
+			value = lookup(ctx, t.s, t.len);
+			if (value && *value)
+				sbuf_adds(out, value);
+			else if (in_group)
+				group_ok = 0;
+			else
+				rc = 1;
+			break;
+		default:
+			break;
+		}
+	}
+	if (rc)
+		truncate_to(out, start);
+	return rc;
+}
+
+/* The placeholders of a template, as one string "|a|b|" for searching. */
+static void collect_name(void *ctx, const char *name, size_t len)
+{
+	sbuf *names = ctx;
+
+	if (!names->len)
+		sbuf_addc(names, '|');
+	sbuf_add(names, name, len);
+	sbuf_addc(names, '|');
+}
+
+static void require_name(void *ctx, const char *name, size_t len)
+{
+	struct { const sbuf *names; int ok; } *state = ctx;
+	char key[40];
+
+	mc_fmt(key, sizeof(key), "|%.*s|", (int)len, name);
+	if (!state->names->len || !strstr(state->names->data, key))
+		state->ok = 0;
+}
+
+int template_placeholders_within(const char *sub, const char *super)
+{
+	char err[128];
+	sbuf names;
+	struct { const sbuf *names; int ok; } state;
+
+	sbuf_init(&names);
+	if (template_check(super, collect_name, &names, err, sizeof(err))) {
+		sbuf_release(&names);
+		return -1;
+	}
+	state.names = &names;
+	state.ok = 1;
+	if (template_check(sub, require_name, &state, err, sizeof(err)))
+		state.ok = -1;
+	sbuf_release(&names);
+	return state.ok;
+}
+
+void template_add_text(sbuf *out, const char *text, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		if (text[i] == '{')
+			sbuf_addc(out, '{');
+		sbuf_addc(out, text[i]);
+	}
+}
+
+void template_add_placeholder(sbuf *out, const char *name)
+{
+	sbuf_addf(out, "{%s}", name);
+}
+
+void template_begin_group(sbuf *out)
+{
+	sbuf_adds(out, "{[}");
+}
+
+void template_end_group(sbuf *out)
+{
+	sbuf_adds(out, "{]}");
+}
+
+void template_fold_space(sbuf *s)
+{
+	size_t i, n = 0;
+	int space = 0;
+
+	for (i = 0; i < s->len; i++) {
+		char c = s->data[i];
+
+		if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
+			space = 1;
+			continue;
+		}
+		if (space && n)
+			s->data[n++] = ' ';
+		space = 0;
+		s->data[n++] = c;
+	}
+	s->len = n;
+	if (s->cap)
+		s->data[n] = '\0';
+}

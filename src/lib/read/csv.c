@@ -1,0 +1,547 @@
+#include "read/csv.h"
+#include "base/sha256.h"
+#include "read/input.h"
+#include "base/util.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+/*
+ * The parser copies each field's text into one row buffer (doubled quotes
+ * collapsed), each field followed by a NUL, and records where fields start
+ * as offsets: the buffer may move while it grows. At the end of the row the
+ * offsets become pointers. Buffers are kept from row to row, so after the
+ * largest row nothing more is allocated.
+ */
+
+/* What ended a field. */
+enum field_end {
+	END_COMMA,   /* a comma: another field follows */
+	END_LINE,    /* a line end (left unread at r->p) */
+	END_INPUT,   /* the end of the input */
+	END_ERROR    /* the input failed; message in r->err */
+};
+
+/* Bytes that stop the fast scan: 1 in an unquoted field, 2 in a quoted
+ * one. */
+static const unsigned char csv_stop[256] = {
+	[','] = 1, ['"'] = 3, ['\n'] = 3, ['\r'] = 3, [0] = 3
+};
+
+/* Where the reader points before the first block and after the last. */
+static const unsigned char csv_nothing[1];
+
+struct csv_reader {
+	input *in;                     /* the byte source; owned */
+	const unsigned char *chunk;    /* current block (owned by in) */
+	const unsigned char *p;        /* next unread byte of the block */
+	const unsigned char *end;      /* end of the block */
+	unsigned long long base;       /* input bytes before chunk */
+	unsigned long line;            /* physical line of the byte at p */
+	int after_cr;                  /* the last line end read was a CR: an
+					  LF right after it is part of it */
+	int started;                   /* the BOM check was done */
+	int had_bom;                   /* the input began with a UTF-8 BOM */
+	int eof;                       /* the input is exhausted */
+	int failed;                    /* an error was reported; csv_next
+					  keeps returning -1 */
+	sbuf buf;                      /* the current row's field texts, each
+					  followed by a NUL */
+	size_t *starts;                /* offset in buf of each field; owned */
+	size_t *lengths;               /* length of each field; owned, handed
+					  out as csv_row.lengths */
+	char **fields;                 /* pointers into buf made at the row's
+					  end; owned, handed out */
+	size_t nfields;                /* fields in the current row */
+	size_t cap;                    /* room in starts, lengths, fields */
+	size_t max_row;                /* bytes kept of a row (with its NULs) */
+	int too_long;                  /* the current row passed max_row */
+	size_t long_field;             /* the field in which it did */
+	char err[INPUT_ERRLEN + 256];  /* last error message */
+	int hashing;                   /* hash the content as it is read */
+	sha256_ctx hash;               /* SHA-256 of the content read so far */
+};
+
+/* Per-field facts gathered while scanning. */
+struct field_info {
+	unsigned high;   /* nonzero if a byte >= 0x80 was seen */
+	int nul;         /* a NUL byte was seen */
+	unsigned flags;  /* CSV_ROW_STRAY_QUOTE, CSV_ROW_UNTERMINATED */
+};
+
+/* Next block into chunk/p/end: 1, 0 at the end of input, -1 on error. */
+static int fill(csv_reader *r)
+{
+	const unsigned char *data;
+	size_t len;
+	int rc;
+
+	if (r->eof)
+		return 0;
+	r->base += (unsigned long long)(r->end - r->chunk);
+	r->chunk = r->p = r->end = csv_nothing;
+	rc = input_next(r->in, &data, &len);
+	if (rc < 0) {
+		mc_fmt(r->err, sizeof r->err, "%s: line %lu: %s",
+		       input_name(r->in), r->line, input_error(r->in));
+		r->failed = 1;
+		return -1;
+	}
+	if (rc == 0) {
+		r->eof = 1;
+		return 0;
+	}
+	r->chunk = r->p = data;
+	r->end = data + len;
+	if (r->hashing)
+		sha256_update(&r->hash, data, len);
+	return 1;
+}
+
+/* fill() for a caller that holds p and end in locals. */
+static int refill(csv_reader *r, const unsigned char **p,
+		  const unsigned char **end)
+{
+	int rc;
+
+	r->p = *p;
+	rc = fill(r);
+	*p = r->p;
+	*end = r->end;
+	return rc;
+}
+
+/* First byte in [p, end) that can end an unquoted field (or needs a look:
+ * a quote or a NUL). ORs bytes >= 0x80 seen before it into *high. */
+static const unsigned char *scan_unquoted(const unsigned char *p,
+					  const unsigned char *end,
+					  unsigned *high)
+{
+#if defined(__SSE2__)
+	const __m128i comma = _mm_set1_epi8(','), quote = _mm_set1_epi8('"');
+	const __m128i lf = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r');
+	const __m128i zero = _mm_setzero_si128();
+
+	while (end - p >= 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+		__m128i m = _mm_or_si128(
+			_mm_or_si128(_mm_cmpeq_epi8(v, comma),
+				     _mm_cmpeq_epi8(v, quote)),
+			_mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, lf),
+						  _mm_cmpeq_epi8(v, cr)),
+				     _mm_cmpeq_epi8(v, zero)));
+		unsigned mask = (unsigned)_mm_movemask_epi8(m);
+		unsigned hi = (unsigned)_mm_movemask_epi8(v);
+
+		if (mask) {
+			*high |= hi & ((mask & (0u - mask)) - 1u);
+			return p + __builtin_ctz(mask);
+		}
+		*high |= hi;
+		p += 16;
+	}
+#endif
+	while (p < end && !(csv_stop[*p] & 1)) {
+		*high |= *p & 0x80u;
+		p++;
+	}
+	return p;
+}
+
+/* The same inside quotes: stops at a quote, a line end or a NUL. */
+static const unsigned char *scan_quoted(const unsigned char *p,
+					const unsigned char *end,
+					unsigned *high)
+{
+#if defined(__SSE2__)
+	const __m128i quote = _mm_set1_epi8('"');
+	const __m128i lf = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r');
+	const __m128i zero = _mm_setzero_si128();
+
+	while (end - p >= 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+		__m128i m = _mm_or_si128(
+			_mm_or_si128(_mm_cmpeq_epi8(v, quote),
+				     _mm_cmpeq_epi8(v, zero)),
+			_mm_or_si128(_mm_cmpeq_epi8(v, lf),
+				     _mm_cmpeq_epi8(v, cr)));
+		unsigned mask = (unsigned)_mm_movemask_epi8(m);
+		unsigned hi = (unsigned)_mm_movemask_epi8(v);
+
+		if (mask) {
+			*high |= hi & ((mask & (0u - mask)) - 1u);
+			return p + __builtin_ctz(mask);
+		}
+		*high |= hi;
+		p += 16;
+	}
+#endif
+	while (p < end && !(csv_stop[*p] & 2)) {
+		*high |= *p & 0x80u;
+		p++;
+	}
+	return p;
+}
+
+/* The row passed the limit in the current field: keep what fits. */
+static size_t row_cut(csv_reader *r)
+{
+	if (!r->too_long) {
+		r->too_long = 1;
+		r->long_field = r->nfields;
+	}
+	return r->buf.len < r->max_row ? r->max_row - r->buf.len : 0;
+}
+
+/* Append n bytes to the row buffer, leaving room for a NUL after them;
+ * past the row limit the bytes are dropped (the row is flagged). */
+static inline void row_add(csv_reader *r, const unsigned char *s, size_t n)
+{
+	sbuf *b = &r->buf;
+
+	if (r->too_long || n > r->max_row - b->len)
+		n = row_cut(r);
+	if (b->cap - b->len <= n)
+		sbuf_grow(b, n);
+	memcpy(b->data + b->len, s, n);
+	b->len += n;
+}
+
+/*
+ * Read one field's bytes into the row buffer, from r->p on. A comma that
+ * ends the field is consumed; a line end is left for the caller.
+ */
+static enum field_end read_field(csv_reader *r, struct field_info *fi)
+{
+	const unsigned char *p = r->p, *end = r->end, *q;
+	enum field_end how;
+	int rc;
+
+	if (p == end) {
+		rc = refill(r, &p, &end);
+		if (rc <= 0)
+			return rc < 0 ? END_ERROR : END_INPUT;
+	}
+	if (*p == '"') {
+		int cr = 0; /* the byte before was a CR (a CRLF is one line end) */
+
+		p++;
+		for (;;) {
+			q = scan_quoted(p, end, &fi->high);
+			if (q != p) {
+				row_add(r, p, (size_t)(q - p));
+				cr = 0;
+			}
+			p = q;
+			if (p == end) {
+				rc = refill(r, &p, &end);
+				if (rc < 0)
+					return END_ERROR;
+				if (rc == 0) {
+					fi->flags |= CSV_ROW_UNTERMINATED;
+					how = END_INPUT;
+					goto out;
+				}
+				continue;
+			}
+			if (*p == '"') {
+				if (++p == end) {
+					rc = refill(r, &p, &end);
+					if (rc < 0)
+						return END_ERROR;
+					if (rc == 0) {
+						how = END_INPUT;
+						goto out;
+					}
+				}
+				if (*p != '"')
+					break; /* the closing quote */
+			} else if (*p == '\n') {
+				if (!cr)
+					r->line++;
+			} else if (*p == '\r') {
+				r->line++;
+			} else {
+				fi->nul = 1;
+			}
+			cr = *p == '\r';
+			row_add(r, p, 1);
+			p++;
+		}
+		if (*p == ',') {
+			p++;
+			how = END_COMMA;
+			goto out;
+		}
+		if (*p == '\n' || *p == '\r') {
+			how = END_LINE;
+			goto out;
+		}
+		/* text after the closing quote: kept, as unquoted text */
+		fi->flags |= CSV_ROW_STRAY_QUOTE;
+	}
+	for (;;) {
+		q = scan_unquoted(p, end, &fi->high);
+		row_add(r, p, (size_t)(q - p));
+		p = q;
+		if (p == end) {
+			rc = refill(r, &p, &end);
+			if (rc < 0)
+				return END_ERROR;
+			if (rc == 0) {
+				how = END_INPUT;
+				goto out;
+			}
+			continue;
+		}
+		if (*p == ',') {
+			p++;
+			how = END_COMMA;
+			goto out;
+		}
+		if (*p == '\n' || *p == '\r') {
+			how = END_LINE;
+			goto out;
+		}
+		if (*p == '"')
+			fi->flags |= CSV_ROW_STRAY_QUOTE;
+		else
+			fi->nul = 1;
+		row_add(r, p, 1);
+		p++;
+	}
+out:
+	r->p = p;
+	return how;
+}
+
+/*
+ * Is [s, s+len) valid UTF-8? ASCII runs are skipped a word at a time and
+ * each run of bytes >= 0x80 between them goes to mc_utf8_valid(): a UTF-8
+ * sequence never holds an ASCII byte, so checking the runs alone is
+ * checking the whole.
+ */
+static int utf8_ok(const char *s, size_t len)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t i = 0, j;
+	unsigned long long w;
+
+	while (i < len) {
+		while (len - i >= 8) {
+			memcpy(&w, u + i, 8);
+			if (w & 0x8080808080808080ULL)
+				break;
+			i += 8;
+		}
+		while (i < len && u[i] < 0x80)
+			i++;
+		for (j = i; j < len && u[j] >= 0x80; j++)
+			;
+		if (j > i && !mc_utf8_valid(s + i, j - i, NULL))
+			return 0;
+		i = j;
+	}
+	return 1;
+}
+
+/* Close the field that began at offset start: terminate it, record it and
+ * fold its facts into the row's flags. */
+static void end_field(csv_reader *r, size_t start, const struct field_info *fi,
+		      csv_row *row)
+{
+	sbuf *b = &r->buf;
+	size_t len = b->len - start;
+	unsigned bad = 0;
+
+	/* past the limit only the field it fell in is kept; one NUL a field
+	 * counts too, so a row of nothing but commas is bounded as well */
+	if (r->too_long && r->nfields > r->long_field)
+		return;
+	if (b->len >= r->max_row && !r->too_long)
+		row_cut(r);
+	if (r->nfields == r->cap) {
+		r->cap = r->cap ? r->cap * 2 : 64;
+		r->starts = xrealloc(r->starts, r->cap * sizeof *r->starts);
+		r->lengths = xrealloc(r->lengths, r->cap * sizeof *r->lengths);
+		r->fields = xrealloc(r->fields, r->cap * sizeof *r->fields);
+	}
+	if (b->len + 1 > b->cap)
+		sbuf_grow(b, 0);
+	b->data[b->len++] = '\0';
+	if (fi->nul)
+		bad |= CSV_ROW_NUL;
+	if (fi->high && !utf8_ok(b->data + start, len))
+		bad |= CSV_ROW_BAD_UTF8;
+	if (bad && !(row->flags & (CSV_ROW_NUL | CSV_ROW_BAD_UTF8)))
+		row->bad_field = r->nfields;
+	row->flags |= bad | fi->flags;
+	r->starts[r->nfields] = start;
+	r->lengths[r->nfields] = len;
+	r->nfields++;
+}
+
+/* Skip a UTF-8 byte order mark at the very start. Blocks are full but for
+ * the last, so the first block holds the first three bytes if there are
+ * three. */
+static int skip_bom(csv_reader *r)
+{
+	int rc = fill(r);
+
+	if (rc < 0)
+		return -1;
+	r->started = 1;
+	if (r->end - r->p >= 3 && r->p[0] == 0xEF && r->p[1] == 0xBB &&
+	    r->p[2] == 0xBF) {
+		r->p += 3;
+		r->had_bom = 1;
+	}
+	return 0;
+}
+
+int csv_next(csv_reader *r, csv_row *row)
+{
+	struct field_info fi;
+	enum field_end how;
+	size_t i;
+	int rc;
+
+	if (r->failed)
+		return -1;
+	if (!r->started && skip_bom(r) < 0)
+		return -1;
+	/* line ends before the record: blank lines are not records */
+	for (;;) {
+		if (r->p == r->end) {
+			rc = fill(r);
+			if (rc <= 0)
+				return rc;
+		}
+		if (*r->p == '\n') {
+			if (!r->after_cr)
+				r->line++;
+		} else if (*r->p == '\r') {
+			r->line++;
+		} else {
+			break;
+		}
+		r->after_cr = *r->p == '\r';
+		r->p++;
+	}
+	r->after_cr = 0;
+	r->buf.len = 0;
+	r->nfields = 0;
+	r->too_long = 0;
+	memset(row, 0, sizeof *row);
+	row->line = r->line;
+	do {
+		size_t field_start = r->buf.len;
+
+		memset(&fi, 0, sizeof fi);
+		how = read_field(r, &fi);
+		if (how == END_ERROR)
+			return -1;
+		end_field(r, field_start, &fi, row);
+	} while (how == END_COMMA);
+	row->end_line = r->line;
+	if (r->too_long) {
+		row->flags |= CSV_ROW_TOO_LONG;
+		row->long_field = r->long_field;
+	}
+	if (how == END_LINE) {
+		r->after_cr = *r->p == '\r';
+		r->p++;
+		r->line++;
+	}
+	for (i = 0; i < r->nfields; i++)
+		r->fields[i] = r->buf.data + r->starts[i];
+	row->nfields = r->nfields;
+	row->fields = r->fields;
+	row->lengths = r->lengths;
+	return 1;
+}
+
+/* Make a reader around an opened input (which it then owns). */
+static csv_reader *reader_new(input *in)
+{
+	csv_reader *r = xcalloc(1, sizeof *r);
+
+	r->in = in;
+	r->chunk = r->p = r->end = csv_nothing;
+	r->line = 1;
+	r->max_row = CSV_MAX_ROW;
+	sbuf_init(&r->buf);
+	return r;
+}
+
+void csv_set_max_row(csv_reader *r, size_t max)
+{
+	r->max_row = max ? max : 1;
+}
+
+int csv_open(csv_reader **out, const char *path, char *err, size_t errlen)
+{
+	input *in;
+
+	if (input_open(&in, path, err, errlen) < 0)
+		return -1;
+	*out = reader_new(in);
+	return 0;
+}
+
+int csv_open_mem(csv_reader **out, const void *data, size_t len,
+		 const char *name, char *err, size_t errlen)
+{
+	input *in;
+
+	if (input_open_mem(&in, data, len, name, err, errlen) < 0)
+		return -1;
+	*out = reader_new(in);
+	return 0;
+}
+
+const char *csv_error(const csv_reader *r)
+{
+	return r->err;
+}
+
+unsigned long long csv_bytes_read(const csv_reader *r)
+{
+	return r->base + (unsigned long long)(r->p - r->chunk);
+}
+
+int csv_had_bom(const csv_reader *r)
+{
+	return r->had_bom;
+}
+
+void csv_free(csv_reader *r)
+{
+	if (!r)
+		return;
+	input_free(r->in);
+	sbuf_release(&r->buf);
+	free(r->starts);
+	free(r->lengths);
+	free(r->fields);
+	free(r);
+}
+
+void csv_hash_content(csv_reader *r)
+{
+	r->hashing = 1;
+	sha256_init(&r->hash);
+}
+
+int csv_content_sha256(csv_reader *r, char hex[65])
+{
+	if (!r->hashing || !r->eof)
+		return -1;
+	sha256_final_hex(&r->hash, hex);
+	r->hashing = 0;
+	return 0;
+}

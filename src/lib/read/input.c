@@ -1,0 +1,697 @@
+/* zlib's next_in is then a pointer to const: blocks from a borrowed
+ * memory buffer go to inflate without a cast. */
+#define ZLIB_CONST
+#include "read/input.h"
+#include "base/util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+/* Largest piece of a memory buffer handed out (or to zlib, whose avail_in
+ * is a uInt) at once; the fuzzing build makes it small. */
+#ifndef INPUT_MEM_PIECE
+#define INPUT_MEM_PIECE (1u << 30)
+#endif
+
+/* The environment variable that sets the cap on inflated content. */
+#define INPUT_MAX_INFLATED_ENV "MODELCAT_MAX_INFLATED"
+
+/* raw_left when the raw bytes run to the end of the file or buffer. */
+#define INPUT_UNBOUNDED ULLONG_MAX
+
+/* Zip record signatures and fixed sizes. */
+#define ZIP_LOCAL_SIG 0x04034b50UL
+#define ZIP_CENTRAL_SIG 0x02014b50UL
+#define ZIP_END_SIG 0x06054b50UL
+#define ZIP_LOCAL_LEN 30u
+#define ZIP_CENTRAL_LEN 46u
+#define ZIP_END_LEN 22u
+#define ZIP_MAX_COMMENT 65535u
+
+struct input {
+	char *name;                   /* path or given name; owned */
+	int fd;                       /* the open file, or -1 for memory */
+	const unsigned char *mem;     /* memory input (borrowed), or NULL */
+	size_t mem_len;               /* bytes at mem */
+	unsigned long long pos;       /* offset of the next raw byte to read */
+	int use_pread;                /* read the file at pos with pread (zip)
+					 rather than with read() (works on
+					 pipes) */
+	unsigned long long raw_left;  /* raw bytes still to be read: the zip
+					 member's compressed size, or
+					 INPUT_UNBOUNDED */
+	unsigned char *rawbuf;        /* block for raw bytes read from the
+					 file; owned; NULL for memory */
+	const unsigned char *raw;     /* raw bytes read but not yet used (in
+					 rawbuf or mem) */
+	size_t raw_len;               /* number of bytes at raw */
+	int raw_eof;                  /* every raw byte has been read */
+	enum input_format format;     /* what the content is */
+	int inflating;                /* output comes from zs (gzip, deflated
+					 zip member) */
+	z_stream zs;                  /* inflate state */
+	int zs_live;                  /* zs is initialised: needs inflateEnd */
+	int in_stream;                /* a gzip member or deflate stream has
+					 begun and not ended */
+	int decoded_all;              /* no more output will come */
+	unsigned char *outbuf;        /* inflate output block; owned */
+	char *member;                 /* zip member name; owned; else NULL */
+	int zip_method;               /* zip member: 0 stored, 8 deflated */
+	unsigned long want_crc;       /* zip member CRC-32, central directory */
+	unsigned long long want_size; /* zip member uncompressed size */
+	unsigned long crc;            /* CRC-32 of the member output so far */
+	unsigned long long out_total; /* decoded bytes handed out so far */
+	unsigned long long max_inflated; /* cap on out_total for gzip and zip */
+	int done;                     /* the end was reached and checked */
+	int failed;                   /* an error was reported; calls fail */
+	char err[INPUT_ERRLEN];       /* last error, without the name */
+};
+
+/* Record an error (the message has no name: callers add it); returns -1. */
+MC_PRINTF(2, 3)
+static int fail(input *in, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(in->err, sizeof in->err, fmt, ap);
+	va_end(ap);
+	in->failed = 1;
+	return -1;
+}
+
+static unsigned le16(const unsigned char *p)
+{
+	return (unsigned)p[0] | (unsigned)p[1] << 8;
+}
+
+static unsigned long le32(const unsigned char *p)
+{
+	return (unsigned long)p[0] | (unsigned long)p[1] << 8 |
+	       (unsigned long)p[2] << 16 | (unsigned long)p[3] << 24;
+}
+
+/*
+ * Read the next raw bytes into raw/raw_len (which must be used up). A file
+ * is read until a block is full or the file ends, so blocks are short only
+ * at the end. Returns 1, 0 when nothing is left, -1 on error.
+ */
+static int raw_fill(input *in)
+{
+	size_t want, got = 0;
+
+	if (in->raw_eof || in->raw_left == 0) {
+		in->raw_eof = 1;
+		return 0;
+	}
+	if (in->mem) {
+		want = in->mem_len - (size_t)in->pos;
+		if (want > INPUT_MEM_PIECE)
+			want = INPUT_MEM_PIECE;
+		if (want > in->raw_left)
+			want = (size_t)in->raw_left;
+		in->raw = in->mem + in->pos;
+		got = want;
+		in->pos += got;
+	} else {
+		want = INPUT_BLOCK;
+		if (want > in->raw_left)
+			want = (size_t)in->raw_left;
+		while (got < want) {
+			ssize_t n;
+
+			if (in->use_pread)
+				n = pread(in->fd, in->rawbuf + got, want - got,
+					  (off_t)in->pos);
+			else
+				n = read(in->fd, in->rawbuf + got, want - got);
+			if (n < 0 && errno == EINTR)
+				continue;
+			if (n < 0)
+				return fail(in, "read error: %s", strerror(errno));
+			if (n == 0)
+				break;
+			got += (size_t)n;
+			in->pos += (size_t)n;
+		}
+		in->raw = in->rawbuf;
+	}
+	if (in->raw_left != INPUT_UNBOUNDED)
+		in->raw_left -= got;
+	if (!got) {
+		in->raw_eof = 1;
+		if (in->raw_left != INPUT_UNBOUNDED)
+			return fail(in, "zip member \"%s\" is truncated "
+				    "(%llu compressed bytes missing)",
+				    in->member, in->raw_left);
+		return 0;
+	}
+	in->raw_len = got;
+	return 1;
+}
+
+/* Read exactly n bytes at offset off (zip structures). */
+static int read_at(input *in, unsigned long long off, void *buf, size_t n,
+		   const char *what)
+{
+	size_t got = 0;
+
+	if (in->mem) {
+		if (off > in->mem_len || n > in->mem_len - off)
+			return fail(in, "corrupt zip archive: %s lies past "
+				    "the end of the data", what);
+		memcpy(buf, in->mem + off, n);
+		return 0;
+	}
+	while (got < n) {
+		ssize_t r = pread(in->fd, (char *)buf + got, n - got,
+				  (off_t)(off + got));
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return fail(in, "read error: %s", strerror(errno));
+		if (r == 0)
+			return fail(in, "corrupt zip archive: %s lies past "
+				    "the end of the file", what);
+		got += (size_t)r;
+	}
+	return 0;
+}
+
+/* Does name end in ".csv", any case? Folders and macOS resource forks
+ * (__MACOSX/...) do not count. */
+static int zip_is_csv_name(const char *name, size_t len)
+{
+	if (len >= 9 && !memcmp(name, "__MACOSX/", 9))
+		return 0;
+	return len > 4 && !strncasecmp(name + len - 4, ".csv", 4);
+}
+
+/*
+ * Find the first .csv member through the central directory and prepare to
+ * read its data: sets member, zip_method, want_crc, want_size, pos and
+ * raw_left. size is the size of the archive.
+ */
+static int zip_locate(input *in, unsigned long long size)
+{
+	unsigned char *tail = NULL, *eocd = NULL;
+	unsigned char h[ZIP_CENTRAL_LEN];
+	unsigned long long cd_off, cd_end, off, eocd_off, data_off;
+	unsigned long csize, usize, lho, crc;
+	unsigned entries, i, flags, method;
+	size_t tlen, k;
+	sbuf name;
+	int rc = -1;
+
+	sbuf_init(&name);
+	tlen = size < ZIP_END_LEN + ZIP_MAX_COMMENT ?
+	       (size_t)size : ZIP_END_LEN + ZIP_MAX_COMMENT;
+	if (tlen < ZIP_END_LEN) {
+		fail(in, "corrupt zip archive: too short");
+		goto out;
+	}
+	tail = xmalloc(tlen);
+	if (read_at(in, size - tlen, tail, tlen, "the end record") < 0)
+		goto out;
+	for (k = tlen - ZIP_END_LEN + 1; k-- > 0;) {
+		if (le32(tail + k) == ZIP_END_SIG &&
+		    k + ZIP_END_LEN + le16(tail + k + 20) <= tlen) {
+			eocd = tail + k;
+			break;
+		}
+	}
+	if (!eocd) {
+		fail(in, "corrupt zip archive: no end of central directory "
+		     "record (truncated?)");
+		goto out;
+	}
+	eocd_off = size - tlen + (size_t)(eocd - tail);
+	entries = le16(eocd + 10);
+	cd_off = le32(eocd + 16);
+	cd_end = cd_off + le32(eocd + 12);
+	if (entries == 0xFFFFu || le32(eocd + 12) == 0xFFFFFFFFUL ||
+	    cd_off == 0xFFFFFFFFULL) {
+		fail(in, "zip64 archives are not supported");
+		goto out;
+	}
+	if (le16(eocd + 4) != 0 || le16(eocd + 6) != 0 ||
+	    le16(eocd + 8) != entries) {
+		fail(in, "multi-volume zip archives are not supported");
+		goto out;
+	}
+	if (cd_end > eocd_off) {
+		fail(in, "corrupt zip archive: central directory overlaps "
+		     "its end record");
+		goto out;
+	}
+	for (i = 0, off = cd_off; i < entries; i++) {
+		size_t nlen;
+
+		if (off + ZIP_CENTRAL_LEN > cd_end) {
+			fail(in, "corrupt zip archive: central directory ends "
+			     "after %u of %u entries", i, entries);
+			goto out;
+		}
+		if (read_at(in, off, h, sizeof h, "a central directory entry") < 0)
+			goto out;
+		if (le32(h) != ZIP_CENTRAL_SIG) {
+			fail(in, "corrupt zip archive: bad central directory "
+			     "entry %u", i + 1);
+			goto out;
+		}
+		nlen = le16(h + 28);
+		sbuf_reset(&name);
+		sbuf_grow(&name, nlen);
+		if (read_at(in, off + ZIP_CENTRAL_LEN, name.data, nlen,
+			    "a member name") < 0)
+			goto out;
+		name.len = nlen;
+		name.data[nlen] = '\0';
+		off += ZIP_CENTRAL_LEN + nlen + le16(h + 30) + le16(h + 32);
+		if (zip_is_csv_name(name.data, nlen))
+			break;
+	}
+	if (i == entries) {
+		fail(in, "zip archive has no member whose name ends in "
+		     "\".csv\" (%u member%s)", entries, entries == 1 ? "" : "s");
+		goto out;
+	}
+	in->member = xstrndup(name.data, name.len);
+	flags = le16(h + 8);
+	method = le16(h + 10);
+	csize = le32(h + 20);
+	crc = le32(h + 16);
+	usize = le32(h + 24);
+	lho = le32(h + 42);
+	if (flags & 1u) {
+		fail(in, "zip member \"%s\" is encrypted", in->member);
+		goto out;
+	}
+	if (method != 0 && method != 8) {
+		fail(in, "zip member \"%s\" uses compression method %u; only "
+		     "stored (0) and deflate (8) are supported", in->member,
+		     method);
+		goto out;
+	}
+	if (csize == 0xFFFFFFFFUL || usize == 0xFFFFFFFFUL ||
+	    lho == 0xFFFFFFFFUL) {
+		fail(in, "zip member \"%s\" needs zip64, which is not "
+		     "supported", in->member);
+		goto out;
+	}
+	if (usize > in->max_inflated) {
+		fail(in, "zip member \"%s\" would inflate to %lu bytes, more than the "
+		     "cap of %llu (a zip bomb?); " INPUT_MAX_INFLATED_ENV " raises it",
+		     in->member, usize, in->max_inflated);
+		goto out;
+	}
+	if (read_at(in, lho, h, ZIP_LOCAL_LEN, "a local header") < 0)
+		goto out;
+	if (le32(h) != ZIP_LOCAL_SIG) {
+		fail(in, "corrupt zip archive: no local header for member "
+		     "\"%s\"", in->member);
+		goto out;
+	}
+	data_off = lho + ZIP_LOCAL_LEN + le16(h + 26) + le16(h + 28);
+	if (data_off + csize > size) {
+		fail(in, "zip member \"%s\" is truncated", in->member);
+		goto out;
+	}
+	in->zip_method = (int)method;
+	in->want_crc = crc;
+	in->pos = data_off;
+	in->raw_left = csize;
+	in->want_size = usize;
+	rc = 0;
+out:
+	free(tail);
+	sbuf_release(&name);
+	return rc;
+}
+
+/* Get zs ready: window_bits 16 + MAX_WBITS for gzip, -MAX_WBITS for the raw
+ * deflate data of a zip member. */
+static int start_inflate(input *in, int window_bits)
+{
+	int zrc;
+
+	memset(&in->zs, 0, sizeof in->zs);
+	zrc = inflateInit2(&in->zs, window_bits);
+	if (zrc == Z_MEM_ERROR)
+		return fail(in, "cannot start inflating: out of memory");
+	if (zrc != Z_OK)
+		return fail(in, "cannot start inflating: %s",
+			    in->zs.msg ? in->zs.msg : zError(zrc));
+	in->zs_live = 1;
+	in->inflating = 1;
+	in->in_stream = 1;
+	in->outbuf = xmalloc(INPUT_BLOCK);
+	return 0;
+}
+
+/* Size of the open file, for a zip: it must be seekable. */
+static int file_size(input *in, unsigned long long *size)
+{
+	struct stat st;
+	off_t end;
+
+	if (fstat(in->fd, &st) == 0 && S_ISREG(st.st_mode)) {
+		*size = (unsigned long long)st.st_size;
+		return 0;
+	}
+	end = lseek(in->fd, 0, SEEK_END);
+	if (end < 0)
+		return fail(in, "a zip archive must be a seekable file "
+			    "(its directory is at the end)");
+	*size = (unsigned long long)end;
+	return 0;
+}
+
+/* Detect the format from the first bytes and get ready to decode. */
+static int setup(input *in)
+{
+	const unsigned char *head;
+	unsigned long long size = 0;
+	size_t n;
+
+	if (input_max_inflated(&in->max_inflated, in->err, sizeof in->err) < 0) {
+		in->failed = 1;
+		return -1;
+	}
+	if (in->mem) {
+		head = in->mem;
+		n = in->mem_len;
+	} else {
+		if (raw_fill(in) < 0)
+			return -1;
+		head = in->raw;
+		n = in->raw_len;
+	}
+	if (n >= 2 && head[0] == 0x1f && head[1] == 0x8b) {
+		in->format = INPUT_GZIP;
+		return start_inflate(in, 16 + MAX_WBITS);
+	}
+	if (n >= 4 && !memcmp(head, "PK\3\4", 4)) {
+		in->format = INPUT_ZIP;
+		in->raw_len = 0;
+		in->raw_eof = 0;
+		if (in->mem) {
+			size = in->mem_len;
+		} else {
+			if (file_size(in, &size) < 0)
+				return -1;
+			in->use_pread = 1;
+		}
+		if (zip_locate(in, size) < 0)
+			return -1;
+		if (in->zip_method == 8)
+			return start_inflate(in, -MAX_WBITS);
+		return 0;
+	}
+	in->format = INPUT_PLAIN;
+	return 0;
+}
+
+static input *input_new(const char *name)
+{
+	input *in = xcalloc(1, sizeof *in);
+
+	in->name = xstrdup(name);
+	in->fd = -1;
+	in->raw_left = INPUT_UNBOUNDED;
+	return in;
+}
+
+int input_open(input **out, const char *path, char *err, size_t errlen)
+{
+	input *in = input_new(path);
+	int rc = -1;
+
+	in->fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (in->fd < 0) {
+		mc_fmt(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		goto out;
+	}
+	in->rawbuf = xmalloc(INPUT_BLOCK);
+	if (setup(in) < 0) {
+		mc_fmt(err, errlen, "%s: %s", path, in->err);
+		goto out;
+	}
+	*out = in;
+	in = NULL;
+	rc = 0;
+out:
+	input_free(in);
+	return rc;
+}
+
+int input_open_mem(input **out, const void *data, size_t len,
+		   const char *name, char *err, size_t errlen)
+{
+	input *in = input_new(name ? name : "<memory>");
+	int rc = -1;
+
+	in->mem = len ? data : (const unsigned char *)"";
+	in->mem_len = len;
+	if (setup(in) < 0) {
+		mc_fmt(err, errlen, "%s: %s", in->name, in->err);
+		goto out;
+	}
+	*out = in;
+	in = NULL;
+	rc = 0;
+out:
+	input_free(in);
+	return rc;
+}
+
+/* The end of the data: for a zip member check its size and CRC-32. */
+static int finish(input *in)
+{
+	if (in->format == INPUT_ZIP) {
+		if (in->out_total != in->want_size)
+			return fail(in, "zip member \"%s\" holds %llu bytes, "
+				    "its directory entry says %llu", in->member,
+				    in->out_total, in->want_size);
+		if (in->crc != in->want_crc)
+			return fail(in, "zip member \"%s\" fails its CRC-32 "
+				    "check (corrupt data)", in->member);
+	}
+	in->done = 1;
+	return 0;
+}
+
+/* Plain bytes or a stored zip member: the raw blocks as they are. */
+static int next_raw(input *in, const unsigned char **data, size_t *len)
+{
+	int rc;
+
+	if (!in->raw_len) {
+		rc = raw_fill(in);
+		if (rc < 0)
+			return -1;
+		if (rc == 0)
+			return finish(in);
+	}
+	*data = in->raw;
+	*len = in->raw_len;
+	in->raw_len = 0;
+	return 1;
+}
+
+/* What the compressed data is, for messages. */
+static void inflate_fail(input *in, int zrc)
+{
+	const char *why = in->zs.msg ? in->zs.msg : zError(zrc);
+
+	if (zrc == Z_MEM_ERROR)
+		fail(in, "out of memory while inflating");
+	else if (in->format == INPUT_GZIP)
+		fail(in, "corrupt gzip data (at compressed byte %llu): %s",
+		     in->pos - in->zs.avail_in, why);
+	else
+		fail(in, "corrupt deflate data in zip member \"%s\": %s",
+		     in->member, why);
+}
+
+/* gzip or a deflated zip member: inflate until the output block is full
+ * or the data ends. Output made before an error is handed out first; the
+ * error comes on the next call. */
+static int next_inflated(input *in, const unsigned char **data, size_t *len)
+{
+	size_t produced;
+	int rc = 0, zrc;
+
+	in->zs.next_out = in->outbuf;
+	in->zs.avail_out = INPUT_BLOCK;
+	while (in->zs.avail_out > 0 && !in->decoded_all) {
+		if (in->zs.avail_in == 0 && !in->raw_eof) {
+			if (!in->raw_len) {
+				rc = raw_fill(in);
+				if (rc < 0)
+					break;
+			}
+			/* at the end of the raw bytes inflate may still hold
+			 * output (a block that filled the output exactly):
+			 * it is called on with no input until it ends */
+			if (!in->raw_eof) {
+				in->zs.next_in = in->raw;
+				in->zs.avail_in = (uInt)in->raw_len;
+				in->raw_len = 0;
+			}
+		}
+		if (!in->in_stream) {
+			if (in->zs.avail_in == 0) {
+				in->decoded_all = 1; /* at the end of the raw bytes */
+				break;
+			}
+			/* gzip: another member follows (zero padding, which
+			 * some tools leave after the last, is skipped) */
+			if (*in->zs.next_in == 0) {
+				in->zs.next_in++;
+				in->zs.avail_in--;
+				continue;
+			}
+			zrc = inflateReset(&in->zs);
+			if (zrc != Z_OK) {
+				inflate_fail(in, zrc);
+				rc = -1;
+				break;
+			}
+			in->in_stream = 1;
+		}
+		zrc = inflate(&in->zs, Z_NO_FLUSH);
+		if (zrc == Z_STREAM_END) {
+			in->in_stream = 0;
+			if (in->format == INPUT_ZIP)
+				in->decoded_all = 1;
+		} else if (zrc == Z_BUF_ERROR && in->zs.avail_in == 0) {
+			if (!in->raw_eof)
+				continue; /* wants more input */
+			if (in->format == INPUT_GZIP)
+				rc = fail(in, "truncated gzip data (the input ends "
+					  "inside a compressed stream)");
+			else
+				rc = fail(in, "truncated deflate data in zip member "
+					  "\"%s\"", in->member);
+			break;
+		} else if (zrc != Z_OK) {
+			inflate_fail(in, zrc);
+			rc = -1;
+			break;
+		}
+	}
+	produced = INPUT_BLOCK - in->zs.avail_out;
+	if (produced) {
+		*data = in->outbuf;
+		*len = produced;
+		return 1;
+	}
+	if (rc < 0)
+		return -1;
+	return finish(in);
+}
+
+int input_next(input *in, const unsigned char **data, size_t *len)
+{
+	int rc;
+
+	if (in->failed)
+		return -1;
+	if (in->done)
+		return 0;
+	rc = in->inflating ? next_inflated(in, data, len) :
+			     next_raw(in, data, len);
+	if (rc == 1) {
+		if (in->format != INPUT_PLAIN &&
+		    *len > in->max_inflated - in->out_total)
+			return fail(in, "inflates to more than %llu bytes, the cap on "
+				    "compressed content (a compression bomb?); "
+				    INPUT_MAX_INFLATED_ENV " raises it",
+				    in->max_inflated);
+		if (in->format == INPUT_ZIP)
+			in->crc = crc32(in->crc, *data, (uInt)*len);
+		in->out_total += *len;
+	}
+	return rc;
+}
+
+int input_max_inflated(unsigned long long *cap, char *err, size_t errlen)
+{
+	const char *env = getenv(INPUT_MAX_INFLATED_ENV);
+
+	*cap = INPUT_MAX_INFLATED_DEFAULT;
+	if (!env || !*env)
+		return 0;
+	if (mc_parse_size(env, cap)) {
+		mc_fmt(err, errlen, INPUT_MAX_INFLATED_ENV "='%s' is not a size (bytes, "
+		       "or with k, M or G)", env);
+		return -1;
+	}
+	return 0;
+}
+
+const char *input_error(const input *in)
+{
+	return in->err;
+}
+
+const char *input_name(const input *in)
+{
+	return in->name;
+}
+
+enum input_format input_format(const input *in)
+{
+	return in->format;
+}
+
+int input_content_size(const input *in, unsigned long long *size)
+{
+	struct stat st;
+
+	if (in->format == INPUT_ZIP) {
+		*size = in->want_size;
+		return 0;
+	}
+	if (in->format != INPUT_PLAIN)
+		return -1;
+	if (in->mem) {
+		*size = in->mem_len;
+		return 0;
+	}
+	if (fstat(in->fd, &st) || !S_ISREG(st.st_mode))
+		return -1;
+	*size = (unsigned long long)st.st_size;
+	return 0;
+}
+
+const char *input_member(const input *in)
+{
+	return in->member;
+}
+
+void input_free(input *in)
+{
+	if (!in)
+		return;
+	if (in->zs_live)
+		inflateEnd(&in->zs);
+	if (in->fd >= 0)
+		close(in->fd);
+	free(in->rawbuf);
+	free(in->outbuf);
+	free(in->member);
+	free(in->name);
+	free(in);
+}

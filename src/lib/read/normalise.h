@@ -1,0 +1,112 @@
+/*
+ * normalise: one function per kind of value found in the exports. Each
+ * reads a raw cell and writes its normalised text form, the form that is
+ * stored, compared and exported. Every function:
+ *   - ignores leading and trailing white space in the cell;
+ *   - returns NORM_OK and appends the normalised text to *out,
+ *     NORM_EMPTY for a cell that is empty after trimming (nothing appended),
+ *     or NORM_INVALID when the cell cannot be read as that kind (nothing
+ *     appended; a short reason is written to why, if why is not NULL);
+ *   - never allocates except through the caller's sbuf.
+ */
+#ifndef MODELCAT_NORMALISE_H
+#define MODELCAT_NORMALISE_H
+
+#include <stddef.h>
+#include "base/util.h"
+
+enum norm_status { NORM_OK = 0, NORM_EMPTY = 1, NORM_INVALID = 2 };
+
+/* Size of the buffer a caller passes as why. */
+#define NORM_WHY_LEN 128
+
+/* Date precision, as kept by norm_date_parse. */
+enum norm_date_precision {
+	DATE_YEAR = 1,      /* "2024" */
+	DATE_MONTH = 2,     /* "2024-02" */
+	DATE_DAY = 3,       /* "2024-02-23" */
+	DATE_TIME = 4       /* "2024-02-23T09:12:44+00:00" */
+};
+
+/* A struct tag only, no typedef: the name norm_date is the function
+ * below (tags and ordinary identifiers live in different name spaces). */
+struct norm_date {
+	int year, month, day;        /* month, day 0 when not known */
+	int hour, minute, second;    /* with DATE_TIME */
+	int utc_offset_minutes;      /* with DATE_TIME and has_utc_offset */
+	int has_utc_offset;          /* with DATE_TIME: 1 when the text gave an
+					offset ("Z" counts as +00:00); 0 when
+					it gave none (no suffix is written) */
+	enum norm_date_precision precision;
+};
+
+/*
+ * Numbers in every notation seen: 3.9e+24, 3.9E+024, 5.0000000000000004e+22,
+ * 3.9 × 10²⁴, 3.9x10^24, 530000000000.0, 1,234, -0.5, .5. Parsed to a double.
+ */
+int norm_number_parse(const char *s, size_t len, double *value, char *why);
+/* The canonical text of a number: 15 significant digits, shortest form
+ * ("%.15g"), so 5.0000000000000004e+22 and 5e+22 give the same text. */
+void norm_number_format(double value, sbuf *out);
+int norm_number(const char *s, size_t len, sbuf *out, char *why);
+/* Equal at 15 significant digits. */
+int norm_number_equal(double a, double b);
+
+/*
+ * Dates: 2024-02-23, 2/23/2024 (month/day/year), 23 February 2024,
+ * February 2024, 2024-02, 2024, and date-times such as
+ * 2025-05-25 09:12:44+00:00. Partial dates keep their precision:
+ * "2024-02" stays "2024-02". Output: ISO 8601 (YYYY, YYYY-MM, YYYY-MM-DD,
+ * YYYY-MM-DDTHH:MM:SS+HH:MM).
+ */
+int norm_date_parse(const char *s, size_t len, struct norm_date *date,
+		    char *why);
+void norm_date_format(const struct norm_date *date, sbuf *out);
+int norm_date(const char *s, size_t len, sbuf *out, char *why);
+
+/* Booleans: True/False, Yes/No, 1/0, case-insensitive. Output "True"/"False". */
+int norm_bool(const char *s, size_t len, sbuf *out, char *why);
+
+/*
+ * Lists (organisations, countries, categories, domains, tasks...): split on
+ * commas, each item trimmed, empty items dropped, order and repeats kept.
+ * Output: items joined by "," with no spaces.
+ */
+int norm_list(const char *s, size_t len, sbuf *out, char *why);
+
+/*
+ * Enumerations: the trimmed value is compared with the known values
+ * (case-sensitive first, then case-insensitively: then the known spelling
+ * is written). A value outside the set is kept as given (trimmed) and
+ * *unknown is set to 1, so the caller can report it; it is not an error.
+ * known is a NULL-terminated array.
+ */
+int norm_enum(const char *s, size_t len, const char *const *known,
+	      sbuf *out, int *unknown);
+
+/* Text: outer white space trimmed, CRLF and lone CR turned into LF. */
+int norm_text(const char *s, size_t len, sbuf *out);
+
+/*
+ * Compare two texts loosely: 1 when they are equal after trimming outer
+ * white space, unifying line endings and folding every run of white space
+ * (space, tab, CR, LF, VT, FF, U+00A0) into a single space; 0 otherwise.
+ * Neither text is modified; nothing is allocated. A pointer may be NULL
+ * when its length is 0.
+ */
+int norm_text_fold_equal(const char *a, size_t alen, const char *b,
+			 size_t blen);
+
+/*
+ * Organisation alignment. Given the normalised lists of organisations,
+ * their categories and their countries (each "a,b,c" as norm_list gives,
+ * may be NULL or empty), say whether the categories and countries can be
+ * paired with the organisations item by item: *categories_aligned is 1
+ * when there are as many categories as organisations, likewise
+ * *countries_aligned. Returns the number of organisations.
+ */
+size_t norm_org_align(const char *orgs, const char *categories,
+		      const char *countries, int *categories_aligned,
+		      int *countries_aligned);
+
+#endif

@@ -1,0 +1,625 @@
+#include "read/parse.h"
+#include "read/namecount.h"
+#include "read/csv.h"
+#include "read/normalise.h"
+#include "base/sha256.h"
+#include "base/strmap.h"
+#include "base/textout.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct parse_export {
+	char *path;                /* file name for messages */
+	csv_reader *csv;           /* the underlying reader */
+	const colmap *map;         /* column map (not owned) */
+	parse_report_fn *report;   /* where reports go */
+	void *report_ctx;          /* its context */
+	parse_column *columns;     /* one per header cell */
+	size_t ncolumns;           /* entries in columns */
+	parse_value *values;       /* per-row values, one per column */
+	sbuf *norms;               /* per-column buffers of normalised text */
+	sbuf reason;               /* the current row's quarantine reason */
+	namecount names;           /* name -> rows loaded with it */
+	strmap unknown_enums;      /* "field\tvalue" already reported */
+	parse_known_fn *known;     /* the known-row check, or NULL */
+	int raw_digests;           /* compute each row's raw digest */
+	void *known_ctx;           /* its context */
+	size_t key;                /* the model name's column */
+	char header_digest[65];    /* see parse_header_digest() */
+	size_t *unknown;           /* columns of this row with unknown values */
+	size_t nunknown;           /* entries in unknown */
+	unsigned long rows;        /* data rows read */
+	unsigned long quarantined; /* data rows quarantined */
+};
+
+static void report(parse_export *p, const char *fmt, ...) MC_PRINTF(2, 3);
+
+static void report(parse_export *p, const char *fmt, ...)
+{
+	sbuf msg;
+	va_list ap;
+
+	if (!p->report)
+		return;
+	sbuf_init(&msg);
+	va_start(ap, fmt);
+	sbuf_vaddf(&msg, fmt, ap);
+	va_end(ap);
+	mc_one_line(msg.data, msg.len);
+	p->report(p->report_ctx, msg.data);
+	sbuf_release(&msg);
+}
+
+/* A short, single-line excerpt of a cell for messages, without quotes. */
+static void excerpt_bare(sbuf *out, const char *s, size_t len)
+{
+	size_t i, n = len > 40 ? 40 : len;
+
+	while (n > 0 && n < len && ((unsigned char)s[n] & 0xC0) == 0x80)
+		n--;
+	for (i = 0; i < n; i++)
+		sbuf_addc(out, (s[i] == '\n' || s[i] == '\r' || s[i] == '\t' || !s[i]) ? ' ' : s[i]);
+	if (n < len)
+		sbuf_adds(out, "...");
+}
+
+/* The same in quotes. */
+static void excerpt(sbuf *out, const char *s, size_t len)
+{
+	sbuf_addc(out, '\'');
+	excerpt_bare(out, s, len);
+	sbuf_addc(out, '\'');
+}
+
+/* Report a model name seen before in this export (row->occurrence > 1). */
+static void report_repeat(parse_export *p, const parse_row *row)
+{
+	sbuf name;
+
+	if (row->occurrence < 2)
+		return;
+	sbuf_init(&name);
+	excerpt_bare(&name, row->name, strlen(row->name));
+	report(p, "%s:%lu: model name '%s' repeats (occurrence %zu); kept as '%s#%zu'",
+	       p->path, row->line, name.data, row->occurrence, name.data, row->occurrence);
+	sbuf_release(&name);
+}
+
+/* Columns reported one by one; more are counted in one line. */
+#define COLUMN_REPORTS 20
+
+static int setup_columns(parse_export *p, const csv_row *header, char *err, size_t errlen)
+{
+	strmap seen;
+	sbuf shown;
+	size_t i, repeated = 0, unmapped = 0;
+	int rc = 0;
+
+	strmap_init(&seen);
+	sbuf_init(&shown);
+	p->ncolumns = header->nfields;
+	p->columns = xcalloc(p->ncolumns, sizeof(*p->columns));
+	p->values = xcalloc(p->ncolumns, sizeof(*p->values));
+	p->norms = xcalloc(p->ncolumns, sizeof(*p->norms));
+	p->unknown = xcalloc(p->ncolumns ? p->ncolumns : 1, sizeof(*p->unknown));
+	for (i = 0; i < p->ncolumns; i++) {
+		parse_column *col = &p->columns[i];
+		sbuf text;
+		const colmap_field *def;
+		int added;
+
+		sbuf_init(&p->norms[i]);
+		sbuf_init(&text);
+		norm_text(header->fields[i], header->lengths[i], &text);
+		col->header = sbuf_detach(&text, NULL);
+		col->position = i;
+		if (!*col->header) {
+			sbuf_addf(&text, "column %zu", i + 1);
+			col->field = sbuf_detach(&text, NULL);
+			col->headerless = 1;
+			col->type = COL_TEXT;
+			continue;
+		}
+		def = colmap_lookup(p->map, col->header);
+		strmap_get_or_add(&seen, def ? def->name : col->header,
+				  strlen(def ? def->name : col->header), &added);
+		if (def && added) {
+			col->def = def;
+			col->field = xstrdup(def->name);
+			col->type = def->type;
+			col->declared = 1;
+			continue;
+		}
+		col->type = COL_TEXT;
+		sbuf_reset(&shown);
+		excerpt_bare(&shown, col->header, strlen(col->header));
+		if (def || !added) {
+			sbuf_addf(&text, "%s (column %zu)", col->header, i + 1);
+			col->field = sbuf_detach(&text, NULL);
+			if (++repeated <= COLUMN_REPORTS)
+				report(p, "%s: column %zu '%s' repeats a field already in the "
+				       "header; kept as '%s (column %zu)'", p->path, i + 1,
+				       shown.data, shown.data, i + 1);
+			strmap_get_or_add(&seen, col->field, strlen(col->field), NULL);
+		} else {
+			col->field = xstrdup(col->header);
+			if (++unmapped <= COLUMN_REPORTS)
+				report(p, "%s: column '%s' is not in the column map; kept as a text "
+				       "field", p->path, shown.data);
+		}
+	}
+	sbuf_release(&shown);
+	if (repeated > COLUMN_REPORTS)
+		report(p, "%s: %zu more columns repeat a field already in the header (the first %d "
+		       "are listed); each kept under its name and column number", p->path,
+		       repeated - COLUMN_REPORTS, COLUMN_REPORTS);
+	if (unmapped > COLUMN_REPORTS)
+		report(p, "%s: %zu more columns are not in the column map (the first %d are listed); "
+		       "kept as text fields", p->path, unmapped - COLUMN_REPORTS, COLUMN_REPORTS);
+	for (i = 0; i < p->ncolumns; i++)
+		if (p->columns[i].type == COL_KEY)
+			break;
+	p->key = i;
+	{
+		sha256_ctx ctx;
+		size_t k;
+
+		sha256_init(&ctx);
+		for (k = 0; k < header->nfields; k++) {
+			sha256_update(&ctx, header->fields[k], header->lengths[k]);
+			sha256_update(&ctx, "\x1f", 1);
+		}
+		sha256_update(&ctx, p->map->digest, strlen(p->map->digest));
+		sha256_final_hex(&ctx, p->header_digest);
+	}
+	if (i == p->ncolumns) {
+		mc_fmt(err, errlen, "%s:1: no model name column (expected 'Model' or one of its aliases)",
+		       p->path);
+		rc = -1;
+	}
+	strmap_release(&seen);
+	return rc;
+}
+
+/* A parse of the named input, before its reader is opened. */
+static parse_export *parse_new(const char *name, const colmap *map,
+			       parse_report_fn *report_fn, void *report_ctx)
+{
+	parse_export *p = xcalloc(1, sizeof(*p));
+
+	p->path = xstrdup(name);
+	p->map = map;
+	p->report = report_fn;
+	p->report_ctx = report_ctx;
+	sbuf_init(&p->reason);
+	namecount_init(&p->names);
+	strmap_init(&p->unknown_enums);
+	return p;
+}
+
+/* Read the header of p's opened reader and set up its columns; frees p
+ * on failure. */
+static int parse_start(parse_export **out, parse_export *p, int hash_content,
+		       char *err, size_t errlen)
+{
+	const char *path = p->path;
+	csv_row header;
+	int rc;
+
+	/* hashing costs a pass over the content; only when asked for */
+	if (hash_content)
+		csv_hash_content(p->csv);
+	rc = csv_next(p->csv, &header);
+	if (rc < 0) {
+		mc_fmt(err, errlen, "%s", csv_error(p->csv));
+		goto fail;
+	}
+	if (rc == 0) {
+		mc_fmt(err, errlen, "%s: empty file: no header", path);
+		goto fail;
+	}
+	if (header.flags & CSV_ROW_TOO_LONG) {
+		mc_fmt(err, errlen, "%s:%lu: the header is longer than the limit of %zu bytes "
+		       "(column %zu)", path, header.line, CSV_MAX_ROW, header.long_field + 1);
+		goto fail;
+	}
+	if (header.flags & (CSV_ROW_BAD_UTF8 | CSV_ROW_NUL | CSV_ROW_UNTERMINATED)) {
+		mc_fmt(err, errlen, "%s:%lu: the header is not valid text (%s)", path, header.line,
+		       header.flags & CSV_ROW_UNTERMINATED ? "unterminated quote" :
+		       header.flags & CSV_ROW_NUL ? "NUL byte" : "invalid UTF-8");
+		goto fail;
+	}
+	if (setup_columns(p, &header, err, errlen))
+		goto fail;
+	*out = p;
+	return 0;
+fail:
+	parse_free(p);
+	return -1;
+}
+
+int parse_open(parse_export **out, const char *path, const colmap *map,
+	       parse_report_fn *report_fn, void *report_ctx, int hash_content,
+	       char *err, size_t errlen)
+{
+	parse_export *p = parse_new(path, map, report_fn, report_ctx);
+
+	*out = NULL;
+	if (csv_open(&p->csv, path, err, errlen)) {
+		parse_free(p);
+		return -1;
+	}
+	return parse_start(out, p, hash_content, err, errlen);
+}
+
+int parse_open_mem(parse_export **out, const void *data, size_t len, const char *name,
+		   const colmap *map, parse_report_fn *report_fn, void *report_ctx,
+		   char *err, size_t errlen)
+{
+	parse_export *p = parse_new(name, map, report_fn, report_ctx);
+
+	*out = NULL;
+	if (csv_open_mem(&p->csv, data, len, name, err, errlen)) {
+		parse_free(p);
+		return -1;
+	}
+	return parse_start(out, p, 1, err, errlen);
+}
+
+const parse_column *parse_columns(const parse_export *p, size_t *n)
+{
+	*n = p->ncolumns;
+	return p->columns;
+}
+
+const char *parse_path(const parse_export *p)
+{
+	return p->path;
+}
+
+static void quarantine(parse_export *p, parse_row *row, const char *field,
+		       const char *fmt, ...) MC_PRINTF(4, 5);
+
+static void quarantine(parse_export *p, parse_row *row, const char *field,
+		       const char *fmt, ...)
+{
+	va_list ap;
+
+	if (row->quarantined)
+		return;
+	row->quarantined = 1;
+	row->fault_field = field;
+	sbuf_reset(&p->reason);
+	va_start(ap, fmt);
+	sbuf_vaddf(&p->reason, fmt, ap);
+	va_end(ap);
+	mc_one_line(p->reason.data, p->reason.len);
+	row->reason = p->reason.data;
+}
+
+/* Normalise one cell of column i into p->norms[i] and p->values[i]. */
+static void normalise_cell(parse_export *p, parse_row *row, size_t i,
+			   const char *cell, size_t len)
+{
+	parse_column *col = &p->columns[i];
+	parse_value *v = &p->values[i];
+	sbuf *out = &p->norms[i];
+	char why[NORM_WHY_LEN];
+	int status, unknown = 0;
+
+	sbuf_reset(out);
+	why[0] = '\0';
+	v->raw = cell;
+	v->raw_len = len;
+	switch (col->type) {
+	case COL_KEY:
+	case COL_TEXT:
+		status = norm_text(cell, len, out);
+		break;
+	case COL_LIST:
+		status = norm_list(cell, len, out, why);
+		break;
+	case COL_NUMBER:
+		status = norm_number(cell, len, out, why);
+		break;
+	case COL_DATE:
+		status = norm_date(cell, len, out, why);
+		break;
+	case COL_BOOL:
+		status = norm_bool(cell, len, out, why);
+		break;
+	case COL_ENUM:
+		status = norm_enum(cell, len, (const char *const *)col->def->known, out, &unknown);
+		break;
+	default:
+		status = NORM_INVALID;
+	}
+	v->present = status == NORM_OK;
+	v->norm = out->data;
+	v->norm_len = status == NORM_OK ? out->len : 0;
+	if (status == NORM_INVALID) {
+		sbuf msg;
+
+		sbuf_init(&msg);
+		excerpt(&msg, cell, len);
+		quarantine(p, row, col->field, "%s: %s is not a valid %s%s%s", col->field,
+			   msg.data, colmap_type_name(col->type), why[0] ? ": " : "", why);
+		sbuf_release(&msg);
+	} else if (unknown) {
+		p->unknown[p->nunknown++] = i;
+	}
+}
+
+/* Report the unknown enumeration values of a row that is loaded, once per
+ * field and value in the file. */
+static void report_unknown(parse_export *p, const parse_row *row)
+{
+	sbuf key, value;
+	size_t k;
+	int added;
+
+	sbuf_init(&key);
+	sbuf_init(&value);
+	for (k = 0; k < p->nunknown; k++) {
+		const parse_column *col = &p->columns[p->unknown[k]];
+		const parse_value *v = &p->values[p->unknown[k]];
+
+		sbuf_reset(&key);
+		sbuf_addf(&key, "%s\t", col->field);
+		sbuf_add(&key, v->norm, v->norm_len);
+		strmap_get_or_add(&p->unknown_enums, key.data, key.len, &added);
+		if (!added)
+			continue;
+		sbuf_reset(&value);
+		excerpt(&value, v->norm, v->norm_len);
+		report(p, "%s:%lu: %s: value %s is not one of the known values; kept as given",
+		       p->path, row->line, col->field, value.data);
+	}
+	sbuf_release(&key);
+	sbuf_release(&value);
+}
+
+static int flags_fault(parse_export *p, parse_row *row, const csv_row *rec)
+{
+	const char *field = rec->bad_field < p->ncolumns ? p->columns[rec->bad_field].field : NULL;
+	const char *longf = rec->long_field < p->ncolumns ? p->columns[rec->long_field].field
+							    : NULL;
+
+	if (rec->flags & CSV_ROW_TOO_LONG)
+		quarantine(p, row, longf, "%s: the row is longer than the limit of %zu bytes; kept "
+			   "in quarantine cut short at the limit", longf ? longf : "?", CSV_MAX_ROW);
+	else if (rec->flags & CSV_ROW_UNTERMINATED)
+		quarantine(p, row, NULL, "end of file inside a quoted field");
+	else if (rec->flags & CSV_ROW_NUL)
+		quarantine(p, row, field, "%s: NUL byte in the cell", field ? field : "?");
+	else if (rec->flags & CSV_ROW_BAD_UTF8)
+		quarantine(p, row, field, "%s: invalid UTF-8 in the cell", field ? field : "?");
+	return row->quarantined;
+}
+
+void parse_set_known(parse_export *p, parse_known_fn *check, void *ctx)
+{
+	p->known = check;
+	p->known_ctx = ctx;
+}
+
+void parse_want_raw_digests(parse_export *p)
+{
+	p->raw_digests = 1;
+}
+
+void parse_header_digest(const parse_export *p, char hex[65])
+{
+	memcpy(hex, p->header_digest, 65);
+}
+
+/*
+ * The digest of a record's raw fields: the field count, then the fields as
+ * the reader holds them, one after another, each ended by a NUL, hashed in
+ * one go. With no NUL inside a field that spells the fields out exactly;
+ * a record with one (it is quarantined) is hashed field by field, each
+ * after its length, under another tag.
+ */
+static void raw_digest(const csv_row *rec, unsigned char digest[16])
+{
+	unsigned char full[32], head[9];
+	sha256_ctx ctx;
+	size_t i, k, n = rec->nfields;
+	int contiguous = n > 0 && !(rec->flags & CSV_ROW_NUL);
+
+	for (i = 0; contiguous && i + 1 < n; i++)
+		contiguous = rec->fields[i + 1] == rec->fields[i] + rec->lengths[i] + 1;
+	for (k = 0; k < 8; k++)
+		head[k] = (unsigned char)(n >> (8 * k));
+	head[8] = contiguous ? 'C' : 'L';
+	sha256_init(&ctx);
+	sha256_update(&ctx, head, sizeof(head));
+	if (contiguous) {
+		sha256_update(&ctx, rec->fields[0],
+			      (size_t)(rec->fields[n - 1] - rec->fields[0]) + rec->lengths[n - 1] + 1);
+	} else {
+		for (i = 0; i < n; i++) {
+			unsigned char len[8];
+
+			for (k = 0; k < 8; k++)
+				len[k] = (unsigned char)(rec->lengths[i] >> (8 * k));
+			sha256_update(&ctx, len, 8);
+			sha256_update(&ctx, rec->fields[i], rec->lengths[i]);
+		}
+	}
+	sha256_final(&ctx, full);
+	memcpy(digest, full, 16);
+}
+
+/*
+ * A row the known-row check recognises: the same bytes as a row loaded
+ * before, under the same header and column map, so it reads the same:
+ * take its name and occurrence without normalising the other cells.
+ */
+static int known_row(parse_export *p, parse_row *row, const csv_row *rec)
+{
+	sbuf *name = &p->norms[p->key];
+	uint32_t *count;
+	size_t ref;
+
+	if (!p->known || row->quarantined || rec->nfields != p->ncolumns || p->key >= rec->nfields)
+		return 0;
+	sbuf_reset(name);
+	if (norm_text(rec->fields[p->key], rec->lengths[p->key], name) != NORM_OK)
+		return 0;
+	/* a name not known yet is added with count 0, as the full path
+	 * would add it; the count is raised only for a loaded row */
+	count = namecount_get(&p->names, name->data, name->len);
+	if (!count)
+		return -1;
+	if (!p->known(p->known_ctx, name->data, *count + 1, row->raw_digest, &ref))
+		return 0;
+	row->occurrence = ++*count;
+	row->name = name->data;
+	row->known = 1;
+	row->known_ref = ref;
+	report_repeat(p, row);
+	return 1;
+}
+
+int parse_next(parse_export *p, parse_row *row, char *err, size_t errlen)
+{
+	csv_row rec;
+	size_t i, key = 0;
+	int rc;
+
+	rc = csv_next(p->csv, &rec);
+	if (rc < 0) {
+		mc_fmt(err, errlen, "%s", csv_error(p->csv));
+		return -1;
+	}
+	if (rc == 0)
+		return 0;
+	memset(row, 0, sizeof(*row));
+	row->line = rec.line;
+	row->position = p->rows++;
+	row->raw_fields = rec.fields;
+	row->raw_lengths = rec.lengths;
+	row->nraw = rec.nfields;
+	row->values = p->values;
+	row->nvalues = p->ncolumns;
+	row->name = "";
+	p->nunknown = 0;
+	if (p->raw_digests || p->known)
+		raw_digest(&rec, row->raw_digest);
+	flags_fault(p, row, &rec);
+	rc = known_row(p, row, &rec);
+	if (rc < 0)
+		goto names_failed;
+	if (rc)
+		return 1;
+	if (rec.nfields != p->ncolumns)
+		quarantine(p, row, NULL, "the row has %zu fields, the header has %zu",
+			   rec.nfields, p->ncolumns);
+	for (i = 0; i < p->ncolumns; i++) {
+		if (i >= rec.nfields) {
+			static const char empty[1];
+
+			p->values[i].raw = empty;
+			p->values[i].raw_len = 0;
+			p->values[i].norm = empty;
+			p->values[i].norm_len = 0;
+			p->values[i].present = 0;
+			continue;
+		}
+		normalise_cell(p, row, i, rec.fields[i], rec.lengths[i]);
+		if (p->columns[i].type == COL_KEY)
+			key = i;
+		if (p->columns[i].headerless && p->values[i].present) {
+			sbuf msg;
+
+			sbuf_init(&msg);
+			excerpt(&msg, rec.fields[i], rec.lengths[i]);
+			quarantine(p, row, p->columns[i].field,
+				   "%s: value %s in a column that has no header",
+				   p->columns[i].field, msg.data);
+			sbuf_release(&msg);
+		}
+	}
+	if (key < rec.nfields && p->values[key].present) {
+		uint32_t *count;
+
+		row->name = p->values[key].norm;
+		if (row->quarantined)
+			goto out;
+		/* only loaded rows take an occurrence number */
+		count = namecount_get(&p->names, row->name, p->values[key].norm_len);
+		if (!count)
+			goto names_failed;
+		row->occurrence = ++*count;
+		report_repeat(p, row);
+	} else {
+		quarantine(p, row, p->columns[key].field, "%s: the row has no model name",
+			   p->columns[key].field);
+	}
+out:
+	if (row->quarantined)
+		p->quarantined++;
+	else
+		report_unknown(p, row);
+	return 1;
+names_failed:
+	mc_fmt(err, errlen, "%s:%lu: %s", p->path, rec.line, p->names.err);
+	return -1;
+}
+
+unsigned long parse_rows_read(const parse_export *p)
+{
+	return p->rows;
+}
+
+unsigned long parse_rows_quarantined(const parse_export *p)
+{
+	return p->quarantined;
+}
+
+int parse_content_sha256(parse_export *p, char hex[65])
+{
+	return csv_content_sha256(p->csv, hex);
+}
+
+unsigned long long parse_bytes_read(const parse_export *p)
+{
+	return csv_bytes_read(p->csv);
+}
+
+void parse_row_raw_csv(const parse_row *row, sbuf *out)
+{
+	size_t i;
+
+	for (i = 0; i < row->nraw; i++) {
+		if (i)
+			sbuf_addc(out, ',');
+		textout_csv_field(out, row->raw_fields[i], row->raw_lengths[i]);
+	}
+}
+
+void parse_free(parse_export *p)
+{
+	size_t i;
+
+	if (!p)
+		return;
+	csv_free(p->csv);
+	for (i = 0; i < p->ncolumns; i++) {
+		free(p->columns[i].header);
+		free(p->columns[i].field);
+		sbuf_release(&p->norms[i]);
+	}
+	free(p->columns);
+	free(p->values);
+	free(p->norms);
+	free(p->unknown);
+	sbuf_release(&p->reason);
+	namecount_release(&p->names);
+	strmap_release(&p->unknown_enums);
+	free(p->path);
+	free(p);
+}

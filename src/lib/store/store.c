@@ -1,0 +1,1047 @@
+/* zlib's next_in is then a pointer to const: blocks handed out by input
+ * go to deflate without a cast. */
+#define ZLIB_CONST
+#include "store/store.h"
+#include "store/naming.h"
+#include "read/csv.h"
+#include "base/sha256.h"
+#include "base/util.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+/* The manifest's columns, in order: its header line. */
+#define STORE_FIELDS 14
+static const char *const manifest_columns[STORE_FIELDS] = {
+	"fetched_at", "source", "event", "file", "url", "status", "etag",
+	"last_modified", "sha256", "format", "bytes", "stored_bytes",
+	"download_bytes", "rows"
+};
+
+/* Prefix of the temporary files a snapshot is written to. */
+#define STORE_TMP_PREFIX ".tmp-"
+
+/* A content hash computed from a file the manifest does not describe. */
+typedef struct known_hash {
+	char *file;                  /* relative to the store; owned */
+	char sha[65];                /* of the decompressed content */
+} known_hash;
+
+struct store {
+	char *dir;                   /* as given; owned */
+	char *abs_dir;               /* its absolute path: names the store in
+					the catalogue; owned */
+	int lock_fd;                 /* dir, open and flock'ed; -1 if not */
+	int created;                 /* store_open() made the folder */
+	store_manifest manifest;     /* the manifest's lines, oldest first */
+	known_hash *hashes;          /* hashes computed so far */
+	size_t nhashes;              /* entries in hashes */
+};
+
+void store_format_time(time_t when, char buf[21])
+{
+	struct tm tm;
+
+	gmtime_r(&when, &tm);
+	strftime(buf, 21, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* ---- small file helpers ---- */
+
+static int write_all(int fd, const void *data, size_t len)
+{
+	const char *p = data;
+
+	while (len) {
+		ssize_t n = write(fd, p, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int sync_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC), rc;
+
+	if (fd < 0)
+		return -1;
+	rc = fsync(fd);
+	close(fd);
+	return rc;
+}
+
+/* mkdir -p; *made tells whether the last folder was created. */
+static int make_dirs(const char *dir, int *made, char *err, size_t errlen)
+{
+	char path[PATH_MAX], *p;
+
+	*made = 0;
+	mc_fmt(path, sizeof(path), "%s", dir);
+	for (p = path + 1; ; p++) {
+		if (*p == '/' || !*p) {
+			char c = *p;
+
+			*p = '\0';
+			*made = !mkdir(path, 0755);
+			if (!*made && errno != EEXIST) {
+				mc_fmt(err, errlen, "%s: cannot create: %s", path, strerror(errno));
+				return -1;
+			}
+			*p = c;
+			if (!c)
+				break;
+		}
+	}
+	return 0;
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void free_names(char **names, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+/* The snapshot files of source, sorted by name (oldest first). 0 or -1. */
+static int list_snapshots(const store *st, const char *source, char ***out, size_t *n,
+			  char *err, size_t errlen)
+{
+	char path[PATH_MAX], date[11];
+	struct dirent *e;
+	DIR *d;
+
+	*out = NULL;
+	*n = 0;
+	mc_fmt(path, sizeof(path), "%s/%s", st->dir, source);
+	d = opendir(path);
+	if (!d) {
+		if (errno == ENOENT)
+			return 0;
+		mc_fmt(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+		return -1;
+	}
+	while ((e = readdir(d))) {
+		if (!naming_snapshot_file(e->d_name, date))
+			continue;
+		*out = xrealloc(*out, (*n + 1) * sizeof(**out));
+		(*out)[(*n)++] = xstrdup(e->d_name);
+	}
+	closedir(d);
+	if (*n)
+		qsort(*out, *n, sizeof(**out), name_cmp);
+	return 0;
+}
+
+/* ---- the manifest file ---- */
+
+static void escape_field(sbuf *out, const char *s)
+{
+	for (; *s; s++) {
+		switch (*s) {
+		case '\\': sbuf_adds(out, "\\\\"); break;
+		case '\t': sbuf_adds(out, "\\t"); break;
+		case '\n': sbuf_adds(out, "\\n"); break;
+		case '\r': sbuf_adds(out, "\\r"); break;
+		default: sbuf_addc(out, *s); break;
+		}
+	}
+}
+
+static void unescape_in_place(char *s)
+{
+	char *w = s;
+
+	for (; *s; s++) {
+		if (*s == '\\' && s[1]) {
+			s++;
+			*w++ = *s == 't' ? '\t' : *s == 'n' ? '\n' : *s == 'r' ? '\r' : *s;
+		} else {
+			*w++ = *s;
+		}
+	}
+	*w = '\0';
+}
+
+/* Split one manifest line (text, no newline; taken over) into a new
+ * entry. Returns 0, or -1 when the line is not a manifest line (text is
+ * then freed). */
+static int add_entry(store_manifest *m, char *text, unsigned long line)
+{
+	char *fields[STORE_FIELDS], *p = text;
+	store_entry *e;
+	size_t n = 0;
+
+	for (;;) {
+		if (n == STORE_FIELDS)
+			goto bad;
+		fields[n++] = p;
+		p = strchr(p, '\t');
+		if (!p)
+			break;
+		*p++ = '\0';
+	}
+	if (n != STORE_FIELDS)
+		goto bad;
+	for (n = 0; n < STORE_FIELDS; n++)
+		unescape_in_place(fields[n]);
+	m->entries = xrealloc(m->entries, (m->n + 1) * sizeof(*m->entries));
+	m->texts = xrealloc(m->texts, (m->n + 1) * sizeof(*m->texts));
+	e = &m->entries[m->n];
+	m->texts[m->n++] = text;
+	e->line = line;
+	e->fetched_at = fields[0];
+	e->source = fields[1];
+	e->event = fields[2];
+	e->file = fields[3];
+	e->url = fields[4];
+	e->status = strtol(fields[5], NULL, 10);
+	e->etag = fields[6];
+	e->last_modified = fields[7];
+	e->sha256 = fields[8];
+	e->format = fields[9];
+	e->bytes = strtoull(fields[10], NULL, 10);
+	e->stored_bytes = strtoull(fields[11], NULL, 10);
+	e->download_bytes = strtoull(fields[12], NULL, 10);
+	e->rows = strtoul(fields[13], NULL, 10);
+	return 0;
+bad:
+	free(text);
+	return -1;
+}
+
+void store_manifest_init(store_manifest *m)
+{
+	memset(m, 0, sizeof(*m));
+}
+
+void store_manifest_release(store_manifest *m)
+{
+	size_t i;
+
+	for (i = 0; i < m->n; i++)
+		free(m->texts[i]);
+	free(m->texts);
+	free(m->entries);
+	store_manifest_init(m);
+}
+
+void store_manifest_parse(store_manifest *m, const char *data, size_t len)
+{
+	const char *nl;
+	size_t start = 0;
+
+	/* only lines ending in a newline count: a crash may cut the last */
+	while (start < len && (nl = memchr(data + start, '\n', len - start))) {
+		size_t end = (size_t)(nl - data);
+
+		m->lines++;
+		if (!(m->lines == 1 && end - start >= 11 && !memcmp(data + start, "fetched_at\t", 11)))
+			add_entry(m, xstrndup(data + start, end - start), m->lines);
+		start = end + 1;
+	}
+	m->complete = start;
+}
+
+void store_manifest_line(const store_entry *e, sbuf *out)
+{
+	const char *fields[STORE_FIELDS];
+	char num[5][32];
+	size_t i;
+
+	mc_fmt(num[0], sizeof(num[0]), "%ld", e->status);
+	mc_fmt(num[1], sizeof(num[1]), "%llu", e->bytes);
+	mc_fmt(num[2], sizeof(num[2]), "%llu", e->stored_bytes);
+	mc_fmt(num[3], sizeof(num[3]), "%llu", e->download_bytes);
+	mc_fmt(num[4], sizeof(num[4]), "%lu", e->rows);
+	fields[0] = e->fetched_at;
+	fields[1] = e->source;
+	fields[2] = e->event;
+	fields[3] = e->file;
+	fields[4] = e->url;
+	fields[5] = num[0];
+	fields[6] = e->etag;
+	fields[7] = e->last_modified;
+	fields[8] = e->sha256;
+	fields[9] = e->format;
+	fields[10] = num[1];
+	fields[11] = num[2];
+	fields[12] = num[3];
+	fields[13] = num[4];
+	for (i = 0; i < STORE_FIELDS; i++) {
+		if (i)
+			sbuf_addc(out, '\t');
+		escape_field(out, fields[i] ? fields[i] : "");
+	}
+}
+
+static int read_manifest(store *st, char *err, size_t errlen)
+{
+	char path[PATH_MAX], buf[65536];
+	sbuf all;
+	ssize_t n;
+	int fd, rc = -1;
+
+	sbuf_init(&all);
+	mc_fmt(path, sizeof(path), "%s/%s", st->dir, STORE_MANIFEST);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENOENT)
+			return 0;
+		mc_fmt(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		return -1;
+	}
+	while ((n = read(fd, buf, sizeof(buf))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			mc_fmt(err, errlen, "%s: read error: %s", path, strerror(errno));
+			goto out;
+		}
+		sbuf_add(&all, buf, (size_t)n);
+	}
+	store_manifest_parse(&st->manifest, all.data, all.len);
+	rc = 0;
+out:
+	close(fd);
+	sbuf_release(&all);
+	return rc;
+}
+
+int store_note(store *st, const store_entry *e, char *err, size_t errlen)
+{
+	store_manifest *m = &st->manifest;
+	char path[PATH_MAX];
+	struct stat sb;
+	sbuf text;
+	size_t i;
+	int fd = -1, rc = -1;
+
+	sbuf_init(&text);
+	store_manifest_line(e, &text);
+	mc_fmt(path, sizeof(path), "%s/%s", st->dir, STORE_MANIFEST);
+	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (fd < 0 || fstat(fd, &sb)) {
+		mc_fmt(err, errlen, "%s: cannot open for writing: %s", path, strerror(errno));
+		goto out;
+	}
+	/* drop a partial last line a crash left, then append whole lines */
+	if ((size_t)sb.st_size != m->complete && ftruncate(fd, (off_t)m->complete)) {
+		mc_fmt(err, errlen, "%s: cannot cut a partial last line: %s", path,
+		       strerror(errno));
+		goto out;
+	}
+	if (m->complete == 0) {
+		sbuf header;
+
+		sbuf_init(&header);
+		for (i = 0; i < STORE_FIELDS; i++)
+			sbuf_addf(&header, "%s%s", i ? "\t" : "", manifest_columns[i]);
+		sbuf_addc(&header, '\n');
+		if (write_all(fd, header.data, header.len)) {
+			mc_fmt(err, errlen, "%s: write error: %s", path, strerror(errno));
+			sbuf_release(&header);
+			goto out;
+		}
+		m->complete = header.len;
+		m->lines = 1;
+		sbuf_release(&header);
+	}
+	sbuf_addc(&text, '\n');
+	if (write_all(fd, text.data, text.len) || fsync(fd)) {
+		mc_fmt(err, errlen, "%s: write error: %s", path, strerror(errno));
+		goto out;
+	}
+	if (close(fd)) {
+		fd = -1;
+		mc_fmt(err, errlen, "%s: write error: %s", path, strerror(errno));
+		goto out;
+	}
+	fd = -1;
+	m->complete += text.len;
+	add_entry(m, xstrndup(text.data, text.len - 1), ++m->lines);
+	rc = 0;
+out:
+	if (fd >= 0)
+		close(fd);
+	sbuf_release(&text);
+	return rc;
+}
+
+/* ---- opening ---- */
+
+/* Remove the temporary files a killed run left in the source folders. */
+static void remove_temps(const store *st)
+{
+	char path[PATH_MAX];
+	struct dirent *e, *f;
+	DIR *top = opendir(st->dir), *sub;
+
+	if (!top)
+		return;
+	while ((e = readdir(top))) {
+		if (!naming_export_valid(e->d_name))
+			continue;
+		mc_fmt(path, sizeof(path), "%s/%s", st->dir, e->d_name);
+		sub = opendir(path);
+		if (!sub)
+			continue;
+		while ((f = readdir(sub))) {
+			if (strncmp(f->d_name, STORE_TMP_PREFIX, strlen(STORE_TMP_PREFIX)))
+				continue;
+			mc_fmt(path, sizeof(path), "%s/%s/%s", st->dir, e->d_name, f->d_name);
+			unlink(path);
+		}
+		closedir(sub);
+	}
+	closedir(top);
+}
+
+int store_open(store **out, const char *dir, char *err, size_t errlen)
+{
+	store *st = xcalloc(1, sizeof(*st));
+	char abs[PATH_MAX];
+
+	*out = NULL;
+	st->lock_fd = -1;
+	st->dir = xstrdup(dir);
+	if (make_dirs(dir, &st->created, err, errlen))
+		goto fail;
+	st->lock_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (st->lock_fd < 0) {
+		mc_fmt(err, errlen, "%s: cannot open the snapshot store: %s", dir, strerror(errno));
+		goto fail;
+	}
+	if (flock(st->lock_fd, LOCK_EX | LOCK_NB)) {
+		if (errno == EWOULDBLOCK)
+			mc_fmt(err, errlen, "%s: another modelcat fetch is writing to this"
+			       " snapshot store", dir);
+		else
+			mc_fmt(err, errlen, "%s: cannot lock the snapshot store: %s", dir,
+			       strerror(errno));
+		goto fail;
+	}
+	st->abs_dir = xstrdup(realpath(dir, abs) ? abs : dir);
+	if (read_manifest(st, err, errlen))
+		goto fail;
+	remove_temps(st);
+	*out = st;
+	return 0;
+fail:
+	store_free(st);
+	return -1;
+}
+
+void store_free(store *st)
+{
+	size_t i;
+
+	if (!st)
+		return;
+	/* a store this run created and left empty goes again */
+	if (st->created)
+		rmdir(st->dir);
+	if (st->lock_fd >= 0)
+		close(st->lock_fd);
+	store_manifest_release(&st->manifest);
+	for (i = 0; i < st->nhashes; i++)
+		free(st->hashes[i].file);
+	free(st->hashes);
+	free(st->dir);
+	free(st->abs_dir);
+	free(st);
+}
+
+const char *store_dir(const store *st)
+{
+	return st->dir;
+}
+
+const store_entry *store_entries(const store *st, size_t *n)
+{
+	*n = st->manifest.n;
+	return st->manifest.entries;
+}
+
+/* ---- contents ---- */
+
+/*
+ * The SHA-256 (and size) of the decompressed content of a file; at most
+ * max_bytes are read when max_bytes is not 0. 0, or -1 with err.
+ */
+static int hash_content(input *in, unsigned long long max_bytes, char sha[65],
+			unsigned long long *bytes, char *err, size_t errlen)
+{
+	const unsigned char *data;
+	sha256_ctx ctx;
+	size_t n;
+	int step;
+
+	sha256_init(&ctx);
+	*bytes = 0;
+	while ((step = input_next(in, &data, &n)) == 1) {
+		*bytes += n;
+		if (max_bytes && *bytes > max_bytes) {
+			mc_fmt(err, errlen, "%s: holds more than the size cap of %llu bytes once"
+			       " decompressed (a compression bomb?)", input_name(in), max_bytes);
+			return -1;
+		}
+		sha256_update(&ctx, data, n);
+	}
+	if (step < 0) {
+		mc_fmt(err, errlen, "%s: %s", input_name(in), input_error(in));
+		return -1;
+	}
+	sha256_final_hex(&ctx, sha);
+	return 0;
+}
+
+/* The content hash of a snapshot file (relative to the store): from the
+ * manifest, from an earlier computation, or computed now. */
+static int file_sha(store *st, const char *file, char sha[65], char *err, size_t errlen)
+{
+	unsigned long long bytes;
+	char path[PATH_MAX];
+	input *in = NULL;
+	size_t i;
+	int rc;
+
+	for (i = st->manifest.n; i-- > 0;) {
+		const store_entry *e = &st->manifest.entries[i];
+
+		if (!strcmp(e->file, file) && strlen(e->sha256) == 64) {
+			memcpy(sha, e->sha256, 65);
+			return 0;
+		}
+	}
+	for (i = 0; i < st->nhashes; i++) {
+		if (!strcmp(st->hashes[i].file, file)) {
+			memcpy(sha, st->hashes[i].sha, 65);
+			return 0;
+		}
+	}
+	mc_fmt(path, sizeof(path), "%s/%s", st->dir, file);
+	if (input_open(&in, path, err, errlen))
+		return -1;
+	rc = hash_content(in, 0, sha, &bytes, err, errlen);
+	input_free(in);
+	if (rc)
+		return -1;
+	st->hashes = xrealloc(st->hashes, (st->nhashes + 1) * sizeof(*st->hashes));
+	st->hashes[st->nhashes].file = xstrdup(file);
+	memcpy(st->hashes[st->nhashes].sha, sha, 65);
+	st->nhashes++;
+	return 0;
+}
+
+int store_latest(store *st, const char *source, char **file, char sha[65],
+		 char *err, size_t errlen)
+{
+	char **names;
+	size_t n;
+	sbuf path;
+
+	*file = NULL;
+	if (list_snapshots(st, source, &names, &n, err, errlen))
+		return -1;
+	if (!n)
+		return 1;
+	sbuf_init(&path);
+	sbuf_addf(&path, "%s/%s", source, names[n - 1]);
+	free_names(names, n);
+	if (file_sha(st, path.data, sha, err, errlen)) {
+		sbuf_release(&path);
+		return -1;
+	}
+	*file = sbuf_detach(&path, NULL);
+	return 0;
+}
+
+const store_entry *store_last_fetch(const store *st, const char *source, const char *url)
+{
+	char path[PATH_MAX], latest[PATH_MAX], err[256];
+	const store_entry *e = NULL;
+	char **names;
+	size_t i, n;
+
+	for (i = st->manifest.n; i-- > 0;) {
+		if (!strcmp(st->manifest.entries[i].source, source) &&
+		    !strcmp(st->manifest.entries[i].url, url)) {
+			e = &st->manifest.entries[i];
+			break;
+		}
+	}
+	if (!e || !*e->file)
+		return NULL;
+	/* its validators stand for its file's content: use them only when that
+	 * is still the source's latest snapshot */
+	if (list_snapshots(st, source, &names, &n, err, sizeof(err)) || !n)
+		return NULL;
+	mc_fmt(latest, sizeof(latest), "%s/%s", source, names[n - 1]);
+	free_names(names, n);
+	mc_fmt(path, sizeof(path), "%s/%s", st->dir, e->file);
+	if (strcmp(latest, e->file) || access(path, R_OK))
+		return NULL;
+	return e;
+}
+
+/* Does the content start like an HTML or XML page rather than CSV? */
+static int looks_like_markup(const unsigned char *p, size_t n)
+{
+	if (n >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF) {
+		p += 3;
+		n -= 3;
+	}
+	while (n && (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')) {
+		p++;
+		n--;
+	}
+	return n && *p == '<';
+}
+
+/* Trim spaces around a header cell into buf. */
+static void trimmed(const char *s, size_t len, char *buf, size_t buflen)
+{
+	while (len && (*s == ' ' || *s == '\t')) {
+		s++;
+		len--;
+	}
+	while (len && (s[len - 1] == ' ' || s[len - 1] == '\t' || s[len - 1] == '\r'))
+		len--;
+	mc_fmt(buf, buflen, "%.*s", (int)(len < buflen ? len : buflen - 1), s);
+}
+
+int store_examine(const void *body, size_t len, const char *name, const colmap *map,
+		  unsigned long long max_bytes, store_content *out, char *err, size_t errlen)
+{
+	const unsigned char *first;
+	csv_reader *csv = NULL;
+	input *in = NULL;
+	csv_row row;
+	size_t first_len, i;
+	int step, rc = -1, has_key = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (!len) {
+		mc_fmt(err, errlen, "%s: empty body", name);
+		return -1;
+	}
+	if (looks_like_markup(body, len)) {
+		mc_fmt(err, errlen, "%s: an HTML page (a login or error page?), not CSV", name);
+		return -1;
+	}
+	/* pass 1: decompress, hash, and enforce the cap while doing so */
+	if (input_open_mem(&in, body, len, name, err, errlen))
+		return -1;
+	out->format = input_format(in);
+	if (out->format != INPUT_PLAIN) {
+		step = input_next(in, &first, &first_len);
+		if (step < 0) {
+			mc_fmt(err, errlen, "%s: %s", name, input_error(in));
+			goto out;
+		}
+		if (step == 1 && looks_like_markup(first, first_len)) {
+			mc_fmt(err, errlen, "%s: holds an HTML page, not CSV", name);
+			goto out;
+		}
+		input_free(in);
+		if (input_open_mem(&in, body, len, name, err, errlen))
+			return -1;
+	}
+	if (hash_content(in, max_bytes, out->sha256, &out->bytes, err, errlen))
+		goto out;
+	if (!out->bytes) {
+		mc_fmt(err, errlen, "%s: empty content", name);
+		goto out;
+	}
+	/* pass 2: the CSV itself */
+	if (csv_open_mem(&csv, body, len, name, err, errlen))
+		goto out;
+	step = csv_next(csv, &row);
+	if (step < 0) {
+		mc_fmt(err, errlen, "%s", csv_error(csv));
+		goto out;
+	}
+	if (step == 0) {
+		mc_fmt(err, errlen, "%s: no header line", name);
+		goto out;
+	}
+	if (row.flags & CSV_ROW_UNTERMINATED) {
+		mc_fmt(err, errlen, "%s:%lu: the body ends inside a quoted field of the header"
+		       " (truncated?)", name, row.line);
+		goto out;
+	}
+	out->columns = row.nfields;
+	for (i = 0; i < row.nfields; i++) {
+		const colmap_field *field;
+		char cell[1024];
+
+		trimmed(row.fields[i], row.lengths[i], cell, sizeof(cell));
+		field = colmap_lookup(map, cell);
+		if (!field)
+			continue;
+		out->known_columns++;
+		if (field->type == COL_KEY)
+			has_key = 1;
+	}
+	if (!has_key) {
+		char cell[64];
+
+		trimmed(row.fields[0], row.lengths[0], cell, sizeof(cell));
+		mc_fmt(err, errlen, "%s:1: not an export the column map knows: no model name"
+		       " column in the header (first cell '%s')", name, cell);
+		goto out;
+	}
+	while ((step = csv_next(csv, &row)) == 1) {
+		if (row.flags & CSV_ROW_UNTERMINATED) {
+			mc_fmt(err, errlen, "%s:%lu: the body ends inside a quoted field"
+			       " (truncated?)", name, row.line);
+			goto out;
+		}
+		out->rows++;
+	}
+	if (step < 0) {
+		mc_fmt(err, errlen, "%s", csv_error(csv));
+		goto out;
+	}
+	if (!out->rows) {
+		mc_fmt(err, errlen, "%s: a header but no data rows", name);
+		goto out;
+	}
+	rc = 0;
+out:
+	csv_free(csv);
+	input_free(in);
+	return rc;
+}
+
+/* ---- writing a snapshot ---- */
+
+/* Decompress body and write it gzip-compressed to fd. 0, or -1 (err). */
+static int compress_to(int fd, const void *body, size_t len, const char *name,
+		       const char *path, char *err, size_t errlen)
+{
+	unsigned char out[65536];
+	const unsigned char *data = NULL;
+	input *in = NULL;
+	z_stream zs;
+	size_t n = 0;
+	int zrc, step, flush, live = 0, rc = -1;
+
+	memset(&zs, 0, sizeof(zs));
+	zrc = deflateInit2(&zs, 9, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
+	if (zrc != Z_OK) {
+		mc_fmt(err, errlen, "%s: cannot start compressing: zlib error %d", path, zrc);
+		goto out;
+	}
+	live = 1;
+	if (input_open_mem(&in, body, len, name, err, errlen))
+		goto out;
+	do {
+		step = input_next(in, &data, &n);
+		if (step < 0) {
+			mc_fmt(err, errlen, "%s: %s", name, input_error(in));
+			goto out;
+		}
+		flush = step ? Z_NO_FLUSH : Z_FINISH;
+		zs.next_in = step ? data : NULL;
+		zs.avail_in = step ? (uInt)n : 0;
+		do {
+			zs.next_out = out;
+			zs.avail_out = sizeof(out);
+			zrc = deflate(&zs, flush);
+			if (zrc != Z_OK && zrc != Z_BUF_ERROR && zrc != Z_STREAM_END) {
+				mc_fmt(err, errlen, "%s: compression failed: zlib error %d", path,
+				       zrc);
+				goto out;
+			}
+			if (write_all(fd, out, sizeof(out) - zs.avail_out)) {
+				mc_fmt(err, errlen, "%s: write error: %s", path, strerror(errno));
+				goto out;
+			}
+		} while (zs.avail_out == 0);
+	} while (flush != Z_FINISH);
+	if (zrc != Z_STREAM_END) {
+		mc_fmt(err, errlen, "%s: compression did not finish: zlib error %d", path, zrc);
+		goto out;
+	}
+	rc = 0;
+out:
+	if (live) {
+		zrc = deflateEnd(&zs);
+		if (rc == 0 && zrc != Z_OK) {
+			mc_fmt(err, errlen, "%s: compression failed: zlib error %d", path, zrc);
+			rc = -1;
+		}
+	}
+	input_free(in);
+	return rc;
+}
+
+/* Read a written file back: its content must hash to sha. */
+static int verify_file(const char *path, const store_content *content, char *err,
+		       size_t errlen)
+{
+	unsigned long long bytes;
+	char sha[65];
+	input *in = NULL;
+	int rc;
+
+	if (input_open(&in, path, err, errlen))
+		return -1;
+	rc = hash_content(in, 0, sha, &bytes, err, errlen);
+	input_free(in);
+	if (rc)
+		return -1;
+	if (strcmp(sha, content->sha256) || bytes != content->bytes) {
+		mc_fmt(err, errlen, "%s: reads back as different content (sha256 %s, %llu bytes)",
+		       path, sha, bytes);
+		return -1;
+	}
+	return 0;
+}
+
+/* Can link() not be used on this file system (as opposed to failing)? */
+static int no_hard_links(int err)
+{
+	return err == EPERM || err == ENOTSUP || err == EOPNOTSUPP || err == ENOSYS ||
+	       err == EMLINK;
+}
+
+/* The file name for a new snapshot fetched at when, given the source's
+ * snapshot names (sorted). It sorts after every snapshot of its day. */
+static int new_name(char **names, size_t n, const store_content *content, time_t when,
+		    char *buf, size_t len, char *err, size_t errlen)
+{
+	const char *last_of_day = NULL;
+	char day[11];
+	struct tm tm;
+	long secs;
+	size_t i;
+
+	gmtime_r(&when, &tm);
+	strftime(day, sizeof(day), "%Y-%m-%d", &tm);
+	for (i = 0; i < n; i++)
+		if (!strncmp(names[i], day, 10))
+			last_of_day = names[i];
+	if (!last_of_day) {
+		mc_fmt(buf, len, "%s.csv.gz", day);
+		return 0;
+	}
+	secs = tm.tm_hour * 3600L + tm.tm_min * 60L + tm.tm_sec;
+	/* names are snapshot names (naming_snapshot_file): a 'T' is followed by
+	 * six digits */
+	if (last_of_day[10] == 'T') {
+		long before = (last_of_day[11] - '0') * 36000L + (last_of_day[12] - '0') * 3600L +
+			      (last_of_day[13] - '0') * 600L + (last_of_day[14] - '0') * 60L +
+			      (last_of_day[15] - '0') * 10L + (last_of_day[16] - '0');
+
+		if (secs <= before)
+			secs = before + 1;
+	}
+	if (secs >= 86400) {
+		mc_fmt(err, errlen, "%s: no snapshot name left for %s", last_of_day, day);
+		return -1;
+	}
+	mc_fmt(buf, len, "%sT%02ld%02ld%02ldZ-%.12s.csv.gz", day, secs / 3600, secs / 60 % 60,
+	       secs % 60, content->sha256);
+	return 0;
+}
+
+int store_put(store *st, const char *source, const void *body, size_t len,
+	      const store_content *content, time_t when, char **file,
+	      unsigned long long *stored_bytes, char *err, size_t errlen)
+{
+	char dir[PATH_MAX], tmp[PATH_MAX], final[PATH_MAX], name[64], rel[PATH_MAX];
+	char sha[65];
+	struct stat sb;
+	char **names = NULL;
+	size_t n = 0, i;
+	int fd = -1, rc = -1, linked = 0, tmp_made = 0, dir_made;
+
+	*file = NULL;
+	*stored_bytes = 0;
+	mc_fmt(dir, sizeof(dir), "%s/%s", st->dir, source);
+	dir_made = !mkdir(dir, 0755);
+	if (!dir_made && errno != EEXIST) {
+		mc_fmt(err, errlen, "%s: cannot create: %s", dir, strerror(errno));
+		return -1;
+	}
+	if (list_snapshots(st, source, &names, &n, err, errlen))
+		goto out;
+	if (new_name(names, n, content, when, name, sizeof(name), err, errlen))
+		goto out;
+	mc_fmt(final, sizeof(final), "%s/%s", dir, name);
+	mc_fmt(rel, sizeof(rel), "%s/%s", source, name);
+	if (!lstat(final, &sb)) {
+		mc_fmt(err, errlen, "%s: already exists", final);
+		goto out;
+	}
+	/* upstream went back to an older content: link to it, store no bytes */
+	for (i = n; i-- > 0;) {
+		char old[PATH_MAX], old_rel[PATH_MAX];
+
+		mc_fmt(old_rel, sizeof(old_rel), "%s/%s", source, names[i]);
+		if (!mc_ends_with(names[i], ".csv.gz") || file_sha(st, old_rel, sha, err, errlen) ||
+		    strcmp(sha, content->sha256))
+			continue;
+		mc_fmt(old, sizeof(old), "%s/%s", dir, names[i]);
+		if (!link(old, final)) {
+			linked = 1;
+			break;
+		}
+		if (errno == EEXIST) {
+			mc_fmt(err, errlen, "%s: already exists", final);
+			goto out;
+		}
+		break;   /* no hard links here: write the content again */
+	}
+	if (!linked) {
+		mc_fmt(tmp, sizeof(tmp), "%s/" STORE_TMP_PREFIX "%ld-XXXXXX", dir, (long)getpid());
+		fd = mkstemp(tmp);
+		if (fd < 0) {
+			mc_fmt(err, errlen, "%s: cannot create a temporary file: %s", dir,
+			       strerror(errno));
+			goto out;
+		}
+		tmp_made = 1;
+		mc_cleanup_add(tmp);
+		if (compress_to(fd, body, len, source, tmp, err, errlen))
+			goto out;
+		if (fsync(fd) || fchmod(fd, 0444)) {
+			mc_fmt(err, errlen, "%s: cannot sync: %s", tmp, strerror(errno));
+			goto out;
+		}
+		if (close(fd)) {
+			fd = -1;
+			mc_fmt(err, errlen, "%s: write error: %s", tmp, strerror(errno));
+			goto out;
+		}
+		fd = -1;
+		if (verify_file(tmp, content, err, errlen))
+			goto out;
+		/* link() never replaces an existing file, unlike rename() */
+		if (link(tmp, final)) {
+			if (!no_hard_links(errno) || !lstat(final, &sb) || rename(tmp, final)) {
+				mc_fmt(err, errlen, "%s: cannot put in place: %s", final,
+				       strerror(errno));
+				goto out;
+			}
+		}
+	}
+	if (sync_dir(dir)) {
+		mc_fmt(err, errlen, "%s: cannot sync: %s", dir, strerror(errno));
+		goto out;
+	}
+	if (sync_dir(st->dir)) {
+		mc_fmt(err, errlen, "%s: cannot sync: %s", st->dir, strerror(errno));
+		goto out;
+	}
+	if (stat(final, &sb)) {
+		mc_fmt(err, errlen, "%s: %s", final, strerror(errno));
+		goto out;
+	}
+	*stored_bytes = (unsigned long long)sb.st_size;
+	st->hashes = xrealloc(st->hashes, (st->nhashes + 1) * sizeof(*st->hashes));
+	st->hashes[st->nhashes].file = xstrdup(rel);
+	memcpy(st->hashes[st->nhashes].sha, content->sha256, 65);
+	st->nhashes++;
+	*file = xstrdup(rel);
+	rc = 0;
+out:
+	if (fd >= 0)
+		close(fd);
+	if (tmp_made) {
+		unlink(tmp);
+		mc_cleanup_remove(tmp);
+	}
+	if (rc && dir_made)
+		rmdir(dir);
+	free_names(names, n);
+	return rc;
+}
+
+/* ---- the catalogue's copy of the manifest ---- */
+
+int store_sync_catalogue(const store *st, catalogue *cat, unsigned long *added)
+{
+	sqlite3_stmt *ins = NULL;
+	char msg[512];
+	size_t i;
+	int rc = -1, began = 0;
+
+	*added = 0;
+	if (sqlite3_exec(cat->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
+		goto fail;
+	began = 1;
+	if (sqlite3_prepare_v2(cat->db,
+			       "INSERT OR IGNORE INTO fetch_manifest(store, line, fetched_at, source,"
+			       " event, file, url, http_status, etag, last_modified, sha256, format,"
+			       " bytes, stored_bytes, download_bytes, rows)"
+			       " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+			       -1, &ins, NULL) != SQLITE_OK)
+		goto fail;
+	for (i = 0; i < st->manifest.n; i++) {
+		const store_entry *e = &st->manifest.entries[i];
+
+		if (sqlite3_bind_text(ins, 1, st->abs_dir, -1, SQLITE_STATIC) != SQLITE_OK ||
+		    sqlite3_bind_int64(ins, 2, (sqlite3_int64)e->line) != SQLITE_OK ||
+		    sqlite3_bind_text(ins, 3, e->fetched_at, -1, SQLITE_STATIC) != SQLITE_OK ||
+		    sqlite3_bind_text(ins, 4, e->source, -1, SQLITE_STATIC) != SQLITE_OK ||
+		    sqlite3_bind_text(ins, 5, e->event, -1, SQLITE_STATIC) != SQLITE_OK ||
+		    sqlite3_bind_text(ins, 6, e->file, -1, SQLITE_STATIC) != SQLITE_OK ||
+		    sqlite3_bind_text(ins, 7, e->url, -1, SQLITE_STATIC) != SQLITE_OK ||
+		    sqlite3_bind_int64(ins, 8, e->status) != SQLITE_OK ||
+		    sqlite3_bind_text(ins, 9, e->etag, -1, SQLITE_STATIC) != SQLITE_OK ||
+		    sqlite3_bind_text(ins, 10, e->last_modified, -1, SQLITE_STATIC) != SQLITE_OK ||
+		    sqlite3_bind_text(ins, 11, e->sha256, -1, SQLITE_STATIC) != SQLITE_OK ||
+		    sqlite3_bind_text(ins, 12, e->format, -1, SQLITE_STATIC) != SQLITE_OK ||
+		    sqlite3_bind_int64(ins, 13, (sqlite3_int64)e->bytes) != SQLITE_OK ||
+		    sqlite3_bind_int64(ins, 14, (sqlite3_int64)e->stored_bytes) != SQLITE_OK ||
+		    sqlite3_bind_int64(ins, 15, (sqlite3_int64)e->download_bytes) != SQLITE_OK ||
+		    sqlite3_bind_int64(ins, 16, (sqlite3_int64)e->rows) != SQLITE_OK)
+			goto fail;
+		if (sqlite3_step(ins) != SQLITE_DONE)
+			goto fail;
+		*added += (unsigned long)sqlite3_changes(cat->db);
+		if (sqlite3_reset(ins) != SQLITE_OK)
+			goto fail;
+	}
+	if (sqlite3_finalize(ins) != SQLITE_OK) {
+		ins = NULL;
+		goto fail;
+	}
+	ins = NULL;
+	if (sqlite3_exec(cat->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
+		goto fail;
+	return 0;
+fail:
+	mc_fmt(cat->err, sizeof(cat->err), "%s: recording the fetch manifest: %s", cat->path,
+	       catalogue_db_error(cat->db, msg, sizeof(msg)));
+	sqlite3_finalize(ins);
+	if (began)
+		sqlite3_exec(cat->db, "ROLLBACK", NULL, NULL, NULL);
+	return rc;
+}
