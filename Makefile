@@ -102,8 +102,18 @@ check-valgrind: all
 # Benchmarks (not part of check): the release build against sqlite3's
 # .import of the same file; BENCH_BIG=1 for a 1 GB input. The results go
 # into docs/performance.md.
-bench: all
-	python3 bench/bench.py --rounds $${BENCH_ROUNDS:-5} --write docs/performance.md
+# BENCH_PEER_REV=REV also builds commit REV in build/peer/ and times its
+# programs in the same rounds (a last column compares the two trees).
+BENCH_PEER_REV ?=
+bench: all $(if $(BENCH_PEER_REV),build/peer/bin/modelcat)
+	python3 bench/bench.py --rounds $${BENCH_ROUNDS:-5} --write docs/performance.md \
+		$(if $(BENCH_PEER_REV),--peer build/peer/bin)
+
+build/peer/bin/modelcat:
+	rm -rf build/peer
+	mkdir -p build/peer
+	git archive $(BENCH_PEER_REV) | tar -x -C build/peer
+	$(MAKE) -C build/peer all
 
 # Fuzzing with clang's libFuzzer (not part of check): `make fuzz` builds
 # each tests/fuzz/fuzz_*.c into build/fuzz/ against its own instrumented

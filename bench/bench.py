@@ -18,7 +18,11 @@ and prints medians, MB/s, rows/s, peak RSS and each figure as a ratio to
 the .import of the same run. With --write FILE the table goes into FILE
 (docs/performance.md) with a description of the machine.
 
-usage: bench.py [--rounds N] [--write FILE]
+With --peer BIN_DIR the modelcat steps also run with the programs of
+another build (e.g. of the commit before a change) in the same rounds, and
+a last column gives each step's median as a ratio to the peer's.
+
+usage: bench.py [--rounds N] [--write FILE] [--peer BIN_DIR]
 environment: BENCH_BIG=1 (1 GB), BENCH_DIR (work folder, default a temp dir)
 """
 import argparse, os, platform, shutil, statistics, subprocess, sys, tempfile, time
@@ -81,6 +85,9 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument('--rounds', type=int, default=5)
     ap.add_argument('--write')
+    ap.add_argument('--peer', metavar='BIN_DIR',
+                    help='also time the programs in BIN_DIR (another build, e.g. of an '
+                         'earlier commit) in the same rounds; rows marked [peer]')
     args = ap.parse_args()
     big = os.environ.get('BENCH_BIG') == '1'
     copies = 250 if big else 30
@@ -104,12 +111,7 @@ def main():
     print('# %s: %.1f MB, %d rows, %d rounds' % (data, mb, rows, args.rounds))
 
     env = dict(os.environ)
-    db = os.path.join(work, 'catalogue.db')
-    base = os.path.join(work, 'base.db')
     imp = os.path.join(work, 'import.db')
-    pages = os.path.join(work, 'pages')
-    ingest = os.path.join(BIN, 'modelcat-ingest')
-    render = os.path.join(BIN, 'modelcat-render')
 
     def rm(*paths):
         for p in paths:
@@ -125,41 +127,57 @@ def main():
         rm(imp)
         return run(['sqlite3', imp, '.import --csv %s t' % data])
 
-    def t_parse():
-        return run([os.path.join(BIN, 'modelcat-parse'), 'all_ai_models=' + data])
+    def modelcat_tasks(bindir, tag):
+        """The modelcat steps run with the programs of bindir; tag ('' or
+        ' [peer]') names them and keeps their files apart."""
+        db = os.path.join(work, 'catalogue%s.db' % tag.strip(' []'))
+        base = os.path.join(work, 'base%s.db' % tag.strip(' []'))
+        pages = os.path.join(work, 'pages%s' % tag.strip(' []'))
+        ingest = os.path.join(bindir, 'modelcat-ingest')
+        render = os.path.join(bindir, 'modelcat-render')
 
-    def t_first():
-        rm(db)
-        r = run([ingest, '--db', db, '--as-of', '2026-01-01', 'all_ai_models=' + data], env=env)
-        shutil.copyfile(db, base)
-        # the page texts render needs (not timed)
-        if os.path.exists(render):
-            subprocess.run([os.path.join(BIN, 'modelcat-translate'), '--db', base],
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        return r
+        def t_parse():
+            return run([os.path.join(bindir, 'modelcat-parse'), 'all_ai_models=' + data])
 
-    def t_same():
-        shutil.copyfile(base, db)
-        return run([ingest, '--db', db, '--as-of', '2026-01-02', 'all_ai_models=' + data], env=env)
+        def t_first():
+            rm(db)
+            r = run([ingest, '--db', db, '--as-of', '2026-01-01', 'all_ai_models=' + data],
+                    env=env)
+            shutil.copyfile(db, base)
+            # the page texts render needs (not timed)
+            if os.path.exists(render):
+                subprocess.run([os.path.join(bindir, 'modelcat-translate'), '--db', base],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            return r
 
-    def t_changed():
-        shutil.copyfile(base, db)
-        return run([ingest, '--db', db, '--as-of', '2026-01-02', 'all_ai_models=' + changed], env=env)
+        def t_same():
+            shutil.copyfile(base, db)
+            return run([ingest, '--db', db, '--as-of', '2026-01-02',
+                        'all_ai_models=' + data], env=env)
 
-    def t_render():
-        shutil.rmtree(pages, ignore_errors=True)
-        return run([render, '--db', base, '--all', '--out', pages], env=env)
+        def t_changed():
+            shutil.copyfile(base, db)
+            return run([ingest, '--db', db, '--as-of', '2026-01-02',
+                        'all_ai_models=' + changed], env=env)
 
-    tasks = [('cat', t_cat), ('sqlite3 .import', t_import), ('modelcat parse', t_parse),
-             ('ingest, first', t_first), ('ingest, same content', t_same),
-             ('ingest, 1 % changed', t_changed)]
-    if os.path.exists(render) and not big:
-        tasks.append(('render --all', t_render))
+        def t_render():
+            shutil.rmtree(pages, ignore_errors=True)
+            return run([render, '--db', base, '--all', '--out', pages], env=env)
+
+        steps = [('modelcat parse', t_parse), ('ingest, first', t_first),
+                 ('ingest, same content', t_same), ('ingest, 1 % changed', t_changed)]
+        if os.path.exists(render) and not big:
+            steps.append(('render --all', t_render))
+        return [(name + tag, fn) for name, fn in steps]
+
+    tasks = [('cat', t_cat), ('sqlite3 .import', t_import)] + modelcat_tasks(BIN, '')
+    if args.peer:
+        tasks += modelcat_tasks(os.path.abspath(args.peer), ' [peer]')
     results = {name: [] for name, _ in tasks}
     for r in range(args.rounds):
         order = tasks if r % 2 == 0 else tasks[:1] + tasks[1:][::-1]
-        # the first ingest must run before the ones that start from it
-        order = sorted(order, key=lambda t: 0 if t[0] == 'ingest, first' else 1) \
+        # a first ingest must run before the ones that start from it
+        order = sorted(order, key=lambda t: 0 if t[0].startswith('ingest, first') else 1) \
             if r % 2 else order
         for name, fn in order:
             seconds, rss, status = fn()
@@ -170,14 +188,20 @@ def main():
             results[name].append((seconds, rss))
 
     ref = statistics.median(s for s, _ in results['sqlite3 .import'])
-    lines = ['| step | median s | MB/s | rows/s | peak RSS | vs .import |',
-             '|---|---:|---:|---:|---:|---:|']
+    peer_col = ' vs [peer] |' if args.peer else ''
+    lines = ['| step | median s | MB/s | rows/s | peak RSS | vs .import |' + peer_col,
+             '|---|---:|---:|---:|---:|---:|' + ('---:|' if args.peer else '')]
+    medians = {name: statistics.median(s for s, _ in results[name]) for name, _ in tasks}
     for name, _ in tasks:
-        secs = statistics.median(s for s, _ in results[name])
+        secs = medians[name]
         rss = [k for _, k in results[name] if k is not None]
-        lines.append('| %s | %.3f | %.0f | %.0f | %s | %.2f× |' % (
+        vs_peer = ''
+        if args.peer:
+            peer = medians.get(name + ' [peer]')
+            vs_peer = ' %.2f× |' % (secs / peer) if peer else ' |'
+        lines.append('| %s | %.3f | %.0f | %.0f | %s | %.2f× |%s' % (
             name, secs, mb / secs, rows / secs,
-            '%.1f MiB' % (max(rss) / 1024) if rss else 'n/a', secs / ref))
+            '%.1f MiB' % (max(rss) / 1024) if rss else 'n/a', secs / ref, vs_peer))
     table = '\n'.join(lines)
     print(table)
     if args.write:
