@@ -312,12 +312,12 @@ int catalogue_copy(const char *src, const char *dst, mc_err *err)
 
 	if (sqlite3_open_v2(src, &from, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
 		mc_error(err, "%s: cannot open: %s", src,
-		       catalogue_db_error(from, msg, sizeof(msg)));
+			 catalogue_db_error(from, msg, sizeof(msg)));
 		goto out;
 	}
 	if (sqlite3_open_v2(dst, &to, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
 		mc_error(err, "%s: cannot create: %s", dst,
-		       catalogue_db_error(to, msg, sizeof(msg)));
+			 catalogue_db_error(to, msg, sizeof(msg)));
 		goto out;
 	}
 	sqlite3_busy_timeout(from, 10000);

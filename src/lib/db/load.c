@@ -118,7 +118,8 @@ static int prepare_all(load *ld, mc_err *err)
 		"UPDATE version SET valid_to = ? WHERE id = ?", err) ||
 	       catalogue_prepare(cat, &ld->insert_version,
 		"INSERT INTO version(record_id, snapshot_export_id, valid_from, tombstone, line,"
-		" norm, raw, kind, name, digest, raw_digest) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", err) ||
+		" norm, raw, kind, name, digest, raw_digest) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+		err) ||
 	       catalogue_prepare(cat, &ld->insert_row,
 		"INSERT INTO snapshot_row(snapshot_export_id, position, version_id, held)"
 		" VALUES (?, ?, ?, ?)", err) ||
@@ -289,7 +290,8 @@ static int insert_column_change(load *ld, const char *kind, const char *field,
 		sqlite3_bind_text(st, 4, old_header, -1, SQLITE_STATIC);
 	if (new_header)
 		sqlite3_bind_text(st, 5, new_header, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : catalogue_fail(ld->cat, "recording a column change", err);
+	rc = sqlite3_step(st) == SQLITE_DONE ? 0
+		: catalogue_fail(ld->cat, "recording a column change", err);
 	sqlite3_finalize(st);
 	return rc;
 }
@@ -750,7 +752,7 @@ static int parse_values(load *ld, json_flat *obj, const char *json, mc_err *err)
 {
 	if (json_flat_parse(obj, json)) {
 		mc_error(err, "%s: stored values are not valid JSON",
-		       ld->cat->path);
+			 ld->cat->path);
 		return -1;
 	}
 	return 0;
@@ -1267,7 +1269,8 @@ int load_export_end(load *ld, load_stats *stats, mc_err *err)
 	if (!ld->same_content && finish_export(ld, err))
 		return -1;
 	if (catalogue_prepare(ld->cat, &st,
-			      "UPDATE snapshot_export SET rows = ?, loaded = ?, quarantined = ? WHERE id = ?", err))
+			      "UPDATE snapshot_export SET rows = ?, loaded = ?, quarantined = ? WHERE id = ?",
+			      err))
 		return -1;
 	sqlite3_bind_int64(st, 1, (sqlite3_int64)ld->stats.rows);
 	sqlite3_bind_int64(st, 2, (sqlite3_int64)ld->stats.loaded);
@@ -1358,7 +1361,8 @@ int load_export_known(load *ld, const char *header_digest, load_known **known, m
 record:
 	if (ld->same_content)
 		return 0;
-	if (catalogue_prepare(ld->cat, &st, "UPDATE snapshot_export SET header_digest = ? WHERE id = ?", err))
+	if (catalogue_prepare(ld->cat, &st, "UPDATE snapshot_export SET header_digest = ? WHERE id = ?",
+			      err))
 		return -1;
 	sqlite3_bind_text(st, 1, header_digest, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 2, ld->export_id);
@@ -1403,7 +1407,8 @@ int load_export_content(load *ld, const char *sha256, unsigned long long bytes, 
 	sqlite3_bind_text(st, 1, sha256, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 2, (sqlite3_int64)bytes);
 	sqlite3_bind_int64(st, 3, ld->export_id);
-	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : catalogue_fail(ld->cat, "recording the content's hash", err);
+	rc = sqlite3_step(st) == SQLITE_DONE ? 0
+		: catalogue_fail(ld->cat, "recording the content's hash", err);
 	sqlite3_finalize(st);
 	return rc;
 }

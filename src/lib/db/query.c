@@ -60,7 +60,7 @@ int query_export_csv(catalogue *cat, const char *export_name, const char *as_of,
 		goto out;
 	if (step == 0) {
 		mc_error(err, "%s: no snapshot of export %s on or before %s",
-		       cat->path, export_name, as_of);
+			 cat->path, export_name, as_of);
 		rc = 1;
 		goto out;
 	}
@@ -706,7 +706,7 @@ static int model_lookup(catalogue *cat, const char *name, long occurrence,
 		if (json_flat_parse(&values, (const char *)sqlite3_column_text(st, 1))) {
 			header_release(&h);
 			mc_error(err, "%s: stored values are not valid JSON",
-			       cat->path);
+				 cat->path);
 			goto out;
 		}
 		for (i = 0; i < h.n; i++) {

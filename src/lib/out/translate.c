@@ -114,13 +114,13 @@ static int check_english(const xliff_catalogue *en, FILE *problems, translate_re
 
 	if (strcmp(en->source_lang, "en") || en->target_lang[0]) {
 		mc_error(err, "%s: the base catalogue must have source-language \"en\" and "
-		       "no target-language", en->path);
+			 "no target-language", en->path);
 		return -1;
 	}
 	for (i = 0; i < PT_COUNT; i++) {
 		if (!xliff_find(en, page_text_key((page_text_id)i))) {
 			mc_error(err, "%s: no entry '%s', which the pages use", en->path,
-			       page_text_key((page_text_id)i));
+				 page_text_key((page_text_id)i));
 			return -1;
 		}
 	}
@@ -136,7 +136,7 @@ static int check_english(const xliff_catalogue *en, FILE *problems, translate_re
 		}
 		if (c.bad[0]) {
 			mc_error(err, "%s:%ld: '%s': the pages have no placeholder '%s'",
-			       en->path, u->line, u->id, c.bad);
+				 en->path, u->line, u->id, c.bad);
 			return -1;
 		}
 		if (page_text_find(u->id, &id)) {
