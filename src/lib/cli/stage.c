@@ -6,7 +6,6 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 /* Remove the registered files, then end by the signal as if uncaught. */
 static void on_fatal_signal(int sig)

@@ -1,7 +1,10 @@
 /*
  * query: reading the catalogue's history: exports as they stood on a
  * date, a model's merged record, its history, and what changed between
- * two dates.
+ * two dates. (Which snapshot is the latest: db/snapshot.h.)
+ *
+ * Errors: every function that can fail fills err, its last parameter
+ * (base/error.h), and returns -1; "none" is 1 where it says so.
  */
 #ifndef MODELCAT_QUERY_H
 #define MODELCAT_QUERY_H
