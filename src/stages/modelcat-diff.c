@@ -7,6 +7,7 @@
 #include "base/paths.h"
 #include "cli/stage.h"
 #include "ingest/ingest.h"
+#include "db/snapshot.h"
 
 #include <getopt.h>
 #include <stdio.h>
@@ -40,31 +41,13 @@ static void usage(void)
 	       "Exit: 0 written; 2 usage; 3 no snapshot, or failure.\n");
 }
 
-/* The latest snapshot date before day, into prev ("" when none). */
-static int previous_date(catalogue *cat, const char *day, char prev[11])
-{
-	sqlite3_stmt *st = NULL;
-	int step;
-
-	prev[0] = '\0';
-	if (catalogue_prepare(cat, &st, "SELECT max(as_of) FROM snapshot WHERE as_of < ?"))
-		return -1;
-	sqlite3_bind_text(st, 1, day, -1, SQLITE_STATIC);
-	step = sqlite3_step(st);
-	if (step == SQLITE_ROW && sqlite3_column_text(st, 0))
-		mc_fmt(prev, 11, "%s", (const char *)sqlite3_column_text(st, 0));
-	sqlite3_finalize(st);
-	return step == SQLITE_ROW ? 0 : catalogue_fail(cat, "reading the snapshots");
-}
-
-static int stage_one(ingest_ctx *ctx, const char *arg, load_stats *stats, char *err,
-		     size_t errlen)
+static int stage_one(ingest_ctx *ctx, const char *arg, load_stats *stats, mc_err *err)
 {
 	char name[NAMING_EXPORT_MAX + 1];
 	const char *path;
 
 	naming_split_arg(arg, name, sizeof(name), &path);
-	return ingest_file(ctx, name, path, stats, err, errlen);
+	return ingest_file(ctx, name, path, stats, err);
 }
 
 /*
@@ -76,27 +59,29 @@ static int diff_files(catalogue *cat, char *const *files, int n, const char *to,
 {
 	colmap map;
 	load *ld = NULL;
-	char from[11], err[2048];
+	char from[11];
+	mc_err err;
 	int i, rc = -1;
 
 	if (stage_colmap(program, &map))
 		return -1;
-	if (previous_date(cat, to, from) || stage_begin_load(program, cat, to, &ld)) {
-		if (!ld)
-			stage_error(program, "%s", cat->err);
+	if (snapshot_day_before(cat, to, from, &err) < 0) {
+		stage_error(program, "%s", err.msg);
 		goto out;
 	}
+	if (stage_begin_load(program, cat, to, &ld))
+		goto out;
 	for (i = 0; i < n; i++) {
 		ingest_ctx ctx = { ld, &map, stderr };
 		load_stats stats;
 
-		if (stage_one(&ctx, files[i], &stats, err, sizeof(err))) {
-			stage_error(program, "%s", err);
+		if (stage_one(&ctx, files[i], &stats, &err)) {
+			stage_error(program, "%s", err.msg);
 			goto out;
 		}
 	}
-	if (query_diff(cat, from, to, d)) {
-		stage_error(program, "%s", cat->err);
+	if (query_diff(cat, from, to, d, &err)) {
+		stage_error(program, "%s", err.msg);
 		goto out;
 	}
 	rc = 0;
@@ -119,6 +104,7 @@ int main(int argc, char **argv)
 	};
 	const char *db = NULL, *format = "text";
 	char from[11] = "", to[11] = "";
+	mc_err err;
 	catalogue cat;
 	diff_result d;
 	sbuf out;
@@ -167,19 +153,19 @@ int main(int argc, char **argv)
 		if (diff_files(&cat, argv + optind, argc - optind, to, &d))
 			goto out;
 	} else if (!to[0] && !from[0]) {
-		rc = query_last_two(&cat, from, to);
+		rc = query_last_two(&cat, from, to, &err);
 		if (rc) {
-			stage_error(program, "%s", rc > 0 ? "the catalogue holds no snapshot" : cat.err);
+			stage_error(program, "%s", rc > 0 ? "the catalogue holds no snapshot" : err.msg);
 			goto out;
 		}
 	} else if (!to[0]) {
 		catalogue_today(to);
-	} else if (!from[0] && previous_date(&cat, to, from)) {
-		stage_error(program, "%s", cat.err);
+	} else if (!from[0] && snapshot_day_before(&cat, to, from, &err) < 0) {
+		stage_error(program, "%s", err.msg);
 		goto out;
 	}
-	if (optind == argc && query_diff(&cat, from, to, &d)) {
-		stage_error(program, "%s", cat.err);
+	if (optind == argc && query_diff(&cat, from, to, &d, &err)) {
+		stage_error(program, "%s", err.msg);
 		goto out;
 	}
 	if (!strcmp(format, "json"))

@@ -42,6 +42,7 @@ int main(int argc, char **argv)
 	const char *db = NULL, *source = NULL;
 	char as_of[11] = "";
 	catalogue cat;
+	mc_err err;
 	sbuf out;
 	int opt, rc, status = MC_EXIT_FAILURE;
 
@@ -70,9 +71,9 @@ int main(int argc, char **argv)
 	if (stage_catalogue(program, &cat, db, CATALOGUE_READONLY))
 		return MC_EXIT_FAILURE;
 	sbuf_init(&out);
-	rc = query_export_csv(&cat, source, as_of, &out);
+	rc = query_export_csv(&cat, source, as_of, &out, &err);
 	if (rc) {
-		stage_error(program, "%s", cat.err);
+		stage_error(program, "%s", err.msg);
 	} else {
 		status = stage_write_stdout(program, &out);
 	}

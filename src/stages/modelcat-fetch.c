@@ -350,6 +350,7 @@ int main(int argc, char **argv)
 	http_request defaults;
 	store *st = NULL;
 	catalogue cat;
+	mc_err cerr;
 	colmap map;
 	unsigned long stored = 0, failed = 0, added;
 	int opt, status = MC_EXIT_FAILURE, need_config = 0, have_map = 0, have_cat = 0;
@@ -491,8 +492,8 @@ int main(int argc, char **argv)
 		case FETCH_FAILED: failed++; break;
 		}
 	}
-	if (store_sync_catalogue(st, &cat, &added)) {
-		stage_error(program, "%s", cat.err);
+	if (store_sync_catalogue(st, &cat, &added, &cerr)) {
+		stage_error(program, "%s", cerr.msg);
 		failed++;
 	}
 	status = !failed ? MC_EXIT_OK : stored ? MC_EXIT_PARTIAL : MC_EXIT_FAILURE;

@@ -35,6 +35,7 @@ int main(int argc, char **argv)
 	};
 	const char *db = NULL;
 	catalogue cat;
+	mc_err err;
 	sbuf out;
 	int opt, rc, status = MC_EXIT_FAILURE;
 
@@ -52,9 +53,9 @@ int main(int argc, char **argv)
 	if (stage_catalogue(program, &cat, db, CATALOGUE_READONLY))
 		return MC_EXIT_FAILURE;
 	sbuf_init(&out);
-	rc = query_history(&cat, argv[optind], &out);
+	rc = query_history(&cat, argv[optind], &out, &err);
 	if (rc < 0)
-		stage_error(program, "%s", cat.err);
+		stage_error(program, "%s", err.msg);
 	else if (rc > 0)
 		stage_error(program, "no model was ever named '%s'", argv[optind]);
 	else

@@ -39,12 +39,12 @@ static void usage(void)
 }
 
 static int load_one(ingest_ctx *ctx, const char *arg, load_stats *stats,
-		    char *label, size_t labellen, char *err, size_t errlen)
+		    char *label, size_t labellen, mc_err *err)
 {
 	const char *path;
 
 	naming_split_arg(arg, label, labellen, &path);
-	return ingest_file(ctx, label, path, stats, err, errlen);
+	return ingest_file(ctx, label, path, stats, err);
 }
 
 int main(int argc, char **argv)

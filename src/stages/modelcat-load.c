@@ -26,10 +26,10 @@ static void usage(void)
 }
 
 static int load_one(ingest_ctx *ctx, const char *arg, load_stats *stats,
-		    char *label, size_t labellen, char *err, size_t errlen)
+		    char *label, size_t labellen, mc_err *err)
 {
 	mc_fmt(label, labellen, "%s", arg);
-	return ingest_load_staged(ctx, arg, stats, err, errlen);
+	return ingest_load_staged(ctx, arg, stats, err);
 }
 
 int main(int argc, char **argv)

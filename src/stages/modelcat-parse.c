@@ -40,7 +40,8 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *out = NULL, *path;
-	char name[NAMING_EXPORT_MAX + 1], err[2048];
+	char name[NAMING_EXPORT_MAX + 1];
+	mc_err err;
 	load_stats stats;
 	colmap map;
 	int opt, rc;
@@ -62,12 +63,12 @@ int main(int argc, char **argv)
 	if (stage_colmap(program, &map))
 		return MC_EXIT_FAILURE;
 	if (out)
-		rc = ingest_stage(&map, name, path, out, stderr, &stats, err, sizeof(err));
+		rc = ingest_stage(&map, name, path, out, stderr, &stats, &err);
 	else
-		rc = ingest_check(&map, path, stderr, &stats, err, sizeof(err));
+		rc = ingest_check(&map, path, stderr, &stats, &err);
 	colmap_release(&map);
 	if (rc) {
-		stage_error(program, "%s", err);
+		stage_error(program, "%s", err.msg);
 		return MC_EXIT_FAILURE;
 	}
 	printf("%s (%s): %lu rows, %lu good, %lu quarantined%s%s\n", path, name, stats.rows,

@@ -172,7 +172,8 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *db = NULL, *snapshot_dir = NULL, *target;
-	char tmp[PATH_MAX], err[2048];
+	char tmp[PATH_MAX];
+	mc_err err;
 	stored *files = NULL;
 	size_t nfiles = 0, i, j, snapshots = 0;
 	unsigned long quarantined = 0, loaded = 0;
@@ -237,8 +238,8 @@ int main(int argc, char **argv)
 			load_stats stats;
 
 			if (ingest_file(&ctx, files[j].export_name, files[j].path, &stats,
-					err, sizeof(err))) {
-				stage_error(program, "%s", err);
+					&err)) {
+				stage_error(program, "%s", err.msg);
 				load_abort(ld);
 				goto out;
 			}
@@ -249,8 +250,8 @@ int main(int argc, char **argv)
 				loaded += stats.loaded;
 			}
 		}
-		if (load_commit(ld)) {
-			stage_error(program, "%s", cat.err);
+		if (load_commit(ld, &err)) {
+			stage_error(program, "%s", err.msg);
 			goto out;
 		}
 		snapshots++;

@@ -5,6 +5,7 @@
  */
 #include "out/page.h"
 #include "db/query.h"
+#include "db/snapshot.h"
 #include "out/render.h"
 #include "cli/stage.h"
 #include "out/translate.h"
@@ -52,18 +53,19 @@ static int render_one(catalogue *cat, const char *name, const char *lang, const 
 	page p;
 	sbuf out;
 	char err[1024];
+	mc_err cerr;
 	int rc, status = MC_EXIT_FAILURE;
 
 	memset(&m, 0, sizeof(m));
 	page_init(&p, lang);
 	sbuf_init(&out);
-	rc = translate_load(cat, "en", &english);
+	rc = translate_load(cat, "en", &english, &cerr);
 	if (rc == 0 && strcmp(lang, "en"))
-		rc = translate_load(cat, lang, &texts);
+		rc = translate_load(cat, lang, &texts, &cerr);
 	else
 		page_texts_init(&texts, lang);
 	if (rc < 0) {
-		stage_error(program, "%s", cat->err);
+		stage_error(program, "%s", cerr.msg);
 		goto out;
 	}
 	if (rc > 0) {
@@ -71,9 +73,9 @@ static int render_one(catalogue *cat, const char *name, const char *lang, const 
 			    "translate; its catalogue is translations/%s.xlf)", lang, lang);
 		goto out;
 	}
-	rc = query_model(cat, name, as_of, &m);
+	rc = query_model(cat, name, as_of, &m, &cerr);
 	if (rc < 0) {
-		stage_error(program, "%s", cat->err);
+		stage_error(program, "%s", cerr.msg);
 		goto out;
 	}
 	if (rc > 0) {
@@ -115,7 +117,8 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *db = NULL, *lang = "en", *format = "text", *outdir = NULL;
-	char as_of[11] = "", err[2048];
+	char as_of[11] = "";
+	mc_err err;
 	int opt, all = 0, rc, status = MC_EXIT_FAILURE;
 	catalogue cat;
 
@@ -153,9 +156,9 @@ int main(int argc, char **argv)
 	if (stage_catalogue(program, &cat, db, CATALOGUE_READONLY))
 		return MC_EXIT_FAILURE;
 	if (!as_of[0]) {
-		rc = render_last_snapshot(&cat, as_of);
+		rc = snapshot_latest_day(&cat, as_of, &err);
 		if (rc) {
-			stage_error(program, "%s", rc < 0 ? cat.err : "the catalogue holds no snapshot");
+			stage_error(program, "%s", rc < 0 ? err.msg : "the catalogue holds no snapshot");
 			goto out;
 		}
 	}
@@ -164,8 +167,8 @@ int main(int argc, char **argv)
 	} else {
 		render_stats stats;
 
-		if (render_all(&cat, as_of, outdir, &stats, err, sizeof(err))) {
-			stage_error(program, "%s", err);
+		if (render_all(&cat, as_of, outdir, &stats, &err)) {
+			stage_error(program, "%s", err.msg);
 			goto out;
 		}
 		printf("%zu models as of %s in %zu languages: %zu files written to %s\n",

@@ -16,6 +16,7 @@
 #include "cli/job.h"
 #include "base/paths.h"
 #include "cli/stage.h"
+#include "db/snapshot.h"
 #include "store/store.h"
 
 #include <dirent.h>
@@ -105,24 +106,18 @@ static int program_exists(const char *name)
 }
 
 /* The latest content hash the catalogue has for an export ("" if none). */
-static int catalogue_sha(catalogue *cat, const char *export_name, char sha[65])
+static int catalogue_sha(catalogue *cat, const char *export_name, char sha[65], mc_err *err)
 {
-	sqlite3_stmt *st = NULL;
-	int step;
+	snapshot_export_filter f = { export_name, 0, 0, NULL, 0 };
+	snapshot_export_info info;
 
 	sha[0] = '\0';
 	if (!cat->db)
 		return 0;
-	if (catalogue_prepare(cat, &st,
-			      "SELECT se.sha256 FROM snapshot_export se JOIN snapshot s ON s.id = se.snapshot_id"
-			      " WHERE se.export = ? ORDER BY s.as_of DESC, se.id DESC LIMIT 1"))
+	if (snapshot_export_latest(cat, &f, &info, err) < 0)
 		return -1;
-	sqlite3_bind_text(st, 1, export_name, -1, SQLITE_STATIC);
-	step = sqlite3_step(st);
-	if (step == SQLITE_ROW)
-		mc_fmt(sha, 65, "%s", (const char *)sqlite3_column_text(st, 0));
-	sqlite3_finalize(st);
-	return step == SQLITE_ROW || step == SQLITE_DONE ? 0 : -1;
+	mc_fmt(sha, 65, "%s", info.sha256);
+	return 0;
 }
 
 static int fresh_cmp(const void *a, const void *b)
@@ -138,6 +133,7 @@ static int find_fresh(run *r, catalogue *cat)
 {
 	store *st = NULL;
 	DIR *d = NULL;
+	mc_err err;
 	struct dirent *e;
 	int rc = -1;
 
@@ -159,8 +155,8 @@ static int find_fresh(run *r, catalogue *cat)
 			goto out;
 		if (latest > 0)
 			continue;
-		if (catalogue_sha(cat, e->d_name, have)) {
-			mc_fmt(r->err, sizeof(r->err), "%s", cat->err);
+		if (catalogue_sha(cat, e->d_name, have, &err)) {
+			mc_fmt(r->err, sizeof(r->err), "%s", err.msg);
 			free(file);
 			goto out;
 		}
@@ -240,14 +236,10 @@ static int write_text(const char *path, const sbuf *text, char *err, size_t errl
 /* The catalogue's latest snapshot id (0 when none). */
 static sqlite3_int64 latest_snapshot(catalogue *cat)
 {
-	sqlite3_stmt *st = NULL;
 	sqlite3_int64 id = 0;
 
-	if (!cat->db || catalogue_prepare(cat, &st, "SELECT coalesce(max(id), 0) FROM snapshot"))
-		return 0;
-	if (sqlite3_step(st) == SQLITE_ROW)
-		id = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
+	if (cat->db)
+		snapshot_latest_id(cat, &id, NULL);
 	return id;
 }
 
@@ -257,6 +249,7 @@ static int build_audit(run *r, catalogue *work, sqlite3_int64 from)
 	static const char *const kinds[] = { "txt", "json", "html" };
 	const char *to = r->fresh[r->nfresh - 1].day;
 	char dir[PATH_MAX], path[PATH_MAX + 32];
+	mc_err err;
 	diff_result d;
 	size_t k;
 	int rc = -1;
@@ -266,8 +259,8 @@ static int build_audit(run *r, catalogue *work, sqlite3_int64 from)
 		mc_fmt(r->err, sizeof(r->err), "%s: cannot create: %s", dir, strerror(errno));
 		return -1;
 	}
-	if (query_diff_snapshots(work, from, latest_snapshot(work), &d)) {
-		mc_fmt(r->err, sizeof(r->err), "%s", work->err);
+	if (query_diff_snapshots(work, from, latest_snapshot(work), &d, &err)) {
+		mc_fmt(r->err, sizeof(r->err), "%s", err.msg);
 		return -1;
 	}
 	r->added = d.added.n;
@@ -338,6 +331,7 @@ static void remove_stale_builds(const char *out)
 static int update(run *r, sqlite3_int64 before, int *quarantined)
 {
 	catalogue work;
+	mc_err err;
 	char dir[PATH_MAX], pages_out[PATH_MAX], audit_out[PATH_MAX];
 	unsigned long written;
 	int status, rc = -1, opened = 0;
@@ -346,8 +340,10 @@ static int update(run *r, sqlite3_int64 before, int *quarantined)
 	mc_fmt(r->build, sizeof(r->build), "%s/.build-%ld", r->out, (long)getpid());
 	catalogue_remove(r->work);
 	mc_cleanup_add(r->work);
-	if (!access(r->db, F_OK) && catalogue_copy(r->db, r->work, r->err, sizeof(r->err)))
+	if (!access(r->db, F_OK) && catalogue_copy(r->db, r->work, &err)) {
+		mc_fmt(r->err, sizeof(r->err), "%s", err.msg);
 		goto out;
+	}
 	if (mkdir(r->out, 0755) && errno != EEXIST) {
 		mc_fmt(r->err, sizeof(r->err), "%s: cannot create: %s", r->out, strerror(errno));
 		goto out;
@@ -384,8 +380,8 @@ static int update(run *r, sqlite3_int64 before, int *quarantined)
 			goto out;
 		}
 	}
-	if (catalogue_open(&work, r->work, NULL, CATALOGUE_READONLY)) {
-		mc_fmt(r->err, sizeof(r->err), "%s", work.err);
+	if (catalogue_open(&work, r->work, NULL, CATALOGUE_READONLY, &err)) {
+		mc_fmt(r->err, sizeof(r->err), "%s", err.msg);
 		goto out;
 	}
 	opened = 1;
@@ -401,9 +397,12 @@ static int update(run *r, sqlite3_int64 before, int *quarantined)
 	}
 	mc_fmt(dir, sizeof(dir), "%s/audit", r->build);
 	mc_fmt(audit_out, sizeof(audit_out), "%s/audit", r->out);
-	if (job_publish(dir, audit_out, 0, &written, r->err, sizeof(r->err)) ||
-	    feed_write(&work, audit_out, r->err, sizeof(r->err)))
+	if (job_publish(dir, audit_out, 0, &written, r->err, sizeof(r->err)))
 		goto out;
+	if (feed_write(&work, audit_out, &err)) {
+		mc_fmt(r->err, sizeof(r->err), "%s", err.msg);
+		goto out;
+	}
 	job_log(program, "published the audit of %s in %s", r->fresh[r->nfresh - 1].day, audit_out);
 	catalogue_close(&work);
 	opened = 0;
@@ -441,6 +440,7 @@ int main(int argc, char **argv)
 	};
 	run r;
 	catalogue cat;
+	mc_err err;
 	struct timespec start;
 	char lock_path[PATH_MAX], holder[256];
 	sqlite3_int64 before;
@@ -513,8 +513,8 @@ int main(int argc, char **argv)
 		goto unlock;
 	}
 	status = MC_EXIT_FAILURE;
-	if (!access(r.db, F_OK) && catalogue_open(&cat, r.db, NULL, CATALOGUE_READONLY)) {
-		job_log(program, "%s", cat.err);
+	if (!access(r.db, F_OK) && catalogue_open(&cat, r.db, NULL, CATALOGUE_READONLY, &err)) {
+		job_log(program, "%s", err.msg);
 		goto unlock;
 	}
 	before = latest_snapshot(&cat);

@@ -97,6 +97,7 @@ int main(int argc, char **argv)
 	const char *db = NULL, *format = "text";
 	char as_of[11] = "";
 	catalogue cat;
+	mc_err err;
 	model_view m;
 	sbuf out;
 	int opt, rc, status = MC_EXIT_FAILURE;
@@ -124,9 +125,9 @@ int main(int argc, char **argv)
 	if (stage_catalogue(program, &cat, db, CATALOGUE_READONLY))
 		return MC_EXIT_FAILURE;
 	sbuf_init(&out);
-	rc = query_model(&cat, argv[optind], as_of, &m);
+	rc = query_model(&cat, argv[optind], as_of, &m, &err);
 	if (rc < 0) {
-		stage_error(program, "%s", cat.err);
+		stage_error(program, "%s", err.msg);
 	} else if (rc > 0) {
 		stage_error(program, "no model named '%s' on %s (see modelcat history)", argv[optind],
 			    as_of);

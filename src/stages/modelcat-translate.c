@@ -53,7 +53,8 @@ int main(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *db = NULL, *dir = NULL;
-	char default_dir[PATH_MAX], err[2048];
+	char default_dir[PATH_MAX];
+	mc_err err;
 	translate_result result;
 	catalogue cat;
 	size_t i, stored = 0;
@@ -76,8 +77,8 @@ int main(int argc, char **argv)
 	}
 	if (stage_catalogue(program, &cat, db, 0))
 		return MC_EXIT_FAILURE;
-	if (translate_catalogues(&cat, dir, stderr, &result, err, sizeof(err))) {
-		stage_error(program, "%s", err);
+	if (translate_catalogues(&cat, dir, stderr, &result, &err)) {
+		stage_error(program, "%s", err.msg);
 		stage_error(program, "nothing was stored");
 		catalogue_close(&cat);
 		return MC_EXIT_FAILURE;

@@ -6,7 +6,6 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 /* Remove the registered files, then end by the signal as if uncaught. */
 static void on_fatal_signal(int sig)
@@ -80,10 +79,11 @@ int stage_colmap(const char *program, colmap *map)
 int stage_catalogue(const char *program, catalogue *cat, const char *db_option, int flags)
 {
 	char dir[PATH_MAX];
+	mc_err err;
 
 	paths_data_file(dir, sizeof(dir), "sql");
-	if (catalogue_open(cat, paths_db(db_option), dir, flags)) {
-		stage_error(program, "%s", cat->err);
+	if (catalogue_open(cat, paths_db(db_option), dir, flags, &err)) {
+		stage_error(program, "%s", err.msg);
 		return -1;
 	}
 	return 0;
@@ -104,81 +104,29 @@ int stage_parse_day(const char *program, const char *value, char day[11])
 
 int stage_begin_load(const char *program, catalogue *cat, const char *day, load **out)
 {
-	char dir[PATH_MAX], err[1024];
-	char **names = NULL;
-	size_t n;
+	mc_err err;
 
-	*out = NULL;
-	paths_data_file(dir, sizeof(dir), "pipelines");
-	if (colmap_precedence(dir, &names, &n, err, sizeof(err))) {
-		stage_error(program, "%s", err);
-		colmap_free_list(names);
+	if (snapload_begin(cat, day, out, &err)) {
+		stage_error(program, "%s", err.msg);
 		return -1;
 	}
-	if (load_begin(cat, out, day) || load_precedence(*out, names, n)) {
-		stage_error(program, "%s", cat->err);
-		load_abort(*out);
-		*out = NULL;
-		colmap_free_list(names);
-		return -1;
-	}
-	colmap_free_list(names);
 	return 0;
 }
 
 int stage_load_snapshot(const char *program, const char *db, const char *as_of,
-			const colmap *map, char *const *args, int n, stage_load_fn *load_one)
+			const colmap *map, char *const *args, int n, snapload_fn *load_one)
 {
-	catalogue cat;
-	load *ld = NULL;
-	char day[11], err[2048], label[1024];
-	unsigned long quarantined = 0;
-	int i, existed, status = MC_EXIT_FAILURE;
+	snapload_job job = { db, as_of, map, args, n, load_one };
+	snapload_result result;
+	mc_err err;
 
-	if (as_of && *as_of)
-		mc_fmt(day, sizeof(day), "%s", as_of);
-	else
-		catalogue_today(day);
-	existed = !access(paths_db(db), F_OK);
-	if (!existed)
-		mc_cleanup_add(paths_db(db));
-	if (stage_catalogue(program, &cat, db, 0)) {
-		mc_cleanup_remove(paths_db(db));
-		if (!existed)
-			catalogue_remove(paths_db(db));
+	if (snapload_run(&job, stdout, &result, &err)) {
+		stage_error(program, "%s", err.msg);
+		if (result.aborted)
+			stage_error(program, "nothing was written to the catalogue");
 		return MC_EXIT_FAILURE;
 	}
-	if (stage_begin_load(program, &cat, day, &ld))
-		goto out;
-	for (i = 0; i < n; i++) {
-		ingest_ctx ctx = { ld, map, stderr };
-		load_stats stats;
-
-		if (load_one(&ctx, args[i], &stats, label, sizeof(label), err, sizeof(err))) {
-			stage_error(program, "%s", err);
-			stage_error(program, "nothing was written to the catalogue");
-			load_abort(ld);
-			goto out;
-		}
-		ingest_describe(label, &stats, stdout);
-		if (!stats.same_content)
-			quarantined += stats.quarantined;
-	}
-	if (load_commit(ld)) {
-		stage_error(program, "%s", cat.err);
-		stage_error(program, "nothing was written to the catalogue");
-		goto out;
-	}
-	mc_cleanup_remove(paths_db(db));
-	printf("snapshot %s loaded into %s\n", day, cat.path);
-	status = stage_status(quarantined);
-out:
-	catalogue_close(&cat);
-	if (status == MC_EXIT_FAILURE && !existed) {
-		mc_cleanup_remove(paths_db(db));
-		catalogue_remove(paths_db(db));
-	}
-	return status;
+	return stage_status(result.quarantined);
 }
 
 int stage_write_stdout(const char *program, const sbuf *out)

@@ -10,6 +10,7 @@
 #include "db/catalogue.h"
 #include "read/colmap.h"
 #include "ingest/ingest.h"
+#include "ingest/snapload.h"
 
 /*
  * What every stage's main() calls first. A write past the file size limit
@@ -35,24 +36,14 @@ int stage_catalogue(const char *program, catalogue *cat, const char *db_option, 
 /* Check an --as-of value into day[11]: 0, or MC_EXIT_USAGE (message printed). */
 int stage_parse_day(const char *program, const char *value, char day[11]);
 
-/* Open a load of a snapshot dated day on cat, with the export precedence
- * of pipelines/precedence.tsv. 0 or -1 (error printed). */
+/* snapload_begin() with its error printed. 0 or -1. */
 int stage_begin_load(const char *program, catalogue *cat, const char *day, load **out);
 
-/* Load one command-line argument (an export file, a staging file) into
- * ctx->load; set label to what the summary line calls it. 0 or -1 (err). */
-typedef int stage_load_fn(ingest_ctx *ctx, const char *arg, load_stats *stats,
-			  char *label, size_t labellen, char *err, size_t errlen);
-
-/*
- * Load args[0..n) as one snapshot dated as_of (today when empty) into the
- * catalogue db, in one transaction, one summary line per argument on
- * stdout. On failure nothing is written, and a catalogue the run created
- * is removed. map may be NULL when load_one does not parse. Returns the
- * exit status.
- */
+/* snapload_run() of args[0..n) dated as_of (today when empty) into the
+ * catalogue db, summary lines on stdout, errors printed. map may be NULL
+ * when load_one does not parse. Returns the exit status. */
 int stage_load_snapshot(const char *program, const char *db, const char *as_of,
-			const colmap *map, char *const *args, int n, stage_load_fn *load_one);
+			const colmap *map, char *const *args, int n, snapload_fn *load_one);
 
 /* Write out to stdout: MC_EXIT_OK, or MC_EXIT_FAILURE with the error printed. */
 int stage_write_stdout(const char *program, const sbuf *out);

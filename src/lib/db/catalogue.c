@@ -26,24 +26,21 @@ const char *catalogue_db_error(sqlite3 *db, char *buf, size_t len)
 	return buf;
 }
 
-int catalogue_fail(catalogue *cat, const char *what)
+int catalogue_fail(catalogue *cat, const char *what, mc_err *err)
 {
 	char msg[512];
 
-	mc_fmt(cat->err, sizeof(cat->err), "%s: %s: %s", cat->path, what,
-	       catalogue_db_error(cat->db, msg, sizeof(msg)));
-	return -1;
+	return mc_error(err, "%s: %s: %s", cat->path, what,
+			catalogue_db_error(cat->db, msg, sizeof(msg)));
 }
 
-int catalogue_exec(catalogue *cat, const char *sql)
+int catalogue_exec(catalogue *cat, const char *sql, mc_err *err)
 {
 	char msg[512];
 
-	if (sqlite3_exec(cat->db, sql, NULL, NULL, NULL) != SQLITE_OK) {
-		mc_fmt(cat->err, sizeof(cat->err), "%s: %s", cat->path,
-		       catalogue_db_error(cat->db, msg, sizeof(msg)));
-		return -1;
-	}
+	if (sqlite3_exec(cat->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+		return mc_error(err, "%s: %s", cat->path,
+				catalogue_db_error(cat->db, msg, sizeof(msg)));
 	return 0;
 }
 
@@ -101,36 +98,36 @@ static int name_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static int read_file(const char *path, sbuf *out)
+int catalogue_read_sql(const char *path, sbuf *out, mc_err *err)
 {
 	FILE *f = fopen(path, "rb");
 	char buf[8192];
 	size_t n;
 
 	if (!f)
-		return -1;
+		return mc_error(err, "%s: cannot read: %s", path, strerror(errno));
 	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
 		sbuf_add(out, buf, n);
 	n = ferror(f);
 	fclose(f);
-	return n ? -1 : 0;
+	return n ? mc_error(err, "%s: cannot read: %s", path, strerror(errno)) : 0;
 }
 
-static int current_schema_version(catalogue *cat, int *version)
+static int current_schema_version(catalogue *cat, int *version, mc_err *err)
 {
 	sqlite3_stmt *st;
 	int rc;
 
 	if (sqlite3_prepare_v2(cat->db, "SELECT coalesce(max(version), 0) FROM schema_version",
 			       -1, &st, NULL) != SQLITE_OK)
-		return catalogue_fail(cat, "reading the schema version");
+		return catalogue_fail(cat, "reading the schema version", err);
 	rc = sqlite3_step(st);
 	*version = rc == SQLITE_ROW ? sqlite3_column_int(st, 0) : 0;
 	sqlite3_finalize(st);
-	return rc == SQLITE_ROW ? 0 : catalogue_fail(cat, "reading the schema version");
+	return rc == SQLITE_ROW ? 0 : catalogue_fail(cat, "reading the schema version", err);
 }
 
-static int migration_applied(catalogue *cat, int number, int *applied)
+static int migration_applied(catalogue *cat, int number, int *applied, mc_err *err)
 {
 	sqlite3_stmt *st;
 	int rc;
@@ -138,15 +135,15 @@ static int migration_applied(catalogue *cat, int number, int *applied)
 	*applied = 0;
 	if (sqlite3_prepare_v2(cat->db, "SELECT 1 FROM schema_version WHERE version = ?",
 			       -1, &st, NULL) != SQLITE_OK)
-		return catalogue_fail(cat, "reading the schema version");
+		return catalogue_fail(cat, "reading the schema version", err);
 	sqlite3_bind_int(st, 1, number);
 	rc = sqlite3_step(st);
 	*applied = rc == SQLITE_ROW;
 	sqlite3_finalize(st);
-	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : catalogue_fail(cat, "reading the schema version");
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : catalogue_fail(cat, "reading the schema version", err);
 }
 
-static int apply_migration(catalogue *cat, const char *dir, const char *name, int number)
+static int apply_migration(catalogue *cat, const char *dir, const char *name, int number, mc_err *err)
 {
 	sqlite3_stmt *st = NULL;
 	char path[4096], when[32];
@@ -155,23 +152,18 @@ static int apply_migration(catalogue *cat, const char *dir, const char *name, in
 
 	sbuf_init(&sql);
 	mc_fmt(path, sizeof(path), "%s/%s", dir, name);
-	if (read_file(path, &sql)) {
-		mc_fmt(cat->err, sizeof(cat->err), "%s: cannot read: %s", path, strerror(errno));
+	if (catalogue_read_sql(path, &sql, err))
 		goto out;
-	}
-	if (catalogue_exec(cat, "BEGIN IMMEDIATE"))
+	if (catalogue_exec(cat, "BEGIN IMMEDIATE", err))
 		goto out;
-	if (catalogue_exec(cat, sql.data)) {
-		char msg[sizeof(cat->err)];
-
-		mc_fmt(msg, sizeof(msg), "%s", cat->err);
-		mc_fmt(cat->err, sizeof(cat->err), "%s: %s", path, msg);
+	if (catalogue_exec(cat, sql.data, err)) {
+		mc_error_prefix(err, "%s", path);
 		goto rollback;
 	}
 	if (sqlite3_prepare_v2(cat->db,
 			       "INSERT INTO schema_version(version, name, applied_at) VALUES (?, ?, ?)",
 			       -1, &st, NULL) != SQLITE_OK) {
-		catalogue_fail(cat, "recording the migration");
+		catalogue_fail(cat, "recording the migration", err);
 		goto rollback;
 	}
 	catalogue_now(when);
@@ -179,10 +171,10 @@ static int apply_migration(catalogue *cat, const char *dir, const char *name, in
 	if (sqlite3_bind_text(st, 2, name, -1, SQLITE_TRANSIENT) != SQLITE_OK ||
 	    sqlite3_bind_text(st, 3, when, -1, SQLITE_TRANSIENT) != SQLITE_OK ||
 	    sqlite3_step(st) != SQLITE_DONE) {
-		catalogue_fail(cat, "recording the migration");
+		catalogue_fail(cat, "recording the migration", err);
 		goto rollback;
 	}
-	if (catalogue_exec(cat, "COMMIT"))
+	if (catalogue_exec(cat, "COMMIT", err))
 		goto rollback;
 	rc = 0;
 	goto out;
@@ -194,7 +186,7 @@ out:
 	return rc;
 }
 
-static int migrate(catalogue *cat, const char *dir)
+static int migrate(catalogue *cat, const char *dir, mc_err *err)
 {
 	DIR *d = opendir(dir);
 	struct dirent *ent;
@@ -202,11 +194,8 @@ static int migrate(catalogue *cat, const char *dir)
 	size_t n = 0, i;
 	int version, rc = -1;
 
-	if (!d) {
-		mc_fmt(cat->err, sizeof(cat->err), "%s: cannot open the schema folder: %s", dir,
-		       strerror(errno));
-		return -1;
-	}
+	if (!d)
+		return mc_error(err, "%s: cannot open the schema folder: %s", dir, strerror(errno));
 	while ((ent = readdir(d))) {
 		if (migration_number(ent->d_name) < 0)
 			continue;
@@ -217,7 +206,7 @@ static int migrate(catalogue *cat, const char *dir)
 	qsort(names, n, sizeof(*names), name_cmp);
 	if (catalogue_exec(cat, "CREATE TABLE IF NOT EXISTS schema_version ("
 			  " version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
-			  " applied_at TEXT NOT NULL)"))
+			  " applied_at TEXT NOT NULL)", err))
 		goto out;
 	/* every migration not yet applied, in number order (not only those
 	 * above the highest applied: a catalogue made by a branch that had a
@@ -225,12 +214,12 @@ static int migrate(catalogue *cat, const char *dir)
 	for (i = 0; i < n; i++) {
 		int number = migration_number(names[i]), applied;
 
-		if (migration_applied(cat, number, &applied))
+		if (migration_applied(cat, number, &applied, err))
 			goto out;
-		if (!applied && apply_migration(cat, dir, names[i], number))
+		if (!applied && apply_migration(cat, dir, names[i], number, err))
 			goto out;
 	}
-	if (current_schema_version(cat, &version))
+	if (current_schema_version(cat, &version, err))
 		goto out;
 	cat->schema_version = version;
 	rc = 0;
@@ -241,7 +230,7 @@ out:
 	return rc;
 }
 
-int catalogue_open(catalogue *cat, const char *path, const char *sqldir, int flags)
+int catalogue_open(catalogue *cat, const char *path, const char *sqldir, int flags, mc_err *err)
 {
 	int oflags = (flags & CATALOGUE_READONLY) ? SQLITE_OPEN_READONLY
 						  : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
@@ -251,8 +240,8 @@ int catalogue_open(catalogue *cat, const char *path, const char *sqldir, int fla
 	memset(cat, 0, sizeof(*cat));
 	cat->path = xstrdup(path);
 	if (sqlite3_open_v2(path, &cat->db, oflags, NULL) != SQLITE_OK) {
-		mc_fmt(cat->err, sizeof(cat->err), "%s: cannot open the catalogue: %s", path,
-		       catalogue_db_error(cat->db, msg, sizeof(msg)));
+		mc_error(err, "%s: cannot open the catalogue: %s", path,
+			 catalogue_db_error(cat->db, msg, sizeof(msg)));
 		goto fail;
 	}
 	sqlite3_busy_timeout(cat->db, 10000);
@@ -264,18 +253,17 @@ int catalogue_open(catalogue *cat, const char *path, const char *sqldir, int fla
 	 * (about 50 MB of them), where 16 MiB spilled and re-read them and the
 	 * first load took 1.8 times as long. */
 	if (catalogue_exec(cat, "PRAGMA page_size = 65536; PRAGMA foreign_keys = ON;"
-			   " PRAGMA cache_size = -65536"))
+			   " PRAGMA cache_size = -65536", err))
 		goto fail;
 	if (flags & CATALOGUE_READONLY) {
-		if (current_schema_version(cat, &version)) {
-			mc_fmt(cat->err, sizeof(cat->err),
-			       "%s: not a modelcat catalogue (no schema version)", path);
+		if (current_schema_version(cat, &version, err)) {
+			mc_error(err, "%s: not a modelcat catalogue (no schema version)", path);
 			goto fail;
 		}
 		cat->schema_version = version;
 		return 0;
 	}
-	if (migrate(cat, sqldir))
+	if (migrate(cat, sqldir, err))
 		goto fail;
 	return 0;
 fail:
@@ -308,14 +296,14 @@ void catalogue_remove(const char *path)
 	}
 }
 
-int catalogue_prepare(catalogue *cat, sqlite3_stmt **st, const char *sql)
+int catalogue_prepare(catalogue *cat, sqlite3_stmt **st, const char *sql, mc_err *err)
 {
 	if (sqlite3_prepare_v2(cat->db, sql, -1, st, NULL) != SQLITE_OK)
-		return catalogue_fail(cat, "preparing a statement");
+		return catalogue_fail(cat, "preparing a statement", err);
 	return 0;
 }
 
-int catalogue_copy(const char *src, const char *dst, char *err, size_t errlen)
+int catalogue_copy(const char *src, const char *dst, mc_err *err)
 {
 	sqlite3 *from = NULL, *to = NULL;
 	sqlite3_backup *b;
@@ -323,35 +311,35 @@ int catalogue_copy(const char *src, const char *dst, char *err, size_t errlen)
 	int rc = -1;
 
 	if (sqlite3_open_v2(src, &from, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-		mc_fmt(err, errlen, "%s: cannot open: %s", src,
-		       catalogue_db_error(from, msg, sizeof(msg)));
+		mc_error(err, "%s: cannot open: %s", src,
+			 catalogue_db_error(from, msg, sizeof(msg)));
 		goto out;
 	}
 	if (sqlite3_open_v2(dst, &to, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
-		mc_fmt(err, errlen, "%s: cannot create: %s", dst,
-		       catalogue_db_error(to, msg, sizeof(msg)));
+		mc_error(err, "%s: cannot create: %s", dst,
+			 catalogue_db_error(to, msg, sizeof(msg)));
 		goto out;
 	}
 	sqlite3_busy_timeout(from, 10000);
 	b = sqlite3_backup_init(to, "main", from, "main");
 	if (!b) {
-		mc_fmt(err, errlen, "%s: cannot copy: %s", dst, catalogue_db_error(to, msg, sizeof(msg)));
+		mc_error(err, "%s: cannot copy: %s", dst, catalogue_db_error(to, msg, sizeof(msg)));
 		goto out;
 	}
 	if (sqlite3_backup_step(b, -1) != SQLITE_DONE) {
 		sqlite3_backup_finish(b);
-		mc_fmt(err, errlen, "%s: cannot copy %s: %s", dst, src, catalogue_db_error(to, msg, sizeof(msg)));
+		mc_error(err, "%s: cannot copy %s: %s", dst, src, catalogue_db_error(to, msg, sizeof(msg)));
 		goto out;
 	}
 	if (sqlite3_backup_finish(b) != SQLITE_OK) {
-		mc_fmt(err, errlen, "%s: cannot copy: %s", dst, catalogue_db_error(to, msg, sizeof(msg)));
+		mc_error(err, "%s: cannot copy: %s", dst, catalogue_db_error(to, msg, sizeof(msg)));
 		goto out;
 	}
 	rc = 0;
 out:
 	sqlite3_close(from);
 	if (sqlite3_close(to) != SQLITE_OK && !rc) {
-		mc_fmt(err, errlen, "%s: cannot close the copy", dst);
+		mc_error(err, "%s: cannot close the copy", dst);
 		rc = -1;
 	}
 	return rc;

@@ -4,27 +4,28 @@
  * write it share (load.c, query.c). Every statement binds its parameters.
  *
  * Ownership: a catalogue owns its connection; close it with
- * catalogue_close(). Error messages are kept in cat->err.
+ * catalogue_close(). Errors: a failing function fills its mc_err (the
+ * last parameter) as base/error.h describes.
  */
 #ifndef MODELCAT_CATALOGUE_H
 #define MODELCAT_CATALOGUE_H
 
 #include <sqlite3.h>
 #include <stddef.h>
+#include "base/error.h"
 #include "base/util.h"
 
 typedef struct catalogue {
 	sqlite3 *db;                 /* the connection */
 	char *path;                  /* database file */
-	char err[1024];              /* last error message */
 	int schema_version;          /* after migration */
 } catalogue;
 
 enum { CATALOGUE_READONLY = 1 };
 
 /* Open the database at path, creating it and applying the migrations in
- * sqldir as needed (not with CATALOGUE_READONLY). 0 or -1 (cat->err). */
-int catalogue_open(catalogue *cat, const char *path, const char *sqldir, int flags);
+ * sqldir as needed (not with CATALOGUE_READONLY). 0 or -1 (err). */
+int catalogue_open(catalogue *cat, const char *path, const char *sqldir, int flags, mc_err *err);
 void catalogue_close(catalogue *cat);
 /* Delete a catalogue file and its journal files (a new catalogue that a
  * failed run created). */
@@ -32,19 +33,23 @@ void catalogue_remove(const char *path);
 
 /* Copy the catalogue at src to dst (a new file) with SQLite's backup API,
  * a consistent copy even while others read src. 0, or -1 (err). */
-int catalogue_copy(const char *src, const char *dst, char *err, size_t errlen);
+int catalogue_copy(const char *src, const char *dst, mc_err *err);
 
 /* SQLite's message for db's last error into buf (len bytes), with the
  * system error behind an I/O failure: "disk I/O error (File too large)".
  * Returns buf. */
 const char *catalogue_db_error(sqlite3 *db, char *buf, size_t len);
 
-/* Set cat->err to "path: what: sqlite's message"; returns -1. */
-int catalogue_fail(catalogue *cat, const char *what);
-/* Run SQL text with no parameters (schema, BEGIN/COMMIT). 0 or -1. */
-int catalogue_exec(catalogue *cat, const char *sql);
-/* Prepare a statement. 0 or -1 (cat->err). */
-int catalogue_prepare(catalogue *cat, sqlite3_stmt **st, const char *sql);
+/* Set err to "path: what: sqlite's message"; returns -1. */
+int catalogue_fail(catalogue *cat, const char *what, mc_err *err);
+/* Run SQL text with no parameters (schema, BEGIN/COMMIT). 0 or -1 (err). */
+int catalogue_exec(catalogue *cat, const char *sql, mc_err *err);
+/* Prepare a statement. 0 or -1 (err). */
+int catalogue_prepare(catalogue *cat, sqlite3_stmt **st, const char *sql, mc_err *err);
+
+/* Append the SQL text of the file at path (a migration, the staging
+ * schema) to out. 0, or -1 ("path: cannot read: why"). */
+int catalogue_read_sql(const char *path, sbuf *out, mc_err *err);
 
 /* Today's date as YYYY-MM-DD (UTC) into buf[11]. */
 void catalogue_today(char buf[11]);

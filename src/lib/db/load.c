@@ -1,4 +1,5 @@
 #include "db/load.h"
+#include "db/snapshot.h"
 #include "base/json.h"
 #include "base/sha256.h"
 #include "base/strmap.h"
@@ -81,7 +82,7 @@ struct load {
 	pending *pend;                /* rows with new names */
 	size_t npend;                 /* entries in pend */
 	load_stats stats;             /* counts for the current export */
-	sqlite3_stmt *find_record;    /* prepared statements, see prepare_all() */
+	sqlite3_stmt *find_record;    /* prepared statements, see prepare_all(err) */
 	sqlite3_stmt *insert_record;
 	sqlite3_stmt *rename_record;
 	sqlite3_stmt *find_current;
@@ -97,45 +98,46 @@ struct load {
 	sqlite3_stmt *insert_notice;
 };
 
-static int prepare_all(load *ld)
+static int prepare_all(load *ld, mc_err *err)
 {
 	catalogue *cat = ld->cat;
 
 	return catalogue_prepare(cat, &ld->find_record,
-		"SELECT id FROM record WHERE export = ? AND name = ? AND occurrence = ?") ||
+		"SELECT id FROM record WHERE export = ? AND name = ? AND occurrence = ?", err) ||
 	       catalogue_prepare(cat, &ld->insert_record,
-		"INSERT INTO record(export, name, occurrence) VALUES (?, ?, ?)") ||
+		"INSERT INTO record(export, name, occurrence) VALUES (?, ?, ?)", err) ||
 	       catalogue_prepare(cat, &ld->rename_record,
-		"UPDATE record SET name = ?, occurrence = ? WHERE id = ?") ||
+		"UPDATE record SET name = ?, occurrence = ? WHERE id = ?", err) ||
 	       catalogue_prepare(cat, &ld->find_current,
 		"SELECT id, tombstone, digest, raw_digest FROM version"
-		" WHERE record_id = ? AND valid_to IS NULL") ||
+		" WHERE record_id = ? AND valid_to IS NULL", err) ||
 	       catalogue_prepare(cat, &ld->set_raw_digest,
-		"UPDATE version SET raw_digest = ? WHERE id = ?") ||
-	       catalogue_prepare(cat, &ld->get_norm, "SELECT norm FROM version WHERE id = ?") ||
+		"UPDATE version SET raw_digest = ? WHERE id = ?", err) ||
+	       catalogue_prepare(cat, &ld->get_norm, "SELECT norm FROM version WHERE id = ?", err) ||
 	       catalogue_prepare(cat, &ld->close_version,
-		"UPDATE version SET valid_to = ? WHERE id = ?") ||
+		"UPDATE version SET valid_to = ? WHERE id = ?", err) ||
 	       catalogue_prepare(cat, &ld->insert_version,
 		"INSERT INTO version(record_id, snapshot_export_id, valid_from, tombstone, line,"
-		" norm, raw, kind, name, digest, raw_digest) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)") ||
+		" norm, raw, kind, name, digest, raw_digest) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+		err) ||
 	       catalogue_prepare(cat, &ld->insert_row,
 		"INSERT INTO snapshot_row(snapshot_export_id, position, version_id, held)"
-		" VALUES (?, ?, ?, ?)") ||
+		" VALUES (?, ?, ?, ?)", err) ||
 	       catalogue_prepare(cat, &ld->find_held,
 		"SELECT r.id, v.id FROM record r JOIN version v ON v.record_id = r.id"
 		" AND v.valid_to IS NULL AND v.tombstone = 0"
-		" WHERE r.export = ? AND r.name = ? ORDER BY r.occurrence") ||
+		" WHERE r.export = ? AND r.name = ? ORDER BY r.occurrence", err) ||
 	       catalogue_prepare(cat, &ld->insert_change,
 		"INSERT INTO field_change(version_id, record_id, snapshot_export_id, as_of, export,"
-		" field, old, new) VALUES (?, ?, ?, ?, ?, ?, ?, ?)") ||
+		" field, old, new) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", err) ||
 	       catalogue_prepare(cat, &ld->insert_rename,
 		"INSERT INTO rename(record_id, version_id, snapshot_export_id, as_of, export,"
-		" old_name, new_name, evidence) VALUES (?, ?, ?, ?, ?, ?, ?, ?)") ||
+		" old_name, new_name, evidence) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", err) ||
 	       catalogue_prepare(cat, &ld->insert_quarantine,
 		"INSERT INTO quarantine(snapshot_export_id, file, line, field, name, reason, raw)"
-		" VALUES (?, ?, ?, ?, ?, ?, ?)") ||
+		" VALUES (?, ?, ?, ?, ?, ?, ?)", err) ||
 	       catalogue_prepare(cat, &ld->insert_notice,
-		"INSERT INTO notice(snapshot_id, message) VALUES (?, ?)");
+		"INSERT INTO notice(snapshot_id, message) VALUES (?, ?)", err);
 }
 
 static void known_free(load_known *k)
@@ -202,7 +204,7 @@ static void load_free(load *ld)
 	free(ld);
 }
 
-int load_begin(catalogue *cat, load **out, const char *as_of)
+int load_begin(catalogue *cat, load **out, const char *as_of, mc_err *err)
 {
 	load *ld = xcalloc(1, sizeof(*ld));
 	sqlite3_stmt *st = NULL;
@@ -212,12 +214,12 @@ int load_begin(catalogue *cat, load **out, const char *as_of)
 	ld->cat = cat;
 	strmap_init(&ld->field_names);
 	mc_fmt(ld->as_of, sizeof(ld->as_of), "%s", as_of);
-	if (catalogue_exec(cat, "BEGIN IMMEDIATE")) {
+	if (catalogue_exec(cat, "BEGIN IMMEDIATE", err)) {
 		load_free(ld);
 		return -1;
 	}
-	if (prepare_all(ld) ||
-	    catalogue_prepare(cat, &st, "INSERT INTO snapshot(as_of, ingested_at) VALUES (?, ?)"))
+	if (prepare_all(ld, err) ||
+	    catalogue_prepare(cat, &st, "INSERT INTO snapshot(as_of, ingested_at) VALUES (?, ?)", err))
 		goto fail;
 	catalogue_now(when);
 	/* a copied text (SQLITE_TRANSIENT) is bound only if memory allows:
@@ -225,7 +227,7 @@ int load_begin(catalogue *cat, load **out, const char *as_of)
 	if (sqlite3_bind_text(st, 1, as_of, -1, SQLITE_TRANSIENT) != SQLITE_OK ||
 	    sqlite3_bind_text(st, 2, when, -1, SQLITE_TRANSIENT) != SQLITE_OK ||
 	    sqlite3_step(st) != SQLITE_DONE) {
-		catalogue_fail(cat, "creating the snapshot");
+		catalogue_fail(cat, "creating the snapshot", err);
 		goto fail;
 	}
 	sqlite3_finalize(st);
@@ -239,30 +241,30 @@ fail:
 }
 
 /* Step a statement that returns no row, then reset it. */
-static int step_done(load *ld, sqlite3_stmt *st, const char *what)
+static int step_done(load *ld, sqlite3_stmt *st, const char *what, mc_err *err)
 {
 	int rc = sqlite3_step(st);
 
 	sqlite3_reset(st);
 	sqlite3_clear_bindings(st);
 	if (rc != SQLITE_DONE)
-		return catalogue_fail(ld->cat, what);
+		return catalogue_fail(ld->cat, what, err);
 	return 0;
 }
 
-int load_precedence(load *ld, char *const *exports, size_t n)
+int load_precedence(load *ld, char *const *exports, size_t n, mc_err *err)
 {
 	sqlite3_stmt *st = NULL;
 	size_t i;
 	int rc = -1;
 
-	if (catalogue_exec(ld->cat, "DELETE FROM precedence") ||
-	    catalogue_prepare(ld->cat, &st, "INSERT INTO precedence(export, rank) VALUES (?, ?)"))
+	if (catalogue_exec(ld->cat, "DELETE FROM precedence", err) ||
+	    catalogue_prepare(ld->cat, &st, "INSERT INTO precedence(export, rank) VALUES (?, ?)", err))
 		return -1;
 	for (i = 0; i < n; i++) {
 		sqlite3_bind_text(st, 1, exports[i], -1, SQLITE_STATIC);
 		sqlite3_bind_int64(st, 2, (sqlite3_int64)i + 1);
-		if (step_done(ld, st, "recording the precedence"))
+		if (step_done(ld, st, "recording the precedence", err))
 			goto out;
 	}
 	rc = 0;
@@ -272,14 +274,14 @@ out:
 }
 
 static int insert_column_change(load *ld, const char *kind, const char *field,
-				const char *old_header, const char *new_header)
+				const char *old_header, const char *new_header, mc_err *err)
 {
 	sqlite3_stmt *st = NULL;
 	int rc;
 
 	if (catalogue_prepare(ld->cat, &st,
 			      "INSERT INTO column_change(snapshot_export_id, kind, field, old_header,"
-			      " new_header) VALUES (?, ?, ?, ?, ?)"))
+			      " new_header) VALUES (?, ?, ?, ?, ?)", err))
 		return -1;
 	sqlite3_bind_int64(st, 1, ld->export_id);
 	sqlite3_bind_text(st, 2, kind, -1, SQLITE_STATIC);
@@ -288,7 +290,8 @@ static int insert_column_change(load *ld, const char *kind, const char *field,
 		sqlite3_bind_text(st, 4, old_header, -1, SQLITE_STATIC);
 	if (new_header)
 		sqlite3_bind_text(st, 5, new_header, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : catalogue_fail(ld->cat, "recording a column change");
+	rc = sqlite3_step(st) == SQLITE_DONE ? 0
+		: catalogue_fail(ld->cat, "recording a column change", err);
 	sqlite3_finalize(st);
 	return rc;
 }
@@ -299,7 +302,7 @@ static int insert_column_change(load *ld, const char *kind, const char *field,
  * appeared, disappeared or changed header.
  */
 static int compare_columns(load *ld, sqlite3_int64 previous, const load_column *columns,
-			   size_t ncolumns)
+			   size_t ncolumns, mc_err *err)
 {
 	sqlite3_stmt *st = NULL;
 	strmap prev;                 /* field -> index into prev_headers + 1 */
@@ -311,7 +314,7 @@ static int compare_columns(load *ld, sqlite3_int64 previous, const load_column *
 	if (previous) {
 		if (catalogue_prepare(ld->cat, &st,
 				      "SELECT field, header FROM export_column WHERE snapshot_export_id = ?"
-				      " AND headerless = 0 ORDER BY position"))
+				      " AND headerless = 0 ORDER BY position", err))
 			goto out;
 		sqlite3_bind_int64(st, 1, previous);
 		while ((step = sqlite3_step(st)) == SQLITE_ROW) {
@@ -322,7 +325,7 @@ static int compare_columns(load *ld, sqlite3_int64 previous, const load_column *
 			*strmap_get_or_add(&prev, field, strlen(field), NULL) = nprev;
 		}
 		if (step != SQLITE_DONE) {
-			catalogue_fail(ld->cat, "reading the previous header");
+			catalogue_fail(ld->cat, "reading the previous header", err);
 			goto out;
 		}
 	}
@@ -345,14 +348,14 @@ static int compare_columns(load *ld, sqlite3_int64 previous, const load_column *
 			continue;
 		if (!at) {
 			ld->stats.columns_added++;
-			if (insert_column_change(ld, "added", field, NULL, columns[i].header))
+			if (insert_column_change(ld, "added", field, NULL, columns[i].header, err))
 				goto out;
 		} else {
 			const char *old = prev_headers[*at - 1];
 
 			if (strcmp(old, columns[i].header)) {
 				ld->stats.headers_respelled++;
-				if (insert_column_change(ld, "respelled", field, old, columns[i].header))
+				if (insert_column_change(ld, "respelled", field, old, columns[i].header, err))
 					goto out;
 			}
 			*at = 0;  /* matched */
@@ -368,13 +371,13 @@ static int compare_columns(load *ld, sqlite3_int64 previous, const load_column *
 			if (at && *at) {
 				ld->stats.columns_removed++;
 				if (insert_column_change(ld, "removed", field,
-							 (const char *)sqlite3_column_text(st, 1), NULL))
+							 (const char *)sqlite3_column_text(st, 1), NULL, err))
 					goto out;
 				*at = 0;
 			}
 		}
 		if (step != SQLITE_DONE) {
-			catalogue_fail(ld->cat, "reading the previous header");
+			catalogue_fail(ld->cat, "reading the previous header", err);
 			goto out;
 		}
 	}
@@ -388,15 +391,124 @@ out:
 	return rc;
 }
 
-int load_export_begin(load *ld, const char *export_name, const char *file,
-		      const char *sha256, unsigned long long bytes,
-		      const load_column *columns, size_t ncolumns, int *same)
+/* Compare the export with its latest earlier snapshot: a later date is
+ * refused; the same content as sha256 ("" : not known yet) sets
+ * ld->same_content and the counts it had. 0 or -1. */
+static int check_earlier(load *ld, const char *sha256, mc_err *err)
+{
+	snapshot_export_filter f = { ld->export_name, ld->snapshot_id, 0, NULL, 0 };
+	snapshot_export_info prev;
+	int rc = snapshot_export_latest(ld->cat, &f, &prev, err);
+
+	if (rc)
+		return rc < 0 ? -1 : 0;
+	if (strcmp(prev.as_of, ld->as_of) > 0)
+		return mc_error(err, "%s: export %s already has a snapshot dated %s, later than %s;"
+				" snapshots load oldest first (use reingest to rebuild)",
+				ld->file, ld->export_name, prev.as_of, ld->as_of);
+	if (*sha256 && !strcmp(prev.sha256, sha256)) {
+		ld->same_content = 1;
+		ld->stats.same_content = 1;
+		ld->stats.rows = prev.rows;
+		ld->stats.loaded = prev.loaded;
+		ld->stats.quarantined = prev.quarantined;
+		ld->stats.unchanged = ld->stats.loaded;
+	}
+	return 0;
+}
+
+/* Record the export in the snapshot (ld->export_id). 0 or -1. */
+static int insert_export(load *ld, const char *sha256, unsigned long long bytes, mc_err *err)
 {
 	catalogue *cat = ld->cat;
 	sqlite3_stmt *st = NULL;
-	sqlite3_int64 previous = 0;
+	int rc = -1;
+
+	if (catalogue_prepare(cat, &st,
+			      "INSERT INTO snapshot_export(snapshot_id, export, file, sha256, bytes, rows,"
+			      " loaded, quarantined, unchanged) VALUES (?, ?, ?, ?, ?, 0, 0, 0, ?)", err))
+		return -1;
+	sqlite3_bind_int64(st, 1, ld->snapshot_id);
+	sqlite3_bind_int64(st, 5, (sqlite3_int64)bytes);
+	sqlite3_bind_int(st, 6, ld->same_content);
+	if (sqlite3_bind_text(st, 2, ld->export_name, -1, SQLITE_TRANSIENT) != SQLITE_OK ||
+	    sqlite3_bind_text(st, 3, ld->file, -1, SQLITE_TRANSIENT) != SQLITE_OK ||
+	    sqlite3_bind_text(st, 4, sha256, -1, SQLITE_TRANSIENT) != SQLITE_OK ||
+	    sqlite3_step(st) != SQLITE_DONE) {
+		if (sqlite3_extended_errcode(cat->db) == SQLITE_CONSTRAINT_UNIQUE)
+			mc_error(err, "%s: export %s appears twice in one snapshot", ld->file,
+				 ld->export_name);
+		else
+			catalogue_fail(cat, "recording the export", err);
+		goto out;
+	}
+	ld->export_id = sqlite3_last_insert_rowid(cat->db);
+	rc = 0;
+out:
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* Record the export's header and compare it with the one of its latest
+ * loaded content (previous, 0: none). 0 or -1. */
+static int insert_columns(load *ld, sqlite3_int64 previous, const load_column *columns,
+			  size_t ncolumns, mc_err *err)
+{
+	sqlite3_stmt *st = NULL;
 	size_t i;
-	int rc = -1, step;
+	int rc = -1;
+
+	if (catalogue_prepare(ld->cat, &st,
+			      "INSERT INTO export_column(snapshot_export_id, position, header, field, type,"
+			      " declared, headerless) VALUES (?, ?, ?, ?, ?, ?, ?)", err))
+		return -1;
+	for (i = 0; i < ncolumns; i++) {
+		sqlite3_bind_int64(st, 1, ld->export_id);
+		sqlite3_bind_int64(st, 2, (sqlite3_int64)i);
+		sqlite3_bind_text(st, 3, columns[i].header, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 4, columns[i].field, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 5, columns[i].type, -1, SQLITE_STATIC);
+		sqlite3_bind_int(st, 6, columns[i].declared);
+		sqlite3_bind_int(st, 7, columns[i].headerless);
+		if (step_done(ld, st, "recording the header", err))
+			goto out;
+	}
+	if (compare_columns(ld, previous, columns, ncolumns, err))
+		goto out;
+	rc = 0;
+out:
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* Does the export have no record yet (ld->fresh)? 0 or -1. */
+static int check_fresh(load *ld, mc_err *err)
+{
+	sqlite3_stmt *st = NULL;
+	int rc = -1;
+
+	if (catalogue_prepare(ld->cat, &st, "SELECT EXISTS (SELECT 1 FROM record WHERE export = ?)",
+			      err))
+		return -1;
+	if (sqlite3_bind_text(st, 1, ld->export_name, -1, SQLITE_TRANSIENT) != SQLITE_OK ||
+	    sqlite3_step(st) != SQLITE_ROW) {
+		catalogue_fail(ld->cat, "counting the export's records", err);
+		goto out;
+	}
+	ld->fresh = !sqlite3_column_int(st, 0);
+	rc = 0;
+out:
+	sqlite3_finalize(st);
+	return rc;
+}
+
+int load_export_begin(load *ld, const char *export_name, const char *file,
+		      const char *sha256, unsigned long long bytes,
+		      const load_column *columns, size_t ncolumns, int *same, mc_err *err)
+{
+	snapshot_export_filter f = { export_name, ld->snapshot_id, 0, NULL, 1 };
+	snapshot_export_info loaded;
+	int rc;
 
 	free(ld->export_name);
 	free(ld->file);
@@ -406,122 +518,19 @@ int load_export_begin(load *ld, const char *export_name, const char *file,
 	memset(&ld->stats, 0, sizeof(ld->stats));
 	ld->same_content = 0;
 	*same = 0;
-
 	/* the export's latest earlier snapshot: order and content */
-	if (catalogue_prepare(cat, &st,
-			      "SELECT s.as_of, se.sha256, se.rows, se.loaded, se.quarantined"
-			      " FROM snapshot_export se JOIN snapshot s ON s.id = se.snapshot_id"
-			      " WHERE se.export = ? AND se.snapshot_id <> ?"
-			      " ORDER BY s.as_of DESC, se.id DESC LIMIT 1"))
-		goto out;
-	if (sqlite3_bind_text(st, 1, export_name, -1, SQLITE_TRANSIENT) != SQLITE_OK) {
-		catalogue_fail(cat, "reading earlier snapshots");
-		goto out;
-	}
-	sqlite3_bind_int64(st, 2, ld->snapshot_id);
-	step = sqlite3_step(st);
-	if (step == SQLITE_ROW) {
-		const char *prev = (const char *)sqlite3_column_text(st, 0);
-
-		if (strcmp(prev, ld->as_of) > 0) {
-			mc_fmt(cat->err, sizeof(cat->err),
-			       "%s: export %s already has a snapshot dated %s, later than %s;"
-			       " snapshots load oldest first (use reingest to rebuild)",
-			       file, export_name, prev, ld->as_of);
-			goto out;
-		}
-		if (*sha256 && !strcmp((const char *)sqlite3_column_text(st, 1), sha256)) {
-			ld->same_content = *same = 1;
-			ld->stats.same_content = 1;
-			ld->stats.rows = (unsigned long)sqlite3_column_int64(st, 2);
-			ld->stats.loaded = (unsigned long)sqlite3_column_int64(st, 3);
-			ld->stats.quarantined = (unsigned long)sqlite3_column_int64(st, 4);
-			ld->stats.unchanged = ld->stats.loaded;
-		}
-	} else if (step != SQLITE_DONE) {
-		catalogue_fail(cat, "reading earlier snapshots");
-		goto out;
-	}
-	sqlite3_finalize(st);
-	st = NULL;
-
+	if (check_earlier(ld, sha256, err))
+		return -1;
 	/* the latest snapshot whose content was loaded: its header */
-	if (catalogue_prepare(cat, &st,
-			      "SELECT se.id FROM snapshot_export se JOIN snapshot s ON s.id = se.snapshot_id"
-			      " WHERE se.export = ? AND se.snapshot_id <> ? AND se.unchanged = 0"
-			      " ORDER BY s.as_of DESC, se.id DESC LIMIT 1"))
-		goto out;
-	if (sqlite3_bind_text(st, 1, export_name, -1, SQLITE_TRANSIENT) != SQLITE_OK) {
-		catalogue_fail(cat, "reading earlier snapshots");
-		goto out;
-	}
-	sqlite3_bind_int64(st, 2, ld->snapshot_id);
-	step = sqlite3_step(st);
-	if (step == SQLITE_ROW)
-		previous = sqlite3_column_int64(st, 0);
-	else if (step != SQLITE_DONE) {
-		catalogue_fail(cat, "reading earlier snapshots");
-		goto out;
-	}
-	sqlite3_finalize(st);
-	st = NULL;
-
-	if (catalogue_prepare(cat, &st,
-			      "INSERT INTO snapshot_export(snapshot_id, export, file, sha256, bytes, rows,"
-			      " loaded, quarantined, unchanged) VALUES (?, ?, ?, ?, ?, 0, 0, 0, ?)"))
-		goto out;
-	sqlite3_bind_int64(st, 1, ld->snapshot_id);
-	sqlite3_bind_int64(st, 5, (sqlite3_int64)bytes);
-	sqlite3_bind_int(st, 6, ld->same_content);
-	if (sqlite3_bind_text(st, 2, export_name, -1, SQLITE_TRANSIENT) != SQLITE_OK ||
-	    sqlite3_bind_text(st, 3, file, -1, SQLITE_TRANSIENT) != SQLITE_OK ||
-	    sqlite3_bind_text(st, 4, sha256, -1, SQLITE_TRANSIENT) != SQLITE_OK ||
-	    sqlite3_step(st) != SQLITE_DONE) {
-		if (sqlite3_extended_errcode(cat->db) == SQLITE_CONSTRAINT_UNIQUE)
-			mc_fmt(cat->err, sizeof(cat->err),
-			       "%s: export %s appears twice in one snapshot", file, export_name);
-		else
-			catalogue_fail(cat, "recording the export");
-		goto out;
-	}
-	ld->export_id = sqlite3_last_insert_rowid(cat->db);
-	sqlite3_finalize(st);
-	st = NULL;
-	if (ld->same_content) {
-		rc = 0;
-		goto out;
-	}
-	if (catalogue_prepare(cat, &st,
-			      "INSERT INTO export_column(snapshot_export_id, position, header, field, type,"
-			      " declared, headerless) VALUES (?, ?, ?, ?, ?, ?, ?)"))
-		goto out;
-	for (i = 0; i < ncolumns; i++) {
-		sqlite3_bind_int64(st, 1, ld->export_id);
-		sqlite3_bind_int64(st, 2, (sqlite3_int64)i);
-		sqlite3_bind_text(st, 3, columns[i].header, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 4, columns[i].field, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 5, columns[i].type, -1, SQLITE_STATIC);
-		sqlite3_bind_int(st, 6, columns[i].declared);
-		sqlite3_bind_int(st, 7, columns[i].headerless);
-		if (step_done(ld, st, "recording the header"))
-			goto out;
-	}
-	if (compare_columns(ld, previous, columns, ncolumns))
-		goto out;
-	sqlite3_finalize(st);
-	st = NULL;
-	if (catalogue_prepare(cat, &st, "SELECT EXISTS (SELECT 1 FROM record WHERE export = ?)"))
-		goto out;
-	if (sqlite3_bind_text(st, 1, export_name, -1, SQLITE_TRANSIENT) != SQLITE_OK ||
-	    sqlite3_step(st) != SQLITE_ROW) {
-		catalogue_fail(cat, "counting the export's records");
-		goto out;
-	}
-	ld->fresh = !sqlite3_column_int(st, 0);
-	rc = 0;
-out:
-	sqlite3_finalize(st);
-	return rc;
+	rc = snapshot_export_latest(ld->cat, &f, &loaded, err);
+	if (rc < 0 || insert_export(ld, sha256, bytes, err))
+		return -1;
+	*same = ld->same_content;
+	if (ld->same_content)
+		return 0;
+	if (insert_columns(ld, rc == 0 ? loaded.id : 0, columns, ncolumns, err))
+		return -1;
+	return check_fresh(ld, err);
 }
 
 static void mark_seen(load *ld, sqlite3_int64 id)
@@ -540,7 +549,7 @@ static void mark_seen(load *ld, sqlite3_int64 id)
 
 /* The record (export, name, occurrence): 1 and *id when it exists, 0 when
  * not, -1 on error. */
-static int find_record(load *ld, const char *name, size_t occurrence, sqlite3_int64 *id)
+static int find_record(load *ld, const char *name, size_t occurrence, sqlite3_int64 *id, mc_err *err)
 {
 	sqlite3_stmt *st = ld->find_record;
 	int rc;
@@ -555,17 +564,17 @@ static int find_record(load *ld, const char *name, size_t occurrence, sqlite3_in
 	sqlite3_clear_bindings(st);
 	if (rc == SQLITE_ROW)
 		return 1;
-	return rc == SQLITE_DONE ? 0 : catalogue_fail(ld->cat, "looking up a record");
+	return rc == SQLITE_DONE ? 0 : catalogue_fail(ld->cat, "looking up a record", err);
 }
 
-static int new_record(load *ld, const char *name, size_t occurrence, sqlite3_int64 *id)
+static int new_record(load *ld, const char *name, size_t occurrence, sqlite3_int64 *id, mc_err *err)
 {
 	sqlite3_stmt *st = ld->insert_record;
 
 	sqlite3_bind_text(st, 1, ld->export_name, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 3, (sqlite3_int64)occurrence);
-	if (step_done(ld, st, "adding a record"))
+	if (step_done(ld, st, "adding a record", err))
 		return -1;
 	*id = sqlite3_last_insert_rowid(ld->cat->db);
 	return 0;
@@ -596,14 +605,14 @@ void load_digest(const char *norm, unsigned char digest[DIGEST_LEN])
 
 /* Close the record's current version (if any) and open a new one. */
 static int open_version(load *ld, sqlite3_int64 record, sqlite3_int64 current,
-			const char *kind, const version_values *values, sqlite3_int64 *id)
+			const char *kind, const version_values *values, sqlite3_int64 *id, mc_err *err)
 {
 	sqlite3_stmt *st = ld->insert_version;
 
 	if (current) {
 		sqlite3_bind_text(ld->close_version, 1, ld->as_of, -1, SQLITE_STATIC);
 		sqlite3_bind_int64(ld->close_version, 2, current);
-		if (step_done(ld, ld->close_version, "closing a version"))
+		if (step_done(ld, ld->close_version, "closing a version", err))
 			return -1;
 	}
 	sqlite3_bind_int64(st, 1, record);
@@ -627,15 +636,15 @@ static int open_version(load *ld, sqlite3_int64 record, sqlite3_int64 current,
 		    (values->raw_digest &&
 		     sqlite3_bind_blob(st, 11, values->raw_digest, DIGEST_LEN,
 				       SQLITE_TRANSIENT) != SQLITE_OK))
-			return catalogue_fail(ld->cat, "writing a version");
+			return catalogue_fail(ld->cat, "writing a version", err);
 	}
-	if (step_done(ld, st, "writing a version"))
+	if (step_done(ld, st, "writing a version", err))
 		return -1;
 	*id = sqlite3_last_insert_rowid(ld->cat->db);
 	return 0;
 }
 
-static int add_row(load *ld, unsigned long position, sqlite3_int64 version, int held)
+static int add_row(load *ld, unsigned long position, sqlite3_int64 version, int held, mc_err *err)
 {
 	sqlite3_stmt *st = ld->insert_row;
 
@@ -643,12 +652,12 @@ static int add_row(load *ld, unsigned long position, sqlite3_int64 version, int 
 	sqlite3_bind_int64(st, 2, (sqlite3_int64)position);
 	sqlite3_bind_int64(st, 3, version);
 	sqlite3_bind_int(st, 4, held);
-	return step_done(ld, st, "recording the row");
+	return step_done(ld, st, "recording the row", err);
 }
 
-static int add_snapshot_row(load *ld, unsigned long position, sqlite3_int64 version)
+static int add_snapshot_row(load *ld, unsigned long position, sqlite3_int64 version, mc_err *err)
 {
-	return add_row(ld, position, version, 0);
+	return add_row(ld, position, version, 0, err);
 }
 
 /*
@@ -656,7 +665,7 @@ static int add_snapshot_row(load *ld, unsigned long position, sqlite3_int64 vers
  * first one not carried by a loaded row) keeps its current version, which
  * stands in the snapshot at the row's place, marked held.
  */
-static int hold_quarantined(load *ld)
+static int hold_quarantined(load *ld, mc_err *err)
 {
 	sqlite3_stmt *st = ld->find_held;
 	size_t i;
@@ -679,11 +688,11 @@ static int hold_quarantined(load *ld)
 		sqlite3_reset(st);
 		sqlite3_clear_bindings(st);
 		if (step != SQLITE_ROW && step != SQLITE_DONE)
-			return catalogue_fail(ld->cat, "finding a quarantined row's record");
+			return catalogue_fail(ld->cat, "finding a quarantined row's record", err);
 		if (!record)
 			continue;
 		mark_seen(ld, record);
-		if (add_row(ld, ld->held[i].position, version, 1))
+		if (add_row(ld, ld->held[i].position, version, 1, err))
 			return -1;
 	}
 	return 0;
@@ -704,7 +713,7 @@ static int same_value(const json_pair *a, const json_pair *b)
  */
 static int compare_values(load *ld, const json_flat *old, const json_flat *cur,
 			  int *common_diff, int *new_diff,
-			  sqlite3_int64 log_version, sqlite3_int64 record)
+			  sqlite3_int64 log_version, sqlite3_int64 record, mc_err *err)
 {
 	size_t i;
 
@@ -733,17 +742,17 @@ static int compare_values(load *ld, const json_flat *old, const json_flat *cur,
 			sqlite3_bind_text(st, 7, a->value, (int)a->len, SQLITE_STATIC);
 		if (b)
 			sqlite3_bind_text(st, 8, b->value, (int)b->len, SQLITE_STATIC);
-		if (step_done(ld, st, "logging a field change"))
+		if (step_done(ld, st, "logging a field change", err))
 			return -1;
 	}
 	return 0;
 }
 
-static int parse_values(load *ld, json_flat *obj, const char *json)
+static int parse_values(load *ld, json_flat *obj, const char *json, mc_err *err)
 {
 	if (json_flat_parse(obj, json)) {
-		mc_fmt(ld->cat->err, sizeof(ld->cat->err), "%s: stored values are not valid JSON",
-		       ld->cat->path);
+		mc_error(err, "%s: stored values are not valid JSON",
+			 ld->cat->path);
 		return -1;
 	}
 	return 0;
@@ -756,24 +765,24 @@ static int parse_values(load *ld, json_flat *obj, const char *json)
  * without one), the version takes the row's, so that the same row next
  * time is recognised without normalising.
  */
-static int keep_version(load *ld, sqlite3_int64 current, const load_row *row, int raw_same)
+static int keep_version(load *ld, sqlite3_int64 current, const load_row *row, int raw_same, mc_err *err)
 {
 	sqlite3_stmt *st = ld->set_raw_digest;
 
 	if (!raw_same) {
 		sqlite3_bind_blob(st, 1, row->raw_digest, DIGEST_LEN, SQLITE_STATIC);
 		sqlite3_bind_int64(st, 2, current);
-		if (step_done(ld, st, "recording a raw digest"))
+		if (step_done(ld, st, "recording a raw digest", err))
 			return -1;
 	}
-	return add_snapshot_row(ld, row->position, current);
+	return add_snapshot_row(ld, row->position, current, err);
 }
 
 /*
  * A row whose record exists: keep its current version, or open a changed,
  * revised or (after a removal) added one.
  */
-static int update_record(load *ld, sqlite3_int64 record, const load_row *row)
+static int update_record(load *ld, sqlite3_int64 record, const load_row *row, mc_err *err)
 {
 	sqlite3_stmt *st = ld->find_current;
 	sqlite3_int64 current = 0, version;
@@ -806,17 +815,17 @@ static int update_record(load *ld, sqlite3_int64 record, const load_row *row)
 	sqlite3_reset(st);
 	sqlite3_clear_bindings(st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return catalogue_fail(ld->cat, "reading the current version");
+		return catalogue_fail(ld->cat, "reading the current version", err);
 	if (tombstone) {
 		ld->stats.added++;
-		return open_version(ld, record, current, "added", &values, &version) ||
-		       add_snapshot_row(ld, row->position, version);
+		return open_version(ld, record, current, "added", &values, &version, err) ||
+		       add_snapshot_row(ld, row->position, version, err);
 	}
 	/* the same digest: the same values in the same (sorted) order, with
 	 * no need to read them back */
 	if (same) {
 		ld->stats.unchanged++;
-		return keep_version(ld, current, row, raw_same);
+		return keep_version(ld, current, row, raw_same, err);
 	}
 	st = ld->get_norm;
 	sqlite3_bind_int64(st, 1, current);
@@ -825,37 +834,37 @@ static int update_record(load *ld, sqlite3_int64 record, const load_row *row)
 		old_norm = xstrdup((const char *)sqlite3_column_text(st, 0));
 	sqlite3_reset(st);
 	if (rc != SQLITE_ROW)
-		return catalogue_fail(ld->cat, "reading the current version");
+		return catalogue_fail(ld->cat, "reading the current version", err);
 	if (!known && !strcmp(old_norm, row->norm_json)) {
 		free(old_norm);
 		ld->stats.unchanged++;
-		return keep_version(ld, current, row, raw_same);
+		return keep_version(ld, current, row, raw_same, err);
 	}
-	if (parse_values(ld, &old, old_norm)) {
+	if (parse_values(ld, &old, old_norm, err)) {
 		free(old_norm);
 		return -1;
 	}
-	if (parse_values(ld, &cur, row->norm_json)) {
+	if (parse_values(ld, &cur, row->norm_json, err)) {
 		json_flat_release(&old);
 		free(old_norm);
 		return -1;
 	}
-	if (compare_values(ld, &old, &cur, &common_diff, &new_diff, 0, record))
+	if (compare_values(ld, &old, &cur, &common_diff, &new_diff, 0, record, err))
 		goto out;
 	if (!common_diff && !new_diff) {
 		ld->stats.unchanged++;
 		version = current;
 	} else if (common_diff) {
 		ld->stats.changed++;
-		if (open_version(ld, record, current, "changed", &values, &version) ||
-		    compare_values(ld, &old, &cur, &common_diff, &new_diff, version, record))
+		if (open_version(ld, record, current, "changed", &values, &version, err) ||
+		    compare_values(ld, &old, &cur, &common_diff, &new_diff, version, record, err))
 			goto out;
 	} else {
 		ld->stats.revised++;
-		if (open_version(ld, record, current, "revised", &values, &version))
+		if (open_version(ld, record, current, "revised", &values, &version, err))
 			goto out;
 	}
-	if (add_snapshot_row(ld, row->position, version))
+	if (add_snapshot_row(ld, row->position, version, err))
 		goto out;
 	result = 0;
 out:
@@ -865,7 +874,7 @@ out:
 	return result;
 }
 
-static int load_quarantined(load *ld, const load_row *row)
+static int load_quarantined(load *ld, const load_row *row, mc_err *err)
 {
 	sqlite3_stmt *st = ld->insert_quarantine;
 
@@ -885,10 +894,10 @@ static int load_quarantined(load *ld, const load_row *row)
 		sqlite3_bind_text(st, 5, row->name, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 6, row->reason ? row->reason : "", -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 7, row->raw_csv ? row->raw_csv : "", -1, SQLITE_STATIC);
-	return step_done(ld, st, "recording a quarantined row");
+	return step_done(ld, st, "recording a quarantined row", err);
 }
 
-int load_row_add(load *ld, const load_row *row)
+int load_row_add(load *ld, const load_row *row, mc_err *err)
 {
 	sqlite3_int64 record = 0;
 	pending *p;
@@ -898,12 +907,12 @@ int load_row_add(load *ld, const load_row *row)
 		return 0;
 	ld->stats.rows++;
 	if (row->quarantined)
-		return load_quarantined(ld, row);
+		return load_quarantined(ld, row, err);
 	ld->stats.loaded++;
 	if (row->known_version) {
 		ld->stats.unchanged++;
 		mark_seen(ld, row->known_record);
-		return add_snapshot_row(ld, row->position, row->known_version);
+		return add_snapshot_row(ld, row->position, row->known_version, err);
 	}
 	if (ld->fresh) {
 		version_values values = { row->name, row->line, row->norm_json, row->raw_json,
@@ -912,18 +921,18 @@ int load_row_add(load *ld, const load_row *row)
 		sqlite3_int64 version;
 
 		ld->stats.added++;
-		if (new_record(ld, row->name, row->occurrence, &record))
+		if (new_record(ld, row->name, row->occurrence, &record, err))
 			return -1;
 		mark_seen(ld, record);
-		return open_version(ld, record, 0, "added", &values, &version) ||
-		       add_snapshot_row(ld, row->position, version);
+		return open_version(ld, record, 0, "added", &values, &version, err) ||
+		       add_snapshot_row(ld, row->position, version, err);
 	}
-	found = find_record(ld, row->name, row->occurrence, &record);
+	found = find_record(ld, row->name, row->occurrence, &record, err);
 	if (found < 0)
 		return -1;
 	if (found) {
 		mark_seen(ld, record);
-		return update_record(ld, record, row);
+		return update_record(ld, record, row, err);
 	}
 	/* a name the export did not have: added or renamed, decided at the end */
 	ld->pend = xrealloc(ld->pend, (ld->npend + 1) * sizeof(*ld->pend));
@@ -1035,7 +1044,7 @@ static void match_renames(load *ld, gone *gone_list, size_t ngone, enum rename_r
 	sbuf_release(&key);
 }
 
-static int rename_record(load *ld, const pending *p, const gone *g, enum rename_rule rule)
+static int rename_record(load *ld, const pending *p, const gone *g, enum rename_rule rule, mc_err *err)
 {
 	sqlite3_stmt *st = ld->rename_record;
 	sqlite3_int64 version;
@@ -1046,16 +1055,16 @@ static int rename_record(load *ld, const pending *p, const gone *g, enum rename_
 	sqlite3_bind_text(st, 1, p->name, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 2, (sqlite3_int64)p->occurrence);
 	sqlite3_bind_int64(st, 3, g->record);
-	if (step_done(ld, st, "renaming a record") ||
-	    open_version(ld, g->record, g->version, "renamed", &values, &version))
+	if (step_done(ld, st, "renaming a record", err) ||
+	    open_version(ld, g->record, g->version, "renamed", &values, &version, err))
 		return -1;
-	if (parse_values(ld, &old, g->norm))
+	if (parse_values(ld, &old, g->norm, err))
 		return -1;
-	if (parse_values(ld, &cur, p->norm)) {
+	if (parse_values(ld, &cur, p->norm, err)) {
 		json_flat_release(&old);
 		return -1;
 	}
-	if (compare_values(ld, &old, &cur, &common_diff, &new_diff, version, g->record))
+	if (compare_values(ld, &old, &cur, &common_diff, &new_diff, version, g->record, err))
 		goto out;
 	st = ld->insert_rename;
 	sqlite3_bind_int64(st, 1, g->record);
@@ -1066,7 +1075,7 @@ static int rename_record(load *ld, const pending *p, const gone *g, enum rename_
 	sqlite3_bind_text(st, 6, g->name, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 7, p->name, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 8, rule_names[rule], -1, SQLITE_STATIC);
-	if (step_done(ld, st, "recording a rename") || add_snapshot_row(ld, p->position, version))
+	if (step_done(ld, st, "recording a rename", err) || add_snapshot_row(ld, p->position, version, err))
 		goto out;
 	mark_seen(ld, g->record);
 	ld->stats.renamed++;
@@ -1092,7 +1101,7 @@ static int by_record(const void *a, const void *b)
  * index version_current in record order). A join in SQL would seek the
  * index once per record, several times slower on a large export.
  */
-static int read_current(load *ld)
+static int read_current(load *ld, mc_err *err)
 {
 	sqlite3_stmt *st = NULL;
 	size_t i = 0, n = 0, cap = 0;
@@ -1101,7 +1110,7 @@ static int read_current(load *ld)
 	if (ld->current_read)
 		return 0;
 	if (catalogue_prepare(ld->cat, &st,
-			      "SELECT id, name, occurrence FROM record NOT INDEXED WHERE export = ?"))
+			      "SELECT id, name, occurrence FROM record NOT INDEXED WHERE export = ?", err))
 		return -1;
 	sqlite3_bind_text(st, 1, ld->export_name, -1, SQLITE_STATIC);
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
@@ -1123,12 +1132,12 @@ static int read_current(load *ld)
 	sqlite3_finalize(st);
 	st = NULL;
 	if (step != SQLITE_DONE)
-		return catalogue_fail(ld->cat, "reading the export's records");
+		return catalogue_fail(ld->cat, "reading the export's records", err);
 	if (!sorted)
 		qsort(ld->current, n, sizeof(*ld->current), by_record);
 	if (catalogue_prepare(ld->cat, &st,
 			      "SELECT record_id, id, raw_digest FROM version INDEXED BY version_current"
-			      " WHERE valid_to IS NULL AND tombstone = 0 ORDER BY record_id"))
+			      " WHERE valid_to IS NULL AND tombstone = 0 ORDER BY record_id", err))
 		return -1;
 	while (n && (step = sqlite3_step(st)) == SQLITE_ROW) {
 		sqlite3_int64 record = sqlite3_column_int64(st, 0);
@@ -1147,7 +1156,7 @@ static int read_current(load *ld)
 	}
 	sqlite3_finalize(st);
 	if (n && step != SQLITE_DONE && step != SQLITE_ROW)
-		return catalogue_fail(ld->cat, "reading the current versions");
+		return catalogue_fail(ld->cat, "reading the current versions", err);
 	/* records with no live version (all gone) are dropped */
 	for (i = n = 0; i < ld->ncurrent; i++) {
 		if (ld->current[i].version)
@@ -1163,7 +1172,7 @@ static int read_current(load *ld)
 /* The export's current records that no row of this snapshot carries (the
  * records current when the load began: every record a row carried since
  * is marked seen). */
-static int collect_gone(load *ld, gone **out, size_t *n)
+static int collect_gone(load *ld, gone **out, size_t *n, mc_err *err)
 {
 	sqlite3_stmt *st;
 	size_t i;
@@ -1171,7 +1180,7 @@ static int collect_gone(load *ld, gone **out, size_t *n)
 
 	*out = NULL;
 	*n = 0;
-	if (read_current(ld))
+	if (read_current(ld, err))
 		return -1;
 	for (i = 0; i < ld->ncurrent; i++) {
 		const current_row *c = &ld->current[i];
@@ -1196,12 +1205,12 @@ static int collect_gone(load *ld, gone **out, size_t *n)
 			(*out)[i].norm = xstrdup((const char *)sqlite3_column_text(st, 0));
 		sqlite3_reset(st);
 		if (step != SQLITE_ROW)
-			return catalogue_fail(ld->cat, "reading a removed record");
+			return catalogue_fail(ld->cat, "reading a removed record", err);
 	}
 	return 0;
 }
 
-static int finish_export(load *ld)
+static int finish_export(load *ld, mc_err *err)
 {
 	gone *gone_list = NULL;
 	enum rename_rule *rules = NULL;
@@ -1209,7 +1218,7 @@ static int finish_export(load *ld)
 	int rc = -1;
 
 	/* an export that had no record cannot lose one */
-	if (!ld->fresh && (hold_quarantined(ld) || collect_gone(ld, &gone_list, &ngone)))
+	if (!ld->fresh && (hold_quarantined(ld, err) || collect_gone(ld, &gone_list, &ngone, err)))
 		goto out;
 	rules = xcalloc(ld->npend ? ld->npend : 1, sizeof(*rules));
 	if (ngone && ld->npend)
@@ -1220,13 +1229,13 @@ static int finish_export(load *ld)
 		sqlite3_int64 record, version;
 
 		if (p->match >= 0) {
-			if (rename_record(ld, p, &gone_list[p->match], rules[i]))
+			if (rename_record(ld, p, &gone_list[p->match], rules[i], err))
 				goto out;
 			continue;
 		}
-		if (new_record(ld, p->name, p->occurrence, &record) ||
-		    open_version(ld, record, 0, "added", &values, &version) ||
-		    add_snapshot_row(ld, p->position, version))
+		if (new_record(ld, p->name, p->occurrence, &record, err) ||
+		    open_version(ld, record, 0, "added", &values, &version, err) ||
+		    add_snapshot_row(ld, p->position, version, err))
 			goto out;
 		ld->stats.added++;
 	}
@@ -1237,7 +1246,7 @@ static int finish_export(load *ld)
 		if (gone_list[i].match >= 0)
 			continue;
 		if (open_version(ld, gone_list[i].record, gone_list[i].version, "removed", &tomb,
-				 &version))
+				 &version, err))
 			goto out;
 		ld->stats.removed++;
 	}
@@ -1252,22 +1261,23 @@ out:
 	return rc;
 }
 
-int load_export_end(load *ld, load_stats *stats)
+int load_export_end(load *ld, load_stats *stats, mc_err *err)
 {
 	sqlite3_stmt *st = NULL;
 	int rc = -1;
 
-	if (!ld->same_content && finish_export(ld))
+	if (!ld->same_content && finish_export(ld, err))
 		return -1;
 	if (catalogue_prepare(ld->cat, &st,
-			      "UPDATE snapshot_export SET rows = ?, loaded = ?, quarantined = ? WHERE id = ?"))
+			      "UPDATE snapshot_export SET rows = ?, loaded = ?, quarantined = ? WHERE id = ?",
+			      err))
 		return -1;
 	sqlite3_bind_int64(st, 1, (sqlite3_int64)ld->stats.rows);
 	sqlite3_bind_int64(st, 2, (sqlite3_int64)ld->stats.loaded);
 	sqlite3_bind_int64(st, 3, (sqlite3_int64)ld->stats.quarantined);
 	sqlite3_bind_int64(st, 4, ld->export_id);
 	if (sqlite3_step(st) != SQLITE_DONE)
-		catalogue_fail(ld->cat, "recording the counts");
+		catalogue_fail(ld->cat, "recording the counts", err);
 	else
 		rc = 0;
 	sqlite3_finalize(st);
@@ -1277,30 +1287,15 @@ int load_export_end(load *ld, load_stats *stats)
 }
 
 int load_previous_content(load *ld, const char *export_name, char sha[65],
-			  unsigned long long *bytes)
+			  unsigned long long *bytes, mc_err *err)
 {
-	sqlite3_stmt *st = NULL;
-	int step;
+	snapshot_export_filter f = { export_name, ld->snapshot_id, 0, NULL, 0 };
+	snapshot_export_info prev;
+	int rc = snapshot_export_latest(ld->cat, &f, &prev, err);
 
-	sha[0] = '\0';
-	*bytes = 0;
-	if (catalogue_prepare(ld->cat, &st,
-			      "SELECT se.sha256, se.bytes FROM snapshot_export se"
-			      " JOIN snapshot s ON s.id = se.snapshot_id"
-			      " WHERE se.export = ? AND se.snapshot_id <> ?"
-			      " ORDER BY s.as_of DESC, se.id DESC LIMIT 1"))
-		return -1;
-	sqlite3_bind_text(st, 1, export_name, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 2, ld->snapshot_id);
-	step = sqlite3_step(st);
-	if (step == SQLITE_ROW) {
-		mc_fmt(sha, 65, "%s", (const char *)sqlite3_column_text(st, 0));
-		*bytes = (unsigned long long)sqlite3_column_int64(st, 1);
-	}
-	sqlite3_finalize(st);
-	if (step == SQLITE_ROW)
-		return 1;
-	return step == SQLITE_DONE ? 0 : catalogue_fail(ld->cat, "reading earlier snapshots");
+	mc_fmt(sha, 65, "%s", prev.sha256);
+	*bytes = prev.bytes;
+	return rc < 0 ? -1 : !rc;
 }
 
 /* The known table's key of (name, occurrence) into key: its length, or 0
@@ -1324,8 +1319,10 @@ static size_t known_key(char *key, size_t size, const char *name, size_t occurre
 	return len;
 }
 
-int load_export_known(load *ld, const char *header_digest, load_known **known)
+int load_export_known(load *ld, const char *header_digest, load_known **known, mc_err *err)
 {
+	snapshot_export_filter f = { ld->export_name, ld->snapshot_id, 0, NULL, 1 };
+	snapshot_export_info prev;
 	sqlite3_stmt *st = NULL;
 	load_known *k = NULL;
 	size_t i;
@@ -1335,24 +1332,13 @@ int load_export_known(load *ld, const char *header_digest, load_known **known)
 	if (ld->same_content || ld->fresh)
 		goto record;
 	/* the header digest of the export's previous content */
-	if (catalogue_prepare(ld->cat, &st,
-			      "SELECT se.header_digest FROM snapshot_export se"
-			      " JOIN snapshot s ON s.id = se.snapshot_id"
-			      " WHERE se.export = ? AND se.snapshot_id <> ? AND se.unchanged = 0"
-			      " ORDER BY s.as_of DESC, se.id DESC LIMIT 1"))
+	step = snapshot_export_latest(ld->cat, &f, &prev, err);
+	if (step < 0)
 		return -1;
-	sqlite3_bind_text(st, 1, ld->export_name, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 2, ld->snapshot_id);
-	step = sqlite3_step(st);
-	same = step == SQLITE_ROW && sqlite3_column_text(st, 0) &&
-	       !strcmp((const char *)sqlite3_column_text(st, 0), header_digest);
-	sqlite3_finalize(st);
-	st = NULL;
-	if (step != SQLITE_ROW && step != SQLITE_DONE)
-		return catalogue_fail(ld->cat, "reading the previous header");
+	same = step == 0 && !strcmp(prev.header_digest, header_digest);
 	if (!same)
 		goto record;
-	if (read_current(ld))
+	if (read_current(ld, err))
 		return -1;
 	k = xcalloc(1, sizeof(*k));
 	strmap_init(&k->index);
@@ -1375,13 +1361,14 @@ int load_export_known(load *ld, const char *header_digest, load_known **known)
 record:
 	if (ld->same_content)
 		return 0;
-	if (catalogue_prepare(ld->cat, &st, "UPDATE snapshot_export SET header_digest = ? WHERE id = ?"))
+	if (catalogue_prepare(ld->cat, &st, "UPDATE snapshot_export SET header_digest = ? WHERE id = ?",
+			      err))
 		return -1;
 	sqlite3_bind_text(st, 1, header_digest, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 2, ld->export_id);
 	step = sqlite3_step(st);
 	sqlite3_finalize(st);
-	return step == SQLITE_DONE ? 0 : catalogue_fail(ld->cat, "recording the header digest");
+	return step == SQLITE_DONE ? 0 : catalogue_fail(ld->cat, "recording the header digest", err);
 }
 
 int load_known_check(void *ctx, const char *name, size_t occurrence,
@@ -1407,7 +1394,7 @@ void load_known_ids(const load_known *known, size_t ref, sqlite3_int64 *version,
 	*record = known->rows[ref].record;
 }
 
-int load_export_content(load *ld, const char *sha256, unsigned long long bytes)
+int load_export_content(load *ld, const char *sha256, unsigned long long bytes, mc_err *err)
 {
 	sqlite3_stmt *st = NULL;
 	int rc;
@@ -1415,29 +1402,25 @@ int load_export_content(load *ld, const char *sha256, unsigned long long bytes)
 	if (ld->same_content)
 		return 0;
 	if (catalogue_prepare(ld->cat, &st,
-			      "UPDATE snapshot_export SET sha256 = ?, bytes = ? WHERE id = ?"))
+			      "UPDATE snapshot_export SET sha256 = ?, bytes = ? WHERE id = ?", err))
 		return -1;
 	sqlite3_bind_text(st, 1, sha256, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 2, (sqlite3_int64)bytes);
 	sqlite3_bind_int64(st, 3, ld->export_id);
-	rc = sqlite3_step(st) == SQLITE_DONE ? 0 : catalogue_fail(ld->cat, "recording the content's hash");
+	rc = sqlite3_step(st) == SQLITE_DONE ? 0
+		: catalogue_fail(ld->cat, "recording the content's hash", err);
 	sqlite3_finalize(st);
 	return rc;
 }
 
-const char *load_error(const load *ld)
-{
-	return ld->cat->err;
-}
-
-int load_notice(load *ld, const char *message)
+int load_notice(load *ld, const char *message, mc_err *err)
 {
 	sqlite3_bind_int64(ld->insert_notice, 1, ld->snapshot_id);
 	sqlite3_bind_text(ld->insert_notice, 2, message, -1, SQLITE_STATIC);
-	return step_done(ld, ld->insert_notice, "recording a notice");
+	return step_done(ld, ld->insert_notice, "recording a notice", err);
 }
 
-int load_commit(load *ld)
+int load_commit(load *ld, mc_err *err)
 {
 	catalogue *cat;
 	int rc;
@@ -1446,7 +1429,7 @@ int load_commit(load *ld)
 		return 0;
 	cat = ld->cat;
 	load_free(ld);
-	rc = catalogue_exec(cat, "COMMIT");
+	rc = catalogue_exec(cat, "COMMIT", err);
 	if (rc)
 		sqlite3_exec(cat->db, "ROLLBACK", NULL, NULL, NULL);
 	return rc;

@@ -1,8 +1,8 @@
 /*
  * load: writing a snapshot into the catalogue as versioned records.
  *
- * A load runs inside one transaction: load_begin() opens it,
- * load_commit() makes it visible; load_abort() (or a crash) leaves the
+ * A load runs inside one transaction: load_begin(err) opens it,
+ * load_commit(err) makes it visible; load_abort() (or a crash) leaves the
  * catalogue as it was.
  *
  * For each export of the snapshot the rows are compared with the export's
@@ -23,6 +23,10 @@
  * Columns that appear or disappear are recorded once; a header spelled
  * another way that maps onto the same field (an alias) is recorded as
  * respelled and is no column change.
+ *
+ * Errors: the functions that can fail return 0 or -1 and fill err, their
+ * last parameter (base/error.h); after a failure the load can only be
+ * aborted.
  */
 #ifndef MODELCAT_LOAD_H
 #define MODELCAT_LOAD_H
@@ -59,7 +63,7 @@ typedef struct load_row {
 	sqlite3_int64 known_record;  /* with known_version: its record */
 } load_row;
 
-/* Counts of one export's load, filled by load_export_end(). */
+/* Counts of one export's load, filled by load_export_end(err). */
 typedef struct load_stats {
 	unsigned long rows;          /* data rows */
 	unsigned long loaded;        /* rows loaded */
@@ -83,34 +87,34 @@ typedef struct load load;
 void load_digest(const char *norm_json, unsigned char digest[16]);
 
 /* Start loading a snapshot dated as_of (YYYY-MM-DD): opens the transaction. */
-int load_begin(catalogue *cat, load **out, const char *as_of);
+int load_begin(catalogue *cat, load **out, const char *as_of, mc_err *err);
 /* Replace the export precedence (best first) used by merged views. */
-int load_precedence(load *ld, char *const *exports, size_t n);
+int load_precedence(load *ld, char *const *exports, size_t n, mc_err *err);
 /* The content hash and size of the export's latest earlier snapshot into
  * sha and *bytes: 1, 0 when the export has none, -1 on error. */
 int load_previous_content(load *ld, const char *export_name, char sha[65],
-			  unsigned long long *bytes);
+			  unsigned long long *bytes, mc_err *err);
 /*
  * Start one export of the snapshot. sha256 is the SHA-256 of the content
  * (decompressed bytes), or "" when not known yet (give it to
- * load_export_content() before the end); when it equals the export's
+ * load_export_content(err) before the end); when it equals the export's
  * latest content, *same is set to 1 and the rows that follow are ignored
  * (no change).
  */
 int load_export_begin(load *ld, const char *export_name, const char *file,
 		      const char *sha256, unsigned long long bytes,
-		      const load_column *columns, size_t ncolumns, int *same);
-int load_row_add(load *ld, const load_row *row);
+		      const load_column *columns, size_t ncolumns, int *same, mc_err *err);
+int load_row_add(load *ld, const load_row *row, mc_err *err);
 /*
  * The export's current records, for recognising unchanged rows before
  * they are normalised: when header_digest (parse_header_digest()) equals
  * the one the export's previous content was read with, *known gets a map
  * from (name, occurrence) to current version and raw digest; else NULL.
  * The digest is recorded either way. The map stays valid until
- * load_export_end(); load_known_check() only reads it.
+ * load_export_end(err); load_known_check() only reads it.
  */
 typedef struct load_known load_known;
-int load_export_known(load *ld, const char *header_digest, load_known **known);
+int load_export_known(load *ld, const char *header_digest, load_known **known, mc_err *err);
 /* A parse_known_fn over the map (ctx is the load_known). */
 int load_known_check(void *ctx, const char *name, size_t occurrence,
 		     const unsigned char digest[16], size_t *ref);
@@ -118,15 +122,13 @@ int load_known_check(void *ctx, const char *name, size_t occurrence,
 void load_known_ids(const load_known *known, size_t ref, sqlite3_int64 *version,
 		    sqlite3_int64 *record);
 /* Record the content's hash and size, once read to the end. */
-int load_export_content(load *ld, const char *sha256, unsigned long long bytes);
+int load_export_content(load *ld, const char *sha256, unsigned long long bytes, mc_err *err);
 /* Finish the export: renames, removals, counts. */
-int load_export_end(load *ld, load_stats *stats);
+int load_export_end(load *ld, load_stats *stats, mc_err *err);
 /* Record a notice (undeclared column, unknown value, repeated name). */
-int load_notice(load *ld, const char *message);
-/* The message of the load's last failure. */
-const char *load_error(const load *ld);
+int load_notice(load *ld, const char *message, mc_err *err);
 /* Commit and free; or abort (roll back) and free. Both accept NULL. */
-int load_commit(load *ld);
+int load_commit(load *ld, mc_err *err);
 void load_abort(load *ld);
 
 #endif

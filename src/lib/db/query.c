@@ -1,4 +1,5 @@
 #include "db/query.h"
+#include "db/snapshot.h"
 #include "base/json.h"
 #include "base/strmap.h"
 #include "base/textout.h"
@@ -7,67 +8,43 @@
 #include <string.h>
 
 
-int query_content_export(catalogue *cat, const char *export_name, const char *as_of,
-			 sqlite3_int64 *id)
+/* The latest snapshot of export_name with content, among those f lets
+ * through: 1 and *id, 0 when none, -1 on error. */
+static int content_export(catalogue *cat, const snapshot_export_filter *f, sqlite3_int64 *id,
+			  mc_err *err)
 {
-	sqlite3_stmt *st = NULL;
-	int step;
+	snapshot_export_info info;
+	int rc = snapshot_export_latest(cat, f, &info, err);
+
+	*id = rc == 0 ? info.id : 0;
+	return rc < 0 ? -1 : !rc;
+}
+
+int query_content_export(catalogue *cat, const char *export_name, const char *as_of,
+			 sqlite3_int64 *id, mc_err *err)
+{
+	snapshot_export_filter f = { export_name, 0, 0, as_of, 1 };
 
 	*id = 0;
 	if (!as_of || !*as_of)
 		return 0;
-	if (catalogue_prepare(cat, &st,
-			      "SELECT se.id FROM snapshot_export se JOIN snapshot s ON s.id = se.snapshot_id"
-			      " WHERE se.export = ? AND s.as_of <= ? AND se.unchanged = 0"
-			      " ORDER BY s.as_of DESC, se.id DESC LIMIT 1"))
-		return -1;
-	if (sqlite3_bind_text(st, 1, export_name, -1, SQLITE_TRANSIENT) != SQLITE_OK ||
-	    sqlite3_bind_text(st, 2, as_of, -1, SQLITE_TRANSIENT) != SQLITE_OK) {
-		catalogue_fail(cat, "finding the snapshot");
-		sqlite3_finalize(st);
-		return -1;
-	}
-	step = sqlite3_step(st);
-	if (step == SQLITE_ROW)
-		*id = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	if (step == SQLITE_ROW)
-		return 1;
-	return step == SQLITE_DONE ? 0 : catalogue_fail(cat, "finding the snapshot");
+	return content_export(cat, &f, id, err);
 }
 
 /* As query_content_export, for the state after snapshot id (0: none). */
 static int content_export_upto(catalogue *cat, const char *export_name, sqlite3_int64 snapshot,
-			       sqlite3_int64 *id)
+			       sqlite3_int64 *id, mc_err *err)
 {
-	sqlite3_stmt *st = NULL;
-	int step;
+	snapshot_export_filter f = { export_name, 0, snapshot, NULL, 1 };
 
 	*id = 0;
 	if (!snapshot)
 		return 0;
-	if (catalogue_prepare(cat, &st,
-			      "SELECT se.id FROM snapshot_export se JOIN snapshot s ON s.id = se.snapshot_id"
-			      " WHERE se.export = ? AND se.snapshot_id <= ? AND se.unchanged = 0"
-			      " ORDER BY s.as_of DESC, se.id DESC LIMIT 1"))
-		return -1;
-	if (sqlite3_bind_text(st, 1, export_name, -1, SQLITE_TRANSIENT) != SQLITE_OK) {
-		catalogue_fail(cat, "finding the snapshot");
-		sqlite3_finalize(st);
-		return -1;
-	}
-	sqlite3_bind_int64(st, 2, snapshot);
-	step = sqlite3_step(st);
-	if (step == SQLITE_ROW)
-		*id = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	if (step == SQLITE_ROW)
-		return 1;
-	return step == SQLITE_DONE ? 0 : catalogue_fail(cat, "finding the snapshot");
+	return content_export(cat, &f, id, err);
 }
 
 int query_export_csv(catalogue *cat, const char *export_name, const char *as_of,
-			 sbuf *out)
+			 sbuf *out, mc_err *err)
 {
 	sqlite3_stmt *st = NULL;
 	sqlite3_int64 export_id;
@@ -78,19 +55,19 @@ int query_export_csv(catalogue *cat, const char *export_name, const char *as_of,
 	int rc = -1, step;
 
 	strmap_init(&fields);
-	step = query_content_export(cat, export_name, as_of, &export_id);
+	step = query_content_export(cat, export_name, as_of, &export_id, err);
 	if (step < 0)
 		goto out;
 	if (step == 0) {
-		mc_fmt(cat->err, sizeof(cat->err), "%s: no snapshot of export %s on or before %s",
-		       cat->path, export_name, as_of);
+		mc_error(err, "%s: no snapshot of export %s on or before %s",
+			 cat->path, export_name, as_of);
 		rc = 1;
 		goto out;
 	}
 
 	/* header: canonical names in file order, header-less columns left out */
 	if (catalogue_prepare(cat, &st, "SELECT field FROM export_column WHERE snapshot_export_id = ?"
-			      " AND headerless = 0 ORDER BY position"))
+			      " AND headerless = 0 ORDER BY position", err))
 		goto out;
 	sqlite3_bind_int64(st, 1, export_id);
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
@@ -104,7 +81,7 @@ int query_export_csv(catalogue *cat, const char *export_name, const char *as_of,
 	}
 	sbuf_addc(out, '\n');
 	if (step != SQLITE_DONE) {
-		catalogue_fail(cat, "reading the header");
+		catalogue_fail(cat, "reading the header", err);
 		goto out;
 	}
 	sqlite3_finalize(st);
@@ -115,7 +92,7 @@ int query_export_csv(catalogue *cat, const char *export_name, const char *as_of,
 	if (catalogue_prepare(cat, &st,
 		    "SELECT sr.position, j.key, j.value FROM snapshot_row sr"
 		    " JOIN version v ON v.id = sr.version_id, json_each(v.norm) j"
-		    " WHERE sr.snapshot_export_id = ? ORDER BY sr.position"))
+		    " WHERE sr.snapshot_export_id = ? ORDER BY sr.position", err))
 		goto out;
 	sqlite3_bind_int64(st, 1, export_id);
 	for (;;) {
@@ -150,7 +127,7 @@ int query_export_csv(catalogue *cat, const char *export_name, const char *as_of,
 		}
 	}
 	if (step != SQLITE_DONE) {
-		catalogue_fail(cat, "reading the rows");
+		catalogue_fail(cat, "reading the rows", err);
 		goto out;
 	}
 	rc = 0;
@@ -205,7 +182,7 @@ static void header_release(header *h)
 	memset(h, 0, sizeof(*h));
 }
 
-static int header_load(catalogue *cat, sqlite3_int64 export_id, header *h)
+static int header_load(catalogue *cat, sqlite3_int64 export_id, header *h, mc_err *err)
 {
 	sqlite3_stmt *st = NULL;
 	int step;
@@ -215,7 +192,7 @@ static int header_load(catalogue *cat, sqlite3_int64 export_id, header *h)
 	if (!export_id)
 		return 0;
 	if (catalogue_prepare(cat, &st, "SELECT field, header FROM export_column"
-			      " WHERE snapshot_export_id = ? AND headerless = 0 ORDER BY position"))
+			      " WHERE snapshot_export_id = ? AND headerless = 0 ORDER BY position", err))
 		return -1;
 	sqlite3_bind_int64(st, 1, export_id);
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
@@ -227,7 +204,7 @@ static int header_load(catalogue *cat, sqlite3_int64 export_id, header *h)
 		h->n++;
 	}
 	sqlite3_finalize(st);
-	return step == SQLITE_DONE ? 0 : catalogue_fail(cat, "reading a header");
+	return step == SQLITE_DONE ? 0 : catalogue_fail(cat, "reading a header", err);
 }
 
 static int header_has(const header *h, const char *field)
@@ -272,7 +249,7 @@ static const state_row *state_find(const state *s, sqlite3_int64 record)
 	return at ? &s->rows[*at - 1] : NULL;
 }
 
-static int state_load(catalogue *cat, sqlite3_int64 export_id, state *s)
+static int state_load(catalogue *cat, sqlite3_int64 export_id, state *s, mc_err *err)
 {
 	sqlite3_stmt *st = NULL;
 	int step;
@@ -284,7 +261,7 @@ static int state_load(catalogue *cat, sqlite3_int64 export_id, state *s)
 	if (catalogue_prepare(cat, &st,
 			      "SELECT v.record_id, v.id, v.name, v.norm FROM snapshot_row sr"
 			      " JOIN version v ON v.id = sr.version_id"
-			      " WHERE sr.snapshot_export_id = ? ORDER BY sr.position"))
+			      " WHERE sr.snapshot_export_id = ? ORDER BY sr.position", err))
 		return -1;
 	sqlite3_bind_int64(st, 1, export_id);
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
@@ -301,7 +278,7 @@ static int state_load(catalogue *cat, sqlite3_int64 export_id, state *s)
 		*strmap_get_or_add(&s->by_record, key, strlen(key), NULL) = s->n;
 	}
 	sqlite3_finalize(st);
-	return step == SQLITE_DONE ? 0 : catalogue_fail(cat, "reading a snapshot's rows");
+	return step == SQLITE_DONE ? 0 : catalogue_fail(cat, "reading a snapshot's rows", err);
 }
 
 /* ---- diff ---- */
@@ -386,7 +363,7 @@ static diff_model *push_model(diff_result *d, int kind, const char *export_name,
  * is left to the rename list); adds a changed entry when any differ. */
 static int compare_rows(diff_result *d, const char *export_name, const state_row *a,
 			const state_row *b, const header *ha, const header *hb,
-			catalogue *cat)
+			catalogue *cat, mc_err *err)
 {
 	json_flat old, cur;
 	diff_model *m = NULL;
@@ -394,7 +371,7 @@ static int compare_rows(diff_result *d, const char *export_name, const state_row
 
 	if (json_flat_parse(&old, a->norm) || json_flat_parse(&cur, b->norm)) {
 		json_flat_release(&old);
-		mc_fmt(cat->err, sizeof(cat->err), "%s: stored values are not valid JSON", cat->path);
+		mc_error(err, "%s: stored values are not valid JSON", cat->path);
 		return -1;
 	}
 	for (i = 0; i < hb->n; i++) {
@@ -453,7 +430,7 @@ static void diff_columns(diff_result *d, const char *export_name, const header *
 	}
 }
 
-static int diff_export(catalogue *cat, diff_result *d, const char *export_name)
+static int diff_export(catalogue *cat, diff_result *d, const char *export_name, mc_err *err)
 {
 	sqlite3_int64 ea = 0, eb = 0;
 	header ha, hb;
@@ -469,8 +446,8 @@ static int diff_export(catalogue *cat, diff_result *d, const char *export_name)
 	strmap_init(&hb.index);
 	strmap_init(&sa.by_record);
 	strmap_init(&sb.by_record);
-	if (content_export_upto(cat, export_name, d->from_snapshot, &ea) < 0 ||
-	    content_export_upto(cat, export_name, d->to_snapshot, &eb) < 0)
+	if (content_export_upto(cat, export_name, d->from_snapshot, &ea, err) < 0 ||
+	    content_export_upto(cat, export_name, d->to_snapshot, &eb, err) < 0)
 		goto out;
 	if (ea == eb) {
 		rc = 0;
@@ -480,8 +457,8 @@ static int diff_export(catalogue *cat, diff_result *d, const char *export_name)
 	header_release(&hb);
 	state_release(&sa);
 	state_release(&sb);
-	if (header_load(cat, ea, &ha) || header_load(cat, eb, &hb) ||
-	    state_load(cat, ea, &sa) || state_load(cat, eb, &sb))
+	if (header_load(cat, ea, &ha, err) || header_load(cat, eb, &hb, err) ||
+	    state_load(cat, ea, &sa, err) || state_load(cat, eb, &sb, err))
 		goto out;
 	if (ea && eb)
 		diff_columns(d, export_name, &ha, &hb);
@@ -496,7 +473,7 @@ static int diff_export(catalogue *cat, diff_result *d, const char *export_name)
 			continue;
 		if (strcmp(a->name, b->name))
 			push_model(d, 2, export_name, b->name)->old_name = xstrdup(a->name);
-		if (compare_rows(d, export_name, a, b, &ha, &hb, cat))
+		if (compare_rows(d, export_name, a, b, &ha, &hb, cat, err))
 			goto out;
 	}
 	for (i = 0; i < sa.n; i++)
@@ -511,7 +488,7 @@ out:
 	return rc;
 }
 
-static int diff_quarantined(catalogue *cat, diff_result *d)
+static int diff_quarantined(catalogue *cat, diff_result *d, mc_err *err)
 {
 	sqlite3_stmt *st = NULL;
 	int step;
@@ -520,7 +497,7 @@ static int diff_quarantined(catalogue *cat, diff_result *d)
 			      "SELECT se.export, q.file, q.line, q.name, q.field, q.reason, s.as_of"
 			      " FROM quarantine q JOIN snapshot_export se ON se.id = q.snapshot_export_id"
 			      " JOIN snapshot s ON s.id = se.snapshot_id"
-			      " WHERE s.id > ? AND s.id <= ? ORDER BY s.as_of, s.id, se.export, q.line"))
+			      " WHERE s.id > ? AND s.id <= ? ORDER BY s.as_of, s.id, se.export, q.line", err))
 		return -1;
 	sqlite3_bind_int64(st, 1, d->from_snapshot);
 	sqlite3_bind_int64(st, 2, d->to_snapshot);
@@ -536,49 +513,11 @@ static int diff_quarantined(catalogue *cat, diff_result *d)
 		q->as_of = column_dup(st, 6);
 	}
 	sqlite3_finalize(st);
-	return step == SQLITE_DONE ? 0 : catalogue_fail(cat, "reading the quarantine");
-}
-
-/* The latest snapshot on or before day (0: none, or day empty); or the
- * date of snapshot id into day. */
-static int snapshot_upto(catalogue *cat, const char *day, sqlite3_int64 *id)
-{
-	sqlite3_stmt *st = NULL;
-	int step;
-
-	*id = 0;
-	if (!day || !*day)
-		return 0;
-	if (catalogue_prepare(cat, &st, "SELECT coalesce(max(id), 0) FROM snapshot WHERE as_of <= ?"))
-		return -1;
-	sqlite3_bind_text(st, 1, day, -1, SQLITE_STATIC);
-	step = sqlite3_step(st);
-	if (step == SQLITE_ROW)
-		*id = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return step == SQLITE_ROW ? 0 : catalogue_fail(cat, "finding the snapshot");
-}
-
-static int snapshot_date(catalogue *cat, sqlite3_int64 id, char day[11])
-{
-	sqlite3_stmt *st = NULL;
-	int step;
-
-	day[0] = '\0';
-	if (!id)
-		return 0;
-	if (catalogue_prepare(cat, &st, "SELECT as_of FROM snapshot WHERE id = ?"))
-		return -1;
-	sqlite3_bind_int64(st, 1, id);
-	step = sqlite3_step(st);
-	if (step == SQLITE_ROW)
-		mc_fmt(day, 11, "%s", (const char *)sqlite3_column_text(st, 0));
-	sqlite3_finalize(st);
-	return step == SQLITE_ROW || step == SQLITE_DONE ? 0 : catalogue_fail(cat, "reading a snapshot");
+	return step == SQLITE_DONE ? 0 : catalogue_fail(cat, "reading the quarantine", err);
 }
 
 int query_diff_snapshots(catalogue *cat, sqlite3_int64 from_id, sqlite3_int64 to_id,
-			 diff_result *out)
+			 diff_result *out, mc_err *err)
 {
 	sqlite3_stmt *st = NULL;
 	size_t i;
@@ -587,55 +526,93 @@ int query_diff_snapshots(catalogue *cat, sqlite3_int64 from_id, sqlite3_int64 to
 	memset(out, 0, sizeof(*out));
 	out->from_snapshot = from_id;
 	out->to_snapshot = to_id;
-	if (snapshot_date(cat, from_id, out->from) || snapshot_date(cat, to_id, out->to))
+	if (snapshot_day_of(cat, from_id, out->from, err) || snapshot_day_of(cat, to_id, out->to, err))
 		return -1;
 	if (catalogue_prepare(cat, &st,
 			      "SELECT DISTINCT export FROM snapshot_export WHERE snapshot_id <= ?"
-			      " ORDER BY export"))
+			      " ORDER BY export", err))
 		return -1;
 	sqlite3_bind_int64(st, 1, to_id);
 	while ((step = sqlite3_step(st)) == SQLITE_ROW)
 		*LIST_PUSH(out->exports) = column_dup(st, 0);
 	sqlite3_finalize(st);
 	if (step != SQLITE_DONE)
-		return catalogue_fail(cat, "listing the exports");
+		return catalogue_fail(cat, "listing the exports", err);
 	for (i = 0; i < out->exports.n; i++)
-		if (diff_export(cat, out, out->exports.items[i]))
+		if (diff_export(cat, out, out->exports.items[i], err))
 			return -1;
-	return diff_quarantined(cat, out);
+	return diff_quarantined(cat, out, err);
 }
 
-int query_diff(catalogue *cat, const char *from, const char *to, diff_result *out)
+int query_diff(catalogue *cat, const char *from, const char *to, diff_result *out, mc_err *err)
 {
 	sqlite3_int64 a, b;
 	int rc;
 
 	memset(out, 0, sizeof(*out));
-	if (snapshot_upto(cat, from, &a) || snapshot_upto(cat, to, &b))
+	if (snapshot_upto(cat, from, &a, err) || snapshot_upto(cat, to, &b, err))
 		return -1;
-	rc = query_diff_snapshots(cat, a, b, out);
+	rc = query_diff_snapshots(cat, a, b, out, err);
 	/* the dates asked for, which may fall between snapshots */
 	mc_fmt(out->from, sizeof(out->from), "%s", from ? from : "");
 	mc_fmt(out->to, sizeof(out->to), "%s", to);
 	return rc;
 }
 
-int query_last_two(catalogue *cat, char from[11], char to[11])
+int query_last_two(catalogue *cat, char from[11], char to[11], mc_err *err)
 {
-	sqlite3_stmt *st = NULL;
-	int step, n = 0;
+	snapshot_day *days;
+	size_t n;
 
 	from[0] = to[0] = '\0';
-	if (catalogue_prepare(cat, &st, "SELECT DISTINCT as_of FROM snapshot ORDER BY as_of DESC LIMIT 2"))
+	if (snapshot_recent_days(cat, 2, &days, &n, err))
 		return -1;
+	if (n > 0)
+		mc_fmt(to, 11, "%s", days[0].day);
+	if (n > 1)
+		mc_fmt(from, 11, "%s", days[1].day);
+	free(days);
+	return n ? 0 : 1;
+}
+
+/* ---- the models on record ---- */
+
+int query_models(catalogue *cat, const char *as_of, char ***names, size_t *n, mc_err *err)
+{
+	sqlite3_stmt *st = NULL;
+	int step;
+
+	*names = NULL;
+	*n = 0;
+	if (catalogue_prepare(cat, &st,
+			      "SELECT DISTINCT v.name, r.occurrence FROM version v"
+			      " JOIN record r ON r.id = v.record_id"
+			      " WHERE v.tombstone = 0 AND v.valid_from <= ?1"
+			      " AND (v.valid_to IS NULL OR v.valid_to > ?1)"
+			      " ORDER BY v.name COLLATE NOCASE, v.name, r.occurrence", err))
+		return -1;
+	if (sqlite3_bind_text(st, 1, as_of, -1, SQLITE_TRANSIENT) != SQLITE_OK) {
+		sqlite3_finalize(st);
+		return catalogue_fail(cat, "binding the date", err);
+	}
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-		mc_fmt(n == 0 ? to : from, 11, "%s", (const char *)sqlite3_column_text(st, 0));
-		n++;
+		const char *name = (const char *)sqlite3_column_text(st, 0);
+		sqlite3_int64 occurrence = sqlite3_column_int64(st, 1);
+		sbuf s;
+
+		if (!name)
+			continue;
+		sbuf_init(&s);
+		sbuf_adds(&s, name);
+		if (occurrence > 1)
+			sbuf_addf(&s, "#%lld", (long long)occurrence);
+		*names = xrealloc(*names, (*n + 1) * sizeof(**names));
+		(*names)[(*n)++] = sbuf_detach(&s, NULL);
 	}
 	sqlite3_finalize(st);
 	if (step != SQLITE_DONE)
-		return catalogue_fail(cat, "listing the snapshots");
-	return n ? 0 : 1;
+		return catalogue_fail(cat, "listing the models", err);
+	return 0;
 }
 
 /* ---- one model ---- */
@@ -682,7 +659,7 @@ static void split_occurrence(const char *text, sbuf *name, long *occurrence)
  * 0 none, -1 error. With any_time, name may be the record's name at any
  * time (before or after a rename). */
 static int model_lookup(catalogue *cat, const char *name, long occurrence,
-			const char *as_of, int any_time, model_view *m)
+			const char *as_of, int any_time, model_view *m, mc_err *err)
 {
 	sqlite3_stmt *st = NULL, *upd = NULL;
 	strmap seen;
@@ -703,10 +680,10 @@ static int model_lookup(catalogue *cat, const char *name, long occurrence,
 			      " LEFT JOIN precedence p ON p.export = r.export"
 			      " WHERE v.name = ? AND r.occurrence = ? AND v.tombstone = 0"
 			      " AND v.valid_from <= ? AND (v.valid_to IS NULL OR v.valid_to > ?)"
-			      " ORDER BY coalesce(p.rank, 1000000), r.export") ||
+			      " ORDER BY coalesce(p.rank, 1000000), r.export", err) ||
 	    catalogue_prepare(cat, &upd,
 			      "SELECT max(valid_from) FROM version WHERE record_id = ? AND valid_from <= ?"
-			      " AND kind IN ('added', 'changed', 'renamed', 'removed')"))
+			      " AND kind IN ('added', 'changed', 'renamed', 'removed')", err))
 		goto out;
 	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 2, occurrence);
@@ -723,13 +700,13 @@ static int model_lookup(catalogue *cat, const char *name, long occurrence,
 		if (!m->name)
 			m->name = column_dup(st, 4);
 		*LIST_PUSH(m->exports) = xstrdup(export_name);
-		if (query_content_export(cat, export_name, as_of, &export_id) < 0 ||
-		    header_load(cat, export_id, &h))
+		if (query_content_export(cat, export_name, as_of, &export_id, err) < 0 ||
+		    header_load(cat, export_id, &h, err))
 			goto out;
 		if (json_flat_parse(&values, (const char *)sqlite3_column_text(st, 1))) {
 			header_release(&h);
-			mc_fmt(cat->err, sizeof(cat->err), "%s: stored values are not valid JSON",
-			       cat->path);
+			mc_error(err, "%s: stored values are not valid JSON",
+				 cat->path);
 			goto out;
 		}
 		for (i = 0; i < h.n; i++) {
@@ -759,7 +736,7 @@ static int model_lookup(catalogue *cat, const char *name, long occurrence,
 		sqlite3_reset(upd);
 	}
 	if (step != SQLITE_DONE) {
-		catalogue_fail(cat, "reading the model");
+		catalogue_fail(cat, "reading the model", err);
 		goto out;
 	}
 	rc = found;
@@ -770,7 +747,7 @@ out:
 	return rc;
 }
 
-int query_model(catalogue *cat, const char *name, const char *as_of, model_view *out)
+int query_model(catalogue *cat, const char *name, const char *as_of, model_view *out, mc_err *err)
 {
 	sbuf base;
 	long occurrence;
@@ -780,14 +757,14 @@ int query_model(catalogue *cat, const char *name, const char *as_of, model_view 
 	mc_fmt(out->as_of, sizeof(out->as_of), "%s", as_of);
 	sbuf_init(&base);
 	split_occurrence(name, &base, &occurrence);
-	rc = model_lookup(cat, name, 1, as_of, 0, out);
+	rc = model_lookup(cat, name, 1, as_of, 0, out, err);
 	if (rc == 0 && occurrence > 1)
-		rc = model_lookup(cat, base.data, occurrence, as_of, 0, out);
+		rc = model_lookup(cat, base.data, occurrence, as_of, 0, out, err);
 	/* not under that name on that date: under the name it had then */
 	if (rc == 0)
-		rc = model_lookup(cat, name, 1, as_of, 1, out);
+		rc = model_lookup(cat, name, 1, as_of, 1, out, err);
 	if (rc == 0 && occurrence > 1)
-		rc = model_lookup(cat, base.data, occurrence, as_of, 1, out);
+		rc = model_lookup(cat, base.data, occurrence, as_of, 1, out, err);
 	sbuf_release(&base);
 	return rc < 0 ? -1 : rc == 1 ? 0 : 1;
 }
@@ -816,7 +793,7 @@ static void add_value(sbuf *out, const char *value)
 	}
 }
 
-static int history_record(catalogue *cat, sqlite3_int64 record, sbuf *out)
+static int history_record(catalogue *cat, sqlite3_int64 record, sbuf *out, mc_err *err)
 {
 	sqlite3_stmt *vs = NULL, *fc = NULL, *rn = NULL;
 	int step, rc = -1;
@@ -824,11 +801,11 @@ static int history_record(catalogue *cat, sqlite3_int64 record, sbuf *out)
 	if (catalogue_prepare(cat, &vs,
 			      "SELECT v.id, v.valid_from, v.valid_to, v.kind, v.name, r.export, v.line"
 			      " FROM version v JOIN record r ON r.id = v.record_id"
-			      " WHERE v.record_id = ? ORDER BY v.valid_from, v.id") ||
+			      " WHERE v.record_id = ? ORDER BY v.valid_from, v.id", err) ||
 	    catalogue_prepare(cat, &fc,
-			      "SELECT field, old, new FROM field_change WHERE version_id = ? ORDER BY id") ||
+			      "SELECT field, old, new FROM field_change WHERE version_id = ? ORDER BY id", err) ||
 	    catalogue_prepare(cat, &rn,
-			      "SELECT old_name, new_name, evidence FROM rename WHERE version_id = ?"))
+			      "SELECT old_name, new_name, evidence FROM rename WHERE version_id = ?", err))
 		goto out;
 	sqlite3_bind_int64(vs, 1, record);
 	while ((step = sqlite3_step(vs)) == SQLITE_ROW) {
@@ -856,7 +833,7 @@ static int history_record(catalogue *cat, sqlite3_int64 record, sbuf *out)
 		sqlite3_reset(fc);
 	}
 	if (step != SQLITE_DONE) {
-		catalogue_fail(cat, "reading the history");
+		catalogue_fail(cat, "reading the history", err);
 		goto out;
 	}
 	rc = 0;
@@ -867,7 +844,7 @@ out:
 	return rc;
 }
 
-int query_history(catalogue *cat, const char *name, sbuf *out)
+int query_history(catalogue *cat, const char *name, sbuf *out, mc_err *err)
 {
 	sqlite3_stmt *st = NULL;
 	int step, found = 0, rc = -1;
@@ -879,7 +856,7 @@ int query_history(catalogue *cat, const char *name, sbuf *out)
 			      " FROM record r LEFT JOIN precedence p ON p.export = r.export"
 			      " WHERE r.id IN (SELECT record_id FROM version WHERE name = ?"
 			      "                UNION SELECT record_id FROM rename WHERE old_name = ?)"
-			      " ORDER BY coalesce(p.rank, 1000000), r.export, r.occurrence"))
+			      " ORDER BY coalesce(p.rank, 1000000), r.export, r.occurrence", err))
 		return -1;
 	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, name, -1, SQLITE_STATIC);
@@ -889,11 +866,11 @@ int query_history(catalogue *cat, const char *name, sbuf *out)
 		if (sqlite3_column_int64(st, 3) > 1)
 			sbuf_addf(out, " (occurrence %lld)", (long long)sqlite3_column_int64(st, 3));
 		sbuf_addf(out, ", last updated %s\n", sqlite3_column_text(st, 4));
-		if (history_record(cat, sqlite3_column_int64(st, 0), out))
+		if (history_record(cat, sqlite3_column_int64(st, 0), out, err))
 			goto out;
 	}
 	if (step != SQLITE_DONE) {
-		catalogue_fail(cat, "reading the history");
+		catalogue_fail(cat, "reading the history", err);
 		goto out;
 	}
 	sqlite3_finalize(st);
@@ -901,7 +878,7 @@ int query_history(catalogue *cat, const char *name, sbuf *out)
 			      "SELECT s.as_of, se.export, q.file, q.line, q.reason FROM quarantine q"
 			      " JOIN snapshot_export se ON se.id = q.snapshot_export_id"
 			      " JOIN snapshot s ON s.id = se.snapshot_id WHERE q.name = ?"
-			      " ORDER BY s.as_of, q.id"))
+			      " ORDER BY s.as_of, q.id", err))
 		return -1;
 	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
@@ -911,7 +888,7 @@ int query_history(catalogue *cat, const char *name, sbuf *out)
 			  (long long)sqlite3_column_int64(st, 3), sqlite3_column_text(st, 4));
 	}
 	if (step != SQLITE_DONE) {
-		catalogue_fail(cat, "reading the quarantine");
+		catalogue_fail(cat, "reading the quarantine", err);
 		goto out;
 	}
 	rc = found ? 0 : 1;

@@ -1,7 +1,10 @@
 /*
  * query: reading the catalogue's history: exports as they stood on a
  * date, a model's merged record, its history, and what changed between
- * two dates.
+ * two dates. (Which snapshot is the latest: db/snapshot.h.)
+ *
+ * Errors: every function that can fail fills err, its last parameter
+ * (base/error.h), and returns -1; "none" is 1 where it says so.
  */
 #ifndef MODELCAT_QUERY_H
 #define MODELCAT_QUERY_H
@@ -11,7 +14,7 @@
 /* The snapshot_export whose content the export had on as_of: 1 and *id,
  * 0 when none (or as_of is empty), -1 on error. */
 int query_content_export(catalogue *cat, const char *export_name, const char *as_of,
-			 sqlite3_int64 *id);
+			 sqlite3_int64 *id, mc_err *err);
 
 /*
  * Write export_name as it stood on as_of (YYYY-MM-DD) as CSV to out:
@@ -19,7 +22,7 @@ int query_content_export(catalogue *cat, const char *export_name, const char *as
  * in file order with normalised values. Returns 0, 1 when the catalogue
  * holds no such export on or before that date, -1 on error.
  */
-int query_export_csv(catalogue *cat, const char *export_name, const char *as_of, sbuf *out);
+int query_export_csv(catalogue *cat, const char *export_name, const char *as_of, sbuf *out, mc_err *err);
 
 
 /* ---- what changed between two dates ---- */
@@ -79,17 +82,24 @@ typedef struct diff_result {
  * (from < to; from "" means an empty catalogue). Every export is compared
  * on its own, on the fields both snapshots' headers have. Returns 0 or -1.
  */
-int query_diff(catalogue *cat, const char *from, const char *to, diff_result *out);
+int query_diff(catalogue *cat, const char *from, const char *to, diff_result *out, mc_err *err);
 /* The same between the states right after two snapshots (by id; from_id
  * 0: an empty catalogue), so that two snapshots of one day can be told
  * apart. */
 int query_diff_snapshots(catalogue *cat, sqlite3_int64 from_id, sqlite3_int64 to_id,
-			 diff_result *out);
+			 diff_result *out, mc_err *err);
 void diff_result_release(diff_result *d);
 
 /* The dates of the last two snapshots into from and to (from is "" when
  * there is only one). Returns 0, 1 when there is no snapshot, -1 on error. */
-int query_last_two(catalogue *cat, char from[11], char to[11]);
+int query_last_two(catalogue *cat, char from[11], char to[11], mc_err *err);
+
+/* ---- the models on record ---- */
+
+/* The models on record on as_of, sorted by name (case folded); a repeated
+ * name's later rows as "NAME#2", ... The caller frees each name and the
+ * array. 0 or -1. */
+int query_models(catalogue *cat, const char *as_of, char ***names, size_t *n, mc_err *err);
 
 /* ---- one model ---- */
 
@@ -113,7 +123,7 @@ typedef struct model_view {
  * on as_of, its fields merged across exports by precedence. Returns 0, 1
  * when no export held a model of that name on that date, -1 on error.
  */
-int query_model(catalogue *cat, const char *name, const char *as_of, model_view *out);
+int query_model(catalogue *cat, const char *name, const char *as_of, model_view *out, mc_err *err);
 void model_view_release(model_view *m);
 
 /*
@@ -122,6 +132,6 @@ void model_view_release(model_view *m);
  * rename with its evidence, and quarantined rows carrying the name, as
  * text lines. Returns 0, 1 when no record ever had the name, -1 on error.
  */
-int query_history(catalogue *cat, const char *name, sbuf *out);
+int query_history(catalogue *cat, const char *name, sbuf *out, mc_err *err);
 
 #endif

@@ -1,5 +1,6 @@
 #include "out/feed.h"
 #include "db/query.h"
+#include "db/snapshot.h"
 #include "base/textout.h"
 
 #include <dirent.h>
@@ -10,35 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Snapshot dates (newest first) and when each was loaded. */
-typedef struct dates {
-	char (*day)[11];             /* as_of */
-	char (*loaded)[32];          /* ingested_at of its latest snapshot */
-	size_t n;                    /* entries */
-} dates;
-
-static int last_dates(catalogue *cat, dates *d, size_t limit)
-{
-	sqlite3_stmt *st = NULL;
-	int step;
-
-	memset(d, 0, sizeof(*d));
-	if (catalogue_prepare(cat, &st, "SELECT as_of, max(ingested_at) FROM snapshot"
-			      " GROUP BY as_of ORDER BY as_of DESC LIMIT ?"))
-		return -1;
-	sqlite3_bind_int64(st, 1, (sqlite3_int64)limit + 1);
-	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-		d->day = xrealloc(d->day, (d->n + 1) * sizeof(*d->day));
-		d->loaded = xrealloc(d->loaded, (d->n + 1) * sizeof(*d->loaded));
-		mc_fmt(d->day[d->n], 11, "%s", (const char *)sqlite3_column_text(st, 0));
-		mc_fmt(d->loaded[d->n], 32, "%s", (const char *)sqlite3_column_text(st, 1));
-		d->n++;
-	}
-	sqlite3_finalize(st);
-	return step == SQLITE_DONE ? 0 : catalogue_fail(cat, "listing the snapshots");
-}
-
-static int write_file(const char *path, const void *data, size_t len, char *err, size_t errlen)
+static int write_file(const char *path, const void *data, size_t len, mc_err *err)
 {
 	char tmp[4096];
 	FILE *f;
@@ -46,14 +19,14 @@ static int write_file(const char *path, const void *data, size_t len, char *err,
 	mc_fmt(tmp, sizeof(tmp), "%s.tmp-%ld", path, (long)getpid());
 	f = fopen(tmp, "wb");
 	if (!f || fwrite(data, 1, len, f) != len || fflush(f) || fsync(fileno(f))) {
-		mc_fmt(err, errlen, "%s: cannot write: %s", tmp, strerror(errno));
+		mc_error(err, "%s: cannot write: %s", tmp, strerror(errno));
 		if (f)
 			fclose(f);
 		unlink(tmp);
 		return -1;
 	}
 	if (fclose(f) || rename(tmp, path)) {
-		mc_fmt(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+		mc_error(err, "%s: cannot write: %s", path, strerror(errno));
 		unlink(tmp);
 		return -1;
 	}
@@ -89,16 +62,16 @@ static void entry_text(const diff_result *d, sbuf *out)
 
 #define W(call) do { if ((call) < 0) goto xmlfail; } while (0)
 
-static int write_feed(catalogue *cat, const char *dir, const dates *d, char *err, size_t errlen)
+static int write_feed(catalogue *cat, const char *dir, const snapshot_day *d, size_t nd, mc_err *err)
 {
 	xmlBufferPtr buf = xmlBufferCreate();
 	xmlTextWriterPtr w = buf ? xmlNewTextWriterMemory(buf, 0) : NULL;
 	char path[4096], stamp[40];
-	size_t i, n = d->n > FEED_ENTRIES ? FEED_ENTRIES : d->n;
+	size_t i, n = nd > FEED_ENTRIES ? FEED_ENTRIES : nd;
 	int rc = -1;
 
 	if (!w) {
-		mc_fmt(err, errlen, "%s: cannot start the feed", dir);
+		mc_error(err, "%s: cannot start the feed", dir);
 		goto out;
 	}
 	W(xmlTextWriterSetIndent(w, 1));
@@ -106,7 +79,7 @@ static int write_feed(catalogue *cat, const char *dir, const dates *d, char *err
 	W(xmlTextWriterStartElementNS(w, NULL, BAD_CAST "feed", BAD_CAST "http://www.w3.org/2005/Atom"));
 	W(xmlTextWriterWriteElement(w, BAD_CAST "title", BAD_CAST "modelcat: changes to the catalogue"));
 	W(xmlTextWriterWriteElement(w, BAD_CAST "id", BAD_CAST "urn:modelcat:audit"));
-	W(xmlTextWriterWriteElement(w, BAD_CAST "updated", BAD_CAST (n ? d->loaded[0] : "1970-01-01T00:00:00Z")));
+	W(xmlTextWriterWriteElement(w, BAD_CAST "updated", BAD_CAST (n ? d[0].loaded : "1970-01-01T00:00:00Z")));
 	W(xmlTextWriterStartElement(w, BAD_CAST "author"));
 	W(xmlTextWriterWriteElement(w, BAD_CAST "name", BAD_CAST "modelcat"));
 	W(xmlTextWriterEndElement(w));
@@ -117,25 +90,23 @@ static int write_feed(catalogue *cat, const char *dir, const dates *d, char *err
 	for (i = 0; i < n; i++) {
 		diff_result diff;
 		sbuf title, text;
-		const char *from = i + 1 < d->n ? d->day[i + 1] : "";
+		const char *from = i + 1 < nd ? d[i + 1].day : "";
 
-		if (query_diff(cat, from, d->day[i], &diff)) {
-			mc_fmt(err, errlen, "%s", cat->err);
+		if (query_diff(cat, from, d[i].day, &diff, err))
 			goto out;
-		}
 		sbuf_init(&title);
 		sbuf_init(&text);
 		sbuf_addf(&title, "%s: %zu added, %zu removed, %zu renamed, %zu changed",
-			  d->day[i], diff.added.n, diff.removed.n, diff.renamed.n, diff.changed.n);
+			  d[i].day, diff.added.n, diff.removed.n, diff.renamed.n, diff.changed.n);
 		entry_text(&diff, &text);
-		mc_fmt(stamp, sizeof(stamp), "urn:modelcat:audit:%s", d->day[i]);
+		mc_fmt(stamp, sizeof(stamp), "urn:modelcat:audit:%s", d[i].day);
 		rc = xmlTextWriterStartElement(w, BAD_CAST "entry") < 0 ||
 		     xmlTextWriterWriteElement(w, BAD_CAST "id", BAD_CAST stamp) < 0 ||
 		     xmlTextWriterWriteElement(w, BAD_CAST "title", BAD_CAST title.data) < 0 ||
-		     xmlTextWriterWriteElement(w, BAD_CAST "updated", BAD_CAST d->loaded[i]) < 0 ||
+		     xmlTextWriterWriteElement(w, BAD_CAST "updated", BAD_CAST d[i].loaded) < 0 ||
 		     xmlTextWriterStartElement(w, BAD_CAST "link") < 0 ||
 		     xmlTextWriterWriteAttribute(w, BAD_CAST "rel", BAD_CAST "alternate") < 0 ||
-		     xmlTextWriterWriteFormatAttribute(w, BAD_CAST "href", "%s.html", d->day[i]) < 0 ||
+		     xmlTextWriterWriteFormatAttribute(w, BAD_CAST "href", "%s.html", d[i].day) < 0 ||
 		     xmlTextWriterEndElement(w) < 0 ||
 		     xmlTextWriterStartElement(w, BAD_CAST "content") < 0 ||
 		     xmlTextWriterWriteAttribute(w, BAD_CAST "type", BAD_CAST "text") < 0 ||
@@ -153,10 +124,10 @@ static int write_feed(catalogue *cat, const char *dir, const dates *d, char *err
 	xmlFreeTextWriter(w);
 	w = NULL;
 	mc_fmt(path, sizeof(path), "%s/feed.atom", dir);
-	rc = write_file(path, xmlBufferContent(buf), (size_t)xmlBufferLength(buf), err, errlen);
+	rc = write_file(path, xmlBufferContent(buf), (size_t)xmlBufferLength(buf), err);
 	goto out;
 xmlfail:
-	mc_fmt(err, errlen, "%s: cannot write the feed", dir);
+	mc_error(err, "%s: cannot write the feed", dir);
 	rc = -1;
 out:
 	if (w)
@@ -171,7 +142,7 @@ static int name_desc(const void *a, const void *b)
 	return strcmp(*(char *const *)b, *(char *const *)a);
 }
 
-static int write_index(const char *dir, char *err, size_t errlen)
+static int write_index(const char *dir, mc_err *err)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
@@ -181,7 +152,7 @@ static int write_index(const char *dir, char *err, size_t errlen)
 	int rc;
 
 	if (!d) {
-		mc_fmt(err, errlen, "%s: cannot read: %s", dir, strerror(errno));
+		mc_error(err, "%s: cannot read: %s", dir, strerror(errno));
 		return -1;
 	}
 	while ((e = readdir(d))) {
@@ -217,24 +188,22 @@ static int write_index(const char *dir, char *err, size_t errlen)
 	free(names);
 	sbuf_adds(&out, "</ul>\n</body>\n</html>\n");
 	mc_fmt(path, sizeof(path), "%s/index.html", dir);
-	rc = write_file(path, out.data, out.len, err, errlen);
+	rc = write_file(path, out.data, out.len, err);
 	sbuf_release(&out);
 	return rc;
 }
 
-int feed_write(catalogue *cat, const char *dir, char *err, size_t errlen)
+int feed_write(catalogue *cat, const char *dir, mc_err *err)
 {
-	dates d;
+	snapshot_day *days;
+	size_t n;
 	int rc;
 
-	if (last_dates(cat, &d, FEED_ENTRIES)) {
-		mc_fmt(err, errlen, "%s", cat->err);
+	if (snapshot_recent_days(cat, FEED_ENTRIES + 1, &days, &n, err))
 		return -1;
-	}
-	rc = write_feed(cat, dir, &d, err, errlen);
+	rc = write_feed(cat, dir, days, n, err);
 	if (!rc)
-		rc = write_index(dir, err, errlen);
-	free(d.day);
-	free(d.loaded);
+		rc = write_index(dir, err);
+	free(days);
 	return rc;
 }

@@ -16,6 +16,6 @@
  * newest first, each linking to its audit page DATE.html) and
  * dir/index.html (every audit page in dir, newest first). 0, or -1 (err).
  */
-int feed_write(catalogue *cat, const char *dir, char *err, size_t errlen);
+int feed_write(catalogue *cat, const char *dir, mc_err *err);
 
 #endif

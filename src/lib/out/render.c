@@ -2,67 +2,13 @@
 #include "db/query.h"
 #include "base/sha256.h"
 #include "out/translate.h"
+#include "db/translation.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-int render_last_snapshot(catalogue *cat, char day[11])
-{
-	sqlite3_stmt *st = NULL;
-	int step;
-
-	day[0] = '\0';
-	if (catalogue_prepare(cat, &st, "SELECT max(as_of) FROM snapshot"))
-		return -1;
-	step = sqlite3_step(st);
-	if (step == SQLITE_ROW && sqlite3_column_text(st, 0))
-		mc_fmt(day, 11, "%s", (const char *)sqlite3_column_text(st, 0));
-	sqlite3_finalize(st);
-	if (step != SQLITE_ROW)
-		return catalogue_fail(cat, "finding the last snapshot");
-	return day[0] ? 0 : 1;
-}
-
-int render_models(catalogue *cat, const char *as_of, char ***names, size_t *n)
-{
-	sqlite3_stmt *st = NULL;
-	int step;
-
-	*names = NULL;
-	*n = 0;
-	if (catalogue_prepare(cat, &st,
-			      "SELECT DISTINCT v.name, r.occurrence FROM version v"
-			      " JOIN record r ON r.id = v.record_id"
-			      " WHERE v.tombstone = 0 AND v.valid_from <= ?1"
-			      " AND (v.valid_to IS NULL OR v.valid_to > ?1)"
-			      " ORDER BY v.name COLLATE NOCASE, v.name, r.occurrence"))
-		return -1;
-	if (sqlite3_bind_text(st, 1, as_of, -1, SQLITE_TRANSIENT) != SQLITE_OK) {
-		sqlite3_finalize(st);
-		return catalogue_fail(cat, "binding the date");
-	}
-	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *name = (const char *)sqlite3_column_text(st, 0);
-		sqlite3_int64 occurrence = sqlite3_column_int64(st, 1);
-		sbuf s;
-
-		if (!name)
-			continue;
-		sbuf_init(&s);
-		sbuf_adds(&s, name);
-		if (occurrence > 1)
-			sbuf_addf(&s, "#%lld", (long long)occurrence);
-		*names = xrealloc(*names, (*n + 1) * sizeof(**names));
-		(*names)[(*n)++] = sbuf_detach(&s, NULL);
-	}
-	sqlite3_finalize(st);
-	if (step != SQLITE_DONE)
-		return catalogue_fail(cat, "listing the models");
-	return 0;
-}
 
 void render_file_stem(const char *name, char *buf, size_t len)
 {
@@ -91,32 +37,27 @@ void render_file_stem(const char *name, char *buf, size_t len)
 }
 
 /* mkdir -p */
-static int make_dirs(const char *path, char *err, size_t errlen)
+static int make_dirs(const char *path, mc_err *err)
 {
 	char buf[4096];
 	size_t i, len = strlen(path);
 
-	if (len >= sizeof(buf)) {
-		mc_fmt(err, errlen, "%s: path too long", path);
-		return -1;
-	}
+	if (len >= sizeof(buf))
+		return mc_error(err, "%s: path too long", path);
 	memcpy(buf, path, len + 1);
 	for (i = 1; i <= len; i++) {
 		if (buf[i] != '/' && buf[i] != '\0')
 			continue;
 		buf[i] = '\0';
-		if (mkdir(buf, 0777) && errno != EEXIST) {
-			mc_fmt(err, errlen, "%s: cannot create the folder: %s", buf, strerror(errno));
-			return -1;
-		}
+		if (mkdir(buf, 0777) && errno != EEXIST)
+			return mc_error(err, "%s: cannot create the folder: %s", buf, strerror(errno));
 		buf[i] = path[i];
 	}
 	return 0;
 }
 
 /* Write content to dir/file through a temporary file renamed into place. */
-static int write_file(const char *dir, const char *file, const sbuf *content, char *err,
-		      size_t errlen)
+static int write_file(const char *dir, const char *file, const sbuf *content, mc_err *err)
 {
 	char path[4096], tmp[4200];
 	FILE *f;
@@ -125,14 +66,12 @@ static int write_file(const char *dir, const char *file, const sbuf *content, ch
 	mc_fmt(path, sizeof(path), "%s/%s", dir, file);
 	mc_fmt(tmp, sizeof(tmp), "%s.tmp%ld", path, (long)getpid());
 	f = fopen(tmp, "wb");
-	if (!f) {
-		mc_fmt(err, errlen, "%s: cannot create: %s", tmp, strerror(errno));
-		return -1;
-	}
+	if (!f)
+		return mc_error(err, "%s: cannot create: %s", tmp, strerror(errno));
 	ok = fwrite(content->data, 1, content->len, f) == content->len;
 	ok = (fclose(f) == 0) && ok;
 	if (!ok || rename(tmp, path)) {
-		mc_fmt(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+		mc_error(err, "%s: cannot write: %s", path, strerror(errno));
 		unlink(tmp);
 		return -1;
 	}
@@ -140,7 +79,7 @@ static int write_file(const char *dir, const char *file, const sbuf *content, ch
 }
 
 /* Render p as text and HTML to dir/stem.txt and dir/stem.html. */
-static int write_page(const page *p, const char *dir, const char *stem, char *err, size_t errlen)
+static int write_page(const page *p, const char *dir, const char *stem, mc_err *err)
 {
 	char file[128];
 	sbuf out;
@@ -149,119 +88,172 @@ static int write_page(const page *p, const char *dir, const char *stem, char *er
 	sbuf_init(&out);
 	page_render_text(p, &out);
 	mc_fmt(file, sizeof(file), "%s.txt", stem);
-	rc = write_file(dir, file, &out, err, errlen);
+	rc = write_file(dir, file, &out, err);
 	sbuf_reset(&out);
 	page_render_html(p, &out);
 	mc_fmt(file, sizeof(file), "%s.html", stem);
 	if (!rc)
-		rc = write_file(dir, file, &out, err, errlen);
+		rc = write_file(dir, file, &out, err);
 	sbuf_release(&out);
 	return rc;
 }
 
-int render_all(catalogue *cat, const char *as_of, const char *outdir, render_stats *stats,
-	       char *err, size_t errlen)
-{
-	char **langs = NULL, **names = NULL, **dirs = NULL;
-	size_t nlangs = 0, nnames = 0, nentries = 0, i, j;
-	page_texts *texts = NULL;
-	page_index_entry *entries = NULL;
-	char (*stems)[128] = NULL, (*files)[140] = NULL;
-	int rc = -1;
+/* What render_all works with. */
+typedef struct render_run {
+	catalogue *cat;              /* the catalogue */
+	const char *as_of;           /* the date rendered */
+	render_stats *stats;         /* what was done */
+	char **langs;                /* languages stored, English first */
+	size_t nlangs;               /* entries in langs */
+	page_texts *texts;           /* each language's texts */
+	char **dirs;                 /* each language's output folder */
+	char **names;                /* the models on record */
+	size_t nnames;               /* entries in names */
+	char (*stems)[128];          /* each model's file stem */
+	char (*files)[140];          /* each indexed model's page */
+	page_index_entry *entries;   /* the index's entries */
+	size_t nentries;             /* entries used */
+} render_run;
 
-	memset(stats, 0, sizeof(*stats));
-	if (translate_languages(cat, &langs, &nlangs)) {
-		mc_fmt(err, errlen, "%s", cat->err);
-		goto out;
-	}
-	if (!nlangs || strcmp(langs[0], "en")) {
-		mc_fmt(err, errlen, "%s: no page texts stored (run modelcat translate first)", cat->path);
-		goto out;
-	}
-	texts = xcalloc(nlangs, sizeof(*texts));
-	dirs = xcalloc(nlangs, sizeof(*dirs));
-	for (i = 0; i < nlangs; i++) {
+/* Load every stored language's texts and make its folder under outdir. */
+static int load_languages(render_run *r, const char *outdir, mc_err *err)
+{
+	size_t i;
+
+	if (translation_languages(r->cat, &r->langs, &r->nlangs, err))
+		return -1;
+	if (!r->nlangs || strcmp(r->langs[0], "en"))
+		return mc_error(err, "%s: no page texts stored (run modelcat translate first)",
+				r->cat->path);
+	r->texts = xcalloc(r->nlangs, sizeof(*r->texts));
+	r->dirs = xcalloc(r->nlangs, sizeof(*r->dirs));
+	for (i = 0; i < r->nlangs; i++) {
 		sbuf dir;
 
-		if (translate_load(cat, langs[i], &texts[i])) {
-			mc_fmt(err, errlen, "%s: cannot load the page texts of %s", cat->path, langs[i]);
-			goto out;
-		}
+		if (translate_load(r->cat, r->langs[i], &r->texts[i], NULL))
+			return mc_error(err, "%s: cannot load the page texts of %s", r->cat->path,
+					r->langs[i]);
 		sbuf_init(&dir);
-		sbuf_addf(&dir, "%s/%s", outdir, langs[i]);
-		dirs[i] = sbuf_detach(&dir, NULL);
-		if (make_dirs(dirs[i], err, errlen))
-			goto out;
+		sbuf_addf(&dir, "%s/%s", outdir, r->langs[i]);
+		r->dirs[i] = sbuf_detach(&dir, NULL);
+		if (make_dirs(r->dirs[i], err))
+			return -1;
 	}
-	if (render_models(cat, as_of, &names, &nnames)) {
-		mc_fmt(err, errlen, "%s", cat->err);
-		goto out;
-	}
-	stems = xcalloc(nnames + 1, sizeof(*stems));
-	files = xcalloc(nnames + 1, sizeof(*files));
-	entries = xcalloc(nnames + 1, sizeof(*entries));
-	for (i = 0; i < nnames; i++) {
-		model_view m;
-		int found = query_model(cat, names[i], as_of, &m);
+	return 0;
+}
 
-		if (found < 0) {
-			mc_fmt(err, errlen, "%s", cat->err);
-			model_view_release(&m);
-			goto out;
-		}
-		render_file_stem(names[i], stems[i], sizeof(stems[i]));
-		for (j = 0; found == 0 && j < nlangs; j++) {
-			page p;
+/* The pages of model i in every language; an index entry when on record. */
+static int render_model(render_run *r, size_t i, mc_err *err)
+{
+	model_view m;
+	char msg[MC_ERR_MAX];
+	size_t j;
+	int found = query_model(r->cat, r->names[i], r->as_of, &m, err);
 
-			page_init(&p, langs[j]);
-			if (page_build(&p, &m, &texts[j], &texts[0], err, errlen) ||
-			    write_page(&p, dirs[j], stems[i], err, errlen)) {
-				page_release(&p);
-				model_view_release(&m);
-				goto out;
-			}
-			page_release(&p);
-			stats->files += 2;
-		}
+	if (found < 0) {
 		model_view_release(&m);
-		if (found == 0) {
-			mc_fmt(files[nentries], sizeof(files[nentries]), "%s.html", stems[i]);
-			entries[nentries].name = names[i];
-			entries[nentries].file = files[nentries];
-			nentries++;
-		}
+		return -1;
 	}
-	stats->models = nentries;
-	for (j = 0; j < nlangs; j++) {
+	render_file_stem(r->names[i], r->stems[i], sizeof(r->stems[i]));
+	for (j = 0; found == 0 && j < r->nlangs; j++) {
 		page p;
 		int failed;
 
-		page_init(&p, langs[j]);
-		failed = page_build_index(&p, entries, nentries, as_of, &texts[j], &texts[0], err,
-					  errlen) || write_page(&p, dirs[j], "index", err, errlen);
+		page_init(&p, r->langs[j]);
+		if (page_build(&p, &m, &r->texts[j], &r->texts[0], msg, sizeof(msg)))
+			failed = mc_error(err, "%s", msg);
+		else
+			failed = write_page(&p, r->dirs[j], r->stems[i], err);
+		page_release(&p);
+		if (failed) {
+			model_view_release(&m);
+			return -1;
+		}
+		r->stats->files += 2;
+	}
+	model_view_release(&m);
+	if (found == 0) {
+		mc_fmt(r->files[r->nentries], sizeof(r->files[r->nentries]), "%s.html", r->stems[i]);
+		r->entries[r->nentries].name = r->names[i];
+		r->entries[r->nentries].file = r->files[r->nentries];
+		r->nentries++;
+	}
+	return 0;
+}
+
+/* The index page of every language. */
+static int render_indexes(render_run *r, mc_err *err)
+{
+	char msg[MC_ERR_MAX];
+	size_t j;
+
+	for (j = 0; j < r->nlangs; j++) {
+		page p;
+		int failed;
+
+		page_init(&p, r->langs[j]);
+		if (page_build_index(&p, r->entries, r->nentries, r->as_of, &r->texts[j],
+				     &r->texts[0], msg, sizeof(msg)))
+			failed = mc_error(err, "%s", msg);
+		else
+			failed = write_page(&p, r->dirs[j], "index", err);
 		page_release(&p);
 		if (failed)
-			goto out;
-		stats->files += 2;
+			return -1;
+		r->stats->files += 2;
 	}
-	stats->languages = nlangs;
+	return 0;
+}
+
+static void render_run_release(render_run *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nlangs; i++) {
+		if (r->texts)
+			page_texts_release(&r->texts[i]);
+		if (r->dirs)
+			free(r->dirs[i]);
+		free(r->langs[i]);
+	}
+	for (i = 0; i < r->nnames; i++)
+		free(r->names[i]);
+	free(r->texts);
+	free(r->dirs);
+	free(r->langs);
+	free(r->names);
+	free(r->stems);
+	free(r->files);
+	free(r->entries);
+}
+
+int render_all(catalogue *cat, const char *as_of, const char *outdir, render_stats *stats,
+	       mc_err *err)
+{
+	render_run r;
+	size_t i;
+	int rc = -1;
+
+	memset(stats, 0, sizeof(*stats));
+	memset(&r, 0, sizeof(r));
+	r.cat = cat;
+	r.as_of = as_of;
+	r.stats = stats;
+	if (load_languages(&r, outdir, err) ||
+	    query_models(cat, as_of, &r.names, &r.nnames, err))
+		goto out;
+	r.stems = xcalloc(r.nnames + 1, sizeof(*r.stems));
+	r.files = xcalloc(r.nnames + 1, sizeof(*r.files));
+	r.entries = xcalloc(r.nnames + 1, sizeof(*r.entries));
+	for (i = 0; i < r.nnames; i++)
+		if (render_model(&r, i, err))
+			goto out;
+	stats->models = r.nentries;
+	if (render_indexes(&r, err))
+		goto out;
+	stats->languages = r.nlangs;
 	rc = 0;
 out:
-	for (i = 0; i < nlangs; i++) {
-		if (texts)
-			page_texts_release(&texts[i]);
-		if (dirs)
-			free(dirs[i]);
-		free(langs[i]);
-	}
-	for (i = 0; i < nnames; i++)
-		free(names[i]);
-	free(texts);
-	free(dirs);
-	free(langs);
-	free(names);
-	free(stems);
-	free(files);
-	free(entries);
+	render_run_release(&r);
 	return rc;
 }

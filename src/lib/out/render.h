@@ -19,15 +19,6 @@
 #include "db/catalogue.h"
 #include "out/page.h"
 
-/* The date of the last snapshot into day[11]: 0, 1 when there is none,
- * -1 on error (cat->err). */
-int render_last_snapshot(catalogue *cat, char day[11]);
-
-/* The models on record on as_of, sorted by name (case folded); a repeated
- * name's later rows as "NAME#2", ... The caller frees each name and the
- * array. 0 or -1 (cat->err). */
-int render_models(catalogue *cat, const char *as_of, char ***names, size_t *n);
-
 /* The file stem of a model's pages (see above) into buf (at least 80 bytes). */
 void render_file_stem(const char *name, char *buf, size_t len);
 
@@ -42,9 +33,10 @@ typedef struct render_stats {
  * Write every model on record on as_of in every stored language, as text
  * and HTML, and an index page per language, under outdir (created if
  * needed). Each file is written under a temporary name and renamed into
- * place. Returns 0, or -1 with err.
+ * place. Returns 0, or -1 with err. (The models on record: query_models();
+ * the date of the latest snapshot: snapshot_latest_day().)
  */
 int render_all(catalogue *cat, const char *as_of, const char *outdir, render_stats *stats,
-	       char *err, size_t errlen);
+	       mc_err *err);
 
 #endif

@@ -1,6 +1,7 @@
 #include "out/translate.h"
 #include "out/template.h"
 #include "out/xliff.h"
+#include "db/translation.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -68,7 +69,7 @@ static int lang_cmp(const void *a, const void *b)
 /* The language codes of the catalogues in dir (name.xlf), English first.
  * Files whose name is not a language code are reported and skipped. */
 static int list_languages(const char *dir, FILE *problems, char ***langs, size_t *n,
-			  size_t *skipped, char *err, size_t errlen)
+			  size_t *skipped, mc_err *err)
 {
 	DIR *d = opendir(dir);
 	struct dirent *ent;
@@ -76,7 +77,7 @@ static int list_languages(const char *dir, FILE *problems, char ***langs, size_t
 	*langs = NULL;
 	*n = 0;
 	if (!d) {
-		mc_fmt(err, errlen, "%s: cannot open the catalogue folder: %s", dir, strerror(errno));
+		mc_error(err, "%s: cannot open the catalogue folder: %s", dir, strerror(errno));
 		return -1;
 	}
 	while ((ent = readdir(d))) {
@@ -99,7 +100,7 @@ static int list_languages(const char *dir, FILE *problems, char ***langs, size_t
 	if (*n)
 		qsort(*langs, *n, sizeof(**langs), lang_cmp);
 	if (!*n || strcmp((*langs)[0], "en")) {
-		mc_fmt(err, errlen, "%s: no en.xlf (the English base catalogue)", dir);
+		mc_error(err, "%s: no en.xlf (the English base catalogue)", dir);
 		return -1;
 	}
 	return 0;
@@ -107,19 +108,19 @@ static int list_languages(const char *dir, FILE *problems, char ***langs, size_t
 
 /* Check the English base: languages, every text pages use, placeholders. */
 static int check_english(const xliff_catalogue *en, FILE *problems, translate_report *rep,
-			 char *err, size_t errlen)
+			 mc_err *err)
 {
 	size_t i;
 
 	if (strcmp(en->source_lang, "en") || en->target_lang[0]) {
-		mc_fmt(err, errlen, "%s: the base catalogue must have source-language \"en\" and "
-		       "no target-language", en->path);
+		mc_error(err, "%s: the base catalogue must have source-language \"en\" and "
+			 "no target-language", en->path);
 		return -1;
 	}
 	for (i = 0; i < PT_COUNT; i++) {
 		if (!xliff_find(en, page_text_key((page_text_id)i))) {
-			mc_fmt(err, errlen, "%s: no entry '%s', which the pages use", en->path,
-			       page_text_key((page_text_id)i));
+			mc_error(err, "%s: no entry '%s', which the pages use", en->path,
+				 page_text_key((page_text_id)i));
 			return -1;
 		}
 	}
@@ -130,12 +131,12 @@ static int check_english(const xliff_catalogue *en, FILE *problems, translate_re
 		page_text_id id;
 
 		if (template_check(u->source, check_placeholder, &c, why, sizeof(why))) {
-			mc_fmt(err, errlen, "%s:%ld: '%s': %s", en->path, u->line, u->id, why);
+			mc_error(err, "%s:%ld: '%s': %s", en->path, u->line, u->id, why);
 			return -1;
 		}
 		if (c.bad[0]) {
-			mc_fmt(err, errlen, "%s:%ld: '%s': the pages have no placeholder '%s'",
-			       en->path, u->line, u->id, c.bad);
+			mc_error(err, "%s:%ld: '%s': the pages have no placeholder '%s'",
+				 en->path, u->line, u->id, c.bad);
 			return -1;
 		}
 		if (page_text_find(u->id, &id)) {
@@ -198,126 +199,56 @@ static void merge_language(const xliff_catalogue *en, const xliff_catalogue *tr,
 	}
 }
 
-static int bind_text(catalogue *cat, sqlite3_stmt *st, int i, const char *s)
+/* Store the merges of the languages that loaded (texts: PT_COUNT per
+ * language) and forget those of languages whose catalogue is gone. */
+static int store_merges(catalogue *cat, const translate_result *result, const merged *texts,
+			mc_err *err)
 {
-	if (sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT) != SQLITE_OK)
-		return catalogue_fail(cat, "binding a value");
-	return 0;
-}
+	translation_merge *m = xcalloc(result->n ? result->n : 1, sizeof(*m));
+	translation_text *t = xcalloc(result->n * PT_COUNT + 1, sizeof(*t));
+	char when[32];
+	size_t i, k;
+	int rc;
 
-static int bind_int(catalogue *cat, sqlite3_stmt *st, int i, sqlite3_int64 v)
-{
-	if (sqlite3_bind_int64(st, i, v) != SQLITE_OK)
-		return catalogue_fail(cat, "binding a value");
-	return 0;
-}
+	for (i = 0; i < result->n; i++) {
+		const translate_report *rep = &result->langs[i];
 
-/* Run a prepared statement to completion and reset it. */
-static int step_done(catalogue *cat, sqlite3_stmt *st, const char *what)
-{
-	int rc = sqlite3_step(st);
-
-	sqlite3_reset(st);
-	if (sqlite3_clear_bindings(st) != SQLITE_OK || rc != SQLITE_DONE)
-		return catalogue_fail(cat, what);
-	return 0;
-}
-
-/* Replace the stored merge of one language. */
-static int store_language(catalogue *cat, const translate_report *rep, const merged *texts,
-			  const char *when)
-{
-	sqlite3_stmt *del = NULL, *del_cat = NULL, *ins = NULL, *ins_cat = NULL;
-	size_t i;
-	int rc = -1;
-
-	if (catalogue_prepare(cat, &del, "DELETE FROM translation WHERE lang = ?") ||
-	    catalogue_prepare(cat, &del_cat, "DELETE FROM translation_catalogue WHERE lang = ?") ||
-	    catalogue_prepare(cat, &ins, "INSERT INTO translation(lang, key, text, status, line)"
-			      " VALUES (?, ?, ?, ?, ?)") ||
-	    catalogue_prepare(cat, &ins_cat, "INSERT INTO translation_catalogue(lang, file,"
-			      " merged_at, entries, translated, missing, stale, invalid, unknown)"
-			      " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)"))
-		goto out;
-	if (bind_text(cat, del, 1, rep->lang) || step_done(cat, del, "removing old texts") ||
-	    bind_text(cat, del_cat, 1, rep->lang) ||
-	    step_done(cat, del_cat, "removing an old merge"))
-		goto out;
-	for (i = 0; i < PT_COUNT; i++) {
-		if (bind_text(cat, ins, 1, rep->lang) ||
-		    bind_text(cat, ins, 2, page_text_key((page_text_id)i)) ||
-		    bind_text(cat, ins, 3, texts[i].text) || bind_text(cat, ins, 4, texts[i].status) ||
-		    (texts[i].line ? bind_int(cat, ins, 5, texts[i].line) : 0) ||
-		    step_done(cat, ins, "storing a text"))
-			goto out;
-	}
-	if (bind_text(cat, ins_cat, 1, rep->lang) || bind_text(cat, ins_cat, 2, rep->path) ||
-	    bind_text(cat, ins_cat, 3, when) || bind_int(cat, ins_cat, 4, (sqlite3_int64)rep->entries) ||
-	    bind_int(cat, ins_cat, 5, (sqlite3_int64)rep->translated) ||
-	    bind_int(cat, ins_cat, 6, (sqlite3_int64)rep->missing) ||
-	    bind_int(cat, ins_cat, 7, (sqlite3_int64)rep->stale) ||
-	    bind_int(cat, ins_cat, 8, (sqlite3_int64)rep->invalid) ||
-	    bind_int(cat, ins_cat, 9, (sqlite3_int64)rep->unknown) ||
-	    step_done(cat, ins_cat, "storing a merge"))
-		goto out;
-	rc = 0;
-out:
-	sqlite3_finalize(del);
-	sqlite3_finalize(del_cat);
-	sqlite3_finalize(ins);
-	sqlite3_finalize(ins_cat);
-	return rc;
-}
-
-/* Forget the stored merges of languages that have no catalogue any more. */
-static int forget_removed(catalogue *cat, const translate_result *result)
-{
-	char **stored = NULL;
-	size_t n = 0, i, j;
-	int rc = -1;
-
-	if (translate_languages(cat, &stored, &n))
-		return -1;
-	for (i = 0; i < n; i++) {
-		static const char *const tables[] = {
-			"DELETE FROM translation WHERE lang = ?",
-			"DELETE FROM translation_catalogue WHERE lang = ?",
-		};
-		int present = 0;
-
-		for (j = 0; j < result->n; j++)
-			present |= !strcmp(result->langs[j].lang, stored[i]);
-		for (j = 0; !present && j < 2; j++) {
-			sqlite3_stmt *st;
-
-			if (catalogue_prepare(cat, &st, tables[j]))
-				goto out;
-			if (bind_text(cat, st, 1, stored[i]) || step_done(cat, st, "removing a language")) {
-				sqlite3_finalize(st);
-				goto out;
-			}
-			sqlite3_finalize(st);
+		for (k = 0; k < PT_COUNT; k++) {
+			t[i * PT_COUNT + k].key = page_text_key((page_text_id)k);
+			t[i * PT_COUNT + k].text = texts[i * PT_COUNT + k].text;
+			t[i * PT_COUNT + k].status = texts[i * PT_COUNT + k].status;
+			t[i * PT_COUNT + k].line = texts[i * PT_COUNT + k].line;
 		}
+		m[i].lang = rep->lang;
+		m[i].file = rep->path;
+		m[i].store = rep->loaded;
+		m[i].texts = t + i * PT_COUNT;
+		m[i].ntexts = PT_COUNT;
+		m[i].entries = rep->entries;
+		m[i].translated = rep->translated;
+		m[i].missing = rep->missing;
+		m[i].stale = rep->stale;
+		m[i].invalid = rep->invalid;
+		m[i].unknown = rep->unknown;
 	}
-	rc = 0;
-out:
-	for (i = 0; i < n; i++)
-		free(stored[i]);
-	free(stored);
+	catalogue_now(when);
+	rc = translation_store(cat, m, result->n, when, err);
+	free(t);
+	free(m);
 	return rc;
 }
 
 int translate_catalogues(catalogue *cat, const char *dir, FILE *problems,
-			 translate_result *result, char *err, size_t errlen)
+			 translate_result *result, mc_err *err)
 {
 	xliff_catalogue *cats = NULL;
 	merged *texts = NULL;
-	char **langs = NULL, when[32];
+	char **langs = NULL;
 	size_t n = 0, skipped = 0, i;
 	int rc = -1;
 
 	memset(result, 0, sizeof(*result));
-	if (list_languages(dir, problems, &langs, &n, &skipped, err, errlen))
+	if (list_languages(dir, problems, &langs, &n, &skipped, err))
 		goto out;
 	cats = xcalloc(n, sizeof(*cats));
 	texts = xcalloc(n * PT_COUNT, sizeof(*texts));
@@ -334,7 +265,7 @@ int translate_catalogues(catalogue *cat, const char *dir, FILE *problems,
 		rep->path = sbuf_detach(&path, NULL);
 		if (xliff_read(rep->path, &cats[i], rep->error, sizeof(rep->error))) {
 			if (i == 0) {
-				mc_fmt(err, errlen, "%s", rep->error);
+				mc_error(err, "%s", rep->error);
 				goto out;
 			}
 			fprintf(problems, "%s (the %s catalogue is not loaded)\n", rep->error, rep->lang);
@@ -343,7 +274,7 @@ int translate_catalogues(catalogue *cat, const char *dir, FILE *problems,
 		if (i == 0) {
 			size_t k;
 
-			if (check_english(&cats[0], problems, rep, err, errlen))
+			if (check_english(&cats[0], problems, rep, err))
 				goto out;
 			for (k = 0; k < PT_COUNT; k++) {
 				texts[k].text = xliff_find(&cats[0], page_text_key((page_text_id)k))->source;
@@ -365,21 +296,9 @@ int translate_catalogues(catalogue *cat, const char *dir, FILE *problems,
 		rep->loaded = 1;
 	}
 
-	catalogue_now(when);
-	if (catalogue_exec(cat, "BEGIN IMMEDIATE"))
-		goto fail;
-	for (i = 0; i < n; i++)
-		if (result->langs[i].loaded &&
-		    store_language(cat, &result->langs[i], texts + i * PT_COUNT, when))
-			goto rollback;
-	if (forget_removed(cat, result) || catalogue_exec(cat, "COMMIT"))
-		goto rollback;
+	if (store_merges(cat, result, texts, err))
+		goto out;
 	rc = 0;
-	goto out;
-rollback:
-	sqlite3_exec(cat->db, "ROLLBACK", NULL, NULL, NULL);
-fail:
-	mc_fmt(err, errlen, "%s", cat->err);
 out:
 	for (i = 0; i < n; i++) {
 		if (cats)
@@ -394,65 +313,20 @@ out:
 	return rc;
 }
 
-int translate_load(catalogue *cat, const char *lang, page_texts *texts)
+/* Put one stored text into the page_texts ctx (unknown keys are skipped). */
+static void take_text(void *ctx, const char *key, const char *text)
 {
-	sqlite3_stmt *st = NULL;
-	size_t rows = 0;
-	int step, rc = -1;
+	page_texts *texts = ctx;
+	page_text_id id;
 
-	page_texts_init(texts, lang);
-	if (cat->schema_version < 4)
-		return 1;
-	if (catalogue_prepare(cat, &st, "SELECT key, text FROM translation WHERE lang = ?") ||
-	    bind_text(cat, st, 1, lang))
-		goto out;
-	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *key = (const char *)sqlite3_column_text(st, 0);
-		const char *text = (const char *)sqlite3_column_text(st, 1);
-		page_text_id id;
-
-		rows++;
-		if (key && text && page_text_find(key, &id) == 0) {
-			free(texts->text[id]);
-			texts->text[id] = xstrdup(text);
-		}
+	if (page_text_find(key, &id) == 0) {
+		free(texts->text[id]);
+		texts->text[id] = xstrdup(text);
 	}
-	if (step != SQLITE_DONE) {
-		catalogue_fail(cat, "reading the page texts");
-		goto out;
-	}
-	rc = rows ? 0 : 1;
-out:
-	sqlite3_finalize(st);
-	return rc;
 }
 
-int translate_languages(catalogue *cat, char ***langs, size_t *n)
+int translate_load(catalogue *cat, const char *lang, page_texts *texts, mc_err *err)
 {
-	sqlite3_stmt *st = NULL;
-	int step;
-
-	*langs = NULL;
-	*n = 0;
-	if (cat->schema_version < 4)
-		return 0;
-	if (catalogue_prepare(cat, &st, "SELECT lang FROM translation_catalogue"
-			      " ORDER BY lang <> 'en', lang"))
-		return -1;
-	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-		*langs = xrealloc(*langs, (*n + 1) * sizeof(**langs));
-		(*langs)[(*n)++] = xstrdup((const char *)sqlite3_column_text(st, 0));
-	}
-	sqlite3_finalize(st);
-	if (step != SQLITE_DONE) {
-		size_t i;
-
-		for (i = 0; i < *n; i++)
-			free((*langs)[i]);
-		free(*langs);
-		*langs = NULL;
-		*n = 0;
-		return catalogue_fail(cat, "listing the languages");
-	}
-	return 0;
+	page_texts_init(texts, lang);
+	return translation_load(cat, lang, take_text, texts, err);
 }

@@ -54,18 +54,15 @@ void translate_result_release(translate_result *r);
  * database error).
  */
 int translate_catalogues(catalogue *cat, const char *dir, FILE *problems,
-			 translate_result *result, char *err, size_t errlen);
+			 translate_result *result, mc_err *err);
 
 /*
  * Load the stored page text of lang into texts (page_texts_init done by
  * this call). Returns 0; 1 when nothing is stored for lang (never
- * translated); -1 on error (cat->err).
+ * translated); -1 on error (err). The stored languages are listed by
+ * translation_languages() (db/translation.h).
  */
-int translate_load(catalogue *cat, const char *lang, page_texts *texts);
-
-/* The languages stored, English first, then by code. The caller frees each
- * string and the array. 0 or -1 (cat->err). */
-int translate_languages(catalogue *cat, char ***langs, size_t *n);
+int translate_load(catalogue *cat, const char *lang, page_texts *texts, mc_err *err);
 
 /* Is s a language code modelcat accepts (two or three lower-case letters,
  * then optional -SUBTAGs of letters and digits)? */

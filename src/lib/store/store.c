@@ -3,6 +3,7 @@
 #define ZLIB_CONST
 #include "store/store.h"
 #include "store/naming.h"
+#include "db/manifest.h"
 #include "read/csv.h"
 #include "base/sha256.h"
 #include "base/util.h"
@@ -985,63 +986,32 @@ out:
 
 /* ---- the catalogue's copy of the manifest ---- */
 
-int store_sync_catalogue(const store *st, catalogue *cat, unsigned long *added)
+int store_sync_catalogue(const store *st, catalogue *cat, unsigned long *added, mc_err *err)
 {
-	sqlite3_stmt *ins = NULL;
-	char msg[512];
+	manifest_row *rows = xcalloc(st->manifest.n + 1, sizeof(*rows));
 	size_t i;
-	int rc = -1, began = 0;
+	int rc;
 
-	*added = 0;
-	if (sqlite3_exec(cat->db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK)
-		goto fail;
-	began = 1;
-	if (sqlite3_prepare_v2(cat->db,
-			       "INSERT OR IGNORE INTO fetch_manifest(store, line, fetched_at, source,"
-			       " event, file, url, http_status, etag, last_modified, sha256, format,"
-			       " bytes, stored_bytes, download_bytes, rows)"
-			       " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-			       -1, &ins, NULL) != SQLITE_OK)
-		goto fail;
 	for (i = 0; i < st->manifest.n; i++) {
 		const store_entry *e = &st->manifest.entries[i];
 
-		if (sqlite3_bind_text(ins, 1, st->abs_dir, -1, SQLITE_STATIC) != SQLITE_OK ||
-		    sqlite3_bind_int64(ins, 2, (sqlite3_int64)e->line) != SQLITE_OK ||
-		    sqlite3_bind_text(ins, 3, e->fetched_at, -1, SQLITE_STATIC) != SQLITE_OK ||
-		    sqlite3_bind_text(ins, 4, e->source, -1, SQLITE_STATIC) != SQLITE_OK ||
-		    sqlite3_bind_text(ins, 5, e->event, -1, SQLITE_STATIC) != SQLITE_OK ||
-		    sqlite3_bind_text(ins, 6, e->file, -1, SQLITE_STATIC) != SQLITE_OK ||
-		    sqlite3_bind_text(ins, 7, e->url, -1, SQLITE_STATIC) != SQLITE_OK ||
-		    sqlite3_bind_int64(ins, 8, e->status) != SQLITE_OK ||
-		    sqlite3_bind_text(ins, 9, e->etag, -1, SQLITE_STATIC) != SQLITE_OK ||
-		    sqlite3_bind_text(ins, 10, e->last_modified, -1, SQLITE_STATIC) != SQLITE_OK ||
-		    sqlite3_bind_text(ins, 11, e->sha256, -1, SQLITE_STATIC) != SQLITE_OK ||
-		    sqlite3_bind_text(ins, 12, e->format, -1, SQLITE_STATIC) != SQLITE_OK ||
-		    sqlite3_bind_int64(ins, 13, (sqlite3_int64)e->bytes) != SQLITE_OK ||
-		    sqlite3_bind_int64(ins, 14, (sqlite3_int64)e->stored_bytes) != SQLITE_OK ||
-		    sqlite3_bind_int64(ins, 15, (sqlite3_int64)e->download_bytes) != SQLITE_OK ||
-		    sqlite3_bind_int64(ins, 16, (sqlite3_int64)e->rows) != SQLITE_OK)
-			goto fail;
-		if (sqlite3_step(ins) != SQLITE_DONE)
-			goto fail;
-		*added += (unsigned long)sqlite3_changes(cat->db);
-		if (sqlite3_reset(ins) != SQLITE_OK)
-			goto fail;
+		rows[i].line = e->line;
+		rows[i].fetched_at = e->fetched_at;
+		rows[i].source = e->source;
+		rows[i].event = e->event;
+		rows[i].file = e->file;
+		rows[i].url = e->url;
+		rows[i].status = e->status;
+		rows[i].etag = e->etag;
+		rows[i].last_modified = e->last_modified;
+		rows[i].sha256 = e->sha256;
+		rows[i].format = e->format;
+		rows[i].bytes = e->bytes;
+		rows[i].stored_bytes = e->stored_bytes;
+		rows[i].download_bytes = e->download_bytes;
+		rows[i].rows = e->rows;
 	}
-	if (sqlite3_finalize(ins) != SQLITE_OK) {
-		ins = NULL;
-		goto fail;
-	}
-	ins = NULL;
-	if (sqlite3_exec(cat->db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK)
-		goto fail;
-	return 0;
-fail:
-	mc_fmt(cat->err, sizeof(cat->err), "%s: recording the fetch manifest: %s", cat->path,
-	       catalogue_db_error(cat->db, msg, sizeof(msg)));
-	sqlite3_finalize(ins);
-	if (began)
-		sqlite3_exec(cat->db, "ROLLBACK", NULL, NULL, NULL);
+	rc = manifest_record(cat, st->abs_dir, rows, st->manifest.n, added, err);
+	free(rows);
 	return rc;
 }

@@ -137,8 +137,8 @@ int store_note(store *st, const store_entry *e, char *err, size_t errlen);
 
 /* Copy the manifest into the catalogue's fetch_manifest table, adding the
  * lines it does not hold yet (one transaction); *added gets their count.
- * 0, or -1 with cat->err. */
-int store_sync_catalogue(const store *st, catalogue *cat, unsigned long *added);
+ * 0, or -1 with err. */
+int store_sync_catalogue(const store *st, catalogue *cat, unsigned long *added, mc_err *err);
 
 /* The manifest reader, which store_open() uses on DIR/MANIFEST.tsv. */
 void store_manifest_init(store_manifest *m);

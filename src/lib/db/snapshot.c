@@ -1,0 +1,167 @@
+#include "db/snapshot.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Copy text column i of st into buf (len bytes); "" for NULL. */
+static void column_copy(sqlite3_stmt *st, int i, char *buf, size_t len)
+{
+	const char *s = (const char *)sqlite3_column_text(st, i);
+
+	mc_fmt(buf, len, "%s", s ? s : "");
+}
+
+/* One date out of a one-row query (optionally bound to day): 0, 1 when
+ * it is NULL, -1 on error. */
+static int one_day(catalogue *cat, const char *sql, const char *day, char out[11],
+		   const char *what, mc_err *err)
+{
+	sqlite3_stmt *st = NULL;
+	int step;
+
+	out[0] = '\0';
+	if (catalogue_prepare(cat, &st, sql, err))
+		return -1;
+	if (day)
+		sqlite3_bind_text(st, 1, day, -1, SQLITE_STATIC);
+	step = sqlite3_step(st);
+	if (step == SQLITE_ROW)
+		column_copy(st, 0, out, 11);
+	sqlite3_finalize(st);
+	if (step != SQLITE_ROW)
+		return catalogue_fail(cat, what, err);
+	return out[0] ? 0 : 1;
+}
+
+int snapshot_latest_day(catalogue *cat, char day[11], mc_err *err)
+{
+	return one_day(cat, "SELECT max(as_of) FROM snapshot", NULL, day,
+		       "finding the last snapshot", err);
+}
+
+int snapshot_day_before(catalogue *cat, const char *day, char prev[11], mc_err *err)
+{
+	return one_day(cat, "SELECT max(as_of) FROM snapshot WHERE as_of < ?", day, prev,
+		       "reading the snapshots", err);
+}
+
+/* One id out of a one-row query (optionally bound to day). 0 or -1. */
+static int one_id(catalogue *cat, const char *sql, const char *day, sqlite3_int64 *id,
+		  mc_err *err)
+{
+	sqlite3_stmt *st = NULL;
+	int step;
+
+	*id = 0;
+	if (catalogue_prepare(cat, &st, sql, err))
+		return -1;
+	if (day)
+		sqlite3_bind_text(st, 1, day, -1, SQLITE_STATIC);
+	step = sqlite3_step(st);
+	if (step == SQLITE_ROW)
+		*id = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return step == SQLITE_ROW ? 0 : catalogue_fail(cat, "finding the snapshot", err);
+}
+
+int snapshot_latest_id(catalogue *cat, sqlite3_int64 *id, mc_err *err)
+{
+	return one_id(cat, "SELECT coalesce(max(id), 0) FROM snapshot", NULL, id, err);
+}
+
+int snapshot_upto(catalogue *cat, const char *day, sqlite3_int64 *id, mc_err *err)
+{
+	*id = 0;
+	if (!day || !*day)
+		return 0;
+	return one_id(cat, "SELECT coalesce(max(id), 0) FROM snapshot WHERE as_of <= ?", day, id,
+		      err);
+}
+
+int snapshot_day_of(catalogue *cat, sqlite3_int64 id, char day[11], mc_err *err)
+{
+	sqlite3_stmt *st = NULL;
+	int step;
+
+	day[0] = '\0';
+	if (!id)
+		return 0;
+	if (catalogue_prepare(cat, &st, "SELECT as_of FROM snapshot WHERE id = ?", err))
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	step = sqlite3_step(st);
+	if (step == SQLITE_ROW)
+		column_copy(st, 0, day, 11);
+	sqlite3_finalize(st);
+	return step == SQLITE_ROW || step == SQLITE_DONE ? 0
+		: catalogue_fail(cat, "reading a snapshot", err);
+}
+
+int snapshot_recent_days(catalogue *cat, size_t limit, snapshot_day **days, size_t *n,
+			 mc_err *err)
+{
+	sqlite3_stmt *st = NULL;
+	int step;
+
+	*days = NULL;
+	*n = 0;
+	if (catalogue_prepare(cat, &st, "SELECT as_of, max(ingested_at) FROM snapshot"
+			      " GROUP BY as_of ORDER BY as_of DESC LIMIT ?", err))
+		return -1;
+	sqlite3_bind_int64(st, 1, (sqlite3_int64)limit);
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		*days = xrealloc(*days, (*n + 1) * sizeof(**days));
+		column_copy(st, 0, (*days)[*n].day, sizeof((*days)[*n].day));
+		column_copy(st, 1, (*days)[*n].loaded, sizeof((*days)[*n].loaded));
+		(*n)++;
+	}
+	sqlite3_finalize(st);
+	if (step == SQLITE_DONE)
+		return 0;
+	free(*days);
+	*days = NULL;
+	*n = 0;
+	return catalogue_fail(cat, "listing the snapshots", err);
+}
+
+int snapshot_export_latest(catalogue *cat, const snapshot_export_filter *f,
+			   snapshot_export_info *out, mc_err *err)
+{
+	sqlite3_stmt *st = NULL;
+	int step;
+
+	memset(out, 0, sizeof(*out));
+	if (catalogue_prepare(cat, &st,
+			      "SELECT se.id, s.as_of, se.sha256, se.bytes, se.rows, se.loaded,"
+			      " se.quarantined, se.header_digest"
+			      " FROM snapshot_export se JOIN snapshot s ON s.id = se.snapshot_id"
+			      " WHERE se.export = ?1 AND se.snapshot_id <> ?2"
+			      " AND (?3 = 0 OR se.snapshot_id <= ?3)"
+			      " AND (?4 IS NULL OR s.as_of <= ?4)"
+			      " AND (?5 = 0 OR se.unchanged = 0)"
+			      " ORDER BY s.as_of DESC, se.id DESC LIMIT 1", err))
+		return -1;
+	if (sqlite3_bind_text(st, 1, f->export_name, -1, SQLITE_TRANSIENT) != SQLITE_OK ||
+	    (f->upto_day && sqlite3_bind_text(st, 4, f->upto_day, -1, SQLITE_TRANSIENT) != SQLITE_OK)) {
+		sqlite3_finalize(st);
+		return catalogue_fail(cat, "reading earlier snapshots", err);
+	}
+	sqlite3_bind_int64(st, 2, f->except);
+	sqlite3_bind_int64(st, 3, f->upto);
+	sqlite3_bind_int(st, 5, f->content_only);
+	step = sqlite3_step(st);
+	if (step == SQLITE_ROW) {
+		out->id = sqlite3_column_int64(st, 0);
+		column_copy(st, 1, out->as_of, sizeof(out->as_of));
+		column_copy(st, 2, out->sha256, sizeof(out->sha256));
+		out->bytes = (unsigned long long)sqlite3_column_int64(st, 3);
+		out->rows = (unsigned long)sqlite3_column_int64(st, 4);
+		out->loaded = (unsigned long)sqlite3_column_int64(st, 5);
+		out->quarantined = (unsigned long)sqlite3_column_int64(st, 6);
+		column_copy(st, 7, out->header_digest, sizeof(out->header_digest));
+	}
+	sqlite3_finalize(st);
+	if (step == SQLITE_ROW)
+		return 0;
+	return step == SQLITE_DONE ? 1 : catalogue_fail(cat, "reading earlier snapshots", err);
+}

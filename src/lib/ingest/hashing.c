@@ -1,0 +1,66 @@
+#include "ingest/hashing.h"
+#include "base/sha256.h"
+#include "base/util.h"
+#include "read/input.h"
+
+#include <string.h>
+
+int hashing_file(const char *path, char hex[65], unsigned long long *bytes, mc_err *err)
+{
+	input *in = NULL;
+	sha256_ctx ctx;
+	const unsigned char *data;
+	char msg[MC_ERR_MAX];
+	size_t len;
+	int rc;
+
+	if (input_open(&in, path, msg, sizeof(msg)))
+		return mc_error(err, "%s", msg);
+	sha256_init(&ctx);
+	*bytes = 0;
+	while ((rc = input_next(in, &data, &len)) > 0) {
+		sha256_update(&ctx, data, len);
+		*bytes += len;
+	}
+	if (rc < 0)
+		mc_error(err, "%s: %s", path, input_error(in));
+	else
+		sha256_final_hex(&ctx, hex);
+	input_free(in);
+	return rc < 0 ? -1 : 0;
+}
+
+int hashing_size_differs(const char *path, unsigned long long bytes)
+{
+	input *in = NULL;
+	unsigned long long size;
+	char err[512];
+	int differs;
+
+	if (input_open(&in, path, err, sizeof(err)))
+		return 0;
+	differs = input_content_size(in, &size) == 0 && size != bytes;
+	input_free(in);
+	return differs;
+}
+
+static void *hash_content(void *arg)
+{
+	hashing_thread *h = arg;
+
+	h->rc = hashing_file(h->path, h->sha, &h->bytes, &h->err);
+	return NULL;
+}
+
+int hashing_start(hashing_thread *h, const char *path)
+{
+	memset(h, 0, sizeof(*h));
+	h->path = path;
+	return pthread_create(&h->thread, NULL, hash_content, h) == 0 ? 0 : -1;
+}
+
+int hashing_finish(hashing_thread *h, mc_err *err)
+{
+	pthread_join(h->thread, NULL);
+	return h->rc ? mc_error(err, "%s", h->err.msg) : 0;
+}

@@ -1,0 +1,37 @@
+/*
+ * hashing: the SHA-256 of a file's content (decompressed) and its size,
+ * read on its own, on this thread or on a thread of its own while the
+ * rows are parsed.
+ *
+ * Errors: 0, or -1 with err filled (its last parameter, base/error.h).
+ */
+#ifndef MODELCAT_HASHING_H
+#define MODELCAT_HASHING_H
+
+#include <pthread.h>
+#include "base/error.h"
+
+/* The content's SHA-256 (hex) and size, without parsing it. 0 or -1. */
+int hashing_file(const char *path, char hex[65], unsigned long long *bytes, mc_err *err);
+
+/* Is path's content known, without reading it, to differ in size from
+ * bytes? (A plain file's or zip member's size is known; gzip's is not.) */
+int hashing_size_differs(const char *path, unsigned long long bytes);
+
+/* A content hashed on a thread of its own. */
+typedef struct hashing_thread {
+	const char *path;           /* the file */
+	char sha[65];               /* its content's SHA-256 */
+	unsigned long long bytes;   /* and size */
+	int rc;                     /* 0, or -1 with err */
+	mc_err err;                 /* the failure */
+	pthread_t thread;           /* the thread */
+} hashing_thread;
+
+/* Start hashing path on a thread of its own: 0, or -1 when no thread
+ * could start (nothing to finish then). */
+int hashing_start(hashing_thread *h, const char *path);
+/* Wait for the hash: 0, or -1 with err. */
+int hashing_finish(hashing_thread *h, mc_err *err);
+
+#endif

@@ -1,0 +1,256 @@
+#include "ingest/queue.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { BATCH_ROWS = 256, QUEUE_BATCHES = 4 };
+
+/* A string of a queued row: offset into the batch's text, or NONE. */
+#define NONE ((size_t)-1)
+
+typedef struct queued {
+	int notice;                 /* 1: a notice (text in name) */
+	load_row row;               /* numbers; strings are below */
+	size_t name, fault_field, reason, raw_csv, norm, raw;  /* offsets */
+} queued;
+
+typedef struct batch {
+	queued items[BATCH_ROWS];   /* the rows */
+	size_t n;                   /* rows used */
+	sbuf text;                  /* their strings, each NUL-terminated */
+} batch;
+
+typedef struct queue {
+	pthread_mutex_t lock;       /* guards everything below */
+	pthread_cond_t changed;     /* signalled on every change */
+	batch *full[QUEUE_BATCHES]; /* batches waiting to be loaded, FIFO */
+	size_t head, count;         /* ring position and fill */
+	batch *spare[QUEUE_BATCHES + 2]; /* emptied batches for reuse */
+	size_t nspare;              /* entries in spare */
+	int finished;               /* the parser is done (see failed) */
+	int failed;                 /* the parser failed: message in err */
+	int stop;                   /* the loader failed: parser, stop */
+	batch *filling;             /* the parser's current batch */
+	mc_err err;                 /* the parser's failure */
+} queue;
+
+static size_t keep_string(batch *b, const char *s)
+{
+	size_t at;
+
+	if (!s)
+		return NONE;
+	at = b->text.len;
+	sbuf_add(&b->text, s, strlen(s) + 1);
+	return at;
+}
+
+static const char *string_at(const batch *b, size_t at)
+{
+	return at == NONE ? NULL : b->text.data + at;
+}
+
+static batch *take_spare(queue *q)
+{
+	batch *b;
+
+	pthread_mutex_lock(&q->lock);
+	b = q->nspare ? q->spare[--q->nspare] : NULL;
+	pthread_mutex_unlock(&q->lock);
+	if (!b) {
+		b = xcalloc(1, sizeof(*b));
+		sbuf_init(&b->text);
+	}
+	b->n = 0;
+	sbuf_reset(&b->text);
+	return b;
+}
+
+/* Hand the parser's batch to the loader; -1 when the loader has stopped. */
+static int push_batch(queue *q)
+{
+	int rc = 0;
+
+	pthread_mutex_lock(&q->lock);
+	while (q->count == QUEUE_BATCHES && !q->stop)
+		pthread_cond_wait(&q->changed, &q->lock);
+	if (q->stop) {
+		rc = -1;
+	} else {
+		q->full[(q->head + q->count) % QUEUE_BATCHES] = q->filling;
+		q->count++;
+		q->filling = NULL;
+		pthread_cond_broadcast(&q->changed);
+	}
+	pthread_mutex_unlock(&q->lock);
+	return rc;
+}
+
+static queued *next_slot(queue *q)
+{
+	if (q->filling && q->filling->n == BATCH_ROWS && push_batch(q))
+		return NULL;
+	if (!q->filling)
+		q->filling = take_spare(q);
+	return &q->filling->items[q->filling->n++];
+}
+
+/* The queue as a sink: -1 (no message) when the loader has stopped. */
+static int queue_row(ingest_sink *s, const load_row *row, mc_err *err)
+{
+	queue *q = s->ctx;
+	queued *slot = next_slot(q);
+	batch *b = q->filling;
+
+	(void)err;
+	if (!slot)
+		return -1;
+	slot->notice = 0;
+	slot->row = *row;
+	slot->name = keep_string(b, row->name);
+	slot->fault_field = keep_string(b, row->fault_field);
+	slot->reason = keep_string(b, row->reason);
+	slot->raw_csv = keep_string(b, row->raw_csv);
+	slot->norm = keep_string(b, row->norm_json);
+	slot->raw = keep_string(b, row->raw_json);
+	return 0;
+}
+
+static int queue_notice(ingest_sink *s, const char *message, mc_err *err)
+{
+	queue *q = s->ctx;
+	queued *slot = next_slot(q);
+
+	(void)err;
+	if (!slot)
+		return -1;
+	memset(slot, 0, sizeof(*slot));
+	slot->notice = 1;
+	slot->name = keep_string(q->filling, message);
+	return 0;
+}
+
+typedef struct producer {
+	queue_producer *produce;    /* what runs on the thread */
+	void *ctx;                  /* its argument */
+	queue *q;                   /* where rows go */
+	ingest_sink *qsink;         /* the queue as a sink */
+} producer;
+
+static void *produce(void *arg)
+{
+	producer *pr = arg;
+	queue *q = pr->q;
+	int rc = pr->produce(pr->ctx, pr->qsink, &q->err);
+
+	if (!rc && q->filling && q->filling->n)
+		rc = push_batch(q);
+	pthread_mutex_lock(&q->lock);
+	q->finished = 1;
+	q->failed = rc != 0;
+	pthread_cond_broadcast(&q->changed);
+	pthread_mutex_unlock(&q->lock);
+	return NULL;
+}
+
+/* Hand the rows of batch b to out. 0 or -1. */
+static int unload_batch(const batch *b, ingest_sink *out, mc_err *err)
+{
+	size_t i;
+	int rc = 0;
+
+	for (i = 0; i < b->n && !rc; i++) {
+		const queued *it = &b->items[i];
+		load_row row = it->row;
+
+		if (it->notice) {
+			rc = out->notice(out, string_at(b, it->name), err);
+			continue;
+		}
+		row.name = string_at(b, it->name);
+		row.fault_field = string_at(b, it->fault_field);
+		row.reason = string_at(b, it->reason);
+		row.raw_csv = string_at(b, it->raw_csv);
+		row.norm_json = string_at(b, it->norm);
+		row.raw_json = string_at(b, it->raw);
+		rc = out->row(out, &row, err);
+	}
+	return rc;
+}
+
+/* Load the queued batches into out until the parser is done. */
+static int consume(queue *q, ingest_sink *out, mc_err *err)
+{
+	for (;;) {
+		batch *b;
+		int rc;
+
+		pthread_mutex_lock(&q->lock);
+		while (!q->count && !q->finished)
+			pthread_cond_wait(&q->changed, &q->lock);
+		if (!q->count) {
+			pthread_mutex_unlock(&q->lock);
+			return q->failed ? -1 : 0;
+		}
+		b = q->full[q->head];
+		q->head = (q->head + 1) % QUEUE_BATCHES;
+		q->count--;
+		pthread_cond_broadcast(&q->changed);
+		pthread_mutex_unlock(&q->lock);
+		rc = unload_batch(b, out, err);
+		pthread_mutex_lock(&q->lock);
+		q->spare[q->nspare++] = b;
+		if (rc)
+			q->stop = 1;
+		pthread_cond_broadcast(&q->changed);
+		pthread_mutex_unlock(&q->lock);
+		if (rc)
+			return -1;
+	}
+}
+
+static void batch_free(batch *b)
+{
+	if (!b)
+		return;
+	sbuf_release(&b->text);
+	free(b);
+}
+
+int queue_run(queue_producer *produce_fn, void *ctx, ingest_sink *out, mc_err *err)
+{
+	queue q;
+	ingest_sink qsink = { NULL, queue_row, queue_notice, NULL, &q, out->wants_values };
+	producer pr = { produce_fn, ctx, &q, &qsink };
+	pthread_t thread;
+	size_t i;
+	int rc;
+
+	memset(&q, 0, sizeof(q));
+	if (pthread_mutex_init(&q.lock, NULL))
+		return produce_fn(ctx, out, err);
+	if (pthread_cond_init(&q.changed, NULL)) {
+		pthread_mutex_destroy(&q.lock);
+		return produce_fn(ctx, out, err);
+	}
+	if (pthread_create(&thread, NULL, produce, &pr)) {
+		rc = produce_fn(ctx, out, err);
+		goto out;
+	}
+	rc = consume(&q, out, err);
+	pthread_join(thread, NULL);
+	if (q.failed && !q.stop) {
+		mc_error(err, "%s", q.err.msg);
+		rc = -1;
+	}
+out:
+	for (i = 0; i < q.nspare; i++)
+		batch_free(q.spare[i]);
+	for (i = 0; i < q.count; i++)
+		batch_free(q.full[(q.head + i) % QUEUE_BATCHES]);
+	batch_free(q.filling);
+	pthread_cond_destroy(&q.changed);
+	pthread_mutex_destroy(&q.lock);
+	return rc;
+}

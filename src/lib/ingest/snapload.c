@@ -1,0 +1,96 @@
+#include "ingest/snapload.h"
+#include "base/paths.h"
+
+#include <limits.h>
+#include <string.h>
+#include <unistd.h>
+
+int snapload_begin(catalogue *cat, const char *day, load **out, mc_err *err)
+{
+	char dir[PATH_MAX], msg[MC_ERR_MAX];
+	char **names = NULL;
+	size_t n;
+	int rc = -1;
+
+	*out = NULL;
+	paths_data_file(dir, sizeof(dir), "pipelines");
+	if (colmap_precedence(dir, &names, &n, msg, sizeof(msg))) {
+		mc_error(err, "%s", msg);
+		goto out;
+	}
+	if (load_begin(cat, out, day, err) || load_precedence(*out, names, n, err)) {
+		load_abort(*out);
+		*out = NULL;
+		goto out;
+	}
+	rc = 0;
+out:
+	colmap_free_list(names);
+	return rc;
+}
+
+/* Load every argument into ld, a summary line each on out. 0 or -1. */
+static int load_args(const snapload_job *job, load *ld, FILE *out, snapload_result *result,
+		     mc_err *err)
+{
+	char label[1024];
+	int i;
+
+	for (i = 0; i < job->n; i++) {
+		ingest_ctx ctx = { ld, job->map, stderr };
+		load_stats stats;
+
+		if (job->load_one(&ctx, job->args[i], &stats, label, sizeof(label), err))
+			return -1;
+		ingest_describe(label, &stats, out);
+		if (!stats.same_content)
+			result->quarantined += stats.quarantined;
+	}
+	return 0;
+}
+
+int snapload_run(const snapload_job *job, FILE *out, snapload_result *result, mc_err *err)
+{
+	const char *path = paths_db(job->db);
+	catalogue cat;
+	load *ld = NULL;
+	char day[11], sqldir[PATH_MAX];
+	int existed, rc = -1;
+
+	memset(result, 0, sizeof(*result));
+	if (job->as_of && *job->as_of)
+		mc_fmt(day, sizeof(day), "%s", job->as_of);
+	else
+		catalogue_today(day);
+	existed = !access(path, F_OK);
+	if (!existed)
+		mc_cleanup_add(path);
+	paths_data_file(sqldir, sizeof(sqldir), "sql");
+	if (catalogue_open(&cat, path, sqldir, 0, err)) {
+		mc_cleanup_remove(path);
+		if (!existed)
+			catalogue_remove(path);
+		return -1;
+	}
+	if (snapload_begin(&cat, day, &ld, err))
+		goto out;
+	if (load_args(job, ld, out, result, err)) {
+		result->aborted = 1;
+		load_abort(ld);
+		goto out;
+	}
+	if (load_commit(ld, err)) {
+		result->aborted = 1;
+		goto out;
+	}
+	mc_cleanup_remove(path);
+	fprintf(out, "snapshot %s loaded into %s\n", day, cat.path);
+	rc = 0;
+out:
+	catalogue_close(&cat);
+	if (rc && !existed) {
+		mc_cleanup_remove(path);
+		catalogue_remove(path);
+	}
+	return rc;
+}

@@ -1,0 +1,51 @@
+/*
+ * snapload: one snapshot loaded into the catalogue in one transaction:
+ * opening the load (with the export precedence of
+ * pipelines/precedence.tsv), loading each argument (an export file, a
+ * staging file) into it, and committing, or leaving the catalogue as it
+ * was.
+ *
+ * Errors: 0, or -1 with err filled (its last parameter, base/error.h).
+ */
+#ifndef MODELCAT_SNAPLOAD_H
+#define MODELCAT_SNAPLOAD_H
+
+#include <stdio.h>
+#include "ingest/ingest.h"
+
+/* Open a load of a snapshot dated day on cat, with the export precedence
+ * of pipelines/precedence.tsv; the caller commits or aborts *out. 0 or -1
+ * (*out NULL). */
+int snapload_begin(catalogue *cat, const char *day, load **out, mc_err *err);
+
+/* Load one argument (an export file, a staging file) into ctx->load; set
+ * label to what the summary line calls it. 0 or -1. */
+typedef int snapload_fn(ingest_ctx *ctx, const char *arg, load_stats *stats,
+			char *label, size_t labellen, mc_err *err);
+
+/* What snapload_run loads. */
+typedef struct snapload_job {
+	const char *db;             /* the --db option (paths_db), or NULL */
+	const char *as_of;          /* the snapshot's date; today when NULL or "" */
+	const colmap *map;          /* column map; NULL when load_one does not parse */
+	char *const *args;          /* the arguments */
+	int n;                      /* their number */
+	snapload_fn *load_one;      /* loads one of them */
+} snapload_job;
+
+/* How a snapshot's load went. */
+typedef struct snapload_result {
+	unsigned long quarantined;  /* rows quarantined (exports with new content) */
+	int aborted;                /* 1: failed inside the transaction: nothing written */
+} snapload_result;
+
+/*
+ * Load job->args as one snapshot into the catalogue job->db (created and
+ * migrated when missing), in one transaction: one summary line per
+ * argument and a last "snapshot DAY loaded into DB" line on out. On
+ * failure nothing is written, and a catalogue the run created is removed.
+ * 0 or -1.
+ */
+int snapload_run(const snapload_job *job, FILE *out, snapload_result *result, mc_err *err);
+
+#endif
