@@ -490,18 +490,21 @@ static int content_sha256(const char *path, char hex[65], unsigned long long *by
 	sha256_ctx ctx;
 	const unsigned char *data;
 	size_t len;
+	mc_err e;
 	int rc;
 
-	if (input_open(&in, path, err, errlen))
+	if (input_open(&in, path, &e)) {
+		mc_fmt(err, errlen, "%s", e.msg);
 		return -1;
+	}
 	sha256_init(&ctx);
 	*bytes = 0;
-	while ((rc = input_next(in, &data, &len)) > 0) {
+	while ((rc = input_next(in, &data, &len, &e)) > 0) {
 		sha256_update(&ctx, data, len);
 		*bytes += len;
 	}
 	if (rc < 0)
-		mc_fmt(err, errlen, "%s: %s", path, input_error(in));
+		mc_fmt(err, errlen, "%s: %s", path, e.msg);
 	else
 		sha256_final_hex(&ctx, hex);
 	input_free(in);
@@ -531,10 +534,9 @@ static int size_differs(const char *path, unsigned long long bytes)
 {
 	input *in = NULL;
 	unsigned long long size;
-	char err[512];
 	int differs;
 
-	if (input_open(&in, path, err, sizeof(err)))
+	if (input_open(&in, path, NULL))
 		return 0;
 	differs = input_content_size(in, &size) == 0 && size != bytes;
 	input_free(in);

@@ -206,14 +206,15 @@ static int parse_start(parse_export **out, parse_export *p, int hash_content,
 {
 	const char *path = p->path;
 	csv_row header;
+	mc_err e;
 	int rc;
 
 	/* hashing costs a pass over the content; only when asked for */
 	if (hash_content)
 		csv_hash_content(p->csv);
-	rc = csv_next(p->csv, &header);
+	rc = csv_next(p->csv, &header, &e);
 	if (rc < 0) {
-		mc_fmt(err, errlen, "%s", csv_error(p->csv));
+		mc_fmt(err, errlen, "%s", e.msg);
 		goto fail;
 	}
 	if (rc == 0) {
@@ -245,9 +246,11 @@ int parse_open(parse_export **out, const char *path, const colmap *map,
 	       char *err, size_t errlen)
 {
 	parse_export *p = parse_new(path, map, report_fn, report_ctx);
+	mc_err e;
 
 	*out = NULL;
-	if (csv_open(&p->csv, path, err, errlen)) {
+	if (csv_open(&p->csv, path, &e)) {
+		mc_fmt(err, errlen, "%s", e.msg);
 		parse_free(p);
 		return -1;
 	}
@@ -259,9 +262,11 @@ int parse_open_mem(parse_export **out, const void *data, size_t len, const char 
 		   char *err, size_t errlen)
 {
 	parse_export *p = parse_new(name, map, report_fn, report_ctx);
+	mc_err e;
 
 	*out = NULL;
-	if (csv_open_mem(&p->csv, data, len, name, err, errlen)) {
+	if (csv_open_mem(&p->csv, data, len, name, &e)) {
+		mc_fmt(err, errlen, "%s", e.msg);
 		parse_free(p);
 		return -1;
 	}
@@ -488,11 +493,12 @@ int parse_next(parse_export *p, parse_row *row, char *err, size_t errlen)
 {
 	csv_row rec;
 	size_t i, key = 0;
+	mc_err e;
 	int rc;
 
-	rc = csv_next(p->csv, &rec);
+	rc = csv_next(p->csv, &rec, &e);
 	if (rc < 0) {
-		mc_fmt(err, errlen, "%s", csv_error(p->csv));
+		mc_fmt(err, errlen, "%s", e.msg);
 		return -1;
 	}
 	if (rc == 0)
