@@ -41,15 +41,16 @@ static colmap map;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	char dir[PATH_MAX], err[1024];
+	char dir[PATH_MAX];
+	mc_err err;
 
 	(void)argc;
 	(void)argv;
 	setenv("MODELCAT_MAX_INFLATED", "16M", 1);
 	paths_data_file(dir, sizeof(dir), "pipelines");
-	if (colmap_load(&map, dir, err, sizeof(err))) {
+	if (colmap_load(&map, dir, &err)) {
 		fprintf(stderr, "fuzz_header: %s (set MODELCAT_DATADIR to the source tree)\n",
-			err);
+			err.msg);
 		exit(1);
 	}
 	return 0;
@@ -131,6 +132,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	store_content content;
 	parse_row row;
 	char err[2048], sha[65];
+	mc_err perr;
 	size_t ncols, i;
 	unsigned long rows = 0;
 	int rc, examined, read_all = 0;
@@ -139,10 +141,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				  err, sizeof(err));
 	if (!examined)
 		REQUIRE(err[0] != '\0');
-	err[0] = '\0';
-	if (parse_open_mem(&p, data, size, "fuzz.csv", &map, on_report, NULL, err,
-			   sizeof(err))) {
-		REQUIRE(p == NULL && err[0] != '\0');
+	mc_err_clear(&perr);
+	if (parse_open_mem(&p, data, size, "fuzz.csv", &map, on_report, NULL, &perr)) {
+		REQUIRE(p == NULL && perr.msg[0] != '\0');
 		return 0;
 	}
 	cols = parse_columns(p, &ncols);
@@ -153,7 +154,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		REQUIRE(!cols[i].declared || cols[i].def);
 	}
 	record_plan_init(&plan, cols, ncols);
-	while ((rc = parse_next(p, &row, err, sizeof(err))) == 1) {
+	while ((rc = parse_next(p, &row, &perr)) == 1) {
 		REQUIRE(row.position == rows);
 		rows++;
 		REQUIRE(row.nvalues == ncols && row.name);
@@ -173,7 +174,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		REQUIRE(parse_content_sha256(p, sha) == 0);
 		read_all = 1;
 	} else {
-		REQUIRE(err[0] != '\0');
+		REQUIRE(perr.msg[0] != '\0');
 	}
 	REQUIRE(parse_rows_read(p) == rows);
 	REQUIRE(parse_rows_quarantined(p) <= rows);

@@ -67,11 +67,12 @@ int stage_version(const char *program)
 
 int stage_colmap(const char *program, colmap *map)
 {
-	char dir[PATH_MAX], err[1024];
+	char dir[PATH_MAX];
+	mc_err err;
 
 	paths_data_file(dir, sizeof(dir), "pipelines");
-	if (colmap_load(map, dir, err, sizeof(err))) {
-		stage_error(program, "%s", err);
+	if (colmap_load(map, dir, &err)) {
+		stage_error(program, "%s", err.msg);
 		return -1;
 	}
 	return 0;
@@ -104,14 +105,15 @@ int stage_parse_day(const char *program, const char *value, char day[11])
 
 int stage_begin_load(const char *program, catalogue *cat, const char *day, load **out)
 {
-	char dir[PATH_MAX], err[1024];
+	char dir[PATH_MAX];
 	char **names = NULL;
 	size_t n;
+	mc_err err;
 
 	*out = NULL;
 	paths_data_file(dir, sizeof(dir), "pipelines");
-	if (colmap_precedence(dir, &names, &n, err, sizeof(err))) {
-		stage_error(program, "%s", err);
+	if (colmap_precedence(dir, &names, &n, &err)) {
+		stage_error(program, "%s", err.msg);
 		colmap_free_list(names);
 		return -1;
 	}

@@ -62,12 +62,13 @@ static int feed_rows(feeder *f, sink *out)
 {
 	sbuf norm, raw, rawcsv;
 	parse_row row;
+	mc_err e;
 	int step, rc = -1;
 
 	sbuf_init(&norm);
 	sbuf_init(&raw);
 	sbuf_init(&rawcsv);
-	while ((step = parse_next(f->parse, &row, f->err, f->errlen)) == 1) {
+	while ((step = parse_next(f->parse, &row, &e)) == 1) {
 		load_row crow;
 
 		memset(&crow, 0, sizeof(crow));
@@ -101,6 +102,8 @@ static int feed_rows(feeder *f, sink *out)
 		if (out->row(out, &crow))
 			goto out;
 	}
+	if (step < 0)
+		mc_fmt(f->err, f->errlen, "%s", e.msg);
 	rc = step < 0 ? -1 : 0;
 out:
 	sbuf_release(&norm);
@@ -374,6 +377,7 @@ static int feed(const colmap *map, const char *path, sink *out, FILE *errors,
 	load_column *ccols = NULL;
 	size_t ncols, i;
 	report_ctx rep = { out, errors, 0 };
+	mc_err e;
 	int rc = -1, skip = 0;
 
 	memset(&f, 0, sizeof(f));
@@ -381,8 +385,10 @@ static int feed(const colmap *map, const char *path, sink *out, FILE *errors,
 	f.errors = errors;
 	f.err = err;
 	f.errlen = errlen;
-	if (parse_open(&f.parse, path, map, on_report, &rep, content_sha != NULL, err, errlen))
+	if (parse_open(&f.parse, path, map, on_report, &rep, content_sha != NULL, &e)) {
+		mc_fmt(err, errlen, "%s", e.msg);
 		goto out;
+	}
 	cols = parse_columns(f.parse, &ncols);
 	ccols = xcalloc(ncols ? ncols : 1, sizeof(*ccols));
 	for (i = 0; i < ncols; i++) {
