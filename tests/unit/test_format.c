@@ -223,7 +223,7 @@ static void test_templates(void)
 	};
 	size_t i;
 	sbuf out;
-	char err[128];
+	mc_err err = { "" };
 
 	sbuf_init(&out);
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -235,7 +235,7 @@ static void test_templates(void)
 		CHECK(rc == cases[i].rc, "template_expand(\"%s\") returns %d (got %d)", cases[i].tmpl,
 		      cases[i].rc, rc);
 		CHECK_STR(out.data + 1, cases[i].out, "template_expand case %zu writes its text", i);
-		CHECK((template_check(cases[i].tmpl, NULL, NULL, err, sizeof(err)) == 0) ==
+		CHECK((template_check(cases[i].tmpl, NULL, NULL, &err) == 0) ==
 		      (cases[i].rc >= 0), "template_check agrees on \"%s\"", cases[i].tmpl);
 	}
 	CHECK(template_placeholders_within("Het werd gepubliceerd in {month}.",

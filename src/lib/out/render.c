@@ -159,6 +159,31 @@ static int write_page(const page *p, const char *dir, const char *stem, char *er
 	return rc;
 }
 
+/* page_build() and page_build_index() with the message in err, as
+ * render_all() reports it. */
+static int build_page(page *p, const model_view *m, const page_texts *texts,
+		      const page_texts *english, char *err, size_t errlen)
+{
+	mc_err e;
+
+	if (!page_build(p, m, texts, english, &e))
+		return 0;
+	mc_fmt(err, errlen, "%s", e.msg);
+	return -1;
+}
+
+static int build_index(page *p, const page_index_entry *entries, size_t n, const char *date,
+		       const page_texts *texts, const page_texts *english, char *err,
+		       size_t errlen)
+{
+	mc_err e;
+
+	if (!page_build_index(p, entries, n, date, texts, english, &e))
+		return 0;
+	mc_fmt(err, errlen, "%s", e.msg);
+	return -1;
+}
+
 int render_all(catalogue *cat, const char *as_of, const char *outdir, render_stats *stats,
 	       char *err, size_t errlen)
 {
@@ -214,7 +239,7 @@ int render_all(catalogue *cat, const char *as_of, const char *outdir, render_sta
 			page p;
 
 			page_init(&p, langs[j]);
-			if (page_build(&p, &m, &texts[j], &texts[0], err, errlen) ||
+			if (build_page(&p, &m, &texts[j], &texts[0], err, errlen) ||
 			    write_page(&p, dirs[j], stems[i], err, errlen)) {
 				page_release(&p);
 				model_view_release(&m);
@@ -237,8 +262,8 @@ int render_all(catalogue *cat, const char *as_of, const char *outdir, render_sta
 		int failed;
 
 		page_init(&p, langs[j]);
-		failed = page_build_index(&p, entries, nentries, as_of, &texts[j], &texts[0], err,
-					  errlen) || write_page(&p, dirs[j], "index", err, errlen);
+		failed = build_index(&p, entries, nentries, as_of, &texts[j], &texts[0], err,
+				     errlen) || write_page(&p, dirs[j], "index", err, errlen);
 		page_release(&p);
 		if (failed)
 			goto out;
