@@ -1010,7 +1010,8 @@ static void test_gzip_truncated(void)
 	unsigned long n = 0, i;
 	csv_reader *r;
 	csv_row row;
-	char want[32];
+	char want[32], first[MC_ERR_MAX];
+	mc_err again = { "" };
 	int rc, ok = 1;
 
 	sbuf_init(&in);
@@ -1032,7 +1033,10 @@ static void test_gzip_truncated(void)
 	      "gzip cut: %lu whole rows, then -1", n);
 	CHECK(has(cerr.msg, "cut.csv.gz: line ", "truncated gzip", NULL),
 	      "gzip cut: message: %s", cerr.msg);
+	mc_fmt(first, sizeof first, "%s", cerr.msg);
 	CHECK(csv_next(r, &row, &cerr) == -1, "gzip cut: -1 again");
+	CHECK(csv_next(r, &row, &again) == -1 && !strcmp(again.msg, first),
+	      "gzip cut: a later call says the same: %s", again.msg);
 	csv_free(r);
 out:
 	free(gz);
@@ -1527,12 +1531,53 @@ static void test_inflate_cap(void)
 	setenv("MODELCAT_MAX_INFLATED", "1T", 1);
 	CHECK(input_max_inflated(&cap, &cerr) == -1,
 	      "cap: an unknown suffix is an error");
+	CHECK_STR(cerr.msg, "MODELCAT_MAX_INFLATED='1T' is not a size (bytes, or with k, M or G)",
+		  "cap: the message names the variable and its value");
 	setenv("MODELCAT_MAX_INFLATED", "2G", 1);
 	CHECK(input_max_inflated(&cap, &cerr) == 0 && cap == 2ULL << 30,
 	      "cap: 2G is 2 GiB");
 	unsetenv("MODELCAT_MAX_INFLATED");
 	free(gz);
 	free(plain);
+}
+
+/* A decoding error of input_next() reaches the caller's mc_err without the
+ * name, after the output decoded before it; later calls say the same. */
+static void test_input_errors(void)
+{
+	sbuf text;
+	unsigned char *gz;
+	size_t gzlen, len, i;
+	const unsigned char *block;
+	unsigned long long total = 0;
+	mc_err err = { "" }, again = { "" };
+	input *in = NULL;
+	int rc;
+
+	sbuf_init(&text);
+	for (i = 0; i < 100000; i++)
+		sbuf_addf(&text, "%zu,x\n", i);
+	gz = gzip_bytes(text.data, text.len, 1, &gzlen);
+	if (!CHECK(input_open_mem(&in, gz, gzlen - 20, "cut.gz", &err) == 0,
+		   "input: a cut gzip opens (%s)", err.msg))
+		goto out;
+	while ((rc = input_next(in, &block, &len, &err)) == 1)
+		total += len;
+	CHECK(rc == -1 && total > 0 && total < text.len,
+	      "input: %llu bytes handed out before the error", total);
+	CHECK_STR(err.msg, "truncated gzip data (the input ends inside a compressed stream)",
+		  "input: the message, without the name");
+	CHECK(input_next(in, &block, &len, &again) == -1 && !strcmp(again.msg, err.msg),
+	      "input: a later call fails with the same message: %s", again.msg);
+	input_free(in);
+	in = NULL;
+	CHECK(input_open(&in, FIXTURES "/nocsv.zip", &err) == -1 && !in &&
+	      has(err.msg, FIXTURES "/nocsv.zip: zip archive has no member whose name ends in",
+		  NULL, NULL),
+	      "input: an open error names the file: %s", err.msg);
+out:
+	free(gz);
+	sbuf_release(&text);
 }
 
 /* A deflated zip member whose output block fills inside its last match:
@@ -1607,6 +1652,7 @@ int main(void)
 	test_zip_block_end();
 	test_input();
 	test_open_errors();
+	test_input_errors();
 	test_inflate_cap();
 	return unit_done();
 }

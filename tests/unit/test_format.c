@@ -244,6 +244,10 @@ static void test_templates(void)
 	CHECK(template_placeholders_within("{params} {name}", "{name} was published") == 0,
 	      "a translation may not name a placeholder the source lacks");
 	CHECK(template_placeholders_within("{oops", "{name}") == -1, "a broken template is -1");
+	CHECK(template_check("{[}x", NULL, NULL, &err) == -1, "an open group is refused");
+	CHECK_STR(err.msg, "an optional group is not closed", "template_check says why");
+	CHECK(template_check("x{]}", NULL, NULL, &err) == -1, "a group end alone is refused");
+	CHECK_STR(err.msg, "an optional group ends that never began", "template_check says why");
 	sbuf_reset(&out);
 	template_add_text(&out, "  a {b}\n\t c ", strlen("  a {b}\n\t c "));
 	template_add_placeholder(&out, "name");

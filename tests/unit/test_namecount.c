@@ -129,6 +129,8 @@ static void spill_fails(void)
 	      "the error names the folder: %s", last_err.msg);
 	CHECK(!count_of(&nc, "Model (copy 0)", 14),
 	      "after a failed spill every call fails: no count starts again at 0");
+	CHECK(strstr(last_err.msg, "/nonexistent/modelcat-folder: the counts of model names were "
+		     "lost") != NULL, "and says why: %s", last_err.msg);
 	namecount_release(&nc);
 	if (saved)
 		setenv("TMPDIR", saved, 1);

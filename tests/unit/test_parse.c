@@ -115,5 +115,8 @@ int main(void)
 		return unit_done();
 	test_cases();
 	colmap_release(&map);
+	CHECK(colmap_load(&map, "tests/no-such-folder", &err) == -1, "a missing column map fails");
+	CHECK_STR(err.msg, "tests/no-such-folder/columns.tsv: cannot open: No such file or directory",
+		  "and names the file");
 	return unit_done();
 }
