@@ -906,7 +906,7 @@ static unsigned char *concat(const void *a, size_t la, const void *b,
 	return out;
 }
 
-/* Dump data opened as name; *msg gets csv_error() (caller frees) when
+/* Dump data opened as name; *msg gets the error message (caller frees) when
  * reading failed, else NULL. */
 static void dump_named(const void *data, size_t len, const char *name,
 		       sbuf *out, char **msg)
