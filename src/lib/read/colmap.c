@@ -222,16 +222,14 @@ int colmap_load(colmap *map, const char *dir, mc_err *err)
 
 		sbuf_reset(&path);
 		sbuf_addf(&path, "%s/columns.tsv", dir);
-		rc = sha256_file(path.data, a, NULL);
+		rc = sha256_file(path.data, a, NULL, err);
 		sbuf_reset(&path);
 		sbuf_addf(&path, "%s/enumerations.tsv", dir);
-		rc = rc || sha256_file(path.data, b, NULL);
+		rc = rc || sha256_file(path.data, b, NULL, err);
 		sha256_init(&ctx);
 		sha256_update(&ctx, a, 64);
 		sha256_update(&ctx, b, 64);
 		sha256_final_hex(&ctx, map->digest);
-		if (rc)
-			mc_error(err, "%s: cannot read: %s", path.data, strerror(errno));
 	}
 	sbuf_release(&path);
 	if (rc)
