@@ -207,6 +207,7 @@ static enum fetch_result fetch_one(store *st, const source *src, const colmap *m
 	store_entry note;
 	progress bar;
 	char err[2048], fetched_at[21], latest_sha[65];
+	mc_err herr;
 	char *latest = NULL, *file = NULL;
 	unsigned long long stored_bytes = 0;
 	enum fetch_result result = FETCH_FAILED;
@@ -225,7 +226,7 @@ static enum fetch_result fetch_one(store *st, const source *src, const colmap *m
 	req.progress = progress_draw;
 	req.on_retry = progress_retry;
 	req.ctx = &bar;
-	rc = http_get(&req, &resp);
+	rc = http_get(&req, &resp, &herr);
 	progress_clear(&bar);
 	when = time(NULL);
 	store_format_time(when, fetched_at);
@@ -237,7 +238,7 @@ static enum fetch_result fetch_one(store *st, const source *src, const colmap *m
 	note.last_modified = resp.last_modified ? resp.last_modified : "";
 	note.download_bytes = resp.wire_bytes;
 	if (rc == HTTP_FAILED) {
-		stage_error(program, "%s: %s: %s; nothing stored", src->name, src->url, resp.err);
+		stage_error(program, "%s: %s: %s; nothing stored", src->name, src->url, herr.msg);
 		goto out;
 	}
 	if (rc == HTTP_NOT_MODIFIED) {

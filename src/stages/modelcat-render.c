@@ -52,7 +52,6 @@ static int render_one(catalogue *cat, const char *name, const char *lang, const 
 	model_view m;
 	page p;
 	sbuf out;
-	char err[1024];
 	mc_err cerr;
 	int rc, status = MC_EXIT_FAILURE;
 
@@ -82,8 +81,8 @@ static int render_one(catalogue *cat, const char *name, const char *lang, const 
 		stage_error(program, "no model named '%s' on %s (see modelcat history)", name, as_of);
 		goto out;
 	}
-	if (page_build(&p, &m, strcmp(lang, "en") ? &texts : &english, &english, err, sizeof(err))) {
-		stage_error(program, "%s", err);
+	if (page_build(&p, &m, strcmp(lang, "en") ? &texts : &english, &english, &cerr)) {
+		stage_error(program, "%s", cerr.msg);
 		goto out;
 	}
 	if (!strcmp(format, "html"))

@@ -41,15 +41,16 @@ static colmap map;
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	char dir[PATH_MAX], err[1024];
+	char dir[PATH_MAX];
+	mc_err err;
 
 	(void)argc;
 	(void)argv;
 	setenv("MODELCAT_MAX_INFLATED", "16M", 1);
 	paths_data_file(dir, sizeof(dir), "pipelines");
-	if (colmap_load(&map, dir, err, sizeof(err))) {
+	if (colmap_load(&map, dir, &err)) {
 		fprintf(stderr, "fuzz_header: %s (set MODELCAT_DATADIR to the source tree)\n",
-			err);
+			err.msg);
 		exit(1);
 	}
 	return 0;
@@ -67,7 +68,6 @@ static void check_raw_csv(const parse_row *row)
 {
 	csv_reader *r = NULL;
 	csv_row back;
-	char err[256];
 	size_t i;
 	sbuf raw;
 
@@ -81,13 +81,13 @@ static void check_raw_csv(const parse_row *row)
 	if (!(raw.len >= 2 && (unsigned char)raw.data[0] == 0x1f &&
 	      (unsigned char)raw.data[1] == 0x8b) &&
 	    !(raw.len >= 4 && !memcmp(raw.data, "PK\3\4", 4))) {
-		REQUIRE(csv_open_mem(&r, raw.data, raw.len, "raw", err, sizeof(err)) == 0);
-		REQUIRE(csv_next(r, &back) == 1);
+		REQUIRE(csv_open_mem(&r, raw.data, raw.len, "raw", NULL) == 0);
+		REQUIRE(csv_next(r, &back, NULL) == 1);
 		REQUIRE(back.nfields == row->nraw);
 		for (i = 0; i < back.nfields; i++)
 			REQUIRE(back.lengths[i] == row->raw_lengths[i] &&
 				!memcmp(back.fields[i], row->raw_fields[i], back.lengths[i]));
-		REQUIRE(csv_next(r, &back) == 0);
+		REQUIRE(csv_next(r, &back, NULL) == 0);
 		csv_free(r);
 	}
 	sbuf_release(&raw);
@@ -132,6 +132,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	store_content content;
 	parse_row row;
 	char err[2048], sha[65];
+	mc_err perr;
 	size_t ncols, i;
 	unsigned long rows = 0;
 	int rc, examined, read_all = 0;
@@ -140,10 +141,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				  err, sizeof(err));
 	if (!examined)
 		REQUIRE(err[0] != '\0');
-	err[0] = '\0';
-	if (parse_open_mem(&p, data, size, "fuzz.csv", &map, on_report, NULL, err,
-			   sizeof(err))) {
-		REQUIRE(p == NULL && err[0] != '\0');
+	mc_err_clear(&perr);
+	if (parse_open_mem(&p, data, size, "fuzz.csv", &map, on_report, NULL, &perr)) {
+		REQUIRE(p == NULL && perr.msg[0] != '\0');
 		return 0;
 	}
 	cols = parse_columns(p, &ncols);
@@ -154,7 +154,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		REQUIRE(!cols[i].declared || cols[i].def);
 	}
 	record_plan_init(&plan, cols, ncols);
-	while ((rc = parse_next(p, &row, err, sizeof(err))) == 1) {
+	while ((rc = parse_next(p, &row, &perr)) == 1) {
 		REQUIRE(row.position == rows);
 		rows++;
 		REQUIRE(row.nvalues == ncols && row.name);
@@ -174,7 +174,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		REQUIRE(parse_content_sha256(p, sha) == 0);
 		read_all = 1;
 	} else {
-		REQUIRE(err[0] != '\0');
+		REQUIRE(perr.msg[0] != '\0');
 	}
 	REQUIRE(parse_rows_read(p) == rows);
 	REQUIRE(parse_rows_quarantined(p) <= rows);

@@ -30,10 +30,10 @@ static const char name[] = "fuzz.xlf";
 static void check_text(const char *text)
 {
 	size_t len = strlen(text);
-	char err[256];
+	mc_err err = { "" };
 
 	REQUIRE(mc_utf8_valid(text, len, NULL));
-	REQUIRE(template_check(text, NULL, NULL, err, sizeof(err)) == 0);
+	REQUIRE(template_check(text, NULL, NULL, &err) == 0);
 	REQUIRE(!strpbrk(text, "\t\r\n"));
 	REQUIRE(!strstr(text, "  "));
 	REQUIRE(len == 0 || (text[0] != ' ' && text[len - 1] != ' '));
@@ -47,18 +47,18 @@ static int same_text(const char *a, const char *b)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	xliff_catalogue c, again;
-	char err[1024], err2[1024];
+	mc_err err = { "" }, err2 = { "" };
 	size_t i, j, lines = 1;
 	int rc;
 
-	err[0] = '\0';
-	rc = xliff_read_memory((const char *)data, size, name, &c, err, sizeof(err));
+	mc_err_clear(&err);
+	rc = xliff_read_memory((const char *)data, size, name, &c, &err);
 	REQUIRE(rc == 0 || rc == -1);
 	if (rc) {
-		if (strncmp(err, name, sizeof(name) - 1) || err[sizeof(name) - 1] != ':' ||
-		    strpbrk(err, "\r\n")) {
+		if (strncmp(err.msg, name, sizeof(name) - 1) || err.msg[sizeof(name) - 1] != ':' ||
+		    strpbrk(err.msg, "\r\n")) {
 			fprintf(stderr, "fuzz_xliff: not a one-line message naming the file: %s\n",
-				err);
+				err.msg);
 			abort();
 		}
 		REQUIRE(c.n == 0 && c.units == NULL && c.path == NULL);
@@ -82,8 +82,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 
 	/* the same bytes read again give the same catalogue */
-	REQUIRE(xliff_read_memory((const char *)data, size, name, &again, err2,
-				  sizeof(err2)) == 0);
+	REQUIRE(xliff_read_memory((const char *)data, size, name, &again, &err2) == 0);
 	REQUIRE(again.n == c.n && !strcmp(again.source_lang, c.source_lang) &&
 		!strcmp(again.target_lang, c.target_lang));
 	for (j = 0; j < c.n; j++)

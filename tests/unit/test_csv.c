@@ -22,6 +22,9 @@
 #include <unistd.h>
 #include <zlib.h>
 
+/* What the last failing reader or input call said. */
+static mc_err cerr;
+
 #define SPECTRUM "tests/data/csv-spectrum"
 #define FIXTURES "tests/data/csv"
 
@@ -175,7 +178,7 @@ static int dump_reader(csv_reader *r, sbuf *out)
 	csv_row row;
 	int rc;
 
-	while ((rc = csv_next(r, &row)) == 1)
+	while ((rc = csv_next(r, &row, &cerr)) == 1)
 		dump_row(out, &row);
 	if (rc < 0)
 		sbuf_adds(out, "ERROR\n");
@@ -188,12 +191,11 @@ static int dump_mem(const void *data, size_t len, sbuf *out, int *bom)
 {
 	unsigned char *copy = dup_bytes(data, len);
 	csv_reader *r;
-	char err[512];
 	int rc;
 
 	sbuf_reset(out);
-	if (csv_open_mem(&r, copy, len, "case", err, sizeof err) < 0) {
-		sbuf_addf(out, "OPEN ERROR %s\n", err);
+	if (csv_open_mem(&r, copy, len, "case", &cerr) < 0) {
+		sbuf_addf(out, "OPEN ERROR %s\n", cerr.msg);
 		free(copy);
 		return -1;
 	}
@@ -534,7 +536,7 @@ out:
 /* Compare one csv-spectrum CSV with its JSON rows (keyed by the header). */
 static void spectrum_case(const char *name)
 {
-	char path[256], err[512], *json;
+	char path[256], *json;
 	struct jobj rows[16];
 	char *header[16];
 	size_t hn = 0, i, j, k, len;
@@ -549,17 +551,17 @@ static void spectrum_case(const char *name)
 	if (!CHECK(n >= 0, "spectrum %s: json read", name))
 		return;
 	snprintf(path, sizeof path, SPECTRUM "/csvs/%s.csv", name);
-	if (csv_open(&r, path, err, sizeof err) < 0) {
-		printf("# %s\n", err);
+	if (csv_open(&r, path, &cerr) < 0) {
+		printf("# %s\n", cerr.msg);
 		goto out;
 	}
-	if (csv_next(r, &row) != 1 || row.nfields > 16)
+	if (csv_next(r, &row, &cerr) != 1 || row.nfields > 16)
 		goto out;
 	for (hn = 0; hn < row.nfields; hn++)
 		header[hn] = xstrdup(row.fields[hn]);
 	ok = 1;
 	for (i = 0; i < (size_t)n && ok; i++) {
-		rc = csv_next(r, &row);
+		rc = csv_next(r, &row, &cerr);
 		if (rc != 1 || row.nfields != rows[i].n || row.flags) {
 			printf("# row %zu: rc %d, %zu fields, want %zu\n", i + 1,
 			       rc, rc == 1 ? row.nfields : 0, rows[i].n);
@@ -578,7 +580,7 @@ static void spectrum_case(const char *name)
 			}
 		}
 	}
-	if (ok && csv_next(r, &row) != 0) {
+	if (ok && csv_next(r, &row, &cerr) != 0) {
 		printf("# more rows than the json has\n");
 		ok = 0;
 	}
@@ -616,7 +618,6 @@ static void test_wide_sparse(void)
 	sbuf in;
 	csv_reader *r;
 	csv_row row;
-	char err[512];
 	size_t i, empty = 0;
 	int ok;
 
@@ -631,24 +632,24 @@ static void test_wide_sparse(void)
 	for (i = 2; i < 383; i++)
 		sbuf_addc(&in, ',');
 	sbuf_adds(&in, "\r\n");
-	if (csv_open_mem(&r, in.data, in.len, "sparse", err, sizeof err) < 0) {
-		CHECK(0, "sparse: open: %s", err);
+	if (csv_open_mem(&r, in.data, in.len, "sparse", &cerr) < 0) {
+		CHECK(0, "sparse: open: %s", cerr.msg);
 		sbuf_release(&in);
 		return;
 	}
-	ok = csv_next(r, &row) == 1 && row.nfields == 368;
+	ok = csv_next(r, &row, &cerr) == 1 && row.nfields == 368;
 	for (i = 0; ok && i < row.nfields; i++)
 		empty += row.lengths[i] == 0;
 	CHECK(ok && empty == 364 && !strcmp(row.fields[40], "Notes") &&
 	      !strcmp(row.fields[2], "Publication date"),
 	      "sparse: header of 368 fields, 364 empty");
-	ok = csv_next(r, &row) == 1 && row.nfields == 368 && row.line == 2 &&
+	ok = csv_next(r, &row, &cerr) == 1 && row.nfields == 368 && row.line == 2 &&
 	     !strcmp(row.fields[0], "GPT-4") && row.lengths[367] == 0;
 	CHECK(ok, "sparse: row of 368 fields");
-	ok = csv_next(r, &row) == 1 && row.nfields == 383 && row.line == 3 &&
+	ok = csv_next(r, &row, &cerr) == 1 && row.nfields == 383 && row.line == 3 &&
 	     !strcmp(row.fields[1], "y") && row.lengths[382] == 0;
 	CHECK(ok, "sparse: row of 383 fields");
-	CHECK(csv_next(r, &row) == 0 && csv_next(r, &row) == 0,
+	CHECK(csv_next(r, &row, &cerr) == 0 && csv_next(r, &row, &cerr) == 0,
 	      "sparse: end of input, and again");
 	CHECK(csv_bytes_read(r) == in.len, "sparse: every byte consumed");
 	csv_free(r);
@@ -666,24 +667,23 @@ static csv_reader *open_feed(enum feed how, const void *data, size_t len,
 			     char **tmp, unsigned char **gz)
 {
 	csv_reader *r = NULL;
-	char err[512];
 	size_t gzlen;
 
 	*tmp = NULL;
 	*gz = NULL;
 	switch (how) {
 	case FEED_MEM:
-		if (csv_open_mem(&r, data, len, "mem", err, sizeof err) < 0)
+		if (csv_open_mem(&r, data, len, "mem", &cerr) < 0)
 			r = NULL;
 		break;
 	case FEED_GZIP:
 		*gz = gzip_bytes(data, len, 1, &gzlen);
-		if (csv_open_mem(&r, *gz, gzlen, "mem.gz", err, sizeof err) < 0)
+		if (csv_open_mem(&r, *gz, gzlen, "mem.gz", &cerr) < 0)
 			r = NULL;
 		break;
 	case FEED_FILE:
 		*tmp = temp_file(data, len);
-		if (!*tmp || csv_open(&r, *tmp, err, sizeof err) < 0)
+		if (!*tmp || csv_open(&r, *tmp, &cerr) < 0)
 			r = NULL;
 		break;
 	}
@@ -730,7 +730,7 @@ static void test_big_fields(void)
 
 		if (!CHECK(r != NULL, "big fields (%s): open", feed_name[f]))
 			continue;
-		ok = csv_next(r, &row) == 1 && row.nfields == 3 &&
+		ok = csv_next(r, &row, &cerr) == 1 && row.nfields == 3 &&
 		     row.lengths[1] == qlen &&
 		     !memcmp(row.fields[1], want.data, qlen) &&
 		     !strcmp(row.fields[2], "y") && row.line == 1 &&
@@ -738,14 +738,14 @@ static void test_big_fields(void)
 		     row.fields[1][qlen] == '\0';
 		CHECK(ok, "big fields (%s): quoted field of %zu bytes, lines 1-%lu",
 		      feed_name[f], qlen, 1 + lines);
-		ok = csv_next(r, &row) == 1 && row.nfields == 2 &&
+		ok = csv_next(r, &row, &cerr) == 1 && row.nfields == 2 &&
 		     row.lengths[0] == ulen && row.line == 2 + lines &&
 		     !strcmp(row.fields[1], "end") && !row.flags;
 		for (i = 0; ok && i < ulen; i++)
 			ok = row.fields[0][i] == (char)('a' + i % 26);
 		CHECK(ok, "big fields (%s): unquoted field of %zu bytes",
 		      feed_name[f], ulen);
-		CHECK(csv_next(r, &row) == 0 && csv_bytes_read(r) == in.len,
+		CHECK(csv_next(r, &row, &cerr) == 0 && csv_bytes_read(r) == in.len,
 		      "big fields (%s): end, %zu bytes read", feed_name[f],
 		      in.len);
 		close_feed(r, tmp, gz);
@@ -781,21 +781,21 @@ static void test_many_fields(void)
 
 		if (!CHECK(r != NULL, "many fields (%s): open", feed_name[f]))
 			continue;
-		ok = csv_next(r, &row) == 1 && row.nfields == n &&
+		ok = csv_next(r, &row, &cerr) == 1 && row.nfields == n &&
 		     !strcmp(row.fields[0], "c0") &&
 		     !strcmp(row.fields[n - 1], "c99999");
 		for (i = 0; ok && i < n; i++)
 			ok = row.fields[i][0] == 'c';
 		CHECK(ok, "many fields (%s): header of %zu fields", feed_name[f], n);
-		ok = csv_next(r, &row) == 1 && row.nfields == n && row.line == 2;
+		ok = csv_next(r, &row, &cerr) == 1 && row.nfields == n && row.line == 2;
 		for (i = 0; ok && i < n; i++)
 			ok = row.lengths[i] == 0 && row.fields[i][0] == '\0';
 		CHECK(ok, "many fields (%s): %zu empty fields", feed_name[f], n);
-		ok = csv_next(r, &row) == 1 && row.nfields == n && row.line == 3;
+		ok = csv_next(r, &row, &cerr) == 1 && row.nfields == n && row.line == 3;
 		for (i = 0; ok && i < n; i++)
 			ok = row.lengths[i] == 1 && !strcmp(row.fields[i], "q");
 		CHECK(ok, "many fields (%s): %zu quoted fields", feed_name[f], n);
-		CHECK(csv_next(r, &row) == 0, "many fields (%s): end", feed_name[f]);
+		CHECK(csv_next(r, &row, &cerr) == 0, "many fields (%s): end", feed_name[f]);
 		close_feed(r, tmp, gz);
 	}
 	sbuf_release(&in);
@@ -815,12 +815,12 @@ static void test_huge_cell(void)
 	memset(in, 'x', n);
 	memcpy(in + n, ",end\n", 5);
 	r = open_feed(FEED_GZIP, in, n + 5, &tmp, &gz);
-	ok = r && csv_next(r, &row) == 1 && row.nfields == 2 &&
+	ok = r && csv_next(r, &row, &cerr) == 1 && row.nfields == 2 &&
 	     row.lengths[0] == n && !strcmp(row.fields[1], "end");
 	for (i = 0; ok && i < n; i++)
 		ok = row.fields[0][i] == 'x';
 	CHECK(ok, "huge cell: a %zu-byte field through gzip", n);
-	CHECK(r && csv_next(r, &row) == 0, "huge cell: end");
+	CHECK(r && csv_next(r, &row, &cerr) == 0, "huge cell: end");
 	close_feed(r, tmp, gz);
 	free(in);
 }
@@ -850,22 +850,22 @@ static void test_row_limit(void)
 		sbuf_addc(&text, ',');
 	sbuf_adds(&text, "\nb,short,2021\n");
 	in = dup_bytes(text.data, text.len);
-	CHECK(csv_open_mem(&r, in, text.len, "t.csv", NULL, 0) == 0, "row limit: open");
+	CHECK(csv_open_mem(&r, in, text.len, "t.csv", NULL) == 0, "row limit: open");
 	csv_set_max_row(r, 100);
-	CHECK(csv_next(r, &row) == 1 && !(row.flags & CSV_ROW_TOO_LONG) && row.nfields == 3,
+	CHECK(csv_next(r, &row, &cerr) == 1 && !(row.flags & CSV_ROW_TOO_LONG) && row.nfields == 3,
 	      "row limit: a short row is not flagged");
-	ok = csv_next(r, &row) == 1 && row.flags & CSV_ROW_TOO_LONG && row.long_field == 1 &&
+	ok = csv_next(r, &row, &cerr) == 1 && row.flags & CSV_ROW_TOO_LONG && row.long_field == 1 &&
 	     row.nfields == 2 && !strcmp(row.fields[0], "a") && row.lengths[0] + row.lengths[1] <= 100 &&
 	     row.lengths[1] > 80 && row.line == 2 && row.end_line == 8;
 	CHECK(ok, "row limit: a long cell: flagged in field 1, cut, later fields left out, "
 	      "lines %lu-%lu", row.line, row.end_line);
-	ok = csv_next(r, &row) == 1 && row.flags & CSV_ROW_TOO_LONG && row.nfields <= 101 &&
+	ok = csv_next(r, &row, &cerr) == 1 && row.flags & CSV_ROW_TOO_LONG && row.nfields <= 101 &&
 	     row.line == 9;
 	CHECK(ok, "row limit: 5001 empty fields: flagged, at most 101 kept (%zu)", row.nfields);
-	ok = csv_next(r, &row) == 1 && !(row.flags & CSV_ROW_TOO_LONG) && row.nfields == 3 &&
+	ok = csv_next(r, &row, &cerr) == 1 && !(row.flags & CSV_ROW_TOO_LONG) && row.nfields == 3 &&
 	     !strcmp(row.fields[1], "short") && row.line == 10;
 	CHECK(ok, "row limit: the next row reads whole, on line %lu", row.line);
-	CHECK(csv_next(r, &row) == 0, "row limit: end");
+	CHECK(csv_next(r, &row, &cerr) == 0, "row limit: end");
 	csv_free(r);
 	free(in);
 	sbuf_release(&text);
@@ -880,11 +880,11 @@ static void test_row_limit(void)
 	memcpy(in + sizeof head + 1 + n, ",2020\n", 7);
 	memcpy(in + sizeof head + 1 + n + 7, "b,ok,2021\n", 11);
 	r = open_feed(FEED_GZIP, in, len - 1, &tmp, &gz);
-	ok = r && csv_next(r, &row) == 1 && csv_next(r, &row) == 1 &&
+	ok = r && csv_next(r, &row, &cerr) == 1 && csv_next(r, &row, &cerr) == 1 &&
 	     row.flags & CSV_ROW_TOO_LONG && row.long_field == 1 && row.nfields == 2 &&
 	     row.lengths[1] == n - 2;
 	CHECK(ok, "row limit: a %zu-byte cell is cut at the default limit", n);
-	ok = r && csv_next(r, &row) == 1 && row.nfields == 3 && !strcmp(row.fields[2], "2021") &&
+	ok = r && csv_next(r, &row, &cerr) == 1 && row.nfields == 3 && !strcmp(row.fields[2], "2021") &&
 	     !(row.flags & CSV_ROW_TOO_LONG);
 	CHECK(ok, "row limit: the row after it reads whole");
 	close_feed(r, tmp, gz);
@@ -906,23 +906,22 @@ static unsigned char *concat(const void *a, size_t la, const void *b,
 	return out;
 }
 
-/* Dump data opened as name; *msg gets csv_error() (caller frees) when
+/* Dump data opened as name; *msg gets the error message (caller frees) when
  * reading failed, else NULL. */
 static void dump_named(const void *data, size_t len, const char *name,
 		       sbuf *out, char **msg)
 {
 	unsigned char *copy = dup_bytes(data, len);
 	csv_reader *r;
-	char err[512];
 
 	sbuf_reset(out);
 	*msg = NULL;
-	if (csv_open_mem(&r, copy, len, name, err, sizeof err) < 0) {
+	if (csv_open_mem(&r, copy, len, name, &cerr) < 0) {
 		sbuf_adds(out, "OPEN ERROR\n");
-		*msg = xstrdup(err);
+		*msg = xstrdup(cerr.msg);
 	} else {
 		if (dump_reader(r, out) < 0)
-			*msg = xstrdup(csv_error(r));
+			*msg = xstrdup(cerr.msg);
 		csv_free(r);
 	}
 	free(copy);
@@ -1011,18 +1010,19 @@ static void test_gzip_truncated(void)
 	unsigned long n = 0, i;
 	csv_reader *r;
 	csv_row row;
-	char err[512], want[32];
+	char want[32], first[MC_ERR_MAX];
+	mc_err again = { "" };
 	int rc, ok = 1;
 
 	sbuf_init(&in);
 	for (i = 0; i < 40000; i++)
 		sbuf_addf(&in, "row%lu,\"value\n%lu\"\n", i, i * 7);
 	gz = gzip_bytes(in.data, in.len, 6, &gzlen);
-	if (csv_open_mem(&r, gz, gzlen / 2, "cut.csv.gz", err, sizeof err) < 0) {
-		CHECK(0, "gzip cut: open: %s", err);
+	if (csv_open_mem(&r, gz, gzlen / 2, "cut.csv.gz", &cerr) < 0) {
+		CHECK(0, "gzip cut: open: %s", cerr.msg);
 		goto out;
 	}
-	while ((rc = csv_next(r, &row)) == 1) {
+	while ((rc = csv_next(r, &row, &cerr)) == 1) {
 		snprintf(want, sizeof want, "row%lu", n);
 		if (row.nfields != 2 || strcmp(row.fields[0], want) ||
 		    row.line != 2 * n + 1 || row.end_line != 2 * n + 2)
@@ -1031,9 +1031,12 @@ static void test_gzip_truncated(void)
 	}
 	CHECK(rc == -1 && ok && n > 1000 && n < 40000,
 	      "gzip cut: %lu whole rows, then -1", n);
-	CHECK(has(csv_error(r), "cut.csv.gz: line ", "truncated gzip", NULL),
-	      "gzip cut: message: %s", csv_error(r));
-	CHECK(csv_next(r, &row) == -1, "gzip cut: -1 again");
+	CHECK(has(cerr.msg, "cut.csv.gz: line ", "truncated gzip", NULL),
+	      "gzip cut: message: %s", cerr.msg);
+	mc_fmt(first, sizeof first, "%s", cerr.msg);
+	CHECK(csv_next(r, &row, &cerr) == -1, "gzip cut: -1 again");
+	CHECK(csv_next(r, &row, &again) == -1 && !strcmp(again.msg, first),
+	      "gzip cut: a later call says the same: %s", again.msg);
 	csv_free(r);
 out:
 	free(gz);
@@ -1049,19 +1052,18 @@ static void test_real_files(void)
 		"tests/data/dirty/notable_ai_models-spreadsheet-resave.csv.gz";
 	csv_reader *r;
 	csv_row row;
-	char err[512];
 	unsigned long n = 0, prev_end = 0;
 	int rc, ok = 1;
 
-	if (csv_open(&r, large, err, sizeof err) < 0) {
-		CHECK(0, "large_scale: open: %s", err);
+	if (csv_open(&r, large, &cerr) < 0) {
+		CHECK(0, "large_scale: open: %s", cerr.msg);
 		return;
 	}
-	rc = csv_next(r, &row);
+	rc = csv_next(r, &row, &cerr);
 	CHECK(rc == 1 && row.nfields == 28 && !strcmp(row.fields[0], "System"),
 	      "large_scale: header of 28 fields, first \"System\"");
 	prev_end = rc == 1 ? row.end_line : 0;
-	while ((rc = csv_next(r, &row)) == 1) {
+	while ((rc = csv_next(r, &row, &cerr)) == 1) {
 		if (row.nfields != 28 || row.flags || row.line != prev_end + 1 ||
 		    row.end_line < row.line)
 			ok = 0;
@@ -1073,16 +1075,16 @@ static void test_real_files(void)
 	CHECK(!csv_had_bom(r), "large_scale: no BOM");
 	csv_free(r);
 
-	if (csv_open(&r, dirty, err, sizeof err) < 0) {
-		CHECK(0, "dirty: open: %s", err);
+	if (csv_open(&r, dirty, &cerr) < 0) {
+		CHECK(0, "dirty: open: %s", cerr.msg);
 		return;
 	}
-	rc = csv_next(r, &row);
+	rc = csv_next(r, &row, &cerr);
 	CHECK(rc == 1 && row.nfields == 368 && !strcmp(row.fields[0], "Model"),
 	      "dirty resave: header of 368 fields");
 	n = 0;
 	ok = 1;
-	while ((rc = csv_next(r, &row)) == 1) {
+	while ((rc = csv_next(r, &row, &cerr)) == 1) {
 		if (row.nfields != 368 && row.nfields != 383)
 			ok = 0;
 		n++;
@@ -1104,7 +1106,7 @@ static const char zip_b[] =
 /* Read a fixture through csv_open and through csv_open_mem. */
 static void zip_case(const char *file, const char *want, const char *what)
 {
-	char path[256], err[512];
+	char path[256];
 	unsigned char *data;
 	csv_reader *r;
 	size_t len;
@@ -1112,12 +1114,12 @@ static void zip_case(const char *file, const char *want, const char *what)
 
 	sbuf_init(&out);
 	snprintf(path, sizeof path, FIXTURES "/%s", file);
-	if (csv_open(&r, path, err, sizeof err) == 0) {
+	if (csv_open(&r, path, &cerr) == 0) {
 		dump_reader(r, &out);
 		CHECK_STR(out.data, want, "zip %s (file): %s", file, what);
 		csv_free(r);
 	} else {
-		CHECK(0, "zip %s (file): open: %s", file, err);
+		CHECK(0, "zip %s (file): open: %s", file, cerr.msg);
 	}
 	data = slurp(path, &len);
 	if (CHECK(data != NULL, "zip %s: fixture read", file)) {
@@ -1131,13 +1133,13 @@ static void zip_case(const char *file, const char *want, const char *what)
 /* A fixture that csv_open must refuse with a message naming it. */
 static void zip_refused(const char *file, const char *what, const char *why)
 {
-	char path[256], err[512] = "";
+	char path[256];
 	csv_reader *r = NULL;
 
 	snprintf(path, sizeof path, FIXTURES "/%s", file);
-	CHECK(csv_open(&r, path, err, sizeof err) == -1 && !r &&
-	      has(err, path, why, NULL), "zip %s refused: %s: %s", file,
-	      what, err);
+	CHECK(csv_open(&r, path, &cerr) == -1 && !r &&
+	      has(cerr.msg, path, why, NULL), "zip %s refused: %s: %s", file,
+	      what, cerr.msg);
 }
 
 /* Offset of the central directory entry for member name, or 0. */
@@ -1320,11 +1322,10 @@ static void test_zip(void)
 		tmp = temp_file(z, len);
 		if (tmp) {
 			csv_reader *r;
-			char err[512];
-			sbuf out2;
+					sbuf out2;
 
 			sbuf_init(&out2);
-			if (csv_open(&r, tmp, err, sizeof err) == 0) {
+			if (csv_open(&r, tmp, &cerr) == 0) {
 				dump_reader(r, &out2);
 				csv_free(r);
 			}
@@ -1365,7 +1366,6 @@ static void test_input(void)
 	unsigned char *data, *big, *gz;
 	size_t len, i, biglen = 3 * (size_t)INPUT_BLOCK + 5, gzlen;
 	const unsigned char *block;
-	char err[512];
 	input *in;
 	int f;
 
@@ -1379,9 +1379,8 @@ static void test_input(void)
 			len = strlen(cases[i].text);
 			data = dup_bytes(cases[i].text, len);
 		}
-		if (!data || input_open_mem(&in, data, len, "x.csv", err,
-					    sizeof err) < 0) {
-			CHECK(0, "input %zu: open: %s", i, data ? err : "no data");
+		if (!data || input_open_mem(&in, data, len, "x.csv", &cerr) < 0) {
+			CHECK(0, "input %zu: open: %s", i, data ? cerr.msg : "no data");
 			free(data);
 			continue;
 		}
@@ -1398,10 +1397,10 @@ static void test_input(void)
 
 	big = xmalloc(biglen);
 	memset(big, 'b', biglen);
-	CHECK(input_open_mem(&in, big, biglen, NULL, err, sizeof err) == 0 &&
-	      input_next(in, &block, &len) == 1 && block == big &&
-	      len == biglen && input_next(in, &block, &len) == 0 &&
-	      input_next(in, &block, &len) == 0,
+	CHECK(input_open_mem(&in, big, biglen, NULL, &cerr) == 0 &&
+	      input_next(in, &block, &len, &cerr) == 1 && block == big &&
+	      len == biglen && input_next(in, &block, &len, &cerr) == 0 &&
+	      input_next(in, &block, &len, &cerr) == 0,
 	      "input: memory is handed out in place, in one block");
 	input_free(in);
 	gz = gzip_bytes(big, biglen, 1, &gzlen);
@@ -1411,11 +1410,11 @@ static void test_input(void)
 		int rc = -1;
 
 		if (f == FEED_GZIP)
-			rc = input_open_mem(&in, gz, gzlen, NULL, err, sizeof err);
+			rc = input_open_mem(&in, gz, gzlen, NULL, &cerr);
 		else if (tmp)
-			rc = input_open(&in, tmp, err, sizeof err);
+			rc = input_open(&in, tmp, &cerr);
 		if (rc == 0) {
-			while (n < 8 && input_next(in, &block, &len) == 1)
+			while (n < 8 && input_next(in, &block, &len, &cerr) == 1)
 				sizes[n++] = len;
 			input_free(in);
 		}
@@ -1438,33 +1437,33 @@ static void test_open_errors(void)
 	static const char missing[] = FIXTURES "/no-such-file.csv";
 	unsigned char *magic = dup_bytes("\x1f\x8b", 2);
 	csv_reader *r = NULL;
-	char err[512] = "", *msg;
+	char *msg;
 	csv_row row;
 	sbuf out;
 
-	CHECK(csv_open(&r, missing, err, sizeof err) == -1 && !r &&
-	      has(err, missing, "No such file", NULL),
-	      "open: missing file: %s", err);
-	CHECK(csv_open(&r, FIXTURES, err, sizeof err) == -1 && !r &&
-	      has(err, FIXTURES ": ", "Is a directory", NULL),
-	      "open: a directory: %s", err);
-	if (csv_open(&r, SPECTRUM "/csvs/simple.csv", err, sizeof err) == 0) {
-		CHECK(csv_next(r, &row) == 1 && csv_next(r, &row) == 1 &&
-		      csv_next(r, &row) == 0 && csv_next(r, &row) == 0 &&
+	CHECK(csv_open(&r, missing, &cerr) == -1 && !r &&
+	      has(cerr.msg, missing, "No such file", NULL),
+	      "open: missing file: %s", cerr.msg);
+	CHECK(csv_open(&r, FIXTURES, &cerr) == -1 && !r &&
+	      has(cerr.msg, FIXTURES ": ", "Is a directory", NULL),
+	      "open: a directory: %s", cerr.msg);
+	if (csv_open(&r, SPECTRUM "/csvs/simple.csv", &cerr) == 0) {
+		CHECK(csv_next(r, &row, &cerr) == 1 && csv_next(r, &row, &cerr) == 1 &&
+		      csv_next(r, &row, &cerr) == 0 && csv_next(r, &row, &cerr) == 0 &&
 		      csv_bytes_read(r) == 12,
 		      "open: plain file read to the end, 0 again, 12 bytes");
 		csv_free(r);
 	} else {
-		CHECK(0, "open: simple.csv: %s", err);
+		CHECK(0, "open: simple.csv: %s", cerr.msg);
 	}
-	if (csv_open_mem(&r, magic, 2, NULL, err, sizeof err) == 0) {
-		CHECK(csv_next(r, &row) == -1 &&
-		      has(csv_error(r), "<memory>: line 1: ", NULL, NULL),
+	if (csv_open_mem(&r, magic, 2, NULL, &cerr) == 0) {
+		CHECK(csv_next(r, &row, &cerr) == -1 &&
+		      has(cerr.msg, "<memory>: line 1: ", NULL, NULL),
 		      "open: memory without a name is \"<memory>\": %s",
-		      csv_error(r));
+		      cerr.msg);
 		csv_free(r);
 	} else {
-		CHECK(0, "open: memory gzip magic: %s", err);
+		CHECK(0, "open: memory gzip magic: %s", cerr.msg);
 	}
 	free(magic);
 	csv_free(NULL);
@@ -1484,7 +1483,6 @@ static void test_inflate_cap(void)
 	unsigned char *plain = xmalloc(len), *gz;
 	unsigned long long cap = 0;
 	csv_reader *r = NULL;
-	char err[512] = "";
 	csv_row row;
 	int rc = 0;
 
@@ -1492,53 +1490,94 @@ static void test_inflate_cap(void)
 		memcpy(plain + i, "a,b\n", 4);
 	gz = gzip_bytes(plain, len, 9, &gzlen);
 	unsetenv("MODELCAT_MAX_INFLATED");
-	CHECK(input_max_inflated(&cap, err, sizeof err) == 0 &&
+	CHECK(input_max_inflated(&cap, &cerr) == 0 &&
 	      cap == INPUT_MAX_INFLATED_DEFAULT && cap == 1ULL << 30,
 	      "cap: 1 GiB by default");
 	setenv("MODELCAT_MAX_INFLATED", "1M", 1);
-	if (csv_open_mem(&r, gz, gzlen, "bomb.csv.gz", err, sizeof err) == 0) {
-		while ((rc = csv_next(r, &row)) == 1)
+	if (csv_open_mem(&r, gz, gzlen, "bomb.csv.gz", &cerr) == 0) {
+		while ((rc = csv_next(r, &row, &cerr)) == 1)
 			;
-		CHECK(rc == -1 && has(csv_error(r), "bomb.csv.gz: line ",
+		CHECK(rc == -1 && has(cerr.msg, "bomb.csv.gz: line ",
 				      "inflates to more than 1048576 bytes",
 				      "MODELCAT_MAX_INFLATED raises it") &&
 		      csv_bytes_read(r) <= 1u << 20,
-		      "cap: gzip past 1M stops with an error: %s", csv_error(r));
+		      "cap: gzip past 1M stops with an error: %s", cerr.msg);
 		csv_free(r);
 	} else {
-		CHECK(0, "cap: gzip opens: %s", err);
+		CHECK(0, "cap: gzip opens: %s", cerr.msg);
 	}
-	if (csv_open_mem(&r, plain, len, "plain.csv", err, sizeof err) == 0) {
-		for (i = 0; (rc = csv_next(r, &row)) == 1; i++)
+	if (csv_open_mem(&r, plain, len, "plain.csv", &cerr) == 0) {
+		for (i = 0; (rc = csv_next(r, &row, &cerr)) == 1; i++)
 			;
 		CHECK(rc == 0 && i == len / 4, "cap: plain input is not capped (%zu rows)", i);
 		csv_free(r);
 	}
 	setenv("MODELCAT_MAX_INFLATED", "4M", 1);
-	if (csv_open_mem(&r, gz, gzlen, "bomb.csv.gz", err, sizeof err) == 0) {
-		for (i = 0; (rc = csv_next(r, &row)) == 1; i++)
+	if (csv_open_mem(&r, gz, gzlen, "bomb.csv.gz", &cerr) == 0) {
+		for (i = 0; (rc = csv_next(r, &row, &cerr)) == 1; i++)
 			;
 		CHECK(rc == 0 && i == len / 4, "cap: gzip under a 4M cap reads whole");
 		csv_free(r);
 	}
 	setenv("MODELCAT_MAX_INFLATED", "40", 1);
-	CHECK(csv_open(&r, FIXTURES "/deflated.zip", err, sizeof err) == -1 &&
-	      has(err, "deflated.zip: zip member", "would inflate to",
+	CHECK(csv_open(&r, FIXTURES "/deflated.zip", &cerr) == -1 &&
+	      has(cerr.msg, "deflated.zip: zip member", "would inflate to",
 		  "more than the cap of 40"),
-	      "cap: a zip member declaring more is refused at open: %s", err);
+	      "cap: a zip member declaring more is refused at open: %s", cerr.msg);
 	setenv("MODELCAT_MAX_INFLATED", "lots", 1);
-	CHECK(csv_open_mem(&r, gz, gzlen, "x.gz", err, sizeof err) == -1 &&
-	      has(err, "x.gz: MODELCAT_MAX_INFLATED='lots' is not a size", NULL, NULL),
-	      "cap: a bad value is an error: %s", err);
+	CHECK(csv_open_mem(&r, gz, gzlen, "x.gz", &cerr) == -1 &&
+	      has(cerr.msg, "x.gz: MODELCAT_MAX_INFLATED='lots' is not a size", NULL, NULL),
+	      "cap: a bad value is an error: %s", cerr.msg);
 	setenv("MODELCAT_MAX_INFLATED", "1T", 1);
-	CHECK(input_max_inflated(&cap, err, sizeof err) == -1,
+	CHECK(input_max_inflated(&cap, &cerr) == -1,
 	      "cap: an unknown suffix is an error");
+	CHECK_STR(cerr.msg, "MODELCAT_MAX_INFLATED='1T' is not a size (bytes, or with k, M or G)",
+		  "cap: the message names the variable and its value");
 	setenv("MODELCAT_MAX_INFLATED", "2G", 1);
-	CHECK(input_max_inflated(&cap, err, sizeof err) == 0 && cap == 2ULL << 30,
+	CHECK(input_max_inflated(&cap, &cerr) == 0 && cap == 2ULL << 30,
 	      "cap: 2G is 2 GiB");
 	unsetenv("MODELCAT_MAX_INFLATED");
 	free(gz);
 	free(plain);
+}
+
+/* A decoding error of input_next() reaches the caller's mc_err without the
+ * name, after the output decoded before it; later calls say the same. */
+static void test_input_errors(void)
+{
+	sbuf text;
+	unsigned char *gz;
+	size_t gzlen, len, i;
+	const unsigned char *block;
+	unsigned long long total = 0;
+	mc_err err = { "" }, again = { "" };
+	input *in = NULL;
+	int rc;
+
+	sbuf_init(&text);
+	for (i = 0; i < 100000; i++)
+		sbuf_addf(&text, "%zu,x\n", i);
+	gz = gzip_bytes(text.data, text.len, 1, &gzlen);
+	if (!CHECK(input_open_mem(&in, gz, gzlen - 20, "cut.gz", &err) == 0,
+		   "input: a cut gzip opens (%s)", err.msg))
+		goto out;
+	while ((rc = input_next(in, &block, &len, &err)) == 1)
+		total += len;
+	CHECK(rc == -1 && total > 0 && total < text.len,
+	      "input: %llu bytes handed out before the error", total);
+	CHECK_STR(err.msg, "truncated gzip data (the input ends inside a compressed stream)",
+		  "input: the message, without the name");
+	CHECK(input_next(in, &block, &len, &again) == -1 && !strcmp(again.msg, err.msg),
+	      "input: a later call fails with the same message: %s", again.msg);
+	input_free(in);
+	in = NULL;
+	CHECK(input_open(&in, FIXTURES "/nocsv.zip", &err) == -1 && !in &&
+	      has(err.msg, FIXTURES "/nocsv.zip: zip archive has no member whose name ends in",
+		  NULL, NULL),
+	      "input: an open error names the file: %s", err.msg);
+out:
+	free(gz);
+	sbuf_release(&text);
 }
 
 /* A deflated zip member whose output block fills inside its last match:
@@ -1556,7 +1595,7 @@ static void test_zip_block_end(void)
 	unsigned char *zip;
 	csv_reader *r;
 	csv_row row;
-	char err[512], first[512] = "";
+	char first[512] = "";
 	sbuf text;
 	int rc;
 
@@ -1576,19 +1615,17 @@ static void test_zip_block_end(void)
 				sbuf_addc(&text, 'x');
 			zip = zip_one("e.csv", text.data, text.len, 8, Z_FIXED, &ziplen);
 			rows = 0;
-			rc = csv_open_mem(&r, zip, ziplen, "e.zip", err, sizeof err);
+			rc = csv_open_mem(&r, zip, ziplen, "e.zip", &cerr);
 			if (rc == 0) {
-				while ((rc = csv_next(r, &row)) == 1)
+				while ((rc = csv_next(r, &row, &cerr)) == 1)
 					rows++;
-				if (rc < 0)
-					mc_fmt(err, sizeof err, "%s", csv_error(r));
 				csv_free(r);
 			}
 			tried++;
 			if (rc != 0 || rows != i + 3) {
 				if (!bad++)
 					mc_fmt(first, sizeof first, "e %zu, run %zu: %lu rows (%s)", e,
-					       run, rows, rc ? err : "ok");
+					       run, rows, rc ? cerr.msg : "ok");
 			}
 			free(zip);
 		}
@@ -1615,6 +1652,7 @@ int main(void)
 	test_zip_block_end();
 	test_input();
 	test_open_errors();
+	test_input_errors();
 	test_inflate_cap();
 	return unit_done();
 }

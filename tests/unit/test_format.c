@@ -223,7 +223,7 @@ static void test_templates(void)
 	};
 	size_t i;
 	sbuf out;
-	char err[128];
+	mc_err err = { "" };
 
 	sbuf_init(&out);
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
@@ -235,7 +235,7 @@ static void test_templates(void)
 		CHECK(rc == cases[i].rc, "template_expand(\"%s\") returns %d (got %d)", cases[i].tmpl,
 		      cases[i].rc, rc);
 		CHECK_STR(out.data + 1, cases[i].out, "template_expand case %zu writes its text", i);
-		CHECK((template_check(cases[i].tmpl, NULL, NULL, err, sizeof(err)) == 0) ==
+		CHECK((template_check(cases[i].tmpl, NULL, NULL, &err) == 0) ==
 		      (cases[i].rc >= 0), "template_check agrees on \"%s\"", cases[i].tmpl);
 	}
 	CHECK(template_placeholders_within("Het werd gepubliceerd in {month}.",
@@ -244,6 +244,10 @@ static void test_templates(void)
 	CHECK(template_placeholders_within("{params} {name}", "{name} was published") == 0,
 	      "a translation may not name a placeholder the source lacks");
 	CHECK(template_placeholders_within("{oops", "{name}") == -1, "a broken template is -1");
+	CHECK(template_check("{[}x", NULL, NULL, &err) == -1, "an open group is refused");
+	CHECK_STR(err.msg, "an optional group is not closed", "template_check says why");
+	CHECK(template_check("x{]}", NULL, NULL, &err) == -1, "a group end alone is refused");
+	CHECK_STR(err.msg, "an optional group ends that never began", "template_check says why");
 	sbuf_reset(&out);
 	template_add_text(&out, "  a {b}\n\t c ", strlen("  a {b}\n\t c "));
 	template_add_placeholder(&out, "name");

@@ -18,6 +18,18 @@ static int name_of(char *buf, size_t size, size_t i)
 	return snprintf(buf, size, "Model (copy %zu)", i);
 }
 
+/* What the last failing namecount_get() said. */
+static mc_err last_err;
+
+/* namecount_get()'s count pointer, or NULL when the call fails. */
+static uint32_t *count_of(namecount *nc, const char *name, size_t len)
+{
+	uint32_t *c;
+
+	namecount_get(nc, name, len, &c, &last_err);
+	return c;
+}
+
 /* Every name once, then every third name again, then each read back. */
 static void once_then_thirds(namecount *nc, size_t n, const char *what)
 {
@@ -26,7 +38,7 @@ static void once_then_thirds(namecount *nc, size_t n, const char *what)
 	uint32_t *c;
 
 	for (i = 0; i < n; i++) {
-		c = namecount_get(nc, name, (size_t)name_of(name, sizeof(name), i));
+		c = count_of(nc, name, (size_t)name_of(name, sizeof(name), i));
 		lost += !c;
 		if (c)
 			wrong += (*c)++ != 0;
@@ -34,13 +46,13 @@ static void once_then_thirds(namecount *nc, size_t n, const char *what)
 	CHECK(!lost && !wrong && nc->names == n, "%s: %zu distinct names start at 0 (%zu did not)",
 	      what, n, wrong);
 	for (i = 0; i < n; i += 3) {
-		c = namecount_get(nc, name, (size_t)name_of(name, sizeof(name), i));
+		c = count_of(nc, name, (size_t)name_of(name, sizeof(name), i));
 		lost += !c;
 		if (c)
 			++*c;
 	}
 	for (i = wrong = 0; i < n; i++) {
-		c = namecount_get(nc, name, (size_t)name_of(name, sizeof(name), i));
+		c = count_of(nc, name, (size_t)name_of(name, sizeof(name), i));
 		lost += !c;
 		wrong += !c || *c != (i % 3 ? 1u : 2u);
 	}
@@ -71,7 +83,7 @@ static void random_against_reference(size_t limit, size_t pool, size_t steps)
 		k = (size_t)(x % pool);
 		distinct += !seen[k];
 		seen[k] = 1;
-		c = namecount_get(&nc, name, (size_t)name_of(name, sizeof(name), k));
+		c = count_of(&nc, name, (size_t)name_of(name, sizeof(name), k));
 		if (!c) {
 			lost++;
 			break;
@@ -106,17 +118,19 @@ static void spill_fails(void)
 	namecount_init(&nc);
 	namecount_limit(&nc, 16);
 	for (i = 0; i < 100; i++) {
-		c = namecount_get(&nc, name, (size_t)name_of(name, sizeof(name), i));
+		c = count_of(&nc, name, (size_t)name_of(name, sizeof(name), i));
 		if (!c)
 			break;
 		++*c;
 	}
 	CHECK(!c && i == 12, "the first spill that cannot be written fails the call (at name %zu)",
 	      i);
-	CHECK(strstr(nc.err, "/nonexistent/modelcat-folder: cannot make a temporary file") != NULL,
-	      "the error names the folder: %s", nc.err);
-	CHECK(!namecount_get(&nc, "Model (copy 0)", 14),
+	CHECK(strstr(last_err.msg, "/nonexistent/modelcat-folder: cannot make a temporary file") != NULL,
+	      "the error names the folder: %s", last_err.msg);
+	CHECK(!count_of(&nc, "Model (copy 0)", 14),
 	      "after a failed spill every call fails: no count starts again at 0");
+	CHECK(strstr(last_err.msg, "/nonexistent/modelcat-folder: the counts of model names were "
+		     "lost") != NULL, "and says why: %s", last_err.msg);
 	namecount_release(&nc);
 	if (saved)
 		setenv("TMPDIR", saved, 1);
@@ -136,13 +150,13 @@ int main(void)
 	      "200,000 names spill past the default table (%llu spills, %zu slots)", nc.spills,
 	      nc.cap);
 
-	c = namecount_get(&nc, "AMPLIFY", 7);
+	c = count_of(&nc, "AMPLIFY", 7);
 	++*c;
-	CHECK(*namecount_get(&nc, "AMPLIFY", 7) == 1, "a name counted once reads 1");
-	CHECK(*namecount_get(&nc, "AMPLIFx", 7) == 0 && *namecount_get(&nc, "AMPLIF", 6) == 0 &&
-	      *namecount_get(&nc, "AMPLIFY ", 8) == 0, "names one byte apart, or a prefix, are apart");
-	CHECK(*namecount_get(&nc, "", 0) == 0, "the empty name is a name like another");
-	CHECK(*namecount_get(&nc, "a\0b", 3) == 0 && *namecount_get(&nc, "a", 1) == 0,
+	CHECK(*count_of(&nc, "AMPLIFY", 7) == 1, "a name counted once reads 1");
+	CHECK(*count_of(&nc, "AMPLIFx", 7) == 0 && *count_of(&nc, "AMPLIF", 6) == 0 &&
+	      *count_of(&nc, "AMPLIFY ", 8) == 0, "names one byte apart, or a prefix, are apart");
+	CHECK(*count_of(&nc, "", 0) == 0, "the empty name is a name like another");
+	CHECK(*count_of(&nc, "a\0b", 3) == 0 && *count_of(&nc, "a", 1) == 0,
 	      "bytes after a NUL count");
 	namecount_release(&nc);
 	CHECK(nc.cap == 0 && nc.n == 0 && nc.names == 0 && nc.fd == -1, "released");

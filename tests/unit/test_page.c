@@ -18,12 +18,12 @@ static page_texts english;
 static int load_english(void)
 {
 	xliff_catalogue en;
-	char err[512];
+	mc_err err = { "" };
 	size_t i;
 
 	page_texts_init(&english, "en");
-	if (xliff_read("translations/en.xlf", &en, err, sizeof(err))) {
-		printf("# %s\n", err);
+	if (xliff_read("translations/en.xlf", &en, &err)) {
+		printf("# %s\n", err.msg);
 		return -1;
 	}
 	for (i = 0; i < PT_COUNT; i++) {
@@ -63,18 +63,18 @@ static char *render(const char *name, const char *as_of, const char *const *fiel
 	model_view m;
 	page p;
 	sbuf out;
-	char err[256];
+	mc_err err = { "" };
 
 	model_make(&m, name, as_of, fields);
 	page_init(&p, "en");
 	sbuf_init(&out);
-	if (page_build(&p, &m, &english, &english, err, sizeof(err)) == 0) {
+	if (page_build(&p, &m, &english, &english, &err) == 0) {
 		if (html)
 			page_render_html(&p, &out);
 		else
 			page_render_text(&p, &out);
 	} else {
-		printf("# %s\n", err);
+		printf("# %s\n", err.msg);
 	}
 	page_release(&p);
 	model_view_release(&m);
@@ -243,14 +243,14 @@ static void test_index_and_missing(void)
 	};
 	page p;
 	sbuf out;
-	char err[256];
+	mc_err err = { "" };
 	page_texts none;
 	model_view m;
 	static const char *const fields[] = { NULL };
 
 	page_init(&p, "en");
 	sbuf_init(&out);
-	CHECK(page_build_index(&p, entries, 2, "2025-05-06", &english, &english, err, sizeof(err)) == 0,
+	CHECK(page_build_index(&p, entries, 2, "2025-05-06", &english, &english, &err) == 0,
 	      "the index builds");
 	page_render_text(&p, &out);
 	CHECK_STR(out.data, "AI models\n2 models on record on 6 May 2025. Each page describes one model: where "
@@ -268,8 +268,8 @@ static void test_index_and_missing(void)
 	english.text[PT_BAND] = NULL;
 	model_make(&m, "M", "2025-05-06", fields);
 	page_init(&p, "xx");
-	CHECK(page_build(&p, &m, &none, &english, err, sizeof(err)) == -1 && strstr(err, "'band'"),
-	      "a text no catalogue has fails the page, naming the key (%s)", err);
+	CHECK(page_build(&p, &m, &none, &english, &err) == -1 && strstr(err.msg, "'band'"),
+	      "a text no catalogue has fails the page, naming the key (%s)", err.msg);
 	CHECK(p.n == 0, "and leaves no half page");
 	page_release(&p);
 	model_view_release(&m);

@@ -29,23 +29,24 @@ static void run(const char *text, size_t len, sbuf *out)
 {
 	parse_export *p = NULL;
 	parse_row row;
-	char err[1024], *copy = xmalloc(len);
+	char *copy = xmalloc(len);
+	mc_err err;
 	int rc;
 
 	memcpy(copy, text, len);
-	if (parse_open_mem(&p, copy, len, "t.csv", &map, on_report, out, err, sizeof(err))) {
-		sbuf_addf(out, "E: %s\n", err);
+	if (parse_open_mem(&p, copy, len, "t.csv", &map, on_report, out, &err)) {
+		sbuf_addf(out, "E: %s\n", err.msg);
 		free(copy);
 		return;
 	}
-	while ((rc = parse_next(p, &row, err, sizeof(err))) == 1) {
+	while ((rc = parse_next(p, &row, &err)) == 1) {
 		if (row.quarantined)
 			sbuf_addf(out, "Q: %s\n", row.reason);
 		else
 			sbuf_addf(out, "%s#%zu\n", row.name, row.occurrence);
 	}
 	if (rc < 0)
-		sbuf_addf(out, "E: %s\n", err);
+		sbuf_addf(out, "E: %s\n", err.msg);
 	parse_free(p);
 	free(copy);
 }
@@ -107,12 +108,15 @@ static void test_cases(void)
 
 int main(void)
 {
-	char err[1024] = "";
+	mc_err err = { "" };
 
-	if (!CHECK(colmap_load(&map, "pipelines", err, sizeof(err)) == 0,
-		   "load the column map (%s)", err))
+	if (!CHECK(colmap_load(&map, "pipelines", &err) == 0,
+		   "load the column map (%s)", err.msg))
 		return unit_done();
 	test_cases();
 	colmap_release(&map);
+	CHECK(colmap_load(&map, "tests/no-such-folder", &err) == -1, "a missing column map fails");
+	CHECK_STR(err.msg, "tests/no-such-folder/columns.tsv: cannot open: No such file or directory",
+		  "and names the file");
 	return unit_done();
 }

@@ -46,6 +46,18 @@ static void vectors(const char *which)
 	free(million);
 }
 
+/* sha256_file() names the file it cannot read. */
+static void test_file_error(void)
+{
+	char hex[65];
+	mc_err err = { "" };
+
+	CHECK(sha256_file("tests/no-such-file", hex, NULL, &err) == -1,
+	      "a missing file cannot be hashed");
+	CHECK_STR(err.msg, "tests/no-such-file: cannot read: No such file or directory",
+		  "and the message names it");
+}
+
 int main(void)
 {
 	unsigned char *data = malloc(5000);
@@ -77,5 +89,6 @@ int main(void)
 		printf("# this CPU has no SHA instructions: portable code only\n");
 	}
 	free(data);
+	test_file_error();
 	return unit_done();
 }

@@ -326,7 +326,8 @@ static void test_sources(void)
 
 int main(void)
 {
-	char err[512] = "", dir[300];
+	char dir[300];
+	mc_err err = { "" };
 	colmap map;
 	char *made;
 
@@ -339,7 +340,7 @@ int main(void)
 	}
 	test_names();
 	mc_fmt(dir, sizeof(dir), "pipelines");
-	if (!CHECK(colmap_load(&map, dir, err, sizeof(err)) == 0, "column map loads (%s)", err))
+	if (!CHECK(colmap_load(&map, dir, &err) == 0, "column map loads (%s)", err.msg))
 		return unit_done();
 	test_examine(&map);
 	test_put_and_manifest(&map);

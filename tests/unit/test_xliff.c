@@ -18,16 +18,16 @@
 #define CLOSE "</body></file></xliff>\n"
 
 /* Read text; return the error ("" when it read) into err. */
-static int read_text(const char *text, xliff_catalogue *c, char *err, size_t len)
+static int read_text(const char *text, xliff_catalogue *c, mc_err *err)
 {
-	err[0] = '\0';
-	return xliff_read_memory(text, strlen(text), "t.xlf", c, err, len);
+	mc_err_clear(err);
+	return xliff_read_memory(text, strlen(text), "t.xlf", c, err);
 }
 
 static void test_reading(void)
 {
 	xliff_catalogue c;
-	char err[512];
+	mc_err err = { "" };
 	const xliff_unit *u;
 	int rc;
 
@@ -41,8 +41,8 @@ static void test_reading(void)
 		       "<target state=\"needs-translation\">B</target></trans-unit>\n"
 		       "<trans-unit id=\"c\"><source>C</source><target><!-- none --></target></trans-unit>\n"
 		       "<trans-unit id=\"d\"><source><![CDATA[<d>]]></source></trans-unit>\n"
-		       CLOSE, &c, err, sizeof(err));
-	CHECK(rc == 0, "a catalogue with groups, placeholders and optional groups reads (%s)", err);
+		       CLOSE, &c, &err);
+	CHECK(rc == 0, "a catalogue with groups, placeholders and optional groups reads (%s)", err.msg);
 	if (rc)
 		return;
 	CHECK_STR(c.source_lang, "en", "source-language");
@@ -115,15 +115,15 @@ static void test_refusals(void)
 	};
 	size_t i;
 	xliff_catalogue c;
-	char err[512];
+	mc_err err = { "" };
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		int rc = read_text(cases[i].text, &c, err, sizeof(err));
+		int rc = read_text(cases[i].text, &c, &err);
 
-		CHECK(rc == -1 && !strncmp(err, cases[i].error, strlen(cases[i].error)),
+		CHECK(rc == -1 && !strncmp(err.msg, cases[i].error, strlen(cases[i].error)),
 		      "refused: %s", cases[i].error);
-		if (rc == 0 || strncmp(err, cases[i].error, strlen(cases[i].error)))
-			printf("#   got \"%s\"\n", err);
+		if (rc == 0 || strncmp(err.msg, cases[i].error, strlen(cases[i].error)))
+			printf("#   got \"%s\"\n", err.msg);
 		CHECK(c.n == 0 && c.units == NULL && c.path == NULL, "nothing is kept of a refused catalogue");
 		if (rc == 0)
 			xliff_release(&c);
@@ -136,12 +136,12 @@ static void test_refusals(void)
 		while (big.len <= XLIFF_MAX_BYTES)
 			sbuf_adds(&big, "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef");
 		sbuf_adds(&big, "-->" CLOSE);
-		CHECK(xliff_read_memory(big.data, big.len, "t.xlf", &c, err, sizeof(err)) == -1 &&
-		      strstr(err, "limit"), "a catalogue over the size limit is refused (%s)", err);
+		CHECK(xliff_read_memory(big.data, big.len, "t.xlf", &c, &err) == -1 &&
+		      strstr(err.msg, "limit"), "a catalogue over the size limit is refused (%s)", err.msg);
 		sbuf_release(&big);
 	}
-	CHECK(xliff_read("tests/no-such-file.xlf", &c, err, sizeof(err)) == -1 &&
-	      strstr(err, "tests/no-such-file.xlf: cannot open"), "a missing file is named (%s)", err);
+	CHECK(xliff_read("tests/no-such-file.xlf", &c, &err) == -1 &&
+	      strstr(err.msg, "tests/no-such-file.xlf: cannot open"), "a missing file is named (%s)", err.msg);
 }
 
 /* A refusal is one line even when the document quotes line ends into it
@@ -157,13 +157,13 @@ static void test_one_line_messages(void)
 		  "t.xlf:5: id 'a b' appears twice" },
 	};
 	xliff_catalogue c;
-	char err[512];
+	mc_err err = { "" };
 	size_t i;
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		CHECK(read_text(cases[i].text, &c, err, sizeof(err)) == -1 &&
-		      !strncmp(err, cases[i].error, strlen(cases[i].error)) && !strpbrk(err, "\r\n"),
-		      "one line: %s (got \"%s\")", cases[i].error, err);
+		CHECK(read_text(cases[i].text, &c, &err) == -1 &&
+		      !strncmp(err.msg, cases[i].error, strlen(cases[i].error)) && !strpbrk(err.msg, "\r\n"),
+		      "one line: %s (got \"%s\")", cases[i].error, err.msg);
 	}
 }
 
@@ -180,15 +180,15 @@ static void check_placeholder(void *ctx, const char *name, size_t len)
 static void test_bundled(void)
 {
 	xliff_catalogue en, nl;
-	char err[512] = "";
+	mc_err err = { "" };
 	size_t i, absent = 0, untranslated = 0, stale = 0, bad = 0;
 	int unknown = 0;
 
-	if (!CHECK(xliff_read("translations/en.xlf", &en, err, sizeof(err)) == 0,
-		   "translations/en.xlf reads (%s)", err))
+	if (!CHECK(xliff_read("translations/en.xlf", &en, &err) == 0,
+		   "translations/en.xlf reads (%s)", err.msg))
 		return;
-	if (!CHECK(xliff_read("translations/nl.xlf", &nl, err, sizeof(err)) == 0,
-		   "translations/nl.xlf reads (%s)", err)) {
+	if (!CHECK(xliff_read("translations/nl.xlf", &nl, &err) == 0,
+		   "translations/nl.xlf reads (%s)", err.msg)) {
 		xliff_release(&en);
 		return;
 	}
@@ -201,7 +201,7 @@ static void test_bundled(void)
 			absent++;
 			continue;
 		}
-		template_check(e->source, check_placeholder, &unknown, err, sizeof(err));
+		template_check(e->source, check_placeholder, &unknown, &err);
 		if (!d || !d->target)
 			untranslated++;
 		else if (strcmp(d->source, e->source))

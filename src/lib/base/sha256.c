@@ -1,5 +1,6 @@
 #include "base/sha256.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -210,7 +211,7 @@ void sha256_final_hex(sha256_ctx *ctx, char hex[65])
 	hex[64] = '\0';
 }
 
-int sha256_file(const char *path, char hex[65], unsigned long long *size)
+int sha256_file(const char *path, char hex[65], unsigned long long *size, mc_err *err)
 {
 	static unsigned char buf[1 << 18];
 	sha256_ctx ctx;
@@ -219,12 +220,12 @@ int sha256_file(const char *path, char hex[65], unsigned long long *size)
 	int rc = 0;
 
 	if (!f)
-		return -1;
+		return mc_error(err, "%s: cannot read: %s", path, strerror(errno));
 	sha256_init(&ctx);
 	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
 		sha256_update(&ctx, buf, n);
 	if (ferror(f))
-		rc = -1;
+		rc = mc_error(err, "%s: cannot read: %s", path, strerror(errno));
 	fclose(f);
 	if (size)
 		*size = ctx.bytes;

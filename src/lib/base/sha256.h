@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/error.h"
+
 typedef struct sha256_ctx {
 	uint32_t state[8];        /* running hash */
 	uint64_t bytes;           /* message length so far */
@@ -25,7 +27,8 @@ void sha256_final_hex(sha256_ctx *ctx, char hex[65]);
 void sha256_use_hardware(int on);
 /* 1 when the SHA instructions are in use. */
 int sha256_hardware(void);
-/* Hash a whole file's bytes; 0, or -1 (errno set). */
-int sha256_file(const char *path, char hex[65], unsigned long long *size);
+/* Hash a whole file's bytes into hex (and its size into *size unless
+ * NULL); 0, or -1 with "PATH: cannot read: REASON" in err. */
+int sha256_file(const char *path, char hex[65], unsigned long long *size, mc_err *err);
 
 #endif

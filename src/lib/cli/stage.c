@@ -66,11 +66,12 @@ int stage_version(const char *program)
 
 int stage_colmap(const char *program, colmap *map)
 {
-	char dir[PATH_MAX], err[1024];
+	char dir[PATH_MAX];
+	mc_err err;
 
 	paths_data_file(dir, sizeof(dir), "pipelines");
-	if (colmap_load(map, dir, err, sizeof(err))) {
-		stage_error(program, "%s", err);
+	if (colmap_load(map, dir, &err)) {
+		stage_error(program, "%s", err.msg);
 		return -1;
 	}
 	return 0;

@@ -10,20 +10,19 @@ int hashing_file(const char *path, char hex[65], unsigned long long *bytes, mc_e
 	input *in = NULL;
 	sha256_ctx ctx;
 	const unsigned char *data;
-	char msg[MC_ERR_MAX];
 	size_t len;
 	int rc;
 
-	if (input_open(&in, path, msg, sizeof(msg)))
-		return mc_error(err, "%s", msg);
+	if (input_open(&in, path, err))
+		return -1;
 	sha256_init(&ctx);
 	*bytes = 0;
-	while ((rc = input_next(in, &data, &len)) > 0) {
+	while ((rc = input_next(in, &data, &len, err)) > 0) {
 		sha256_update(&ctx, data, len);
 		*bytes += len;
 	}
 	if (rc < 0)
-		mc_error(err, "%s: %s", path, input_error(in));
+		mc_error_prefix(err, "%s", path);
 	else
 		sha256_final_hex(&ctx, hex);
 	input_free(in);
@@ -34,10 +33,9 @@ int hashing_size_differs(const char *path, unsigned long long bytes)
 {
 	input *in = NULL;
 	unsigned long long size;
-	char err[512];
 	int differs;
 
-	if (input_open(&in, path, err, sizeof(err)))
+	if (input_open(&in, path, NULL))
 		return 0;
 	differs = input_content_size(in, &size) == 0 && size != bytes;
 	input_free(in);

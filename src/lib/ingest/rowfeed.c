@@ -48,7 +48,7 @@ static int feed_rows(void *ctx, ingest_sink *out, mc_err *err)
 	sbuf_init(&norm);
 	sbuf_init(&raw);
 	sbuf_init(&rawcsv);
-	while ((step = parse_next(f->parse, &row, err->msg, sizeof(err->msg))) == 1) {
+	while ((step = parse_next(f->parse, &row, err)) == 1) {
 		load_row crow;
 
 		memset(&crow, 0, sizeof(crow));
@@ -140,7 +140,7 @@ int rowfeed_run(const rowfeed_job *job, ingest_sink *out, mc_err *err)
 	f.errors = job->errors;
 	f.report = &rep;
 	if (parse_open(&f.parse, job->path, job->map, on_report, &rep, job->content_sha != NULL,
-		       err->msg, sizeof(err->msg)))
+		       err))
 		goto out;
 	if (feed_header(&f, out, &skip, err))
 		goto out;

@@ -7,17 +7,15 @@
 
 int snapload_begin(catalogue *cat, const char *day, load **out, mc_err *err)
 {
-	char dir[PATH_MAX], msg[MC_ERR_MAX];
+	char dir[PATH_MAX];
 	char **names = NULL;
 	size_t n;
 	int rc = -1;
 
 	*out = NULL;
 	paths_data_file(dir, sizeof(dir), "pipelines");
-	if (colmap_precedence(dir, &names, &n, msg, sizeof(msg))) {
-		mc_error(err, "%s", msg);
+	if (colmap_precedence(dir, &names, &n, err))
 		goto out;
-	}
 	if (load_begin(cat, out, day, err) || load_precedence(*out, names, n, err)) {
 		load_abort(*out);
 		*out = NULL;

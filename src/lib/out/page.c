@@ -157,8 +157,7 @@ typedef struct builder {
 	const model_view *m;         /* the model */
 	const page_texts *texts;     /* its language */
 	const page_texts *english;   /* the fallback */
-	char *err;                   /* message buffer */
-	size_t errlen;               /* its size */
+	mc_err *err;                 /* where the first failure's message goes */
 	int failed;                  /* a text was missing or broken */
 	vars page_vars;              /* the page's placeholders */
 	enum weights weights;        /* published weights? */
@@ -175,8 +174,9 @@ static const char *text_of(builder *b, page_text_id id)
 	if (b->english && b->english->text[id])
 		return b->english->text[id];
 	if (!b->failed)
-		mc_fmt(b->err, b->errlen, "no text for '%s' in language %s or in English "
-		       "(run modelcat translate)", text_keys[id], b->texts ? b->texts->lang : "?");
+		mc_error(b->err, "no text for '%s' in language %s or in English "
+			 "(run modelcat translate)", text_keys[id],
+			 b->texts ? b->texts->lang : "?");
 	b->failed = 1;
 	return "";
 }
@@ -189,8 +189,8 @@ static int expand_with(builder *b, page_text_id id, vars *v, sbuf *out)
 
 	if (rc < 0) {
 		if (!b->failed)
-			mc_fmt(b->err, b->errlen, "the text '%s' is not a valid template",
-			       text_keys[id]);
+			mc_error(b->err, "the text '%s' is not a valid template",
+				 text_keys[id]);
 		b->failed = 1;
 		return 1;
 	}
@@ -863,7 +863,7 @@ static void add_closing(builder *b)
 }
 
 static void builder_init(builder *b, page *p, const model_view *m, const page_texts *texts,
-			 const page_texts *english, char *err, size_t errlen)
+			 const page_texts *english, mc_err *err)
 {
 	memset(b, 0, sizeof(*b));
 	b->p = p;
@@ -871,7 +871,6 @@ static void builder_init(builder *b, page *p, const model_view *m, const page_te
 	b->texts = texts;
 	b->english = english;
 	b->err = err;
-	b->errlen = errlen;
 }
 
 /* The end of a build: 0, or -1 with the page emptied. */
@@ -887,12 +886,12 @@ static int builder_finish(builder *b)
 }
 
 int page_build(page *p, const model_view *m, const page_texts *texts,
-	       const page_texts *english, char *err, size_t errlen)
+	       const page_texts *english, mc_err *err)
 {
 	builder b;
 	size_t i;
 
-	builder_init(&b, p, m, texts, english, err, errlen);
+	builder_init(&b, p, m, texts, english, err);
 	classify_weights(&b);
 	set_placeholders(&b);
 	add_block(&b, PAGE_TITLE, 1, NULL, m->name);
@@ -911,7 +910,7 @@ int page_build(page *p, const model_view *m, const page_texts *texts,
 }
 
 int page_build_index(page *p, const page_index_entry *entries, size_t n, const char *date,
-		     const page_texts *texts, const page_texts *english, char *err, size_t errlen)
+		     const page_texts *texts, const page_texts *english, mc_err *err)
 {
 	model_view none;
 	builder b;
@@ -919,7 +918,7 @@ int page_build_index(page *p, const page_index_entry *entries, size_t n, const c
 	size_t i;
 
 	memset(&none, 0, sizeof(none));
-	builder_init(&b, p, &none, texts, english, err, errlen);
+	builder_init(&b, p, &none, texts, english, err);
 	sbuf_init(&s);
 	format_number((double)n, &s);
 	vars_set(&b.page_vars, "count", s.data);

@@ -204,7 +204,7 @@ void page_release(page *p);
  * with the reason in err (a text neither language has, a broken template).
  */
 int page_build(page *p, const struct model_view *m, const page_texts *texts,
-	       const page_texts *english, char *err, size_t errlen);
+	       const page_texts *english, mc_err *err);
 
 /* One entry of an index page. */
 typedef struct page_index_entry {
@@ -214,7 +214,7 @@ typedef struct page_index_entry {
 
 /* Describe the index page of a language: n entries on date (YYYY-MM-DD). */
 int page_build_index(page *p, const page_index_entry *entries, size_t n, const char *date,
-		     const page_texts *texts, const page_texts *english, char *err, size_t errlen);
+		     const page_texts *texts, const page_texts *english, mc_err *err);
 
 /* Write the page as text: one line per title, heading and paragraph,
  * "- label" and "- value" lines per pair, "- text" per link. */

@@ -146,7 +146,6 @@ static int load_languages(render_run *r, const char *outdir, mc_err *err)
 static int render_model(render_run *r, size_t i, mc_err *err)
 {
 	model_view m;
-	char msg[MC_ERR_MAX];
 	size_t j;
 	int found = query_model(r->cat, r->names[i], r->as_of, &m, err);
 
@@ -160,10 +159,8 @@ static int render_model(render_run *r, size_t i, mc_err *err)
 		int failed;
 
 		page_init(&p, r->langs[j]);
-		if (page_build(&p, &m, &r->texts[j], &r->texts[0], msg, sizeof(msg)))
-			failed = mc_error(err, "%s", msg);
-		else
-			failed = write_page(&p, r->dirs[j], r->stems[i], err);
+		failed = page_build(&p, &m, &r->texts[j], &r->texts[0], err) ||
+			 write_page(&p, r->dirs[j], r->stems[i], err);
 		page_release(&p);
 		if (failed) {
 			model_view_release(&m);
@@ -184,7 +181,6 @@ static int render_model(render_run *r, size_t i, mc_err *err)
 /* The index page of every language. */
 static int render_indexes(render_run *r, mc_err *err)
 {
-	char msg[MC_ERR_MAX];
 	size_t j;
 
 	for (j = 0; j < r->nlangs; j++) {
@@ -192,11 +188,9 @@ static int render_indexes(render_run *r, mc_err *err)
 		int failed;
 
 		page_init(&p, r->langs[j]);
-		if (page_build_index(&p, r->entries, r->nentries, r->as_of, &r->texts[j],
-				     &r->texts[0], msg, sizeof(msg)))
-			failed = mc_error(err, "%s", msg);
-		else
-			failed = write_page(&p, r->dirs[j], "index", err);
+		failed = page_build_index(&p, r->entries, r->nentries, r->as_of, &r->texts[j],
+					  &r->texts[0], err) ||
+			 write_page(&p, r->dirs[j], "index", err);
 		page_release(&p);
 		if (failed)
 			return -1;

@@ -65,8 +65,7 @@ static token token_next(const char **p)
 	return t;
 }
 
-int template_check(const char *tmpl, template_each_fn *each, void *ctx,
-		   char *err, size_t errlen)
+int template_check(const char *tmpl, template_each_fn *each, void *ctx, mc_err *err)
 {
 	const char *p = tmpl;
 	int in_group = 0;
@@ -75,20 +74,15 @@ int template_check(const char *tmpl, template_each_fn *each, void *ctx,
 	while ((t = token_next(&p)).kind != TOKEN_EOF) {
 		switch (t.kind) {
 		case TOKEN_BAD:
-			mc_fmt(err, errlen, "%s", t.why);
-			return -1;
+			return mc_error(err, "%s", t.why);
 		case TOKEN_BEGIN:
-			if (in_group) {
-				mc_fmt(err, errlen, "optional groups do not nest");
-				return -1;
-			}
+			if (in_group)
+				return mc_error(err, "optional groups do not nest");
 			in_group = 1;
 			break;
 		case TOKEN_END:
-			if (!in_group) {
-				mc_fmt(err, errlen, "an optional group ends that never began");
-				return -1;
-			}
+			if (!in_group)
+				return mc_error(err, "an optional group ends that never began");
 			in_group = 0;
 			break;
 		case TOKEN_PLACEHOLDER:
@@ -99,10 +93,8 @@ int template_check(const char *tmpl, template_each_fn *each, void *ctx,
 			break;
 		}
 	}
-	if (in_group) {
-		mc_fmt(err, errlen, "an optional group is not closed");
-		return -1;
-	}
+	if (in_group)
+		return mc_error(err, "an optional group is not closed");
 	return 0;
 }
 
@@ -119,10 +111,9 @@ int template_expand(const char *tmpl, template_lookup_fn *lookup, void *ctx, sbu
 	const char *p = tmpl;
 	size_t start = out->len, group_start = 0;
 	int in_group = 0, group_ok = 1, rc = 0;
-	char err[128];
 	token t;
 
-	if (template_check(tmpl, NULL, NULL, err, sizeof(err)))
+	if (template_check(tmpl, NULL, NULL, NULL))
 		return -1;
 	while (rc == 0 && (t = token_next(&p)).kind != TOKEN_EOF) {
 		const char *value;
@@ -182,18 +173,17 @@ static void require_name(void *ctx, const char *name, size_t len)
 
 int template_placeholders_within(const char *sub, const char *super)
 {
-	char err[128];
 	sbuf names;
 	struct { const sbuf *names; int ok; } state;
 
 	sbuf_init(&names);
-	if (template_check(super, collect_name, &names, err, sizeof(err))) {
+	if (template_check(super, collect_name, &names, NULL)) {
 		sbuf_release(&names);
 		return -1;
 	}
 	state.names = &names;
 	state.ok = 1;
-	if (template_check(sub, require_name, &state, err, sizeof(err)))
+	if (template_check(sub, require_name, &state, NULL))
 		state.ok = -1;
 	sbuf_release(&names);
 	return state.ok;

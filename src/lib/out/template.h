@@ -31,8 +31,7 @@ typedef void template_each_fn(void *ctx, const char *name, size_t len);
  * Check the syntax of tmpl and call each (if not NULL) for every
  * placeholder. Returns 0, or -1 with a short reason in err.
  */
-int template_check(const char *tmpl, template_each_fn *each, void *ctx,
-		   char *err, size_t errlen);
+int template_check(const char *tmpl, template_each_fn *each, void *ctx, mc_err *err);
 
 /*
  * Append tmpl to out with its placeholders filled in through lookup.

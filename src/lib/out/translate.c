@@ -127,11 +127,11 @@ static int check_english(const xliff_catalogue *en, FILE *problems, translate_re
 	for (i = 0; i < en->n; i++) {
 		const xliff_unit *u = &en->units[i];
 		placeholder_check c = { "" };
-		char why[128];
+		mc_err why;
 		page_text_id id;
 
-		if (template_check(u->source, check_placeholder, &c, why, sizeof(why))) {
-			mc_error(err, "%s:%ld: '%s': %s", en->path, u->line, u->id, why);
+		if (template_check(u->source, check_placeholder, &c, &why)) {
+			mc_error(err, "%s:%ld: '%s': %s", en->path, u->line, u->id, why.msg);
 			return -1;
 		}
 		if (c.bad[0]) {
@@ -257,13 +257,15 @@ int translate_catalogues(catalogue *cat, const char *dir, FILE *problems,
 	result->skipped = skipped;
 	for (i = 0; i < n; i++) {
 		translate_report *rep = &result->langs[i];
+		mc_err xerr;
 		sbuf path;
 
 		sbuf_init(&path);
 		sbuf_addf(&path, "%s/%s.xlf", dir, langs[i]);
 		mc_fmt(rep->lang, sizeof(rep->lang), "%s", langs[i]);
 		rep->path = sbuf_detach(&path, NULL);
-		if (xliff_read(rep->path, &cats[i], rep->error, sizeof(rep->error))) {
+		if (xliff_read(rep->path, &cats[i], &xerr)) {
+			mc_fmt(rep->error, sizeof(rep->error), "%s", xerr.msg);
 			if (i == 0) {
 				mc_error(err, "%s", rep->error);
 				goto out;

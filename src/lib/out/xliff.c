@@ -29,8 +29,7 @@ typedef struct parse_guard {
 /* Where the reading of the tree is, for messages. */
 typedef struct reader {
 	const char *name;            /* file name for messages */
-	char *err;                   /* message buffer */
-	size_t errlen;               /* its size */
+	mc_err *err;                 /* where the message goes */
 	xliff_catalogue *out;        /* the catalogue being filled */
 	strmap ids;                  /* ids seen */
 } reader;
@@ -46,10 +45,8 @@ static int reader_fail(reader *r, xmlNodePtr node, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	if (node)
-		mc_fmt(r->err, r->errlen, "%s:%ld: %s", r->name, xmlGetLineNo(node), msg);
-	else
-		mc_fmt(r->err, r->errlen, "%s: %s", r->name, msg);
-	return -1;
+		return mc_error(r->err, "%s:%ld: %s", r->name, xmlGetLineNo(node), msg);
+	return mc_error(r->err, "%s: %s", r->name, msg);
 }
 
 /* SAX hook: any DOCTYPE ends the parse at once, before its internal
@@ -353,7 +350,7 @@ const xliff_unit *xliff_find(const xliff_catalogue *c, const char *id)
 
 /* Parse data with the guards in place: the document, or NULL with err. */
 static xmlDocPtr parse_guarded(const char *data, size_t len, const char *name,
-			       char *err, size_t errlen)
+			       mc_err *err)
 {
 	static const int options = XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING |
 				   XML_PARSE_NOCDATA;
@@ -364,17 +361,17 @@ static xmlDocPtr parse_guarded(const char *data, size_t len, const char *name,
 	int well_formed, parsed;
 
 	if (len > (size_t)0x7fffffff) {
-		mc_fmt(err, errlen, "%s: too large", name);
+		mc_error(err, "%s: too large", name);
 		return NULL;
 	}
 	xmlInitParser();
 	ctxt = xmlCreateMemoryParserCtxt(data, (int)len);
 	if (!ctxt) {
-		mc_fmt(err, errlen, "%s: cannot create an XML parser", name);
+		mc_error(err, "%s: cannot create an XML parser", name);
 		return NULL;
 	}
 	if (xmlCtxtUseOptions(ctxt, options) != 0) {
-		mc_fmt(err, errlen, "%s: cannot set the XML parser's options", name);
+		mc_error(err, "%s: cannot set the XML parser's options", name);
 		xmlFreeParserCtxt(ctxt);
 		return NULL;
 	}
@@ -393,17 +390,17 @@ static xmlDocPtr parse_guarded(const char *data, size_t len, const char *name,
 	doc = ctxt->myDoc;
 	ctxt->myDoc = NULL;
 	if (guard.doctype_line) {
-		mc_fmt(err, errlen, "%s:%ld: a DOCTYPE is not allowed in a catalogue "
-		       "(no DTD, no entity declarations)", name, guard.doctype_line);
+		mc_error(err, "%s:%ld: a DOCTYPE is not allowed in a catalogue "
+		         "(no DTD, no entity declarations)", name, guard.doctype_line);
 	} else if (guard.external_load) {
-		mc_fmt(err, errlen, "%s: refers to an external resource, which is not allowed", name);
+		mc_error(err, "%s: refers to an external resource, which is not allowed", name);
 	} else if (parsed != 0 || !well_formed || !doc) {
 		if (!guard.error[0])
-			mc_fmt(err, errlen, "%s: not well-formed XML", name);
+			mc_error(err, "%s: not well-formed XML", name);
 		else if (guard.error_line > 0)
-			mc_fmt(err, errlen, "%s:%d: %s", name, guard.error_line, guard.error);
+			mc_error(err, "%s:%d: %s", name, guard.error_line, guard.error);
 		else
-			mc_fmt(err, errlen, "%s: %s", name, guard.error);
+			mc_error(err, "%s: %s", name, guard.error);
 	} else {
 		xmlFreeParserCtxt(ctxt);
 		return doc;
@@ -414,9 +411,9 @@ static xmlDocPtr parse_guarded(const char *data, size_t len, const char *name,
 }
 
 int xliff_read_memory(const char *data, size_t len, const char *name, xliff_catalogue *out,
-		      char *err, size_t errlen)
+		      mc_err *err)
 {
-	reader r = { name, err, errlen, out, { NULL, 0, 0 } };
+	reader r = { name, err, out, { NULL, 0, 0 } };
 	xmlDocPtr doc;
 	size_t bad;
 	int rc = -1;
@@ -424,21 +421,21 @@ int xliff_read_memory(const char *data, size_t len, const char *name, xliff_cata
 	memset(out, 0, sizeof(*out));
 	strmap_init(&r.ids);
 	if (len > XLIFF_MAX_BYTES) {
-		mc_fmt(err, errlen, "%s: larger than the %lu-byte limit for a catalogue", name,
-		       XLIFF_MAX_BYTES);
+		mc_error(err, "%s: larger than the %lu-byte limit for a catalogue", name,
+		         XLIFF_MAX_BYTES);
 		goto out;
 	}
 	if (len == 0) {
-		mc_fmt(err, errlen, "%s: empty file", name);
+		mc_error(err, "%s: empty file", name);
 		goto out;
 	}
 	if (!mc_utf8_valid(data, len, &bad) || memchr(data, '\0', len)) {
-		mc_fmt(err, errlen, "%s: not UTF-8 text (byte %zu)", name,
-		       memchr(data, '\0', len) ? (size_t)((const char *)memchr(data, '\0', len) - data)
-					       : bad);
+		mc_error(err, "%s: not UTF-8 text (byte %zu)", name,
+		         memchr(data, '\0', len) ? (size_t)((const char *)memchr(data, '\0', len) - data)
+					         : bad);
 		goto out;
 	}
-	doc = parse_guarded(data, len, name, err, errlen);
+	doc = parse_guarded(data, len, name, err);
 	if (!doc)
 		goto out;
 	out->path = xstrdup(name);
@@ -448,13 +445,14 @@ out:
 	strmap_release(&r.ids);
 	if (rc) {
 		/* an id or a name quoted in the message may hold line ends */
-		mc_one_line(err, strnlen(err, errlen));
+		if (err)
+			mc_one_line(err->msg, strlen(err->msg));
 		xliff_release(out);
 	}
 	return rc;
 }
 
-int xliff_read(const char *path, xliff_catalogue *out, char *err, size_t errlen)
+int xliff_read(const char *path, xliff_catalogue *out, mc_err *err)
 {
 	FILE *f = fopen(path, "rb");
 	struct stat st;
@@ -466,26 +464,26 @@ int xliff_read(const char *path, xliff_catalogue *out, char *err, size_t errlen)
 	memset(out, 0, sizeof(*out));
 	sbuf_init(&data);
 	if (!f) {
-		mc_fmt(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		mc_error(err, "%s: cannot open: %s", path, strerror(errno));
 		return -1;
 	}
 	if (fstat(fileno(f), &st) == 0 && !S_ISREG(st.st_mode)) {
-		mc_fmt(err, errlen, "%s: not a regular file", path);
+		mc_error(err, "%s: not a regular file", path);
 		goto out;
 	}
 	while ((n = fread(buf, 1, sizeof(buf), f)) > 0) {
 		if (data.len + n > XLIFF_MAX_BYTES) {
-			mc_fmt(err, errlen, "%s: larger than the %lu-byte limit for a catalogue",
-			       path, XLIFF_MAX_BYTES);
+			mc_error(err, "%s: larger than the %lu-byte limit for a catalogue",
+			         path, XLIFF_MAX_BYTES);
 			goto out;
 		}
 		sbuf_add(&data, buf, n);
 	}
 	if (ferror(f)) {
-		mc_fmt(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+		mc_error(err, "%s: cannot read: %s", path, strerror(errno));
 		goto out;
 	}
-	rc = xliff_read_memory(data.data, data.len, path, out, err, errlen);
+	rc = xliff_read_memory(data.data, data.len, path, out, err);
 out:
 	fclose(f);
 	sbuf_release(&data);

@@ -25,6 +25,8 @@
 
 #include <stddef.h>
 
+#include "base/error.h"
+
 /* The largest catalogue file read (bytes). */
 #define XLIFF_MAX_BYTES (4UL * 1024 * 1024)
 
@@ -50,10 +52,10 @@ typedef struct xliff_catalogue {
  * "path:line: message" (or "path: message") in err; out is then empty and
  * need not be released.
  */
-int xliff_read(const char *path, xliff_catalogue *out, char *err, size_t errlen);
+int xliff_read(const char *path, xliff_catalogue *out, mc_err *err);
 /* The same for a catalogue already in memory; name is used in messages. */
 int xliff_read_memory(const char *data, size_t len, const char *name, xliff_catalogue *out,
-		      char *err, size_t errlen);
+		      mc_err *err);
 void xliff_release(xliff_catalogue *c);
 /* The unit with this id, or NULL. */
 const xliff_unit *xliff_find(const xliff_catalogue *c, const char *id);

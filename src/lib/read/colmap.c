@@ -94,7 +94,7 @@ static int next_line(FILE *f, char **line, size_t *cap, unsigned long *lineno)
 	}
 }
 
-static int load_columns(colmap *map, const char *path, char *err, size_t errlen)
+static int load_columns(colmap *map, const char *path, mc_err *err)
 {
 	FILE *f = fopen(path, "r");
 	char *line = NULL, *parts[3];
@@ -103,7 +103,7 @@ static int load_columns(colmap *map, const char *path, char *err, size_t errlen)
 	int rc = -1, got;
 
 	if (!f) {
-		mc_fmt(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		mc_error(err, "%s: cannot open: %s", path, strerror(errno));
 		return -1;
 	}
 	while ((got = next_line(f, &line, &cap, &lineno)) == 1) {
@@ -111,8 +111,8 @@ static int load_columns(colmap *map, const char *path, char *err, size_t errlen)
 
 		n = split_tabs(line, parts, 3);
 		if (n < 2) {
-			mc_fmt(err, errlen, "%s:%lu: expected name<TAB>type[<TAB>aliases]",
-			       path, lineno);
+			mc_error(err, "%s:%lu: expected name<TAB>type[<TAB>aliases]",
+			         path, lineno);
 			goto out;
 		}
 		if (map->nfields == fcap) {
@@ -122,7 +122,7 @@ static int load_columns(colmap *map, const char *path, char *err, size_t errlen)
 		field = &map->fields[map->nfields];
 		memset(field, 0, sizeof(*field));
 		if (type_parse(parts[1], &field->type)) {
-			mc_fmt(err, errlen, "%s:%lu: unknown type '%s'", path, lineno, parts[1]);
+			mc_error(err, "%s:%lu: unknown type '%s'", path, lineno, parts[1]);
 			goto out;
 		}
 		field->name = xstrdup(parts[0]);
@@ -144,14 +144,14 @@ static int load_columns(colmap *map, const char *path, char *err, size_t errlen)
 		}
 	}
 	if (got < 0) {
-		mc_fmt(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+		mc_error(err, "%s: cannot read: %s", path, strerror(errno));
 		goto out;
 	}
 	qsort(map->aliases, map->naliases, sizeof(*map->aliases), alias_cmp);
 	for (i = 1; i < map->naliases; i++) {
 		if (!strcmp(map->aliases[i - 1].header, map->aliases[i].header)) {
-			mc_fmt(err, errlen, "%s: header '%s' is mapped twice", path,
-			       map->aliases[i].header);
+			mc_error(err, "%s: header '%s' is mapped twice", path,
+			         map->aliases[i].header);
 			goto out;
 		}
 	}
@@ -162,7 +162,7 @@ out:
 	return rc;
 }
 
-static int load_enumerations(colmap *map, const char *path, char *err, size_t errlen)
+static int load_enumerations(colmap *map, const char *path, mc_err *err)
 {
 	FILE *f = fopen(path, "r");
 	char *line = NULL, *parts[2];
@@ -171,20 +171,20 @@ static int load_enumerations(colmap *map, const char *path, char *err, size_t er
 	int rc = -1, got;
 
 	if (!f) {
-		mc_fmt(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		mc_error(err, "%s: cannot open: %s", path, strerror(errno));
 		return -1;
 	}
 	while ((got = next_line(f, &line, &cap, &lineno)) == 1) {
 		colmap_field *field;
 
 		if (split_tabs(line, parts, 2) != 2) {
-			mc_fmt(err, errlen, "%s:%lu: expected field<TAB>value", path, lineno);
+			mc_error(err, "%s:%lu: expected field<TAB>value", path, lineno);
 			goto out;
 		}
 		field = (colmap_field *)colmap_field_named(map, parts[0]);
 		if (!field || field->type != COL_ENUM) {
-			mc_fmt(err, errlen, "%s:%lu: '%s' is not an enum field of the column map",
-			       path, lineno, parts[0]);
+			mc_error(err, "%s:%lu: '%s' is not an enum field of the column map",
+			         path, lineno, parts[0]);
 			goto out;
 		}
 		field->known = xrealloc(field->known, (field->nknown + 2) * sizeof(char *));
@@ -192,7 +192,7 @@ static int load_enumerations(colmap *map, const char *path, char *err, size_t er
 		field->known[field->nknown] = NULL;
 	}
 	if (got < 0) {
-		mc_fmt(err, errlen, "%s: cannot read: %s", path, strerror(errno));
+		mc_error(err, "%s: cannot read: %s", path, strerror(errno));
 		goto out;
 	}
 	rc = 0;
@@ -202,7 +202,7 @@ out:
 	return rc;
 }
 
-int colmap_load(colmap *map, const char *dir, char *err, size_t errlen)
+int colmap_load(colmap *map, const char *dir, mc_err *err)
 {
 	sbuf path;
 	int rc;
@@ -210,11 +210,11 @@ int colmap_load(colmap *map, const char *dir, char *err, size_t errlen)
 	memset(map, 0, sizeof(*map));
 	sbuf_init(&path);
 	sbuf_addf(&path, "%s/columns.tsv", dir);
-	rc = load_columns(map, path.data, err, errlen);
+	rc = load_columns(map, path.data, err);
 	if (!rc) {
 		sbuf_reset(&path);
 		sbuf_addf(&path, "%s/enumerations.tsv", dir);
-		rc = load_enumerations(map, path.data, err, errlen);
+		rc = load_enumerations(map, path.data, err);
 	}
 	if (!rc) {
 		char a[65], b[65];
@@ -222,21 +222,19 @@ int colmap_load(colmap *map, const char *dir, char *err, size_t errlen)
 
 		sbuf_reset(&path);
 		sbuf_addf(&path, "%s/columns.tsv", dir);
-		rc = sha256_file(path.data, a, NULL);
+		rc = sha256_file(path.data, a, NULL, err);
 		sbuf_reset(&path);
 		sbuf_addf(&path, "%s/enumerations.tsv", dir);
-		rc = rc || sha256_file(path.data, b, NULL);
+		rc = rc || sha256_file(path.data, b, NULL, err);
 		sha256_init(&ctx);
 		sha256_update(&ctx, a, 64);
 		sha256_update(&ctx, b, 64);
 		sha256_final_hex(&ctx, map->digest);
-		if (rc)
-			mc_fmt(err, errlen, "%s: cannot read: %s", path.data, strerror(errno));
 	}
 	sbuf_release(&path);
 	if (rc)
 		colmap_release(map);
-	return rc;
+	return rc ? -1 : 0;
 }
 
 void colmap_release(colmap *map)
@@ -275,7 +273,7 @@ const colmap_field *colmap_field_named(const colmap *map, const char *name)
 	return NULL;
 }
 
-int colmap_precedence(const char *dir, char ***names, size_t *n, char *err, size_t errlen)
+int colmap_precedence(const char *dir, char ***names, size_t *n, mc_err *err)
 {
 	sbuf path;
 	FILE *f;
@@ -290,7 +288,7 @@ int colmap_precedence(const char *dir, char ***names, size_t *n, char *err, size
 	sbuf_addf(&path, "%s/precedence.tsv", dir);
 	f = fopen(path.data, "r");
 	if (!f) {
-		mc_fmt(err, errlen, "%s: cannot open: %s", path.data, strerror(errno));
+		mc_error(err, "%s: cannot open: %s", path.data, strerror(errno));
 		sbuf_release(&path);
 		return -1;
 	}
@@ -300,7 +298,7 @@ int colmap_precedence(const char *dir, char ***names, size_t *n, char *err, size
 		(*names)[*n] = NULL;
 	}
 	if (got < 0)
-		mc_fmt(err, errlen, "%s: cannot read: %s", path.data, strerror(errno));
+		mc_error(err, "%s: cannot read: %s", path.data, strerror(errno));
 	free(line);
 	fclose(f);
 	sbuf_release(&path);

@@ -11,6 +11,8 @@
 
 #include <stddef.h>
 
+#include "base/error.h"
+
 enum colmap_type {
 	COL_KEY,      /* the model name: trimmed text, required */
 	COL_TEXT,     /* free text */
@@ -46,7 +48,7 @@ typedef struct colmap {
  * Load the map from dir/columns.tsv and dir/enumerations.tsv. Returns 0,
  * or -1 with a message naming file and line in err.
  */
-int colmap_load(colmap *map, const char *dir, char *err, size_t errlen);
+int colmap_load(colmap *map, const char *dir, mc_err *err);
 void colmap_release(colmap *map);
 
 /* The canonical field for a header (trimmed, exact match), or NULL. */
@@ -61,7 +63,7 @@ const char *colmap_type_name(enum colmap_type type);
  * export name a line). *names is a NULL-terminated array the caller frees
  * with colmap_free_list(). Returns 0, or -1 with a message in err.
  */
-int colmap_precedence(const char *dir, char ***names, size_t *n, char *err, size_t errlen);
+int colmap_precedence(const char *dir, char ***names, size_t *n, mc_err *err);
 void colmap_free_list(char **names);
 
 #endif

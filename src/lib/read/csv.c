@@ -23,7 +23,8 @@ enum field_end {
 	END_COMMA,   /* a comma: another field follows */
 	END_LINE,    /* a line end (left unread at r->p) */
 	END_INPUT,   /* the end of the input */
-	END_ERROR    /* the input failed; message in r->err */
+	END_ERROR,   /* the input failed; message in the caller's err */
+	END_UNQUOTED /* text follows a closing quote (read_quoted() only) */
 };
 
 /* Bytes that stop the fast scan: 1 in an unquoted field, 2 in a quoted
@@ -61,7 +62,6 @@ struct csv_reader {
 	size_t max_row;                /* bytes kept of a row (with its NULs) */
 	int too_long;                  /* the current row passed max_row */
 	size_t long_field;             /* the field in which it did */
-	char err[INPUT_ERRLEN + 256];  /* last error message */
 	int hashing;                   /* hash the content as it is read */
 	sha256_ctx hash;               /* SHA-256 of the content read so far */
 };
@@ -73,8 +73,9 @@ struct field_info {
 	unsigned flags;  /* CSV_ROW_STRAY_QUOTE, CSV_ROW_UNTERMINATED */
 };
 
-/* Next block into chunk/p/end: 1, 0 at the end of input, -1 on error. */
-static int fill(csv_reader *r)
+/* Next block into chunk/p/end: 1, 0 at the end of input, -1 on error
+ * (message in err, naming the file and the line). */
+static int fill(csv_reader *r, mc_err *err)
 {
 	const unsigned char *data;
 	size_t len;
@@ -84,10 +85,9 @@ static int fill(csv_reader *r)
 		return 0;
 	r->base += (unsigned long long)(r->end - r->chunk);
 	r->chunk = r->p = r->end = csv_nothing;
-	rc = input_next(r->in, &data, &len);
+	rc = input_next(r->in, &data, &len, err);
 	if (rc < 0) {
-		mc_fmt(r->err, sizeof r->err, "%s: line %lu: %s",
-		       input_name(r->in), r->line, input_error(r->in));
+		mc_error_prefix(err, "%s: line %lu", input_name(r->in), r->line);
 		r->failed = 1;
 		return -1;
 	}
@@ -104,12 +104,12 @@ static int fill(csv_reader *r)
 
 /* fill() for a caller that holds p and end in locals. */
 static int refill(csv_reader *r, const unsigned char **p,
-		  const unsigned char **end)
+		  const unsigned char **end, mc_err *err)
 {
 	int rc;
 
 	r->p = *p;
-	rc = fill(r);
+	rc = fill(r, err);
 	*p = r->p;
 	*end = r->end;
 	return rc;
@@ -212,84 +212,100 @@ static inline void row_add(csv_reader *r, const unsigned char *s, size_t n)
 }
 
 /*
- * Read one field's bytes into the row buffer, from r->p on. A comma that
- * ends the field is consumed; a line end is left for the caller.
+ * The quoted part of a field, from just after its opening quote: its text,
+ * doubled quotes collapsed, into the row buffer up to the closing quote.
+ * *pp and *endp follow the reading. Returns END_COMMA (the comma
+ * consumed) or END_LINE when the field ends at its closing quote,
+ * END_INPUT, END_ERROR, or END_UNQUOTED when text follows the closing
+ * quote (flagged; it is kept as unquoted text).
  */
-static enum field_end read_field(csv_reader *r, struct field_info *fi)
+static inline enum field_end read_quoted(csv_reader *r, struct field_info *fi,
+					 const unsigned char **pp,
+					 const unsigned char **endp, mc_err *err)
 {
-	const unsigned char *p = r->p, *end = r->end, *q;
+	const unsigned char *p = *pp, *end = *endp, *q;
+	int cr = 0; /* the byte before was a CR (a CRLF is one line end) */
 	enum field_end how;
 	int rc;
 
-	if (p == end) {
-		rc = refill(r, &p, &end);
-		if (rc <= 0)
-			return rc < 0 ? END_ERROR : END_INPUT;
-	}
-	if (*p == '"') {
-		int cr = 0; /* the byte before was a CR (a CRLF is one line end) */
-
-		p++;
-		for (;;) {
-			q = scan_quoted(p, end, &fi->high);
-			if (q != p) {
-				row_add(r, p, (size_t)(q - p));
-				cr = 0;
+	for (;;) {
+		q = scan_quoted(p, end, &fi->high);
+		if (q != p) {
+			row_add(r, p, (size_t)(q - p));
+			cr = 0;
+		}
+		p = q;
+		if (p == end) {
+			rc = refill(r, &p, &end, err);
+			if (rc < 0)
+				return END_ERROR;
+			if (rc == 0) {
+				fi->flags |= CSV_ROW_UNTERMINATED;
+				how = END_INPUT;
+				goto out;
 			}
-			p = q;
-			if (p == end) {
-				rc = refill(r, &p, &end);
+			continue;
+		}
+		if (*p == '"') {
+			if (++p == end) {
+				rc = refill(r, &p, &end, err);
 				if (rc < 0)
 					return END_ERROR;
 				if (rc == 0) {
-					fi->flags |= CSV_ROW_UNTERMINATED;
 					how = END_INPUT;
 					goto out;
 				}
-				continue;
 			}
-			if (*p == '"') {
-				if (++p == end) {
-					rc = refill(r, &p, &end);
-					if (rc < 0)
-						return END_ERROR;
-					if (rc == 0) {
-						how = END_INPUT;
-						goto out;
-					}
-				}
-				if (*p != '"')
-					break; /* the closing quote */
-			} else if (*p == '\n') {
-				if (!cr)
-					r->line++;
-			} else if (*p == '\r') {
+			if (*p != '"')
+				break; /* the closing quote */
+		} else if (*p == '\n') {
+			if (!cr)
 				r->line++;
-			} else {
-				fi->nul = 1;
-			}
-			cr = *p == '\r';
-			row_add(r, p, 1);
-			p++;
+		} else if (*p == '\r') {
+			r->line++;
+		} else {
+			fi->nul = 1;
 		}
-		if (*p == ',') {
-			p++;
-			how = END_COMMA;
-			goto out;
-		}
-		if (*p == '\n' || *p == '\r') {
-			how = END_LINE;
-			goto out;
-		}
+		cr = *p == '\r';
+		row_add(r, p, 1);
+		p++;
+	}
+	if (*p == ',') {
+		p++;
+		how = END_COMMA;
+	} else if (*p == '\n' || *p == '\r') {
+		how = END_LINE;
+	} else {
 		/* text after the closing quote: kept, as unquoted text */
 		fi->flags |= CSV_ROW_STRAY_QUOTE;
+		how = END_UNQUOTED;
 	}
+out:
+	*pp = p;
+	*endp = end;
+	return how;
+}
+
+/*
+ * Unquoted field text from *pp on into the row buffer, up to a comma
+ * (consumed), a line end (left) or the end of the input. *pp and *endp
+ * follow the reading. Returns END_COMMA, END_LINE, END_INPUT or END_ERROR.
+ */
+static inline enum field_end read_unquoted(csv_reader *r, struct field_info *fi,
+					   const unsigned char **pp,
+					   const unsigned char **endp,
+					   mc_err *err)
+{
+	const unsigned char *p = *pp, *end = *endp, *q;
+	enum field_end how;
+	int rc;
+
 	for (;;) {
 		q = scan_unquoted(p, end, &fi->high);
 		row_add(r, p, (size_t)(q - p));
 		p = q;
 		if (p == end) {
-			rc = refill(r, &p, &end);
+			rc = refill(r, &p, &end, err);
 			if (rc < 0)
 				return END_ERROR;
 			if (rc == 0) {
@@ -314,6 +330,40 @@ static enum field_end read_field(csv_reader *r, struct field_info *fi)
 		row_add(r, p, 1);
 		p++;
 	}
+out:
+	*pp = p;
+	*endp = end;
+	return how;
+}
+
+/*
+ * Read one field's bytes into the row buffer, from r->p on: its quoted
+ * part if it starts with a quote, then any unquoted text. A comma that
+ * ends the field is consumed; a line end is left for the caller.
+ */
+static enum field_end read_field(csv_reader *r, struct field_info *fi,
+				 mc_err *err)
+{
+	const unsigned char *p = r->p, *end = r->end;
+	enum field_end how;
+	int rc;
+
+	if (p == end) {
+		rc = refill(r, &p, &end, err);
+		if (rc <= 0)
+			return rc < 0 ? END_ERROR : END_INPUT;
+	}
+	if (*p == '"') {
+		p++;
+		how = read_quoted(r, fi, &p, &end, err);
+		if (how == END_ERROR)
+			return END_ERROR;
+		if (how != END_UNQUOTED)
+			goto out;
+	}
+	how = read_unquoted(r, fi, &p, &end, err);
+	if (how == END_ERROR)
+		return END_ERROR;
 out:
 	r->p = p;
 	return how;
@@ -388,9 +438,9 @@ static void end_field(csv_reader *r, size_t start, const struct field_info *fi,
 /* Skip a UTF-8 byte order mark at the very start. Blocks are full but for
  * the last, so the first block holds the first three bytes if there are
  * three. */
-static int skip_bom(csv_reader *r)
+static int skip_bom(csv_reader *r, mc_err *err)
 {
-	int rc = fill(r);
+	int rc = fill(r, err);
 
 	if (rc < 0)
 		return -1;
@@ -403,7 +453,7 @@ static int skip_bom(csv_reader *r)
 	return 0;
 }
 
-int csv_next(csv_reader *r, csv_row *row)
+int csv_next(csv_reader *r, csv_row *row, mc_err *err)
 {
 	struct field_info fi;
 	enum field_end how;
@@ -411,13 +461,13 @@ int csv_next(csv_reader *r, csv_row *row)
 	int rc;
 
 	if (r->failed)
-		return -1;
-	if (!r->started && skip_bom(r) < 0)
+		return fill(r, err); /* the input fails again, saying why */
+	if (!r->started && skip_bom(r, err) < 0)
 		return -1;
 	/* line ends before the record: blank lines are not records */
 	for (;;) {
 		if (r->p == r->end) {
-			rc = fill(r);
+			rc = fill(r, err);
 			if (rc <= 0)
 				return rc;
 		}
@@ -442,7 +492,7 @@ int csv_next(csv_reader *r, csv_row *row)
 		size_t field_start = r->buf.len;
 
 		memset(&fi, 0, sizeof fi);
-		how = read_field(r, &fi);
+		how = read_field(r, &fi, err);
 		if (how == END_ERROR)
 			return -1;
 		end_field(r, field_start, &fi, row);
@@ -483,30 +533,25 @@ void csv_set_max_row(csv_reader *r, size_t max)
 	r->max_row = max ? max : 1;
 }
 
-int csv_open(csv_reader **out, const char *path, char *err, size_t errlen)
+int csv_open(csv_reader **out, const char *path, mc_err *err)
 {
 	input *in;
 
-	if (input_open(&in, path, err, errlen) < 0)
+	if (input_open(&in, path, err) < 0)
 		return -1;
 	*out = reader_new(in);
 	return 0;
 }
 
 int csv_open_mem(csv_reader **out, const void *data, size_t len,
-		 const char *name, char *err, size_t errlen)
+		 const char *name, mc_err *err)
 {
 	input *in;
 
-	if (input_open_mem(&in, data, len, name, err, errlen) < 0)
+	if (input_open_mem(&in, data, len, name, err) < 0)
 		return -1;
 	*out = reader_new(in);
 	return 0;
-}
-
-const char *csv_error(const csv_reader *r)
-{
-	return r->err;
 }
 
 unsigned long long csv_bytes_read(const csv_reader *r)

@@ -21,6 +21,8 @@
 
 #include <stddef.h>
 
+#include "base/error.h"
+
 /* Row flags: what was unusual about the bytes of this record. */
 enum {
 	CSV_ROW_BAD_UTF8 = 1 << 0,     /* a field holds invalid UTF-8 */
@@ -55,26 +57,25 @@ typedef struct csv_row {
  * ends in ".csv" is read (stored or deflated). Returns 0 and sets *out, or
  * -1 with a one-line message in err (naming the file).
  */
-int csv_open(csv_reader **out, const char *path, char *err, size_t errlen);
+int csv_open(csv_reader **out, const char *path, mc_err *err);
 
 /* Read from a memory buffer (plain, gzip or zip, detected the same way).
  * The buffer must outlive the reader. */
 int csv_open_mem(csv_reader **out, const void *data, size_t len,
-		 const char *name, char *err, size_t errlen);
+		 const char *name, mc_err *err);
 
 /*
  * Read the next record into *row. Returns 1 for a record, 0 at end of
- * input, -1 on an I/O or decompression error (message in csv_error()).
- * A blank line between records is not a record: it is skipped. Input that
- * ends without a final newline still yields its last record.
+ * input, -1 on an I/O or decompression error, with a message in err naming
+ * the file and the line; after -1 every later call fails too, with the
+ * same message. A blank line between
+ * records is not a record: it is skipped. Input that ends without a final
+ * newline still yields its last record.
  */
-int csv_next(csv_reader *r, csv_row *row);
+int csv_next(csv_reader *r, csv_row *row, mc_err *err);
 
 /* Change the row limit (bytes; CSV_MAX_ROW by default, at least 1). */
 void csv_set_max_row(csv_reader *r, size_t max);
-
-/* The last error message (file, line, what); valid until the next call. */
-const char *csv_error(const csv_reader *r);
 
 /* Bytes of decompressed input consumed so far. */
 unsigned long long csv_bytes_read(const csv_reader *r);

@@ -73,17 +73,22 @@ struct input {
 	unsigned long long max_inflated; /* cap on out_total for gzip and zip */
 	int done;                     /* the end was reached and checked */
 	int failed;                   /* an error was reported; calls fail */
-	char err[INPUT_ERRLEN];       /* last error, without the name */
+	mc_err failure;               /* why, without the name: given to the
+					 caller's err by every failing call
+					 (an error found while output was
+					 still to be handed out comes on the
+					 next call) */
 };
 
-/* Record an error (the message has no name: callers add it); returns -1. */
+/* Record that the input failed, and why (the message has no name: callers
+ * add it); returns -1. */
 MC_PRINTF(2, 3)
 static int fail(input *in, const char *fmt, ...)
 {
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(in->err, sizeof in->err, fmt, ap);
+	mc_verror(&in->failure, fmt, ap);
 	va_end(ap);
 	in->failed = 1;
 	return -1;
@@ -197,29 +202,29 @@ static int zip_is_csv_name(const char *name, size_t len)
 	return len > 4 && !strncasecmp(name + len - 4, ".csv", 4);
 }
 
+/* Where the central directory is, from the end record. */
+struct zip_dir {
+	unsigned long long off;   /* offset of the first entry */
+	unsigned long long end;   /* offset just past the last entry */
+	unsigned entries;         /* number of entries */
+};
+
 /*
- * Find the first .csv member through the central directory and prepare to
- * read its data: sets member, zip_method, want_crc, want_size, pos and
- * raw_left. size is the size of the archive.
+ * Find the end of central directory record in the last bytes of the
+ * archive (size bytes) and read where the directory is into *dir. Refuses
+ * zip64, multi-volume archives and a directory overlapping the record.
  */
-static int zip_locate(input *in, unsigned long long size)
+static int zip_find_end(input *in, unsigned long long size, struct zip_dir *dir)
 {
 	unsigned char *tail = NULL, *eocd = NULL;
-	unsigned char h[ZIP_CENTRAL_LEN];
-	unsigned long long cd_off, cd_end, off, eocd_off, data_off;
-	unsigned long csize, usize, lho, crc;
-	unsigned entries, i, flags, method;
+	unsigned long long eocd_off;
 	size_t tlen, k;
-	sbuf name;
 	int rc = -1;
 
-	sbuf_init(&name);
 	tlen = size < ZIP_END_LEN + ZIP_MAX_COMMENT ?
 	       (size_t)size : ZIP_END_LEN + ZIP_MAX_COMMENT;
-	if (tlen < ZIP_END_LEN) {
-		fail(in, "corrupt zip archive: too short");
-		goto out;
-	}
+	if (tlen < ZIP_END_LEN)
+		return fail(in, "corrupt zip archive: too short");
 	tail = xmalloc(tlen);
 	if (read_at(in, size - tlen, tail, tlen, "the end record") < 0)
 		goto out;
@@ -236,33 +241,53 @@ static int zip_locate(input *in, unsigned long long size)
 		goto out;
 	}
 	eocd_off = size - tlen + (size_t)(eocd - tail);
-	entries = le16(eocd + 10);
-	cd_off = le32(eocd + 16);
-	cd_end = cd_off + le32(eocd + 12);
-	if (entries == 0xFFFFu || le32(eocd + 12) == 0xFFFFFFFFUL ||
-	    cd_off == 0xFFFFFFFFULL) {
+	dir->entries = le16(eocd + 10);
+	dir->off = le32(eocd + 16);
+	dir->end = dir->off + le32(eocd + 12);
+	if (dir->entries == 0xFFFFu || le32(eocd + 12) == 0xFFFFFFFFUL ||
+	    dir->off == 0xFFFFFFFFULL) {
 		fail(in, "zip64 archives are not supported");
 		goto out;
 	}
 	if (le16(eocd + 4) != 0 || le16(eocd + 6) != 0 ||
-	    le16(eocd + 8) != entries) {
+	    le16(eocd + 8) != dir->entries) {
 		fail(in, "multi-volume zip archives are not supported");
 		goto out;
 	}
-	if (cd_end > eocd_off) {
+	if (dir->end > eocd_off) {
 		fail(in, "corrupt zip archive: central directory overlaps "
 		     "its end record");
 		goto out;
 	}
-	for (i = 0, off = cd_off; i < entries; i++) {
+	rc = 0;
+out:
+	free(tail);
+	return rc;
+}
+
+/*
+ * Walk the central directory for the first member whose name ends in
+ * ".csv": its entry goes into h (ZIP_CENTRAL_LEN bytes) and its name into
+ * in->member.
+ */
+static int zip_find_csv(input *in, const struct zip_dir *dir, unsigned char *h)
+{
+	unsigned long long off;
+	unsigned i;
+	sbuf name;
+	int rc = -1;
+
+	sbuf_init(&name);
+	for (i = 0, off = dir->off; i < dir->entries; i++) {
 		size_t nlen;
 
-		if (off + ZIP_CENTRAL_LEN > cd_end) {
+		if (off + ZIP_CENTRAL_LEN > dir->end) {
 			fail(in, "corrupt zip archive: central directory ends "
-			     "after %u of %u entries", i, entries);
+			     "after %u of %u entries", i, dir->entries);
 			goto out;
 		}
-		if (read_at(in, off, h, sizeof h, "a central directory entry") < 0)
+		if (read_at(in, off, h, ZIP_CENTRAL_LEN,
+			    "a central directory entry") < 0)
 			goto out;
 		if (le32(h) != ZIP_CENTRAL_SIG) {
 			fail(in, "corrupt zip archive: bad central directory "
@@ -281,62 +306,82 @@ static int zip_locate(input *in, unsigned long long size)
 		if (zip_is_csv_name(name.data, nlen))
 			break;
 	}
-	if (i == entries) {
+	if (i == dir->entries) {
 		fail(in, "zip archive has no member whose name ends in "
-		     "\".csv\" (%u member%s)", entries, entries == 1 ? "" : "s");
+		     "\".csv\" (%u member%s)", dir->entries,
+		     dir->entries == 1 ? "" : "s");
 		goto out;
 	}
 	in->member = xstrndup(name.data, name.len);
+	rc = 0;
+out:
+	sbuf_release(&name);
+	return rc;
+}
+
+/*
+ * Check the member whose central directory entry is h (readable: not
+ * encrypted, stored or deflated, no zip64, under the inflation cap, its
+ * local header and data inside the archive of size bytes) and get ready
+ * to read its data.
+ */
+static int zip_open_member(input *in, unsigned char *h, unsigned long long size)
+{
+	unsigned long long data_off;
+	unsigned long csize, usize, lho, crc;
+	unsigned flags, method;
+
 	flags = le16(h + 8);
 	method = le16(h + 10);
 	csize = le32(h + 20);
 	crc = le32(h + 16);
 	usize = le32(h + 24);
 	lho = le32(h + 42);
-	if (flags & 1u) {
-		fail(in, "zip member \"%s\" is encrypted", in->member);
-		goto out;
-	}
-	if (method != 0 && method != 8) {
-		fail(in, "zip member \"%s\" uses compression method %u; only "
-		     "stored (0) and deflate (8) are supported", in->member,
-		     method);
-		goto out;
-	}
+	if (flags & 1u)
+		return fail(in, "zip member \"%s\" is encrypted", in->member);
+	if (method != 0 && method != 8)
+		return fail(in, "zip member \"%s\" uses compression method "
+			    "%u; only stored (0) and deflate (8) are supported",
+			    in->member, method);
 	if (csize == 0xFFFFFFFFUL || usize == 0xFFFFFFFFUL ||
-	    lho == 0xFFFFFFFFUL) {
-		fail(in, "zip member \"%s\" needs zip64, which is not "
-		     "supported", in->member);
-		goto out;
-	}
-	if (usize > in->max_inflated) {
-		fail(in, "zip member \"%s\" would inflate to %lu bytes, more than the "
-		     "cap of %llu (a zip bomb?); " INPUT_MAX_INFLATED_ENV " raises it",
-		     in->member, usize, in->max_inflated);
-		goto out;
-	}
+	    lho == 0xFFFFFFFFUL)
+		return fail(in, "zip member \"%s\" needs zip64, which is "
+			    "not supported", in->member);
+	if (usize > in->max_inflated)
+		return fail(in, "zip member \"%s\" would inflate to %lu "
+			    "bytes, more than the cap of %llu (a zip bomb?); "
+			    INPUT_MAX_INFLATED_ENV " raises it", in->member,
+			    usize, in->max_inflated);
 	if (read_at(in, lho, h, ZIP_LOCAL_LEN, "a local header") < 0)
-		goto out;
-	if (le32(h) != ZIP_LOCAL_SIG) {
-		fail(in, "corrupt zip archive: no local header for member "
-		     "\"%s\"", in->member);
-		goto out;
-	}
+		return -1;
+	if (le32(h) != ZIP_LOCAL_SIG)
+		return fail(in, "corrupt zip archive: no local header for "
+			    "member \"%s\"", in->member);
 	data_off = lho + ZIP_LOCAL_LEN + le16(h + 26) + le16(h + 28);
-	if (data_off + csize > size) {
-		fail(in, "zip member \"%s\" is truncated", in->member);
-		goto out;
-	}
+	if (data_off + csize > size)
+		return fail(in, "zip member \"%s\" is truncated", in->member);
 	in->zip_method = (int)method;
 	in->want_crc = crc;
 	in->pos = data_off;
 	in->raw_left = csize;
 	in->want_size = usize;
-	rc = 0;
-out:
-	free(tail);
-	sbuf_release(&name);
-	return rc;
+	return 0;
+}
+
+/*
+ * Find the first .csv member through the central directory and prepare to
+ * read its data: sets member, zip_method, want_crc, want_size, pos and
+ * raw_left. size is the size of the archive.
+ */
+static int zip_locate(input *in, unsigned long long size)
+{
+	unsigned char h[ZIP_CENTRAL_LEN];
+	struct zip_dir dir = { 0, 0, 0 };
+
+	if (zip_find_end(in, size, &dir) < 0 ||
+	    zip_find_csv(in, &dir, h) < 0)
+		return -1;
+	return zip_open_member(in, h, size);
 }
 
 /* Get zs ready: window_bits 16 + MAX_WBITS for gzip, -MAX_WBITS for the raw
@@ -384,7 +429,7 @@ static int setup(input *in)
 	unsigned long long size = 0;
 	size_t n;
 
-	if (input_max_inflated(&in->max_inflated, in->err, sizeof in->err) < 0) {
+	if (input_max_inflated(&in->max_inflated, &in->failure) < 0) {
 		in->failed = 1;
 		return -1;
 	}
@@ -432,19 +477,19 @@ static input *input_new(const char *name)
 	return in;
 }
 
-int input_open(input **out, const char *path, char *err, size_t errlen)
+int input_open(input **out, const char *path, mc_err *err)
 {
 	input *in = input_new(path);
 	int rc = -1;
 
 	in->fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (in->fd < 0) {
-		mc_fmt(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		mc_error(err, "%s: cannot open: %s", path, strerror(errno));
 		goto out;
 	}
 	in->rawbuf = xmalloc(INPUT_BLOCK);
 	if (setup(in) < 0) {
-		mc_fmt(err, errlen, "%s: %s", path, in->err);
+		mc_error(err, "%s: %s", path, in->failure.msg);
 		goto out;
 	}
 	*out = in;
@@ -456,7 +501,7 @@ out:
 }
 
 int input_open_mem(input **out, const void *data, size_t len,
-		   const char *name, char *err, size_t errlen)
+		   const char *name, mc_err *err)
 {
 	input *in = input_new(name ? name : "<memory>");
 	int rc = -1;
@@ -464,7 +509,7 @@ int input_open_mem(input **out, const void *data, size_t len,
 	in->mem = len ? data : (const unsigned char *)"";
 	in->mem_len = len;
 	if (setup(in) < 0) {
-		mc_fmt(err, errlen, "%s: %s", in->name, in->err);
+		mc_error(err, "%s: %s", in->name, in->failure.msg);
 		goto out;
 	}
 	*out = in;
@@ -602,48 +647,44 @@ static int next_inflated(input *in, const unsigned char **data, size_t *len)
 	return finish(in);
 }
 
-int input_next(input *in, const unsigned char **data, size_t *len)
+int input_next(input *in, const unsigned char **data, size_t *len, mc_err *err)
 {
 	int rc;
 
 	if (in->failed)
-		return -1;
+		return mc_error(err, "%s", in->failure.msg);
 	if (in->done)
 		return 0;
 	rc = in->inflating ? next_inflated(in, data, len) :
 			     next_raw(in, data, len);
 	if (rc == 1) {
 		if (in->format != INPUT_PLAIN &&
-		    *len > in->max_inflated - in->out_total)
-			return fail(in, "inflates to more than %llu bytes, the cap on "
-				    "compressed content (a compression bomb?); "
-				    INPUT_MAX_INFLATED_ENV " raises it",
-				    in->max_inflated);
+		    *len > in->max_inflated - in->out_total) {
+			fail(in, "inflates to more than %llu bytes, the cap on "
+			     "compressed content (a compression bomb?); "
+			     INPUT_MAX_INFLATED_ENV " raises it", in->max_inflated);
+			return mc_error(err, "%s", in->failure.msg);
+		}
 		if (in->format == INPUT_ZIP)
 			in->crc = crc32(in->crc, *data, (uInt)*len);
 		in->out_total += *len;
 	}
+	if (rc < 0)
+		return mc_error(err, "%s", in->failure.msg);
 	return rc;
 }
 
-int input_max_inflated(unsigned long long *cap, char *err, size_t errlen)
+int input_max_inflated(unsigned long long *cap, mc_err *err)
 {
 	const char *env = getenv(INPUT_MAX_INFLATED_ENV);
 
 	*cap = INPUT_MAX_INFLATED_DEFAULT;
 	if (!env || !*env)
 		return 0;
-	if (mc_parse_size(env, cap)) {
-		mc_fmt(err, errlen, INPUT_MAX_INFLATED_ENV "='%s' is not a size (bytes, "
-		       "or with k, M or G)", env);
-		return -1;
-	}
+	if (mc_parse_size(env, cap))
+		return mc_error(err, INPUT_MAX_INFLATED_ENV "='%s' is not a size "
+				"(bytes, or with k, M or G)", env);
 	return 0;
-}
-
-const char *input_error(const input *in)
-{
-	return in->err;
 }
 
 const char *input_name(const input *in)

@@ -25,6 +25,8 @@
 
 #include <stddef.h>
 
+#include "base/error.h"
+
 /* Size of the blocks read from files and of the inflate output blocks.
  * The fuzzing build makes it small, so that short inputs cross blocks. */
 #ifndef INPUT_BLOCK
@@ -36,9 +38,6 @@
  * export, yet small enough that a bomb inflating to one huge field (held
  * whole in memory by the CSV reader) still fits in memory. */
 #define INPUT_MAX_INFLATED_DEFAULT (1ULL << 30)
-
-/* Room for an error message. */
-#define INPUT_ERRLEN 512
 
 enum input_format {
 	INPUT_PLAIN = 0,  /* bytes as they are */
@@ -53,24 +52,24 @@ typedef struct input input;
  * one-line message naming the file in err. A zip must be seekable (its
  * central directory is at the end).
  */
-int input_open(input **out, const char *path, char *err, size_t errlen);
+int input_open(input **out, const char *path, mc_err *err);
 
 /* The same over a memory buffer; name is used in messages (NULL gives
  * "<memory>"). */
 int input_open_mem(input **out, const void *data, size_t len,
-		   const char *name, char *err, size_t errlen);
+		   const char *name, mc_err *err);
 
 /*
  * Hand out the next block of decoded bytes: sets *data and *len and returns
  * 1, returns 0 at the end of the input, or -1 on a read or decoding error
- * (see input_error()); after -1 every later call fails too. Every block but
- * the last holds at least INPUT_BLOCK bytes (a block from memory may be much
- * larger), so the first block shows the first bytes of a short input whole.
+ * with what went wrong in err, without the name. Output decoded before an
+ * error is handed out first; the error comes on the next call. After -1
+ * every later call fails too, with the same message. Every block but the
+ * last holds
+ * at least INPUT_BLOCK bytes (a block from memory may be much larger), so
+ * the first block shows the first bytes of a short input whole.
  */
-int input_next(input *in, const unsigned char **data, size_t *len);
-
-/* What went wrong in the last failed input_next(), without the name. */
-const char *input_error(const input *in);
+int input_next(input *in, const unsigned char **data, size_t *len, mc_err *err);
 
 /* The path or name given at open. */
 const char *input_name(const input *in);
@@ -94,6 +93,6 @@ void input_free(input *in);
  * optionally followed by k, M or G), else INPUT_MAX_INFLATED_DEFAULT.
  * Returns 0, or -1 with a message in err when the variable is not a size.
  */
-int input_max_inflated(unsigned long long *cap, char *err, size_t errlen);
+int input_max_inflated(unsigned long long *cap, mc_err *err);
 
 #endif

@@ -124,7 +124,7 @@ static const char *temp_dir(void)
 
 /* A new file no one else can reach: unnamed when the file system allows,
  * else made and unlinked at once. */
-static int open_temp(namecount *nc)
+static int open_temp(mc_err *err)
 {
 	const char *dir = temp_dir();
 	char path[4096];
@@ -136,23 +136,20 @@ static int open_temp(namecount *nc)
 	mc_fmt(path, sizeof(path), "%s/modelcat-names.XXXXXX", dir);
 	fd = mkostemp(path, O_CLOEXEC);
 	if (fd < 0) {
-		mc_fmt(nc->err, sizeof(nc->err),
-		       "%s: cannot make a temporary file to count model names: %s", dir,
-		       strerror(errno));
-		return -1;
+		return mc_error(err, "%s: cannot make a temporary file to count model "
+				"names: %s", dir, strerror(errno));
 	}
 	unlink(path);
 	return fd;
 }
 
-static int io_error(namecount *nc, const char *what, int err)
+static int io_error(const char *what, int code, mc_err *err)
 {
-	mc_fmt(nc->err, sizeof(nc->err), "%s: cannot %s the temporary file of model names: %s",
-	       temp_dir(), what, err ? strerror(err) : "it ended early");
-	return -1;
+	return mc_error(err, "%s: cannot %s the temporary file of model names: %s",
+			temp_dir(), what, code ? strerror(code) : "it ended early");
 }
 
-static int write_at(namecount *nc, int fd, const void *buf, size_t len, off_t at)
+static int write_at(int fd, const void *buf, size_t len, off_t at, mc_err *err)
 {
 	const char *p = buf;
 
@@ -162,7 +159,7 @@ static int write_at(namecount *nc, int fd, const void *buf, size_t len, off_t at
 		if (w < 0 && errno == EINTR)
 			continue;
 		if (w <= 0)
-			return io_error(nc, "write", w < 0 ? errno : ENOSPC);
+			return io_error("write", w < 0 ? errno : ENOSPC, err);
 		p += w;
 		len -= (size_t)w;
 		at += w;
@@ -170,7 +167,7 @@ static int write_at(namecount *nc, int fd, const void *buf, size_t len, off_t at
 	return 0;
 }
 
-static int read_at(namecount *nc, int fd, void *buf, size_t len, off_t at)
+static int read_at(int fd, void *buf, size_t len, off_t at, mc_err *err)
 {
 	char *p = buf;
 
@@ -180,7 +177,7 @@ static int read_at(namecount *nc, int fd, void *buf, size_t len, off_t at)
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r <= 0)
-			return io_error(nc, "read", r < 0 ? errno : 0);
+			return io_error("read", r < 0 ? errno : 0, err);
 		p += r;
 		len -= (size_t)r;
 		at += r;
@@ -200,7 +197,9 @@ typedef struct reader {
 	size_t at, n;                   /* in buf */
 } reader;
 
-static const namecount_entry *reader_peek(namecount *nc, reader *r)
+/* The next record, or NULL at the end or (r->next < r->total) when it
+ * cannot be read (err says why). */
+static const namecount_entry *reader_peek(namecount *nc, reader *r, mc_err *err)
 {
 	if (r->at == r->n) {
 		unsigned long long left = r->total - r->next;
@@ -209,8 +208,8 @@ static const namecount_entry *reader_peek(namecount *nc, reader *r)
 			return NULL;
 		r->n = left < BLOCK * WRITE_BLOCKS ? (size_t)left : BLOCK * WRITE_BLOCKS;
 		r->at = 0;
-		if (read_at(nc, nc->fd, r->buf, r->n * sizeof(*r->buf),
-			    (off_t)(r->next * sizeof(*r->buf))) < 0)
+		if (read_at(nc->fd, r->buf, r->n * sizeof(*r->buf),
+			    (off_t)(r->next * sizeof(*r->buf)), err) < 0)
 			return NULL;
 		r->next += r->n;
 	}
@@ -227,24 +226,24 @@ typedef struct writer {
 	size_t nfence;
 } writer;
 
-static int writer_flush(namecount *nc, writer *w)
+static int writer_flush(writer *w, mc_err *err)
 {
 	if (!w->n)
 		return 0;
-	if (write_at(nc, w->fd, w->buf, w->n * sizeof(*w->buf),
-		     (off_t)(w->written * sizeof(*w->buf))) < 0)
+	if (write_at(w->fd, w->buf, w->n * sizeof(*w->buf),
+		     (off_t)(w->written * sizeof(*w->buf)), err) < 0)
 		return -1;
 	w->written += w->n;
 	w->n = 0;
 	return 0;
 }
 
-static int writer_put(namecount *nc, writer *w, const namecount_entry *e)
+static int writer_put(writer *w, const namecount_entry *e, mc_err *err)
 {
 	if ((w->written + w->n) % BLOCK == 0)
 		memcpy(w->fence[w->nfence++], e->key, 16);
 	w->buf[w->n++] = *e;
-	return w->n == BLOCK * WRITE_BLOCKS ? writer_flush(nc, w) : 0;
+	return w->n == BLOCK * WRITE_BLOCKS ? writer_flush(w, err) : 0;
 }
 
 /*
@@ -252,7 +251,7 @@ static int writer_put(namecount *nc, writer *w, const namecount_entry *e)
  * the table's count: it was read from the file and counted on since.
  * On failure the counts are lost and every later call fails.
  */
-static int spill(namecount *nc)
+static int spill(namecount *nc, mc_err *err)
 {
 	reader *r = xmalloc(sizeof(*r));
 	writer *w = xmalloc(sizeof(*w));
@@ -273,27 +272,27 @@ static int spill(namecount *nc)
 	r->total = nc->fd >= 0 ? nc->spilled : 0;
 	memset(w, 0, sizeof(*w));
 	w->fence = xmalloc(((size_t)(r->total + m) / BLOCK + 1) * sizeof(*w->fence));
-	w->fd = open_temp(nc);
+	w->fd = open_temp(err);
 	if (w->fd < 0)
 		goto out;
 	for (;;) {
 		int c;
 
-		f = reader_peek(nc, r);
+		f = reader_peek(nc, r, err);
 		if (!f && r->next < r->total)
 			goto out;
 		if (!f && t == m)
 			break;
 		c = !f ? 1 : t == m ? -1 : memcmp(f->key, nc->slots[t].key, 16);
 		/* on equal keys the table's entry is the one written */
-		if (writer_put(nc, w, c < 0 ? f : &nc->slots[t]) < 0)
+		if (writer_put(w, c < 0 ? f : &nc->slots[t], err) < 0)
 			goto out;
 		if (c <= 0)
 			r->at++;
 		if (c >= 0)
 			t++;
 	}
-	if (writer_flush(nc, w) < 0)
+	if (writer_flush(w, err) < 0)
 		goto out;
 	if (nc->fd >= 0)
 		close(nc->fd);
@@ -320,8 +319,9 @@ out:
 }
 
 /* The count of key in the spill file: 1 and *count when there, 0 when
- * not, -1 on a read error. */
-static int find_spilled(namecount *nc, const unsigned char key[16], uint32_t *count)
+ * not, -1 on a read error (err says why). */
+static int find_spilled(namecount *nc, const unsigned char key[16], uint32_t *count,
+			mc_err *err)
 {
 	namecount_entry block[BLOCK];
 	size_t lo = 0, hi = nc->nfence, n;
@@ -341,7 +341,7 @@ static int find_spilled(namecount *nc, const unsigned char key[16], uint32_t *co
 		return 0;
 	first = (unsigned long long)(lo - 1) * BLOCK;
 	n = nc->spilled - first < BLOCK ? (size_t)(nc->spilled - first) : BLOCK;
-	if (read_at(nc, nc->fd, block, n * sizeof(*block), (off_t)(first * sizeof(*block))) < 0)
+	if (read_at(nc->fd, block, n * sizeof(*block), (off_t)(first * sizeof(*block)), err) < 0)
 		return -1;
 	for (lo = 0, hi = n; lo < hi;) {
 		size_t mid = lo + (hi - lo) / 2;
@@ -359,38 +359,44 @@ static int find_spilled(namecount *nc, const unsigned char key[16], uint32_t *co
 	return 0;
 }
 
-uint32_t *namecount_get(namecount *nc, const char *name, size_t len)
+int namecount_get(namecount *nc, const char *name, size_t len, uint32_t **count,
+		  mc_err *err)
 {
 	unsigned char digest[32];
 	sha256_ctx ctx;
-	uint32_t count = 0;
+	uint32_t spilled = 0;
 	size_t at;
 	int found;
 
+	*count = NULL;
 	if (nc->failed)
-		return NULL;
+		return mc_error(err, "%s: the counts of model names were lost when "
+				"their temporary file failed", temp_dir());
 	sha256_init(&ctx);
 	sha256_update(&ctx, name, len);
 	sha256_final(&ctx, digest);
 	if (nc->cap) {
 		at = slot(nc, digest);
-		if (nc->slots[at].count != NAMECOUNT_FREE)
-			return &nc->slots[at].count;
+		if (nc->slots[at].count != NAMECOUNT_FREE) {
+			*count = &nc->slots[at].count;
+			return 0;
+		}
 	}
-	found = find_spilled(nc, digest, &count);
+	found = find_spilled(nc, digest, &spilled, err);
 	if (found < 0)
-		return NULL;
+		return -1;
 	if ((nc->n + 1) * 4 > nc->cap * 3) {
 		if (nc->cap < nc->limit)
 			grow(nc);
-		else if (spill(nc) < 0)
-			return NULL;
+		else if (spill(nc, err) < 0)
+			return -1;
 	}
 	at = slot(nc, digest);
 	memcpy(nc->slots[at].key, digest, 16);
-	nc->slots[at].count = count;
+	nc->slots[at].count = spilled;
 	nc->n++;
 	if (!found)
 		nc->names++;
-	return &nc->slots[at].count;
+	*count = &nc->slots[at].count;
+	return 0;
 }

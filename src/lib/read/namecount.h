@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/error.h"
+
 typedef struct namecount_entry {
 	unsigned char key[16];      /* name digest */
 	uint32_t count;             /* its count; NAMECOUNT_FREE: empty slot */
@@ -32,10 +34,9 @@ typedef struct namecount {
 	unsigned long long spilled; /* records in it */
 	unsigned long long spills;  /* times the table was spilled */
 	unsigned char (*fence)[16]; /* first digest of each block of the file */
-	size_t nfence;
+	size_t nfence;              /* blocks in the file: entries of fence */
 	uint64_t *bloom;            /* NAMECOUNT_BLOOM_BITS bits, or NULL */
 	int failed;                 /* a spill failed: every call fails */
-	char err[512];              /* why the last call failed */
 } namecount;
 
 #define NAMECOUNT_FREE UINT32_MAX
@@ -48,9 +49,11 @@ void namecount_init(namecount *nc);
  * inputs. */
 void namecount_limit(namecount *nc, size_t slots);
 void namecount_release(namecount *nc);
-/* The count of name[0..len), added at 0 when new. The pointer is valid
- * until the next call. NULL when the spill file cannot be written or read;
- * nc->err says why, naming the file's folder. */
-uint32_t *namecount_get(namecount *nc, const char *name, size_t len);
+/* The count of name[0..len), added at 0 when new: 0 and *count, a pointer
+ * valid until the next call. -1 (and *count NULL) when the spill file
+ * cannot be written or read, with a message in err naming the file's
+ * folder; after a failed spill every call fails. */
+int namecount_get(namecount *nc, const char *name, size_t len, uint32_t **count,
+		  mc_err *err);
 
 #endif

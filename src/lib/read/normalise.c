@@ -369,6 +369,109 @@ static int parse_power(uptr *pp, uptr e, long long *xexp)
 }
 
 /*
+ * The mantissa from *pp: an integer part, maybe with thousands separators,
+ * then maybe a fraction; its digits go into g. Advances *pp. NORM_OK, or
+ * NORM_INVALID with the reason in why.
+ */
+static int parse_mantissa(uptr *pp, uptr e, struct digits *g, char *why)
+{
+	uptr p = *pp, q;
+	size_t nint, nfrac = 0;
+
+	/* integer part, maybe with thousands separators */
+	q = p;
+	while (p < e && is_digit(*p))
+		dig_push(g, *p++, 0);
+	nint = (size_t)(p - q);
+	if (nint && p < e && *p == ',') {
+		if (nint > 3)
+			return fail(why, "misplaced thousands separator");
+		while (p < e && *p == ',') {
+			q = ++p;
+			while (p < e && is_digit(*p))
+				dig_push(g, *p++, 0);
+			if (p - q != 3)
+				return fail(why, "misplaced thousands separator");
+			nint += 3;
+		}
+	}
+	/* fraction */
+	if (p < e && *p == '.') {
+		p++;
+		q = p;
+		while (p < e && is_digit(*p))
+			dig_push(g, *p++, 1);
+		nfrac = (size_t)(p - q);
+	}
+	if (nint + nfrac == 0)
+		return fail(why, "not a number");
+	*pp = p;
+	return NORM_OK;
+}
+
+/*
+ * What may follow the mantissa (which began at mant) from *pp: an "e"
+ * exponent, the power of a bare "10" (g then holds the mantissa 1), or
+ * "x 10^n" after a multiplication sign; anything else is left at *pp.
+ * The power of ten goes into *xexp. Advances *pp. NORM_OK, or
+ * NORM_INVALID with the reason in why.
+ */
+static int parse_exponent(uptr *pp, uptr e, uptr mant, struct digits *g,
+			  long long *xexp, char *why)
+{
+	uptr p = *pp, q;
+	size_t n;
+	int d, sn;
+
+	if (p < e && (*p == 'e' || *p == 'E')) {
+		int xneg = 0;
+
+		p++;
+		if (p < e && (*p == '+' || *p == '-'))
+			xneg = *p++ == '-';
+		q = p;
+		while (p < e && is_digit(*p)) {
+			exp_push(xexp, *p - '0');
+			p++;
+		}
+		if (p == q)
+			return fail(why, "missing exponent digits");
+		if (xneg)
+			*xexp = -*xexp;
+	} else if (p < e) {
+		if (p - mant == 2 && mant[0] == '1' && mant[1] == '0' &&
+		    (*p == '^' || sup_digit_len(p, e, &d) ||
+		     sup_sign_len(p, e, &sn))) {
+			/* bare power of ten: the mantissa is 1 */
+			g->n = 1;
+			g->d[0] = '1';
+			g->exp = 0;
+			if (parse_power(&p, e, xexp))
+				return fail(why, "missing exponent after 10");
+		} else {
+			q = p;
+			while (p < e && (n = inner_space_len(p, e)) != 0)
+				p += n;
+			if (p < e && (n = mul_len(p, e)) != 0) {
+				p += n;
+				while (p < e && (n = inner_space_len(p, e)) != 0)
+					p += n;
+				if (e - p < 2 || p[0] != '1' || p[1] != '0')
+					return fail(why, "expected 10 after "
+						    "the multiplication sign");
+				p += 2;
+				if (parse_power(&p, e, xexp))
+					return fail(why, "missing exponent after 10");
+			} else {
+				p = q;
+			}
+		}
+	}
+	*pp = p;
+	return NORM_OK;
+}
+
+/*
  * Grammar (after trimming outer white space):
  *   number   = sign? mantissa power?
  *   sign     = "+" | "-" | U+2212
@@ -384,10 +487,9 @@ static int parse_power(uptr *pp, uptr e, long long *xexp)
 int norm_number_parse(const char *s, size_t len, double *value, char *why)
 {
 	struct digits g;
-	uptr p, e, mant, q;
+	uptr p, e, mant;
 	long long xexp = 0;
-	size_t nint = 0, nfrac = 0, n;
-	int neg = 0;
+	int neg = 0, rc;
 	double v;
 
 	if (why)
@@ -404,82 +506,11 @@ int norm_number_parse(const char *s, size_t len, double *value, char *why)
 	if (e - p >= 3 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X') &&
 	    (is_digit(p[2]) || to_lower(p[2]) - 'a' < 6u))
 		return fail(why, "hexadecimal numbers are not accepted");
-
-	/* integer part, maybe with thousands separators */
-	q = p;
-	while (p < e && is_digit(*p))
-		dig_push(&g, *p++, 0);
-	nint = (size_t)(p - q);
-	if (nint && p < e && *p == ',') {
-		if (nint > 3)
-			return fail(why, "misplaced thousands separator");
-		while (p < e && *p == ',') {
-			q = ++p;
-			while (p < e && is_digit(*p))
-				dig_push(&g, *p++, 0);
-			if (p - q != 3)
-				return fail(why, "misplaced thousands separator");
-			nint += 3;
-		}
-	}
-	/* fraction */
-	if (p < e && *p == '.') {
-		p++;
-		q = p;
-		while (p < e && is_digit(*p))
-			dig_push(&g, *p++, 1);
-		nfrac = (size_t)(p - q);
-	}
-	if (nint + nfrac == 0)
-		return fail(why, "not a number");
-
-	/* exponent */
-	if (p < e && (*p == 'e' || *p == 'E')) {
-		int xneg = 0;
-
-		p++;
-		if (p < e && (*p == '+' || *p == '-'))
-			xneg = *p++ == '-';
-		q = p;
-		while (p < e && is_digit(*p)) {
-			exp_push(&xexp, *p - '0');
-			p++;
-		}
-		if (p == q)
-			return fail(why, "missing exponent digits");
-		if (xneg)
-			xexp = -xexp;
-	} else if (p < e) {
-		int d, sn;
-
-		if (p - mant == 2 && mant[0] == '1' && mant[1] == '0' &&
-		    (*p == '^' || sup_digit_len(p, e, &d) ||
-		     sup_sign_len(p, e, &sn))) {
-			/* bare power of ten: the mantissa is 1 */
-			g.n = 1;
-			g.d[0] = '1';
-			g.exp = 0;
-			if (parse_power(&p, e, &xexp))
-				return fail(why, "missing exponent after 10");
-		} else {
-			q = p;
-			while (p < e && (n = inner_space_len(p, e)) != 0)
-				p += n;
-			if (p < e && (n = mul_len(p, e)) != 0) {
-				p += n;
-				while (p < e && (n = inner_space_len(p, e)) != 0)
-					p += n;
-				if (e - p < 2 || p[0] != '1' || p[1] != '0')
-					return fail(why, "expected 10 after "
-						    "the multiplication sign");
-				p += 2;
-				if (parse_power(&p, e, &xexp))
-					return fail(why, "missing exponent after 10");
-			} else {
-				p = q;
-			}
-		}
-	}
+	rc = parse_mantissa(&p, e, &g, why);
+	if (rc == NORM_OK)
+		rc = parse_exponent(&p, e, mant, &g, &xexp, why);
+	if (rc != NORM_OK)
+		return rc;
 	if (p != e)
 		return fail(why, "unexpected text after the number");
 	if (dig_value(&g, xexp, &v))
@@ -845,6 +876,127 @@ static int parse_time(uptr p, uptr e, struct norm_date *d, int allow_offset,
 }
 
 /*
+ * The forms of a date, each from p (trimmed, up to e) into *d: NORM_OK,
+ * or NORM_INVALID with the reason in why. Ranges are checked after.
+ */
+
+/* YYYY[-M[M][-D[D][(T|t| )time]]]: p starts with four digits. */
+static int date_iso(uptr p, uptr e, struct norm_date *d, char *why)
+{
+	size_t n;
+
+	d->year = digits_value(p, 4);
+	p += 4;
+	d->precision = DATE_YEAR;
+	if (p < e) {
+		if (*p != '-' || (n = digit_run(p + 1, e)) < 1 || n > 2)
+			return fail(why, "not a date");
+		d->month = digits_value(p + 1, n);
+		p += 1 + n;
+		d->precision = DATE_MONTH;
+	}
+	if (p < e) {
+		if (*p != '-' || (n = digit_run(p + 1, e)) < 1 || n > 2)
+			return fail(why, "not a date");
+		d->day = digits_value(p + 1, n);
+		p += 1 + n;
+		d->precision = DATE_DAY;
+	}
+	if (p < e) {
+		if (*p != 'T' && *p != 't' && *p != ' ')
+			return fail(why, "unexpected text after the date");
+		return parse_time(p + 1, e, d, 1, why);
+	}
+	return NORM_OK;
+}
+
+/* M[M]/D[D]/YYYY[ time]: p starts with the n month digits and a '/'. */
+static int date_us(uptr p, size_t n, uptr e, struct norm_date *d, char *why)
+{
+	d->month = digits_value(p, n);
+	p += n + 1;
+	n = digit_run(p, e);
+	if (n < 1 || n > 2 || p + n >= e || p[n] != '/')
+		return fail(why, "not a date");
+	d->day = digits_value(p, n);
+	p += n + 1;
+	if (digit_run(p, e) != 4)
+		return fail(why, "year must have four digits");
+	d->year = digits_value(p, 4);
+	p += 4;
+	d->precision = DATE_DAY;
+	if (p < e) {
+		if (!skip_spaces(&p, e))
+			return fail(why, "unexpected text after the date");
+		return parse_time(p, e, d, 0, why);
+	}
+	return NORM_OK;
+}
+
+/* D[D] Month[.][,] YYYY: p starts with the n day digits. */
+static int date_day_month(uptr p, size_t n, uptr e, struct norm_date *d,
+			  char *why)
+{
+	uptr w;
+
+	d->day = digits_value(p, n);
+	p += n;
+	if (!skip_spaces(&p, e))
+		return fail(why, "not a date");
+	for (w = p; p < e && is_alpha(*p); p++)
+		;
+	d->month = month_from_name(w, (size_t)(p - w));
+	if (!d->month)
+		return fail(why, "not a date");
+	if (p < e && *p == '.')
+		p++;
+	if (skip_sep(&p, e) || digit_run(p, e) != 4)
+		return fail(why, "not a date");
+	d->year = digits_value(p, 4);
+	p += 4;
+	d->precision = DATE_DAY;
+	if (p != e)
+		return fail(why, "unexpected text after the date");
+	return NORM_OK;
+}
+
+/* Month[.] D[D][,] YYYY or Month[.][,] YYYY: p starts with a letter. */
+static int date_month_first(uptr p, uptr e, struct norm_date *d, char *why)
+{
+	uptr w = p;
+	size_t n;
+
+	while (p < e && is_alpha(*p))
+		p++;
+	d->month = month_from_name(w, (size_t)(p - w));
+	if (!d->month)
+		return fail(why, "not a date");
+	if (p < e && *p == '.')
+		p++;
+	if (skip_sep(&p, e))
+		return fail(why, "not a date");
+	n = digit_run(p, e);
+	if (n == 4) {
+		d->year = digits_value(p, 4);
+		p += 4;
+		d->precision = DATE_MONTH;
+	} else if (n >= 1 && n <= 2) {
+		d->day = digits_value(p, n);
+		p += n;
+		if (skip_sep(&p, e) || digit_run(p, e) != 4)
+			return fail(why, "not a date");
+		d->year = digits_value(p, 4);
+		p += 4;
+		d->precision = DATE_DAY;
+	} else {
+		return fail(why, "not a date");
+	}
+	if (p != e)
+		return fail(why, "unexpected text after the date");
+	return NORM_OK;
+}
+
+/*
  * Accepted (after trimming outer white space; month names English, full
  * or 3-letter or "Sept", any case, optionally followed by "."):
  *   YYYY                         year
@@ -876,108 +1028,21 @@ int norm_date_parse(const char *s, size_t len, struct norm_date *date,
 
 	if (is_digit(*p)) {
 		n = digit_run(p, e);
-		if (n == 4) {
-			d.year = digits_value(p, 4);
-			p += 4;
-			d.precision = DATE_YEAR;
-			if (p < e) {
-				if (*p != '-' || (n = digit_run(p + 1, e)) < 1 || n > 2)
-					return fail(why, "not a date");
-				d.month = digits_value(p + 1, n);
-				p += 1 + n;
-				d.precision = DATE_MONTH;
-			}
-			if (p < e) {
-				if (*p != '-' || (n = digit_run(p + 1, e)) < 1 || n > 2)
-					return fail(why, "not a date");
-				d.day = digits_value(p + 1, n);
-				p += 1 + n;
-				d.precision = DATE_DAY;
-			}
-			if (p < e) {
-				if (*p != 'T' && *p != 't' && *p != ' ')
-					return fail(why, "unexpected text after the date");
-				rc = parse_time(p + 1, e, &d, 1, why);
-				if (rc != NORM_OK)
-					return rc;
-			}
-		} else if (n <= 2 && p + n < e && p[n] == '/') {
-			d.month = digits_value(p, n);
-			p += n + 1;
-			n = digit_run(p, e);
-			if (n < 1 || n > 2 || p + n >= e || p[n] != '/')
-				return fail(why, "not a date");
-			d.day = digits_value(p, n);
-			p += n + 1;
-			if (digit_run(p, e) != 4)
-				return fail(why, "year must have four digits");
-			d.year = digits_value(p, 4);
-			p += 4;
-			d.precision = DATE_DAY;
-			if (p < e) {
-				if (!skip_spaces(&p, e))
-					return fail(why, "unexpected text after the date");
-				rc = parse_time(p, e, &d, 0, why);
-				if (rc != NORM_OK)
-					return rc;
-			}
-		} else if (n <= 2) {
-			uptr w;
-
-			d.day = digits_value(p, n);
-			p += n;
-			if (!skip_spaces(&p, e))
-				return fail(why, "not a date");
-			for (w = p; p < e && is_alpha(*p); p++)
-				;
-			d.month = month_from_name(w, (size_t)(p - w));
-			if (!d.month)
-				return fail(why, "not a date");
-			if (p < e && *p == '.')
-				p++;
-			if (skip_sep(&p, e) || digit_run(p, e) != 4)
-				return fail(why, "not a date");
-			d.year = digits_value(p, 4);
-			p += 4;
-			d.precision = DATE_DAY;
-			if (p != e)
-				return fail(why, "unexpected text after the date");
-		} else {
-			return fail(why, "not a date");
-		}
+		if (n == 4)
+			rc = date_iso(p, e, &d, why);
+		else if (n <= 2 && p + n < e && p[n] == '/')
+			rc = date_us(p, n, e, &d, why);
+		else if (n <= 2)
+			rc = date_day_month(p, n, e, &d, why);
+		else
+			rc = fail(why, "not a date");
 	} else if (is_alpha(*p)) {
-		uptr w = p;
-
-		while (p < e && is_alpha(*p))
-			p++;
-		d.month = month_from_name(w, (size_t)(p - w));
-		if (!d.month)
-			return fail(why, "not a date");
-		if (p < e && *p == '.')
-			p++;
-		if (skip_sep(&p, e))
-			return fail(why, "not a date");
-		n = digit_run(p, e);
-		if (n == 4) {
-			d.year = digits_value(p, 4);
-			p += 4;
-			d.precision = DATE_MONTH;
-		} else if (n >= 1 && n <= 2) {
-			d.day = digits_value(p, n);
-			p += n;
-			if (skip_sep(&p, e) || digit_run(p, e) != 4)
-				return fail(why, "not a date");
-			d.year = digits_value(p, 4);
-			p += 4;
-			d.precision = DATE_DAY;
-		} else {
-			return fail(why, "not a date");
-		}
-		if (p != e)
-			return fail(why, "unexpected text after the date");
+		rc = date_month_first(p, e, &d, why);
 	} else {
-		return fail(why, "not a date");
+		rc = fail(why, "not a date");
 	}
+	if (rc != NORM_OK)
+		return rc;
 
 	if (d.year < 1)
 		return fail(why, "year out of range");

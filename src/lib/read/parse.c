@@ -90,7 +90,7 @@ static void report_repeat(parse_export *p, const parse_row *row)
 /* Columns reported one by one; more are counted in one line. */
 #define COLUMN_REPORTS 20
 
-static int setup_columns(parse_export *p, const csv_row *header, char *err, size_t errlen)
+static int setup_columns(parse_export *p, const csv_row *header, mc_err *err)
 {
 	strmap seen;
 	sbuf shown;
@@ -175,8 +175,8 @@ static int setup_columns(parse_export *p, const csv_row *header, char *err, size
 		sha256_final_hex(&ctx, p->header_digest);
 	}
 	if (i == p->ncolumns) {
-		mc_fmt(err, errlen, "%s:1: no model name column (expected 'Model' or one of its aliases)",
-		       p->path);
+		mc_error(err, "%s:1: no model name column (expected 'Model' or one of its aliases)",
+		         p->path);
 		rc = -1;
 	}
 	strmap_release(&seen);
@@ -202,7 +202,7 @@ static parse_export *parse_new(const char *name, const colmap *map,
 /* Read the header of p's opened reader and set up its columns; frees p
  * on failure. */
 static int parse_start(parse_export **out, parse_export *p, int hash_content,
-		       char *err, size_t errlen)
+		       mc_err *err)
 {
 	const char *path = p->path;
 	csv_row header;
@@ -211,27 +211,25 @@ static int parse_start(parse_export **out, parse_export *p, int hash_content,
 	/* hashing costs a pass over the content; only when asked for */
 	if (hash_content)
 		csv_hash_content(p->csv);
-	rc = csv_next(p->csv, &header);
-	if (rc < 0) {
-		mc_fmt(err, errlen, "%s", csv_error(p->csv));
+	rc = csv_next(p->csv, &header, err);
+	if (rc < 0)
 		goto fail;
-	}
 	if (rc == 0) {
-		mc_fmt(err, errlen, "%s: empty file: no header", path);
+		mc_error(err, "%s: empty file: no header", path);
 		goto fail;
 	}
 	if (header.flags & CSV_ROW_TOO_LONG) {
-		mc_fmt(err, errlen, "%s:%lu: the header is longer than the limit of %zu bytes "
-		       "(column %zu)", path, header.line, CSV_MAX_ROW, header.long_field + 1);
+		mc_error(err, "%s:%lu: the header is longer than the limit of %zu bytes "
+		         "(column %zu)", path, header.line, CSV_MAX_ROW, header.long_field + 1);
 		goto fail;
 	}
 	if (header.flags & (CSV_ROW_BAD_UTF8 | CSV_ROW_NUL | CSV_ROW_UNTERMINATED)) {
-		mc_fmt(err, errlen, "%s:%lu: the header is not valid text (%s)", path, header.line,
-		       header.flags & CSV_ROW_UNTERMINATED ? "unterminated quote" :
-		       header.flags & CSV_ROW_NUL ? "NUL byte" : "invalid UTF-8");
+		mc_error(err, "%s:%lu: the header is not valid text (%s)", path, header.line,
+		         header.flags & CSV_ROW_UNTERMINATED ? "unterminated quote" :
+		         header.flags & CSV_ROW_NUL ? "NUL byte" : "invalid UTF-8");
 		goto fail;
 	}
-	if (setup_columns(p, &header, err, errlen))
+	if (setup_columns(p, &header, err))
 		goto fail;
 	*out = p;
 	return 0;
@@ -242,30 +240,30 @@ fail:
 
 int parse_open(parse_export **out, const char *path, const colmap *map,
 	       parse_report_fn *report_fn, void *report_ctx, int hash_content,
-	       char *err, size_t errlen)
+	       mc_err *err)
 {
 	parse_export *p = parse_new(path, map, report_fn, report_ctx);
 
 	*out = NULL;
-	if (csv_open(&p->csv, path, err, errlen)) {
+	if (csv_open(&p->csv, path, err)) {
 		parse_free(p);
 		return -1;
 	}
-	return parse_start(out, p, hash_content, err, errlen);
+	return parse_start(out, p, hash_content, err);
 }
 
 int parse_open_mem(parse_export **out, const void *data, size_t len, const char *name,
 		   const colmap *map, parse_report_fn *report_fn, void *report_ctx,
-		   char *err, size_t errlen)
+		   mc_err *err)
 {
 	parse_export *p = parse_new(name, map, report_fn, report_ctx);
 
 	*out = NULL;
-	if (csv_open_mem(&p->csv, data, len, name, err, errlen)) {
+	if (csv_open_mem(&p->csv, data, len, name, err)) {
 		parse_free(p);
 		return -1;
 	}
-	return parse_start(out, p, 1, err, errlen);
+	return parse_start(out, p, 1, err);
 }
 
 const parse_column *parse_columns(const parse_export *p, size_t *n)
@@ -458,7 +456,7 @@ static void raw_digest(const csv_row *rec, unsigned char digest[16])
  * before, under the same header and column map, so it reads the same:
  * take its name and occurrence without normalising the other cells.
  */
-static int known_row(parse_export *p, parse_row *row, const csv_row *rec)
+static int known_row(parse_export *p, parse_row *row, const csv_row *rec, mc_err *err)
 {
 	sbuf *name = &p->norms[p->key];
 	uint32_t *count;
@@ -471,8 +469,7 @@ static int known_row(parse_export *p, parse_row *row, const csv_row *rec)
 		return 0;
 	/* a name not known yet is added with count 0, as the full path
 	 * would add it; the count is raised only for a loaded row */
-	count = namecount_get(&p->names, name->data, name->len);
-	if (!count)
+	if (namecount_get(&p->names, name->data, name->len, &count, err))
 		return -1;
 	if (!p->known(p->known_ctx, name->data, *count + 1, row->raw_digest, &ref))
 		return 0;
@@ -484,17 +481,15 @@ static int known_row(parse_export *p, parse_row *row, const csv_row *rec)
 	return 1;
 }
 
-int parse_next(parse_export *p, parse_row *row, char *err, size_t errlen)
+int parse_next(parse_export *p, parse_row *row, mc_err *err)
 {
 	csv_row rec;
 	size_t i, key = 0;
 	int rc;
 
-	rc = csv_next(p->csv, &rec);
-	if (rc < 0) {
-		mc_fmt(err, errlen, "%s", csv_error(p->csv));
+	rc = csv_next(p->csv, &rec, err);
+	if (rc < 0)
 		return -1;
-	}
 	if (rc == 0)
 		return 0;
 	memset(row, 0, sizeof(*row));
@@ -510,7 +505,7 @@ int parse_next(parse_export *p, parse_row *row, char *err, size_t errlen)
 	if (p->raw_digests || p->known)
 		raw_digest(&rec, row->raw_digest);
 	flags_fault(p, row, &rec);
-	rc = known_row(p, row, &rec);
+	rc = known_row(p, row, &rec, err);
 	if (rc < 0)
 		goto names_failed;
 	if (rc)
@@ -550,8 +545,8 @@ int parse_next(parse_export *p, parse_row *row, char *err, size_t errlen)
 		if (row->quarantined)
 			goto out;
 		/* only loaded rows take an occurrence number */
-		count = namecount_get(&p->names, row->name, p->values[key].norm_len);
-		if (!count)
+		if (namecount_get(&p->names, row->name, p->values[key].norm_len, &count,
+				  err))
 			goto names_failed;
 		row->occurrence = ++*count;
 		report_repeat(p, row);
@@ -566,7 +561,7 @@ out:
 		report_unknown(p, row);
 	return 1;
 names_failed:
-	mc_fmt(err, errlen, "%s:%lu: %s", p->path, rec.line, p->names.err);
+	mc_error_prefix(err, "%s:%lu", p->path, rec.line);
 	return -1;
 }
 

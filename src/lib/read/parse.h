@@ -79,13 +79,13 @@ typedef int parse_known_fn(void *ctx, const char *name, size_t occurrence,
  */
 int parse_open(parse_export **out, const char *path, const colmap *map,
 	       parse_report_fn *report, void *report_ctx, int hash_content,
-	       char *err, size_t errlen);
+	       mc_err *err);
 /* The same over len bytes at data (plain, gzip or zip, as csv_open_mem()),
  * which must outlive the parse, always hashing the content; name is used in
  * messages. */
 int parse_open_mem(parse_export **out, const void *data, size_t len, const char *name,
 		   const colmap *map, parse_report_fn *report, void *report_ctx,
-		   char *err, size_t errlen);
+		   mc_err *err);
 
 /* The columns of the export (header-less columns whose cells are all empty
  * so far are included with headerless=1). */
@@ -94,7 +94,7 @@ const parse_column *parse_columns(const parse_export *p, size_t *n);
 const char *parse_path(const parse_export *p);
 
 /* Next data row: 1, 0 at the end, -1 on a read error (message in err). */
-int parse_next(parse_export *p, parse_row *row, char *err, size_t errlen);
+int parse_next(parse_export *p, parse_row *row, mc_err *err);
 
 /* Counts after the last row. */
 unsigned long parse_rows_read(const parse_export *p);

@@ -31,6 +31,8 @@ struct transfer {
 	int over_cap;                /* the body passed max_bytes: stopped */
 	char *retry_after;           /* Retry-After of the last response; owned */
 	char status_line[256];       /* last status line, e.g. "HTTP/1.1 200 OK" */
+	mc_err *err;                 /* why the last attempt failed (never
+					NULL: the caller's or http_get's own) */
 };
 
 static uint64_t jitter_state;
@@ -95,16 +97,6 @@ void http_response_release(http_response *resp)
 	free(resp->content_type);
 	free(resp->effective_url);
 	http_response_init(resp);
-}
-
-MC_PRINTF(2, 3)
-static void set_error(http_response *resp, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(resp->err, sizeof(resp->err), fmt, ap);
-	va_end(ap);
 }
 
 static size_t on_body(char *data, size_t size, size_t nmemb, void *userdata)
@@ -286,13 +278,14 @@ static void collect_info(CURL *h, http_response *resp)
 	}
 }
 
-/* Decide what an attempt came to; sets resp->err for RETRY and FAIL, and
+/* Decide what an attempt came to; sets t->err for RETRY and FAIL, and
  * *wait_ms to the server's Retry-After (or -1). */
 static enum outcome classify(CURL *h, CURLcode rc, struct transfer *t, const char *errbuf,
 			     long *wait_ms)
 {
 	http_response *resp = t->resp;
 	const http_request *req = t->req;
+	mc_err *err = t->err;
 	char status[300];
 
 	*wait_ms = -1;
@@ -306,9 +299,9 @@ static enum outcome classify(CURL *h, CURLcode rc, struct transfer *t, const cha
 		if (resp->status == 200) {
 			if (resp->content_length >= 0 &&
 			    resp->wire_bytes < (unsigned long long)resp->content_length) {
-				set_error(resp, "truncated body: received %llu of the %lld bytes of"
-					  " its Content-Length", resp->wire_bytes,
-					  resp->content_length);
+				mc_error(err, "truncated body: received %llu of the %lld bytes of"
+					 " its Content-Length", resp->wire_bytes,
+					 resp->content_length);
 				return OUTCOME_RETRY;
 			}
 			return OUTCOME_BODY;
@@ -316,58 +309,50 @@ static enum outcome classify(CURL *h, CURLcode rc, struct transfer *t, const cha
 		if (resp->status == 304) {
 			if (t->conditional)
 				return OUTCOME_NOT_MODIFIED;
-			set_error(resp, "%s to a request that was not conditional", status);
+			mc_error(err, "%s to a request that was not conditional", status);
 			return OUTCOME_FAIL;
 		}
 		if (resp->status == 408 || resp->status == 429 ||
 		    (resp->status >= 500 && resp->status <= 599)) {
-			set_error(resp, "%s", status);
+			mc_error(err, "%s", status);
 			*wait_ms = retry_after_ms(t->retry_after);
 			return OUTCOME_RETRY;
 		}
 		if (resp->status >= 300 && resp->status <= 399)
-			set_error(resp, "%s: a redirect without a usable Location", status);
+			mc_error(err, "%s: a redirect without a usable Location", status);
 		else
-			set_error(resp, "%s (expected 200)", status);
+			mc_error(err, "%s (expected 200)", status);
 		return OUTCOME_FAIL;
 	}
 	switch (rc) {
 	case CURLE_WRITE_ERROR:
 		if (t->over_cap) {
-			set_error(resp, "the body is larger than the size cap of %llu bytes"
-				  " (after decoding); stopped", req->max_bytes);
+			mc_error(err, "the body is larger than the size cap of %llu bytes"
+				 " (after decoding); stopped", req->max_bytes);
 			return OUTCOME_FAIL;
 		}
 		break;
 	case CURLE_FILESIZE_EXCEEDED:
-		set_error(resp, "the body (Content-Length %lld) is larger than the size cap of"
-			  " %llu bytes", resp->content_length, req->max_bytes);
+		mc_error(err, "the body (Content-Length %lld) is larger than the size cap of"
+			 " %llu bytes", resp->content_length, req->max_bytes);
 		return OUTCOME_FAIL;
 	case CURLE_TOO_MANY_REDIRECTS:
-		set_error(resp, "more than %ld redirects (a redirect loop?)", req->max_redirects);
+		mc_error(err, "more than %ld redirects (a redirect loop?)", req->max_redirects);
 		return OUTCOME_FAIL;
 	case CURLE_PARTIAL_FILE:
 		if (resp->content_length >= 0)
-			set_error(resp, "truncated body: received %llu of the %lld bytes of its"
-				  " Content-Length", resp->wire_bytes, resp->content_length);
+			mc_error(err, "truncated body: received %llu of the %lld bytes of its"
+				 " Content-Length", resp->wire_bytes, resp->content_length);
 		else
-			set_error(resp, "truncated body: %s", *errbuf ? errbuf :
-				  curl_easy_strerror(rc));
+			mc_error(err, "truncated body: %s", *errbuf ? errbuf :
+				 curl_easy_strerror(rc));
 		return resp->is_file ? OUTCOME_FAIL : OUTCOME_RETRY;
 	default:
 		break;
 	}
-	set_error(resp, "%s%s%s", curl_easy_strerror(rc), *errbuf ? ": " : "", errbuf);
+	mc_error(err, "%s%s%s", curl_easy_strerror(rc), *errbuf ? ": " : "", errbuf);
 	return transient(rc) && !resp->is_file ? OUTCOME_RETRY : OUTCOME_FAIL;
 }
-
-#define SETOPT(h, option, value) do { \
-	CURLcode setopt_rc_ = curl_easy_setopt((h), (option), (value)); \
-	if (setopt_rc_ != CURLE_OK) { \
-		set_error(resp, "cannot set %s: %s", #option, curl_easy_strerror(setopt_rc_)); \
-		goto out; \
-	} \
-} while (0)
 
 /* Add "name: value" to the header list; 0 or -1. */
 static int add_header(struct curl_slist **list, const char *name, const char *value)
@@ -385,33 +370,42 @@ static int add_header(struct curl_slist **list, const char *name, const char *va
 	return 0;
 }
 
-int http_get(const http_request *req, http_response *resp)
+/* The validators of a conditional request as headers (none for file://);
+ * 0, or -1 when out of memory. */
+static int conditional_headers(struct transfer *t, struct curl_slist **headers)
 {
-	struct curl_slist *headers = NULL;
-	char errbuf[CURL_ERROR_SIZE];
-	struct transfer t;
-	int result = HTTP_FAILED, attempt;
-	CURL *h = NULL;
+	const http_request *req = t->req;
 
-	http_response_release(resp);
-	memset(&t, 0, sizeof(t));
-	t.req = req;
-	t.resp = resp;
-	resp->is_file = !strncasecmp(req->url, "file://", 7);
-	if (!resp->is_file && req->etag && *req->etag) {
-		if (add_header(&headers, "If-None-Match", req->etag))
-			goto nomem;
-		t.conditional = 1;
+	if (t->resp->is_file)
+		return 0;
+	if (req->etag && *req->etag) {
+		if (add_header(headers, "If-None-Match", req->etag))
+			return -1;
+		t->conditional = 1;
 	}
-	if (!resp->is_file && req->last_modified && *req->last_modified) {
-		if (add_header(&headers, "If-Modified-Since", req->last_modified))
-			goto nomem;
-		t.conditional = 1;
+	if (req->last_modified && *req->last_modified) {
+		if (add_header(headers, "If-Modified-Since", req->last_modified))
+			return -1;
+		t->conditional = 1;
 	}
-	h = curl_easy_init();
-	if (!h)
-		goto nomem;
-	errbuf[0] = '\0';
+	return 0;
+}
+
+#define SETOPT(h, option, value) do { \
+	CURLcode setopt_rc_ = curl_easy_setopt((h), (option), (value)); \
+	if (setopt_rc_ != CURLE_OK) \
+		return mc_error(t->err, "cannot set %s: %s", #option, \
+				curl_easy_strerror(setopt_rc_)); \
+} while (0)
+
+/* Set every option of the transfer t on h: the URL, protocols, redirects,
+ * timeouts, the cap, headers and callbacks; curl's messages go to errbuf.
+ * 0, or -1 with t->err set. */
+static int set_options(CURL *h, struct transfer *t, struct curl_slist *headers,
+		       char *errbuf)
+{
+	const http_request *req = t->req;
+
 	SETOPT(h, CURLOPT_URL, req->url);
 	SETOPT(h, CURLOPT_ERRORBUFFER, errbuf);
 	SETOPT(h, CURLOPT_NOSIGNAL, 1L);
@@ -424,7 +418,7 @@ int http_get(const http_request *req, http_response *resp)
 #endif
 	SETOPT(h, CURLOPT_FOLLOWLOCATION, 1L);
 	SETOPT(h, CURLOPT_MAXREDIRS, req->max_redirects);
-	if (!resp->is_file)
+	if (!t->resp->is_file)
 		SETOPT(h, CURLOPT_ACCEPT_ENCODING, "gzip");
 	SETOPT(h, CURLOPT_USERAGENT, http_user_agent());
 	SETOPT(h, CURLOPT_CONNECTTIMEOUT_MS, req->connect_timeout_ms);
@@ -433,64 +427,107 @@ int http_get(const http_request *req, http_response *resp)
 	if (headers)
 		SETOPT(h, CURLOPT_HTTPHEADER, headers);
 	SETOPT(h, CURLOPT_WRITEFUNCTION, on_body);
-	SETOPT(h, CURLOPT_WRITEDATA, &t);
+	SETOPT(h, CURLOPT_WRITEDATA, t);
 	SETOPT(h, CURLOPT_HEADERFUNCTION, on_header);
-	SETOPT(h, CURLOPT_HEADERDATA, &t);
+	SETOPT(h, CURLOPT_HEADERDATA, t);
 	SETOPT(h, CURLOPT_XFERINFOFUNCTION, on_progress);
-	SETOPT(h, CURLOPT_XFERINFODATA, &t);
+	SETOPT(h, CURLOPT_XFERINFODATA, t);
 	SETOPT(h, CURLOPT_NOPROGRESS, 0L);
+	return 0;
+}
+
+#undef SETOPT
+
+/* Append text to the message in err (the retries' outcome). */
+MC_PRINTF(2, 3)
+static void add_to_error(mc_err *err, const char *fmt, ...)
+{
+	size_t used = strlen(err->msg);
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err->msg + used, sizeof(err->msg) - used, fmt, ap);
+	va_end(ap);
+}
+
+/* Perform the transfer set up on h, retrying with backoff as the request
+ * allows. HTTP_BODY, HTTP_NOT_MODIFIED, or HTTP_FAILED with t->err set. */
+static int attempts(CURL *h, struct transfer *t, char *errbuf)
+{
+	const http_request *req = t->req;
+	http_response *resp = t->resp;
+	int attempt;
+
 	for (attempt = 1; attempt <= req->attempts; attempt++) {
 		enum outcome outcome;
 		long wait_ms, delay;
 		CURLcode rc;
 
 		sbuf_reset(&resp->body);
-		clear_headers(&t);
-		t.over_cap = 0;
-		t.status_line[0] = '\0';
+		clear_headers(t);
+		t->over_cap = 0;
+		t->status_line[0] = '\0';
 		errbuf[0] = '\0';
 		resp->status = 0;
 		resp->content_length = -1;
 		resp->wire_bytes = 0;
 		resp->attempts = attempt;
 		rc = curl_easy_perform(h);
-		outcome = classify(h, rc, &t, errbuf, &wait_ms);
-		if (outcome == OUTCOME_BODY) {
-			result = HTTP_BODY;
-			goto out;
-		}
-		if (outcome == OUTCOME_NOT_MODIFIED) {
-			result = HTTP_NOT_MODIFIED;
-			goto out;
-		}
+		outcome = classify(h, rc, t, errbuf, &wait_ms);
+		if (outcome == OUTCOME_BODY)
+			return HTTP_BODY;
+		if (outcome == OUTCOME_NOT_MODIFIED)
+			return HTTP_NOT_MODIFIED;
 		if (outcome == OUTCOME_FAIL)
-			goto out;
+			return HTTP_FAILED;
 		if (attempt == req->attempts) {
-			size_t used = strlen(resp->err);
-
 			if (attempt > 1)
-				mc_fmt(resp->err + used, sizeof(resp->err) - used,
-				       " (after %d attempts)", attempt);
-			goto out;
+				add_to_error(t->err, " (after %d attempts)", attempt);
+			return HTTP_FAILED;
 		}
 		if (wait_ms > req->retry_after_max_ms) {
-			size_t used = strlen(resp->err);
-
-			mc_fmt(resp->err + used, sizeof(resp->err) - used,
-			       "; the server asks to retry after %ld s, longer than the %ld s"
-			       " allowed; giving up", wait_ms / 1000, req->retry_after_max_ms / 1000);
-			goto out;
+			add_to_error(t->err, "; the server asks to retry after %ld s, longer "
+				     "than the %ld s allowed; giving up", wait_ms / 1000,
+				     req->retry_after_max_ms / 1000);
+			return HTTP_FAILED;
 		}
 		delay = backoff_ms(req, attempt);
 		if (wait_ms > delay)
 			delay = wait_ms;
 		if (req->on_retry)
-			req->on_retry(req->ctx, resp->err, attempt + 1, req->attempts, delay);
+			req->on_retry(req->ctx, t->err->msg, attempt + 1, req->attempts, delay);
 		sleep_ms(delay);
 	}
+	return HTTP_FAILED;
+}
+
+int http_get(const http_request *req, http_response *resp, mc_err *err)
+{
+	struct curl_slist *headers = NULL;
+	char errbuf[CURL_ERROR_SIZE];
+	struct transfer t;
+	int result = HTTP_FAILED;
+	mc_err own;
+	CURL *h = NULL;
+
+	http_response_release(resp);
+	memset(&t, 0, sizeof(t));
+	t.req = req;
+	t.resp = resp;
+	t.err = err ? err : &own;
+	resp->is_file = !strncasecmp(req->url, "file://", 7);
+	if (conditional_headers(&t, &headers))
+		goto nomem;
+	h = curl_easy_init();
+	if (!h)
+		goto nomem;
+	errbuf[0] = '\0';
+	if (set_options(h, &t, headers, errbuf))
+		goto out;
+	result = attempts(h, &t, errbuf);
 	goto out;
 nomem:
-	set_error(resp, "out of memory setting up the request");
+	mc_error(t.err, "out of memory setting up the request");
 out:
 	if (result == HTTP_FAILED)
 		sbuf_release(&resp->body);

@@ -46,7 +46,7 @@ typedef struct http_request {
 void http_request_init(http_request *req);
 
 enum http_result {
-	HTTP_FAILED = -1,       /* no usable response: see err */
+	HTTP_FAILED = -1,       /* no usable response: err says why */
 	HTTP_BODY = 0,          /* 200 (or a file read): body holds it */
 	HTTP_NOT_MODIFIED = 1   /* 304 to a conditional request */
 };
@@ -63,7 +63,6 @@ typedef struct http_response {
 	unsigned long long wire_bytes;    /* bytes received (before decoding) */
 	int attempts;                     /* tries made */
 	int is_file;                      /* the URL was file:// */
-	char err[1024];                   /* with HTTP_FAILED: one line, no URL */
 } http_response;
 
 void http_response_init(http_response *resp);
@@ -78,13 +77,14 @@ void http_global_cleanup(void);
 const char *http_user_agent(void);
 
 /*
- * GET req->url into resp (which must be initialised). Returns HTTP_BODY,
- * HTTP_NOT_MODIFIED or HTTP_FAILED (resp->err says why: the last status
- * or error after the retries, a body over the cap, a truncated body, too
- * many redirects, a timeout). Bounded: at most req->attempts tries, each
- * at most timeout_ms, with waits of at most retry_max_ms (or
- * retry_after_max_ms) between them.
+ * GET req->url into resp (which must be initialised). Returns HTTP_BODY
+ * (0), HTTP_NOT_MODIFIED (1) or HTTP_FAILED (-1) with one line in err,
+ * without the URL: the last status or error after the retries, a body over
+ * the cap, a truncated body, too many redirects, a timeout. Each retry's
+ * reason goes to req->on_retry as it happens. Bounded: at most
+ * req->attempts tries, each at most timeout_ms, with waits of at most
+ * retry_max_ms (or retry_after_max_ms) between them.
  */
-int http_get(const http_request *req, http_response *resp);
+int http_get(const http_request *req, http_response *resp, mc_err *err);
 
 #endif

@@ -498,11 +498,12 @@ static int hash_content(input *in, unsigned long long max_bytes, char sha[65],
 	const unsigned char *data;
 	sha256_ctx ctx;
 	size_t n;
+	mc_err me;
 	int step;
 
 	sha256_init(&ctx);
 	*bytes = 0;
-	while ((step = input_next(in, &data, &n)) == 1) {
+	while ((step = input_next(in, &data, &n, &me)) == 1) {
 		*bytes += n;
 		if (max_bytes && *bytes > max_bytes) {
 			mc_fmt(err, errlen, "%s: holds more than the size cap of %llu bytes once"
@@ -512,7 +513,7 @@ static int hash_content(input *in, unsigned long long max_bytes, char sha[65],
 		sha256_update(&ctx, data, n);
 	}
 	if (step < 0) {
-		mc_fmt(err, errlen, "%s: %s", input_name(in), input_error(in));
+		mc_fmt(err, errlen, "%s: %s", input_name(in), me.msg);
 		return -1;
 	}
 	sha256_final_hex(&ctx, sha);
@@ -523,6 +524,7 @@ static int hash_content(input *in, unsigned long long max_bytes, char sha[65],
  * manifest, from an earlier computation, or computed now. */
 static int file_sha(store *st, const char *file, char sha[65], char *err, size_t errlen)
 {
+	mc_err me;
 	unsigned long long bytes;
 	char path[PATH_MAX];
 	input *in = NULL;
@@ -544,8 +546,10 @@ static int file_sha(store *st, const char *file, char sha[65], char *err, size_t
 		}
 	}
 	mc_fmt(path, sizeof(path), "%s/%s", st->dir, file);
-	if (input_open(&in, path, err, errlen))
+	if (input_open(&in, path, &me)) {
+		mc_fmt(err, errlen, "%s", me.msg);
 		return -1;
+	}
 	rc = hash_content(in, 0, sha, &bytes, err, errlen);
 	input_free(in);
 	if (rc)
@@ -642,6 +646,7 @@ int store_examine(const void *body, size_t len, const char *name, const colmap *
 	input *in = NULL;
 	csv_row row;
 	size_t first_len, i;
+	mc_err me;
 	int step, rc = -1, has_key = 0;
 
 	memset(out, 0, sizeof(*out));
@@ -654,13 +659,15 @@ int store_examine(const void *body, size_t len, const char *name, const colmap *
 		return -1;
 	}
 	/* pass 1: decompress, hash, and enforce the cap while doing so */
-	if (input_open_mem(&in, body, len, name, err, errlen))
+	if (input_open_mem(&in, body, len, name, &me)) {
+		mc_fmt(err, errlen, "%s", me.msg);
 		return -1;
+	}
 	out->format = input_format(in);
 	if (out->format != INPUT_PLAIN) {
-		step = input_next(in, &first, &first_len);
+		step = input_next(in, &first, &first_len, &me);
 		if (step < 0) {
-			mc_fmt(err, errlen, "%s: %s", name, input_error(in));
+			mc_fmt(err, errlen, "%s: %s", name, me.msg);
 			goto out;
 		}
 		if (step == 1 && looks_like_markup(first, first_len)) {
@@ -668,8 +675,10 @@ int store_examine(const void *body, size_t len, const char *name, const colmap *
 			goto out;
 		}
 		input_free(in);
-		if (input_open_mem(&in, body, len, name, err, errlen))
+		if (input_open_mem(&in, body, len, name, &me)) {
+			mc_fmt(err, errlen, "%s", me.msg);
 			return -1;
+		}
 	}
 	if (hash_content(in, max_bytes, out->sha256, &out->bytes, err, errlen))
 		goto out;
@@ -678,11 +687,13 @@ int store_examine(const void *body, size_t len, const char *name, const colmap *
 		goto out;
 	}
 	/* pass 2: the CSV itself */
-	if (csv_open_mem(&csv, body, len, name, err, errlen))
+	if (csv_open_mem(&csv, body, len, name, &me)) {
+		mc_fmt(err, errlen, "%s", me.msg);
 		goto out;
-	step = csv_next(csv, &row);
+	}
+	step = csv_next(csv, &row, &me);
 	if (step < 0) {
-		mc_fmt(err, errlen, "%s", csv_error(csv));
+		mc_fmt(err, errlen, "%s", me.msg);
 		goto out;
 	}
 	if (step == 0) {
@@ -715,7 +726,7 @@ int store_examine(const void *body, size_t len, const char *name, const colmap *
 		       " column in the header (first cell '%s')", name, cell);
 		goto out;
 	}
-	while ((step = csv_next(csv, &row)) == 1) {
+	while ((step = csv_next(csv, &row, &me)) == 1) {
 		if (row.flags & CSV_ROW_UNTERMINATED) {
 			mc_fmt(err, errlen, "%s:%lu: the body ends inside a quoted field"
 			       " (truncated?)", name, row.line);
@@ -724,7 +735,7 @@ int store_examine(const void *body, size_t len, const char *name, const colmap *
 		out->rows++;
 	}
 	if (step < 0) {
-		mc_fmt(err, errlen, "%s", csv_error(csv));
+		mc_fmt(err, errlen, "%s", me.msg);
 		goto out;
 	}
 	if (!out->rows) {
@@ -749,6 +760,7 @@ static int compress_to(int fd, const void *body, size_t len, const char *name,
 	input *in = NULL;
 	z_stream zs;
 	size_t n = 0;
+	mc_err me;
 	int zrc, step, flush, live = 0, rc = -1;
 
 	memset(&zs, 0, sizeof(zs));
@@ -758,12 +770,14 @@ static int compress_to(int fd, const void *body, size_t len, const char *name,
 		goto out;
 	}
 	live = 1;
-	if (input_open_mem(&in, body, len, name, err, errlen))
+	if (input_open_mem(&in, body, len, name, &me)) {
+		mc_fmt(err, errlen, "%s", me.msg);
 		goto out;
+	}
 	do {
-		step = input_next(in, &data, &n);
+		step = input_next(in, &data, &n, &me);
 		if (step < 0) {
-			mc_fmt(err, errlen, "%s: %s", name, input_error(in));
+			mc_fmt(err, errlen, "%s: %s", name, me.msg);
 			goto out;
 		}
 		flush = step ? Z_NO_FLUSH : Z_FINISH;
@@ -805,13 +819,16 @@ out:
 static int verify_file(const char *path, const store_content *content, char *err,
 		       size_t errlen)
 {
+	mc_err me;
 	unsigned long long bytes;
 	char sha[65];
 	input *in = NULL;
 	int rc;
 
-	if (input_open(&in, path, err, errlen))
+	if (input_open(&in, path, &me)) {
+		mc_fmt(err, errlen, "%s", me.msg);
 		return -1;
+	}
 	rc = hash_content(in, 0, sha, &bytes, err, errlen);
 	input_free(in);
 	if (rc)
