@@ -93,6 +93,7 @@ static int usage_error(const char *program, const char *fmt, ...)
 	return -1;
 }
 
+/* Report the bad value of o; returns -1. */
 static int bad_value(const char *program, const opt_spec *o, const char *value)
 {
 	char text[256];
@@ -101,17 +102,16 @@ static int bad_value(const char *program, const opt_spec *o, const char *value)
 		return usage_error(program, "--%s '%s' is not %s", o->name, value, o->what);
 	switch (o->type) {
 	case OPT_DAY:
-		return usage_error(program, "--%s '%s' is not a date YYYY-MM-DD", o->name,
-					 value);
+		return usage_error(program, "--%s '%s' is not a date YYYY-MM-DD", o->name, value);
 	case OPT_CHOICE:
 		choice_words(o->choices, text, sizeof(text));
 		return usage_error(program, "--%s must be %s", o->name, text);
 	case OPT_SIZE:
-		return usage_error(program, "--%s '%s' is not a size (bytes, or with k, M"
-					 " or G)", o->name, value);
+		return usage_error(program, "--%s '%s' is not a size (bytes, or with k, M or G)",
+				   o->name, value);
 	default:
 		return usage_error(program, "--%s '%s' is not a number from %lld to %lld",
-					 o->name, value, o->min, o->max);
+				   o->name, value, o->min, o->max);
 	}
 }
 
@@ -173,14 +173,14 @@ static int one_option(const opt_command *cmd, int argc, char **argv, int *i)
 {
 	const char *arg = argv[*i] + 2, *eq = strchr(arg, '='), *value = NULL;
 	size_t len = eq ? (size_t)(eq - arg) : strlen(arg);
-	int ambiguous = 0;
+	int ambiguous = 0, named = argv[*i][1] == '-' && len && !eq;
 	opt_spec *o;
 
-	if (!strcmp(argv[*i], "-h") || (len && !strncmp("help", arg, len) && !eq)) {
+	if (!strcmp(argv[*i], "-h") || (named && !strncmp("help", arg, len))) {
 		opt_help(cmd);
 		return 1;
 	}
-	if (len && !strncmp("version", arg, len) && !eq) {
+	if (named && !strncmp("version", arg, len)) {
 		stage_version(cmd->program);
 		return 1;
 	}
@@ -190,8 +190,7 @@ static int one_option(const opt_command *cmd, int argc, char **argv, int *i)
 				   ambiguous ? "ambiguous" : "unknown", argv[*i]);
 	if (o->type == OPT_FLAG) {
 		if (eq)
-			return usage_error(cmd->program, "--%s takes no value",
-						 o->name);
+			return usage_error(cmd->program, "--%s takes no value", o->name);
 		return store_value(cmd->program, o, "");
 	}
 	if (eq)
