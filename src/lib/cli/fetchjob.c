@@ -46,13 +46,6 @@ void fetchjob_init(fetch_settings *s)
 	s->connect_timeout = req.connect_timeout_ms / 1000;
 }
 
-void fetchjob_release(fetch_settings *s)
-{
-	free(s->sources.items);
-	s->sources.items = NULL;
-	s->sources.n = 0;
-}
-
 void fetchjob_options(fetch_settings *s, opt_spec table[FETCHJOB_OPTIONS + 1])
 {
 	const opt_spec options[FETCHJOB_OPTIONS + 1] = {

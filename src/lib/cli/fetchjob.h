@@ -3,8 +3,8 @@
  * declared once: modelcat-fetch and modelcat-run parse the same table
  * (run passes what was given on to fetch with opt_argv()).
  *
- * Ownership: a fetch_settings points into argv (and owns its sources
- * list, freed with opt_release() on the table or fetchjob_release()).
+ * Ownership: a fetch_settings points into argv; its sources list is freed
+ * by opt_release() on the table that holds fetchjob_options().
  */
 #ifndef MODELCAT_FETCHJOB_H
 #define MODELCAT_FETCHJOB_H
@@ -30,8 +30,6 @@ typedef struct fetch_settings {
 /* The defaults: every configured source into ./snapshots, and the HTTP
  * defaults of http_request_init(). */
 void fetchjob_init(fetch_settings *s);
-/* Free the sources list. */
-void fetchjob_release(fetch_settings *s);
 
 /* Fill table[0..FETCHJOB_OPTIONS] (the last an OPT_DONE) with the options
  * that set s: --config, --snapshots, --source, --max-size, --retries,
