@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+/* Is the stage program name installed beside us? */
 static int program_exists(const char *name)
 {
 	char path[PATH_MAX];
@@ -26,6 +27,7 @@ static int program_exists(const char *name)
 	return !access(path, X_OK);
 }
 
+/* By day, then argument: the order the new files are ingested in. */
 static int fresh_cmp(const void *a, const void *b)
 {
 	const nightly_fresh *x = a, *y = b;
@@ -90,6 +92,8 @@ static int stage(nightly *r, char **argv, sbuf *out)
 	return job_run(paths_bindir(), argv, env, out, &r->err);
 }
 
+/* Ingest the new files into the work copy, one snapshot per day; sets
+ * *quarantined when rows were. 0, or -1 (r->err). */
 static int ingest_fresh(nightly *r, int *quarantined)
 {
 	size_t i, j;
@@ -118,16 +122,18 @@ static int ingest_fresh(nightly *r, int *quarantined)
 	return 0;
 }
 
+/* Write text to the file path (created or replaced). 0, or -1 (err). */
 static int write_text(const char *path, const sbuf *text, mc_err *err)
 {
 	FILE *f = fopen(path, "wb");
+	int short_write;
 
-	if (!f || fwrite(text->data, 1, text->len, f) != text->len || fclose(f)) {
-		mc_error(err, "%s: cannot write: %s", path, strerror(errno));
-		if (f)
-			fclose(f);
-		return -1;
-	}
+	if (!f)
+		return mc_error(err, "%s: cannot write: %s", path, strerror(errno));
+	/* fclose() once, whatever happened: a second one is undefined */
+	short_write = fwrite(text->data, 1, text->len, f) != text->len;
+	if (fclose(f) || short_write)
+		return mc_error(err, "%s: cannot write: %s", path, strerror(errno));
 	return 0;
 }
 
