@@ -1,8 +1,8 @@
 /*
  * Unit tests of the snapshot store and the sources file: snapshot names,
  * examination of bodies, naming of several contents in one day, the
- * manifest (escaping, a partial last line left by a crash), and
- * pipelines/sources.tsv parsing.
+ * manifest (escaping, a partial last line left by a crash), the listing
+ * of a store's folders, and pipelines/sources.tsv parsing.
  */
 /* zlib's next_in is then a pointer to const */
 #define ZLIB_CONST
@@ -10,6 +10,7 @@
 #include "store/naming.h"
 #include "read/colmap.h"
 #include "store/sources.h"
+#include "store/listing.h"
 #include "store/store.h"
 #include "base/util.h"
 
@@ -327,6 +328,56 @@ static void test_sources(void)
 	      "guess ignores the query");
 }
 
+/* store_list(): export folders by name, snapshot files by name with their
+ * dates, temporaries apart, other names and folders left out. */
+static void test_listing(void)
+{
+	static const char *const files[] = {
+		"b/2024-01-02.csv.gz", "b/2024-01-01.csv", "b/2024-01-01T120000Z-0123456789ab.csv.gz",
+		"b/notes.txt", "b/.tmp-42-abcdef", "a/2023-12-31.zip",
+	};
+	char dir[300], path[400];
+	store_listing l;
+	mc_err errbuf;
+	size_t i;
+
+	mc_fmt(dir, sizeof(dir), "%s/listing", scratch);
+	mkdir(dir, 0755);
+	mc_fmt(path, sizeof(path), "%s/a", dir);
+	mkdir(path, 0755);
+	mc_fmt(path, sizeof(path), "%s/b", dir);
+	mkdir(path, 0755);
+	mc_fmt(path, sizeof(path), "%s/not a name", dir);
+	mkdir(path, 0755);
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		mc_fmt(path, sizeof(path), "%s/%s", dir, files[i]);
+		write_text(path, "x\n");
+	}
+	mc_fmt(path, sizeof(path), "%s/MANIFEST.tsv", dir);
+	write_text(path, "x\n");
+	CHECK(store_list(dir, NULL, &l, &errbuf) == 0 && l.n == 2, "two export folders listed");
+	if (l.n == 2) {
+		CHECK_STR(l.folders[0].name, "a", "folders sorted by name");
+		CHECK(l.folders[1].n == 3 && l.folders[1].ntemps == 1,
+		      "three snapshot files and one temporary in b");
+		CHECK(l.folders[1].n == 3 &&
+		      !strcmp(l.folders[1].files[1].name, "2024-01-01T120000Z-0123456789ab.csv.gz") &&
+		      !strcmp(l.folders[1].files[1].date, "2024-01-01"),
+		      "a later content sorts after the first of its day");
+		CHECK(store_folder_latest(&l.folders[1]) &&
+		      !strcmp(store_folder_latest(&l.folders[1])->name, "2024-01-02.csv.gz"),
+		      "the latest is the last by name");
+	}
+	store_listing_release(&l);
+	CHECK(store_list(dir, "b", &l, &errbuf) == 0 && l.n == 1 && l.folders[0].n == 3,
+	      "one folder listed by name");
+	store_listing_release(&l);
+	CHECK(store_list(dir, "c", &l, &errbuf) == 0 && l.n == 0, "a missing folder lists none");
+	mc_fmt(path, sizeof(path), "%s/none", dir);
+	CHECK(store_list(path, NULL, &l, &errbuf) == -1 &&
+	      strstr(errbuf.msg, "cannot open the snapshot store"), "a missing store is an error");
+}
+
 int main(void)
 {
 	char err[512] = "", dir[300];
@@ -346,6 +397,7 @@ int main(void)
 		return unit_done();
 	test_examine(&map);
 	test_put_and_manifest(&map);
+	test_listing();
 	test_sources();
 	colmap_release(&map);
 	remove_tree(scratch);
