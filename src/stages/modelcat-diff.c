@@ -5,41 +5,33 @@
 #include "out/audit.h"
 #include "store/naming.h"
 #include "base/paths.h"
+#include "cli/options.h"
 #include "cli/stage.h"
 #include "ingest/ingest.h"
 #include "db/snapshot.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
 static const char program[] = "modelcat-diff";
 
-static void usage(void)
-{
-	printf("usage: modelcat diff [--db PATH] [--from DATE] [--to DATE] [--format text|json|html]\n"
-	       "       modelcat diff [--db PATH] [--to DATE] [--format ...] [EXPORT=]FILE...\n"
-	       "\n"
-	       "Compares the catalogue as it stood on --from with how it stood on --to\n"
-	       "(default: the last two snapshots; --to alone compares with the snapshot\n"
-	       "before it). Each export is compared on its own, in normalised form, on\n"
-	       "the fields both snapshots' headers have: a column that appeared or\n"
-	       "disappeared is listed once, under columns, and changes no model.\n"
-	       "\n"
-	       "With export files, parses them as the snapshot of --to (default today)\n"
-	       "and compares it with the catalogue's latest state before that date,\n"
-	       "writing nothing: what `modelcat ingest` of those files would change.\n"
-	       "\n"
-	       "  --from DATE       YYYY-MM-DD (the earlier date)\n"
-	       "  --to DATE         YYYY-MM-DD (the later date)\n"
-	       "  --format FORMAT   text (default: counts, then each change\n"
-	       "                    `field: old -> new`), json (docs/diff-json.md), or html\n"
-	       "                    (one self-contained page)\n"
-	       "  --help, --version\n"
-	       "\n"
-	       "Exit: 0 written; 2 usage; 3 no snapshot, or failure.\n");
-}
+/* --help: usage, description and exit statuses (the options come from the table) */
+static const char usage_text[] =
+	"usage: modelcat diff [--db PATH] [--from DATE] [--to DATE] [--format text|json|html]\n"
+	"       modelcat diff [--db PATH] [--to DATE] [--format ...] [EXPORT=]FILE...\n";
+static const char about[] =
+	"Compares the catalogue as it stood on --from with how it stood on --to\n"
+	"(default: the last two snapshots; --to alone compares with the snapshot\n"
+	"before it). Each export is compared on its own, in normalised form, on\n"
+	"the fields both snapshots' headers have: a column that appeared or\n"
+	"disappeared is listed once, under columns, and changes no model.\n"
+	"\n"
+	"With export files, parses them as the snapshot of --to (default today)\n"
+	"and compares it with the catalogue's latest state before that date,\n"
+	"writing nothing: what `modelcat ingest` of those files would change.\n";
+static const char exit_text[] =
+	"Exit: 0 written; 2 usage; 3 no snapshot, or failure.\n";
 
 static int stage_one(ingest_ctx *ctx, const char *arg, load_stats *stats, mc_err *err)
 {
@@ -93,42 +85,31 @@ out:
 
 int main(int argc, char **argv)
 {
-	static const struct option options[] = {
-		{ "db", required_argument, NULL, 'd' },
-		{ "from", required_argument, NULL, 'f' },
-		{ "to", required_argument, NULL, 't' },
-		{ "format", required_argument, NULL, 'F' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
+	static const char *const formats[] = { "text", "json", "html", NULL };
 	const char *db = NULL, *format = "text";
 	char from[11] = "", to[11] = "";
-	mc_err err;
+	opt_spec options[] = {
+		OPT_DB(&db),
+		{ .name = "from", .arg = "DATE", .type = OPT_DAY, .dest = from,
+		  .help = "YYYY-MM-DD (the earlier date)" },
+		{ .name = "to", .arg = "DATE", .type = OPT_DAY, .dest = to,
+		  .help = "YYYY-MM-DD (the later date)" },
+		OPT_FORMAT(&format, formats, "text (default: counts, then each change\n"
+			   "`field: old -> new`), json (docs/diff-json.md), or html\n"
+			   "(one self-contained page)"),
+		OPT_DONE
+	};
+	opt_command cmd = { program, usage_text, about, NULL, exit_text, options };
 	catalogue cat;
 	diff_result d;
+	mc_err err;
 	sbuf out;
-	int opt, rc, status = MC_EXIT_FAILURE, existed, i;
+	int first, rc, status = MC_EXIT_FAILURE, existed, i;
 
 	stage_init();
-	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
-		switch (opt) {
-		case 'd': db = optarg; break;
-		case 'f':
-			if (stage_parse_day(program, optarg, from))
-				return MC_EXIT_USAGE;
-			break;
-		case 't':
-			if (stage_parse_day(program, optarg, to))
-				return MC_EXIT_USAGE;
-			break;
-		case 'F': format = optarg; break;
-		case 'h': usage(); return MC_EXIT_OK;
-		case 'V': return stage_version(program);
-		default: return stage_usage_error(program, "unknown option");
-		}
-	}
-	for (i = optind; i < argc; i++) {
+	if ((rc = opt_parse(&cmd, argc, argv, &first)))
+		return opt_status(rc);
+	for (i = first; i < argc; i++) {
 		char name[NAMING_EXPORT_MAX + 1];
 		const char *path;
 
@@ -136,21 +117,19 @@ int main(int argc, char **argv)
 			return stage_usage_error(program, "%s: cannot tell the export's name;"
 						 " write EXPORT=FILE", argv[i]);
 	}
-	if (optind < argc && from[0])
+	if (first < argc && from[0])
 		return stage_usage_error(program, "--from goes with two dates, not with files");
-	if (strcmp(format, "text") && strcmp(format, "json") && strcmp(format, "html"))
-		return stage_usage_error(program, "--format must be text, json or html");
 	if (from[0] && to[0] && strcmp(from, to) >= 0)
 		return stage_usage_error(program, "--from %s is not before --to %s", from, to);
 	existed = !access(paths_db(db), F_OK);
-	if (stage_catalogue(program, &cat, db, optind < argc ? 0 : CATALOGUE_READONLY))
+	if (stage_catalogue(program, &cat, db, first < argc ? 0 : CATALOGUE_READONLY))
 		return MC_EXIT_FAILURE;
 	sbuf_init(&out);
 	memset(&d, 0, sizeof(d));
-	if (optind < argc) {
+	if (first < argc) {
 		if (!to[0])
 			catalogue_today(to);
-		if (diff_files(&cat, argv + optind, argc - optind, to, &d))
+		if (diff_files(&cat, argv + first, argc - first, to, &d))
 			goto out;
 	} else if (!to[0] && !from[0]) {
 		rc = query_last_two(&cat, from, to, &err);
@@ -164,7 +143,7 @@ int main(int argc, char **argv)
 		stage_error(program, "%s", err.msg);
 		goto out;
 	}
-	if (optind == argc && query_diff(&cat, from, to, &d, &err)) {
+	if (first == argc && query_diff(&cat, from, to, &d, &err)) {
 		stage_error(program, "%s", err.msg);
 		goto out;
 	}

@@ -4,39 +4,34 @@
  */
 #include "ingest/ingest.h"
 #include "store/naming.h"
+#include "cli/options.h"
 #include "cli/stage.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 static const char program[] = "modelcat-ingest";
 
-static void usage(void)
-{
-	printf("usage: modelcat ingest [--db PATH] [--as-of YYYY-MM-DD] [EXPORT=]FILE...\n"
-	       "\n"
-	       "Parses each FILE (.csv, .csv.gz or .zip), normalises its values and loads\n"
-	       "all of them into the catalogue as one snapshot dated --as-of (default:\n"
-	       "the date in the files' names when they come from the snapshot store,\n"
-	       "<export>/<YYYY-MM-DD>.csv.gz, and all agree; else today, UTC). EXPORT\n"
-	       "names the export (notable_ai_models, all_ai_models, ...); without it the\n"
-	       "name is the file's name less .gz, .zip and .csv, or, when that is a date\n"
-	       "(snapshots/<export>/<date>.csv.gz), its folder's name.\n"
-	       "\n"
-	       "Rows that cannot be read are quarantined with one line on stderr naming\n"
-	       "file, line, field and reason; the other rows load. A file whose content\n"
-	       "equals the export's previous snapshot is recorded as no change. Past\n"
-	       "98,304 distinct names in one file, the counts that number repeated names\n"
-	       "(NAME#2) go to an unnamed temporary file in $TMPDIR, else /tmp.\n"
-	       "\n"
-	       "  --db PATH         the catalogue (default $MODELCAT_DB, else ./modelcat.db)\n"
-	       "  --as-of DATE      the snapshot's date, YYYY-MM-DD\n"
-	       "  --help, --version\n"
-	       "\n"
-	       "Exit: 0 loaded; 1 loaded with rows quarantined; 2 usage; 3 failure, the\n"
-	       "catalogue unchanged.\n");
-}
+/* --help: usage, description and exit statuses (the options come from the table) */
+static const char usage_text[] =
+	"usage: modelcat ingest [--db PATH] [--as-of YYYY-MM-DD] [EXPORT=]FILE...\n";
+static const char about[] =
+	"Parses each FILE (.csv, .csv.gz or .zip), normalises its values and loads\n"
+	"all of them into the catalogue as one snapshot dated --as-of (default:\n"
+	"the date in the files' names when they come from the snapshot store,\n"
+	"<export>/<YYYY-MM-DD>.csv.gz, and all agree; else today, UTC). EXPORT\n"
+	"names the export (notable_ai_models, all_ai_models, ...); without it the\n"
+	"name is the file's name less .gz, .zip and .csv, or, when that is a date\n"
+	"(snapshots/<export>/<date>.csv.gz), its folder's name.\n"
+	"\n"
+	"Rows that cannot be read are quarantined with one line on stderr naming\n"
+	"file, line, field and reason; the other rows load. A file whose content\n"
+	"equals the export's previous snapshot is recorded as no change. Past\n"
+	"98,304 distinct names in one file, the counts that number repeated names\n"
+	"(NAME#2) go to an unnamed temporary file in $TMPDIR, else /tmp.\n";
+static const char exit_text[] =
+	"Exit: 0 loaded; 1 loaded with rows quarantined; 2 usage; 3 failure, the\n"
+	"catalogue unchanged.\n";
 
 static int load_one(ingest_ctx *ctx, const char *arg, load_stats *stats,
 		    char *label, size_t labellen, mc_err *err)
@@ -49,34 +44,23 @@ static int load_one(ingest_ctx *ctx, const char *arg, load_stats *stats,
 
 int main(int argc, char **argv)
 {
-	static const struct option options[] = {
-		{ "db", required_argument, NULL, 'd' },
-		{ "as-of", required_argument, NULL, 'a' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *db = NULL;
 	char as_of[11] = "";
+	opt_spec options[] = {
+		OPT_DB(&db),
+		OPT_AS_OF(as_of, "the snapshot's date, YYYY-MM-DD"),
+		OPT_DONE
+	};
+	opt_command cmd = { program, usage_text, about, NULL, exit_text, options };
 	colmap map;
-	int opt, i, status;
+	int first, rc, i, status;
 
 	stage_init();
-	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
-		switch (opt) {
-		case 'd': db = optarg; break;
-		case 'a':
-			if (stage_parse_day(program, optarg, as_of))
-				return MC_EXIT_USAGE;
-			break;
-		case 'h': usage(); return MC_EXIT_OK;
-		case 'V': return stage_version(program);
-		default: return stage_usage_error(program, "unknown option");
-		}
-	}
-	if (optind >= argc)
+	if ((rc = opt_parse(&cmd, argc, argv, &first)))
+		return opt_status(rc);
+	if (first >= argc)
 		return stage_usage_error(program, "no export file given");
-	for (i = optind; i < argc; i++) {
+	for (i = first; i < argc; i++) {
 		char name[NAMING_EXPORT_MAX + 1];
 		const char *path;
 
@@ -86,24 +70,24 @@ int main(int argc, char **argv)
 	}
 	/* files from the snapshot store are dated by their names */
 	if (!as_of[0]) {
-		char day[11], first[11] = "";
+		char day[11], day0[11] = "";
 
-		for (i = optind; i < argc; i++) {
+		for (i = first; i < argc; i++) {
 			char name[NAMING_EXPORT_MAX + 1];
 			const char *path;
 
 			naming_split_arg(argv[i], name, sizeof(name), &path);
-			if (naming_snapshot_date(path, day) || (first[0] && strcmp(day, first))) {
-				first[0] = '\0';
+			if (naming_snapshot_date(path, day) || (day0[0] && strcmp(day, day0))) {
+				day0[0] = '\0';
 				break;
 			}
-			memcpy(first, day, sizeof(first));
+			memcpy(day0, day, sizeof(day0));
 		}
-		memcpy(as_of, first, sizeof(as_of));
+		memcpy(as_of, day0, sizeof(as_of));
 	}
 	if (stage_colmap(program, &map))
 		return MC_EXIT_FAILURE;
-	status = stage_load_snapshot(program, db, as_of, &map, argv + optind, argc - optind,
+	status = stage_load_snapshot(program, db, as_of, &map, argv + first, argc - first,
 				     load_one);
 	colmap_release(&map);
 	return status;

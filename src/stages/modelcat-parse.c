@@ -5,61 +5,51 @@
  */
 #include "ingest/ingest.h"
 #include "store/naming.h"
+#include "cli/options.h"
 #include "cli/stage.h"
 
-#include <getopt.h>
 #include <stdio.h>
 
 static const char program[] = "modelcat-parse";
 
-static void usage(void)
-{
-	printf("usage: modelcat parse [--out STAGING.db] [EXPORT=]FILE\n"
-	       "\n"
-	       "Reads FILE (.csv, .csv.gz or .zip), maps its header onto the column map\n"
-	       "(pipelines/columns.tsv), normalises every value and reports each row that\n"
-	       "cannot be read on stderr (file, line, field, reason). Prints a summary.\n"
-	       "With --out, writes the parsed export to a staging SQLite file (tables\n"
-	       "staging_export, staging_column, staging_row, staging_notice) that\n"
-	       "`modelcat load` loads and `sqlite3` can inspect. Past 98,304 distinct\n"
-	       "names, the counts that number repeated names (NAME#2) go to an unnamed\n"
-	       "temporary file in $TMPDIR, else /tmp.\n"
-	       "\n"
-	       "  --out FILE        write the staging file (replaced if it exists)\n"
-	       "  --help, --version\n"
-	       "\n"
-	       "Exit: 0 all rows good; 1 some rows quarantined; 2 usage; 3 failure.\n");
-}
+/* --help: usage, description and exit statuses (the options come from the table) */
+static const char usage_text[] =
+	"usage: modelcat parse [--out STAGING.db] [EXPORT=]FILE\n";
+static const char about[] =
+	"Reads FILE (.csv, .csv.gz or .zip), maps its header onto the column map\n"
+	"(pipelines/columns.tsv), normalises every value and reports each row that\n"
+	"cannot be read on stderr (file, line, field, reason). Prints a summary.\n"
+	"With --out, writes the parsed export to a staging SQLite file (tables\n"
+	"staging_export, staging_column, staging_row, staging_notice) that\n"
+	"`modelcat load` loads and `sqlite3` can inspect. Past 98,304 distinct\n"
+	"names, the counts that number repeated names (NAME#2) go to an unnamed\n"
+	"temporary file in $TMPDIR, else /tmp.\n";
+static const char exit_text[] =
+	"Exit: 0 all rows good; 1 some rows quarantined; 2 usage; 3 failure.\n";
 
 int main(int argc, char **argv)
 {
-	static const struct option options[] = {
-		{ "out", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *out = NULL, *path;
 	char name[NAMING_EXPORT_MAX + 1];
 	mc_err err;
 	load_stats stats;
 	colmap map;
-	int opt, rc;
+	opt_spec options[] = {
+		{ .name = "out", .arg = "FILE", .type = OPT_STRING, .dest = &out,
+		  .help = "write the staging file (replaced if it exists)" },
+		OPT_DONE
+	};
+	opt_command cmd = { program, usage_text, about, NULL, exit_text, options };
+	int first, rc;
 
 	stage_init();
-	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
-		switch (opt) {
-		case 'o': out = optarg; break;
-		case 'h': usage(); return MC_EXIT_OK;
-		case 'V': return stage_version(program);
-		default: return stage_usage_error(program, "unknown option");
-		}
-	}
-	if (optind != argc - 1)
+	if ((rc = opt_parse(&cmd, argc, argv, &first)))
+		return opt_status(rc);
+	if (first != argc - 1)
 		return stage_usage_error(program, "expected exactly one export file");
-	if (naming_split_arg(argv[optind], name, sizeof(name), &path))
+	if (naming_split_arg(argv[first], name, sizeof(name), &path))
 		return stage_usage_error(program, "%s: cannot tell the export's name; write EXPORT=FILE",
-					 argv[optind]);
+					 argv[first]);
 	if (stage_colmap(program, &map))
 		return MC_EXIT_FAILURE;
 	if (out)

@@ -7,42 +7,34 @@
 #include "db/query.h"
 #include "db/snapshot.h"
 #include "out/render.h"
+#include "cli/options.h"
 #include "cli/stage.h"
 #include "out/translate.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 static const char program[] = "modelcat-render";
 
-static void usage(void)
-{
-	printf("usage: modelcat render [--db PATH] NAME [--lang LANG] [--format text|html]\n"
-	       "                       [--as-of YYYY-MM-DD]\n"
-	       "       modelcat render [--db PATH] --all --out DIR [--as-of YYYY-MM-DD]\n"
-	       "\n"
-	       "Prints the page of the model called NAME (NAME#2 for a repeated name's second\n"
-	       "row) as it stood on the date, in LANG (default en), as text (default) or as\n"
-	       "an HTML document. The page text comes from the catalogue database, where\n"
-	       "modelcat translate stores it.\n"
-	       "\n"
-	       "With --all, writes the page of every model on record on the date in every\n"
-	       "stored language, as DIR/LANG/STEM.txt and DIR/LANG/STEM.html, and an index\n"
-	       "page per language, DIR/LANG/index.txt and DIR/LANG/index.html. STEM is the\n"
-	       "name lower-cased, other characters turned into '-', then '-' and ten hex\n"
-	       "digits of the name's SHA-256 (docs/pages.md).\n"
-	       "\n"
-	       "  --lang LANG       a stored language: en, nl, ...\n"
-	       "  --format FORMAT   text (default) or html\n"
-	       "  --as-of DATE      YYYY-MM-DD (default: the date of the last snapshot)\n"
-	       "  --all             every model, every language, both formats\n"
-	       "  --out DIR         with --all: the folder to write into\n"
-	       "  --help, --version\n"
-	       "\n"
-	       "Exit: 0 written; 2 usage; 3 no such model on that date, no page texts\n"
-	       "stored for the language (run modelcat translate), or failure.\n");
-}
+/* --help: usage, description and exit statuses (the options come from the table) */
+static const char usage_text[] =
+	"usage: modelcat render [--db PATH] NAME [--lang LANG] [--format text|html]\n"
+	"                       [--as-of YYYY-MM-DD]\n"
+	"       modelcat render [--db PATH] --all --out DIR [--as-of YYYY-MM-DD]\n";
+static const char about[] =
+	"Prints the page of the model called NAME (NAME#2 for a repeated name's second\n"
+	"row) as it stood on the date, in LANG (default en), as text (default) or as\n"
+	"an HTML document. The page text comes from the catalogue database, where\n"
+	"modelcat translate stores it.\n"
+	"\n"
+	"With --all, writes the page of every model on record on the date in every\n"
+	"stored language, as DIR/LANG/STEM.txt and DIR/LANG/STEM.html, and an index\n"
+	"page per language, DIR/LANG/index.txt and DIR/LANG/index.html. STEM is the\n"
+	"name lower-cased, other characters turned into '-', then '-' and ten hex\n"
+	"digits of the name's SHA-256 (docs/pages.md).\n";
+static const char exit_text[] =
+	"Exit: 0 written; 2 usage; 3 no such model on that date, no page texts\n"
+	"stored for the language (run modelcat translate), or failure.\n";
 
 /* Print the page of one model; returns the exit status. */
 static int render_one(catalogue *cat, const char *name, const char *lang, const char *format,
@@ -104,46 +96,36 @@ out:
 
 int main(int argc, char **argv)
 {
-	static const struct option options[] = {
-		{ "db", required_argument, NULL, 'd' },
-		{ "lang", required_argument, NULL, 'l' },
-		{ "format", required_argument, NULL, 'F' },
-		{ "as-of", required_argument, NULL, 'a' },
-		{ "all", no_argument, NULL, 'A' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *db = NULL, *lang = "en", *format = "text", *outdir = NULL;
 	char as_of[11] = "";
+	int first, all = 0, rc, status = MC_EXIT_FAILURE;
 	mc_err err;
-	int opt, all = 0, rc, status = MC_EXIT_FAILURE;
+	opt_spec options[] = {
+		OPT_DB(&db),
+		{ .name = "lang", .arg = "LANG", .type = OPT_STRING, .dest = &lang,
+		  .help = "a stored language: en, nl, ..." },
+		/* a string, not a choice: --all writes both formats and ignores it */
+		{ .name = "format", .arg = "FORMAT", .type = OPT_STRING, .dest = &format,
+		  .help = "text (default) or html" },
+		OPT_AS_OF(as_of, "YYYY-MM-DD (default: the date of the last snapshot)"),
+		{ .name = "all", .type = OPT_FLAG, .dest = &all,
+		  .help = "every model, every language, both formats" },
+		{ .name = "out", .arg = "DIR", .type = OPT_STRING, .dest = &outdir,
+		  .help = "with --all: the folder to write into" },
+		OPT_DONE
+	};
+	opt_command cmd = { program, usage_text, about, NULL, exit_text, options };
 	catalogue cat;
 
-	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
-		switch (opt) {
-		case 'd': db = optarg; break;
-		case 'l': lang = optarg; break;
-		case 'F': format = optarg; break;
-		case 'a':
-			if (stage_parse_day(program, optarg, as_of))
-				return MC_EXIT_USAGE;
-			break;
-		case 'A': all = 1; break;
-		case 'o': outdir = optarg; break;
-		case 'h': usage(); return MC_EXIT_OK;
-		case 'V': return stage_version(program);
-		default: return stage_usage_error(program, "unknown option");
-		}
-	}
+	if ((rc = opt_parse(&cmd, argc, argv, &first)))
+		return opt_status(rc);
 	if (all) {
-		if (optind != argc)
+		if (first != argc)
 			return stage_usage_error(program, "--all takes no NAME");
 		if (!outdir || !*outdir)
 			return stage_usage_error(program, "--all needs --out DIR");
 	} else {
-		if (optind != argc - 1)
+		if (first != argc - 1)
 			return stage_usage_error(program, "expected one model NAME (or --all)");
 		if (outdir)
 			return stage_usage_error(program, "--out goes with --all");
@@ -162,7 +144,7 @@ int main(int argc, char **argv)
 		}
 	}
 	if (!all) {
-		status = render_one(&cat, argv[optind], lang, format, as_of);
+		status = render_one(&cat, argv[first], lang, format, as_of);
 	} else {
 		render_stats stats;
 

@@ -4,31 +4,26 @@
  * its export and snapshot.
  */
 #include "db/query.h"
+#include "cli/options.h"
 #include "cli/stage.h"
 #include "base/textout.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 static const char program[] = "modelcat-show";
 
-static void usage(void)
-{
-	printf("usage: modelcat show [--db PATH] NAME [--as-of YYYY-MM-DD] [--format text|json]\n"
-	       "\n"
-	       "Shows the model called NAME as it stood on the date (default: today): every\n"
-	       "field, merged across the exports that hold it by the precedence in\n"
-	       "pipelines/precedence.tsv, with the export and snapshot each value comes\n"
-	       "from, and the date it was last updated. A name repeated within an export\n"
-	       "is NAME#2, NAME#3, ... for its later rows.\n"
-	       "\n"
-	       "  --as-of DATE      YYYY-MM-DD\n"
-	       "  --format FORMAT   text (default) or json\n"
-	       "  --help, --version\n"
-	       "\n"
-	       "Exit: 0 shown; 2 usage; 3 no such model on that date, or failure.\n");
-}
+/* --help: usage, description and exit statuses (the options come from the table) */
+static const char usage_text[] =
+	"usage: modelcat show [--db PATH] NAME [--as-of YYYY-MM-DD] [--format text|json]\n";
+static const char about[] =
+	"Shows the model called NAME as it stood on the date (default: today): every\n"
+	"field, merged across the exports that hold it by the precedence in\n"
+	"pipelines/precedence.tsv, with the export and snapshot each value comes\n"
+	"from, and the date it was last updated. A name repeated within an export\n"
+	"is NAME#2, NAME#3, ... for its later rows.\n";
+static const char exit_text[] =
+	"Exit: 0 shown; 2 usage; 3 no such model on that date, or failure.\n";
 
 static void show_text(const model_view *m, sbuf *out)
 {
@@ -86,50 +81,37 @@ static void show_json(const model_view *m, sbuf *out)
 
 int main(int argc, char **argv)
 {
-	static const struct option options[] = {
-		{ "db", required_argument, NULL, 'd' },
-		{ "as-of", required_argument, NULL, 'a' },
-		{ "format", required_argument, NULL, 'F' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
+	static const char *const formats[] = { "text", "json", NULL };
 	const char *db = NULL, *format = "text";
 	char as_of[11] = "";
+	opt_spec options[] = {
+		OPT_DB(&db),
+		OPT_AS_OF(as_of, "YYYY-MM-DD"),
+		OPT_FORMAT(&format, formats, "text (default) or json"),
+		OPT_DONE
+	};
+	opt_command cmd = { program, usage_text, about, NULL, exit_text, options };
 	catalogue cat;
 	mc_err err;
 	model_view m;
 	sbuf out;
-	int opt, rc, status = MC_EXIT_FAILURE;
+	int first, rc, status = MC_EXIT_FAILURE;
 
 	stage_init();
-	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
-		switch (opt) {
-		case 'd': db = optarg; break;
-		case 'a':
-			if (stage_parse_day(program, optarg, as_of))
-				return MC_EXIT_USAGE;
-			break;
-		case 'F': format = optarg; break;
-		case 'h': usage(); return MC_EXIT_OK;
-		case 'V': return stage_version(program);
-		default: return stage_usage_error(program, "unknown option");
-		}
-	}
-	if (optind != argc - 1)
+	if ((rc = opt_parse(&cmd, argc, argv, &first)))
+		return opt_status(rc);
+	if (first != argc - 1)
 		return stage_usage_error(program, "expected one model NAME");
-	if (strcmp(format, "text") && strcmp(format, "json"))
-		return stage_usage_error(program, "--format must be text or json");
 	if (!as_of[0])
 		catalogue_today(as_of);
 	if (stage_catalogue(program, &cat, db, CATALOGUE_READONLY))
 		return MC_EXIT_FAILURE;
 	sbuf_init(&out);
-	rc = query_model(&cat, argv[optind], as_of, &m, &err);
+	rc = query_model(&cat, argv[first], as_of, &m, &err);
 	if (rc < 0) {
 		stage_error(program, "%s", err.msg);
 	} else if (rc > 0) {
-		stage_error(program, "no model named '%s' on %s (see modelcat history)", argv[optind],
+		stage_error(program, "no model named '%s' on %s (see modelcat history)", argv[first],
 			    as_of);
 	} else {
 		if (!strcmp(format, "json"))

@@ -5,72 +5,61 @@
  * invalid and unknown.
  */
 #include "base/paths.h"
+#include "cli/options.h"
 #include "cli/stage.h"
 #include "out/translate.h"
 
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
 static const char program[] = "modelcat-translate";
 
-static void usage(void)
-{
-	printf("usage: modelcat translate [--db PATH] [--catalogues DIR]\n"
-	       "\n"
-	       "Reads the XLIFF catalogues in DIR (default: the translations folder beside\n"
-	       "pipelines/): en.xlf, the English base, and one LANG.xlf per language. Each\n"
-	       "language is merged over English and stored in the catalogue database, where\n"
-	       "modelcat render finds it. One line per language on stdout:\n"
-	       "  nl: 122 entries: 121 translated, 1 missing, 0 stale, 0 invalid, 0 unknown\n"
-	       "and one line on stderr per problem, naming file, line and entry:\n"
-	       "  missing   no translation: the page uses English\n"
-	       "  stale     the English text changed since it was translated (the unit's\n"
-	       "            <source> is not the current English): the page uses English\n"
-	       "  invalid   the translation names a placeholder English does not have\n"
-	       "  unknown   an entry English does not have (ignored)\n"
-	       "A malformed catalogue is reported with file and line and not loaded (its\n"
-	       "language keeps what was stored before); the others still load.\n"
-	       "\n"
-	       "  --catalogues DIR  the folder of .xlf files\n"
-	       "  --help, --version\n"
-	       "\n"
-	       "Exit: 0 every catalogue loaded and every entry translated; 1 stored, but an\n"
-	       "entry was missing, stale, invalid or unknown, or a catalogue other than\n"
-	       "English was refused or skipped (a file name that is no language code);\n"
-	       "2 usage; 3 failure (English unreadable or incomplete, database error):\n"
-	       "nothing stored.\n");
-}
+/* --help: usage, description and exit statuses (the options come from the table) */
+static const char usage_text[] =
+	"usage: modelcat translate [--db PATH] [--catalogues DIR]\n";
+static const char about[] =
+	"Reads the XLIFF catalogues in DIR (default: the translations folder beside\n"
+	"pipelines/): en.xlf, the English base, and one LANG.xlf per language. Each\n"
+	"language is merged over English and stored in the catalogue database, where\n"
+	"modelcat render finds it. One line per language on stdout:\n"
+	"  nl: 122 entries: 121 translated, 1 missing, 0 stale, 0 invalid, 0 unknown\n"
+	"and one line on stderr per problem, naming file, line and entry:\n"
+	"  missing   no translation: the page uses English\n"
+	"  stale     the English text changed since it was translated (the unit's\n"
+	"            <source> is not the current English): the page uses English\n"
+	"  invalid   the translation names a placeholder English does not have\n"
+	"  unknown   an entry English does not have (ignored)\n"
+	"A malformed catalogue is reported with file and line and not loaded (its\n"
+	"language keeps what was stored before); the others still load.\n";
+static const char exit_text[] =
+	"Exit: 0 every catalogue loaded and every entry translated; 1 stored, but an\n"
+	"entry was missing, stale, invalid or unknown, or a catalogue other than\n"
+	"English was refused or skipped (a file name that is no language code);\n"
+	"2 usage; 3 failure (English unreadable or incomplete, database error):\n"
+	"nothing stored.\n";
 
 int main(int argc, char **argv)
 {
-	static const struct option options[] = {
-		{ "db", required_argument, NULL, 'd' },
-		{ "catalogues", required_argument, NULL, 'c' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *db = NULL, *dir = NULL;
 	char default_dir[PATH_MAX];
 	mc_err err;
 	translate_result result;
 	catalogue cat;
 	size_t i, stored = 0;
-	int opt, status = MC_EXIT_OK;
+	opt_spec options[] = {
+		OPT_DB(&db),
+		{ .name = "catalogues", .arg = "DIR", .type = OPT_STRING, .dest = &dir,
+		  .help = "the folder of .xlf files" },
+		OPT_DONE
+	};
+	opt_command cmd = { program, usage_text, about, NULL, exit_text, options };
+	int first, rc, status = MC_EXIT_OK;
 
-	while ((opt = getopt_long(argc, argv, "h", options, NULL)) != -1) {
-		switch (opt) {
-		case 'd': db = optarg; break;
-		case 'c': dir = optarg; break;
-		case 'h': usage(); return MC_EXIT_OK;
-		case 'V': return stage_version(program);
-		default: return stage_usage_error(program, "unknown option");
-		}
-	}
-	if (optind != argc)
-		return stage_usage_error(program, "unexpected argument '%s'", argv[optind]);
+	if ((rc = opt_parse(&cmd, argc, argv, &first)))
+		return opt_status(rc);
+	if (first != argc)
+		return stage_usage_error(program, "unexpected argument '%s'", argv[first]);
 	if (!dir) {
 		paths_data_file(default_dir, sizeof(default_dir), "translations");
 		dir = default_dir;

@@ -1,8 +1,8 @@
 /*
  * Unit tests of the snapshot store and the sources file: snapshot names,
  * examination of bodies, naming of several contents in one day, the
- * manifest (escaping, a partial last line left by a crash), and
- * pipelines/sources.tsv parsing.
+ * manifest (escaping, a partial last line left by a crash), the listing
+ * of a store's folders, and pipelines/sources.tsv parsing.
  */
 /* zlib's next_in is then a pointer to const */
 #define ZLIB_CONST
@@ -10,6 +10,7 @@
 #include "store/naming.h"
 #include "read/colmap.h"
 #include "store/sources.h"
+#include "store/listing.h"
 #include "store/store.h"
 #include "base/util.h"
 
@@ -90,7 +91,8 @@ static void test_examine(const colmap *map)
 		{ "\"Model,Organization\nA,B\n", "ends inside a quoted field of the header" },
 	};
 	store_content content;
-	char err[512];
+	mc_err errbuf;
+	char *err = errbuf.msg;
 	unsigned char gz[256];
 	uLongf gzlen = sizeof(gz);
 	size_t i;
@@ -99,7 +101,7 @@ static void test_examine(const colmap *map)
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		err[0] = '\0';
 		rc = store_examine(cases[i].body, strlen(cases[i].body), "body", map, 1 << 20,
-				   &content, err, sizeof(err));
+				   &content, &errbuf);
 		if (!cases[i].error) {
 			CHECK(rc == 0, "body %zu is valid (%s)", i, err);
 			continue;
@@ -107,12 +109,11 @@ static void test_examine(const colmap *map)
 		CHECK(rc == -1 && strstr(err, cases[i].error), "body %zu refused: '%s' in '%s'",
 		      i, cases[i].error, err);
 	}
-	rc = store_examine(body_ok, strlen(body_ok), "body", map, 1 << 20, &content, err,
-			   sizeof(err));
+	rc = store_examine(body_ok, strlen(body_ok), "body", map, 1 << 20, &content, &errbuf);
 	CHECK(rc == 0 && content.rows == 2 && content.columns == 3 && content.known_columns == 3,
 	      "rows and columns counted (%lu rows, %zu columns)", content.rows, content.columns);
 	CHECK(content.bytes == strlen(body_ok), "content bytes");
-	rc = store_examine(body_ok, strlen(body_ok), "body", map, 10, &content, err, sizeof(err));
+	rc = store_examine(body_ok, strlen(body_ok), "body", map, 10, &content, &errbuf);
 	CHECK(rc == -1 && strstr(err, "size cap"), "a body over the cap is refused: %s", err);
 	/* a zlib stream is not gzip: make one with the gzip wrapper by hand */
 	{
@@ -133,9 +134,8 @@ static void test_examine(const colmap *map)
 	{
 		store_content plain;
 
-		store_examine(body_ok, strlen(body_ok), "plain", map, 1 << 20, &plain, err,
-			      sizeof(err));
-		rc = store_examine(gz, gzlen, "gz", map, 1 << 20, &content, err, sizeof(err));
+		store_examine(body_ok, strlen(body_ok), "plain", map, 1 << 20, &plain, &errbuf);
+		rc = store_examine(gz, gzlen, "gz", map, 1 << 20, &content, &errbuf);
 		CHECK(rc == 0 && content.format == INPUT_GZIP, "a gzip body is examined (%s)", err);
 		CHECK_STR(content.sha256, plain.sha256, "its hash is of the decompressed content");
 	}
@@ -161,7 +161,9 @@ static void test_put_and_manifest(const colmap *map)
 {
 	static const char body2[] = "Model,Organization\nC,Org\n";
 	static const char body3[] = "Model,Organization\nD,Org\n";
-	char dir[300], path[400], err[512], sha[65], *file = NULL, *latest = NULL;
+	char dir[300], path[400], sha[65], *file = NULL, *latest = NULL;
+	mc_err errbuf;
+	char *err = errbuf.msg;
 	unsigned long long stored_bytes;
 	store_content c1, c2, c3;
 	const store_entry *entries;
@@ -172,31 +174,31 @@ static void test_put_and_manifest(const colmap *map)
 	FILE *f;
 
 	mc_fmt(dir, sizeof(dir), "%s/store", scratch);
-	CHECK(store_open(&st, dir, err, sizeof(err)) == 0, "a new store opens (%s)", err);
+	CHECK(store_open(&st, dir, &errbuf) == 0, "a new store opens (%s)", err);
 	if (!st)
 		return;
-	CHECK(store_latest(st, "src", &latest, sha, err, sizeof(err)) == 1,
+	CHECK(store_latest(st, "src", &latest, sha, &errbuf) == 1,
 	      "a new source has no latest snapshot");
-	store_examine(body_ok, strlen(body_ok), "b1", map, 1 << 20, &c1, err, sizeof(err));
-	store_examine(body2, strlen(body2), "b2", map, 1 << 20, &c2, err, sizeof(err));
-	store_examine(body3, strlen(body3), "b3", map, 1 << 20, &c3, err, sizeof(err));
+	store_examine(body_ok, strlen(body_ok), "b1", map, 1 << 20, &c1, &errbuf);
+	store_examine(body2, strlen(body2), "b2", map, 1 << 20, &c2, &errbuf);
+	store_examine(body3, strlen(body3), "b3", map, 1 << 20, &c3, &errbuf);
 
 	CHECK(store_put(st, "src", body_ok, strlen(body_ok), &c1, noon, &file, &stored_bytes,
-			err, sizeof(err)) == 0, "first content stored (%s)", err);
+			&errbuf) == 0, "first content stored (%s)", err);
 	CHECK_STR(file, "src/2024-07-16.csv.gz", "first content of the day: <date>.csv.gz");
 	free(file);
 	CHECK(store_put(st, "src", body2, strlen(body2), &c2, noon, &file, &stored_bytes,
-			err, sizeof(err)) == 0, "second content stored");
+			&errbuf) == 0, "second content stored");
 	mc_fmt(path, sizeof(path), "src/2024-07-16T120000Z-%.12s.csv.gz", c2.sha256);
 	CHECK_STR(file, path, "a later content: <date>T<time>Z-<sha12>.csv.gz");
 	free(file);
 	/* the same second again, a third content: its name must still sort last */
 	CHECK(store_put(st, "src", body3, strlen(body3), &c3, noon, &file, &stored_bytes,
-			err, sizeof(err)) == 0, "third content stored");
+			&errbuf) == 0, "third content stored");
 	mc_fmt(path, sizeof(path), "src/2024-07-16T120001Z-%.12s.csv.gz", c3.sha256);
 	CHECK_STR(file, path, "the same second: the time moves on by one second");
 	free(file);
-	CHECK(store_latest(st, "src", &latest, sha, err, sizeof(err)) == 0 &&
+	CHECK(store_latest(st, "src", &latest, sha, &errbuf) == 0 &&
 	      !strcmp(sha, c3.sha256), "the latest snapshot is the third");
 	free(latest);
 	mc_fmt(path, sizeof(path), "%s/src", dir);
@@ -215,9 +217,9 @@ static void test_put_and_manifest(const colmap *map)
 	note.format = "csv";
 	note.bytes = c1.bytes;
 	note.rows = c1.rows;
-	CHECK(store_note(st, &note, err, sizeof(err)) == 0, "a manifest line is written");
+	CHECK(store_note(st, &note, &errbuf) == 0, "a manifest line is written");
 	note.event = "seen";
-	CHECK(store_note(st, &note, err, sizeof(err)) == 0, "a second one");
+	CHECK(store_note(st, &note, &errbuf) == 0, "a second one");
 	store_free(st);
 	st = NULL;
 
@@ -228,7 +230,7 @@ static void test_put_and_manifest(const colmap *map)
 		fputs("2024-07-17T00:00:00Z\tsrc\tsto", f);
 		fclose(f);
 	}
-	CHECK(store_open(&st, dir, err, sizeof(err)) == 0, "the store opens again");
+	CHECK(store_open(&st, dir, &errbuf) == 0, "the store opens again");
 	if (!st)
 		return;
 	entries = store_entries(st, &n);
@@ -240,10 +242,10 @@ static void test_put_and_manifest(const colmap *map)
 		CHECK(entries[0].status == 200 && entries[0].rows == 2, "numbers read back");
 	}
 	note.event = "not-modified";
-	CHECK(store_note(st, &note, err, sizeof(err)) == 0, "appending after a partial line");
+	CHECK(store_note(st, &note, &errbuf) == 0, "appending after a partial line");
 	store_free(st);
 	st = NULL;
-	CHECK(store_open(&st, dir, err, sizeof(err)) == 0, "and once more");
+	CHECK(store_open(&st, dir, &errbuf) == 0, "and once more");
 	if (!st)
 		return;
 	entries = store_entries(st, &n);
@@ -255,11 +257,11 @@ static void test_put_and_manifest(const colmap *map)
 	store_free(st);
 
 	/* a second store_open while one holds the lock fails */
-	CHECK(store_open(&st, dir, err, sizeof(err)) == 0, "opened");
+	CHECK(store_open(&st, dir, &errbuf) == 0, "opened");
 	{
 		store *other = NULL;
 
-		CHECK(store_open(&other, dir, err, sizeof(err)) == -1 &&
+		CHECK(store_open(&other, dir, &errbuf) == -1 &&
 		      strstr(err, "another modelcat fetch"), "a second writer is refused");
 		store_free(other);
 	}
@@ -268,7 +270,9 @@ static void test_put_and_manifest(const colmap *map)
 
 static void test_sources(void)
 {
-	char path[300], err[512], *url = NULL;
+	char path[300], *url = NULL;
+	mc_err errbuf;
+	char *err = errbuf.msg;
 	source_list list;
 	const source *s;
 
@@ -277,7 +281,7 @@ static void test_sources(void)
 			 "zipped\thttps://e.invalid/x.zip\n"
 			 "gz\tfile:///data/x.csv.gz\tany\n");
 	sources_init(&list);
-	CHECK(sources_load(&list, path, err, sizeof(err)) == 0 && list.n == 3,
+	CHECK(sources_load(&list, path, &errbuf) == 0 && list.n == 3,
 	      "sources file read (%s)", err);
 	s = sources_find(&list, "zipped");
 	CHECK(s && s->format == SOURCE_ZIP, "format guessed from the URL");
@@ -290,38 +294,88 @@ static void test_sources(void)
 	sources_release(&list);
 
 	write_text(path, "good\thttp://x.invalid/a.csv\nbad name\thttp://x.invalid/b.csv\n");
-	CHECK(sources_load(&list, path, err, sizeof(err)) == -1 && strstr(err, "sources.tsv:2:"),
+	CHECK(sources_load(&list, path, &errbuf) == -1 && strstr(err, "sources.tsv:2:"),
 	      "a bad name is refused with file and line: %s", err);
 	sources_release(&list);
 	write_text(path, "x\tftp://x.invalid/a.csv\n");
-	CHECK(sources_load(&list, path, err, sizeof(err)) == -1 && strstr(err, ":1:"),
+	CHECK(sources_load(&list, path, &errbuf) == -1 && strstr(err, ":1:"),
 	      "an unsupported scheme is refused: %s", err);
 	sources_release(&list);
 	write_text(path, "x\thttp://x.invalid/a.csv\tcsv\textra\n");
-	CHECK(sources_load(&list, path, err, sizeof(err)) == -1, "too many fields: %s", err);
+	CHECK(sources_load(&list, path, &errbuf) == -1, "too many fields: %s", err);
 	sources_release(&list);
 	write_text(path, "x\thttp://x.invalid/a.csv\txlsx\n");
-	CHECK(sources_load(&list, path, err, sizeof(err)) == -1 && strstr(err, "unknown format"),
+	CHECK(sources_load(&list, path, &errbuf) == -1 && strstr(err, "unknown format"),
 	      "an unknown format: %s", err);
 	sources_release(&list);
 	write_text(path, "x\thttp://x.invalid/a.csv\nx\thttp://x.invalid/b.csv\n");
-	CHECK(sources_load(&list, path, err, sizeof(err)) == -1 && strstr(err, "twice"),
+	CHECK(sources_load(&list, path, &errbuf) == -1 && strstr(err, "twice"),
 	      "a name declared twice: %s", err);
 	sources_release(&list);
 
-	CHECK(sources_url("https://e.invalid/a.csv", &url, err, sizeof(err)) == 0 &&
+	CHECK(sources_url("https://e.invalid/a.csv", &url, &errbuf) == 0 &&
 	      !strcmp(url, "https://e.invalid/a.csv"), "an https URL is kept");
 	free(url);
-	CHECK(sources_url("gopher://e.invalid/a.csv", &url, err, sizeof(err)) == -1,
+	CHECK(sources_url("gopher://e.invalid/a.csv", &url, &errbuf) == -1,
 	      "another scheme is refused");
 	mc_fmt(path, sizeof(path), "%s/a file.csv", scratch);
 	write_text(path, "Model\nA\n");
-	CHECK(sources_url(path, &url, err, sizeof(err)) == 0 && url &&
+	CHECK(sources_url(path, &url, &errbuf) == 0 && url &&
 	      !strncmp(url, "file:///", 8) && strstr(url, "/a%20file.csv"),
 	      "a local path becomes a file:// URL: %s", url ? url : err);
 	free(url);
 	CHECK(sources_guess_format("https://e.invalid/a.csv.gz?x=1") == SOURCE_GZIP,
 	      "guess ignores the query");
+}
+
+/* store_list(): export folders by name, snapshot files by name with their
+ * dates, temporaries apart, other names and folders left out. */
+static void test_listing(void)
+{
+	static const char *const files[] = {
+		"b/2024-01-02.csv.gz", "b/2024-01-01.csv", "b/2024-01-01T120000Z-0123456789ab.csv.gz",
+		"b/notes.txt", "b/.tmp-42-abcdef", "a/2023-12-31.zip",
+	};
+	char dir[300], path[400];
+	store_listing l;
+	mc_err errbuf;
+	size_t i;
+
+	mc_fmt(dir, sizeof(dir), "%s/listing", scratch);
+	mkdir(dir, 0755);
+	mc_fmt(path, sizeof(path), "%s/a", dir);
+	mkdir(path, 0755);
+	mc_fmt(path, sizeof(path), "%s/b", dir);
+	mkdir(path, 0755);
+	mc_fmt(path, sizeof(path), "%s/not a name", dir);
+	mkdir(path, 0755);
+	for (i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		mc_fmt(path, sizeof(path), "%s/%s", dir, files[i]);
+		write_text(path, "x\n");
+	}
+	mc_fmt(path, sizeof(path), "%s/MANIFEST.tsv", dir);
+	write_text(path, "x\n");
+	CHECK(store_list(dir, NULL, &l, &errbuf) == 0 && l.n == 2, "two export folders listed");
+	if (l.n == 2) {
+		CHECK_STR(l.folders[0].name, "a", "folders sorted by name");
+		CHECK(l.folders[1].n == 3 && l.folders[1].ntemps == 1,
+		      "three snapshot files and one temporary in b");
+		CHECK(l.folders[1].n == 3 &&
+		      !strcmp(l.folders[1].files[1].name, "2024-01-01T120000Z-0123456789ab.csv.gz") &&
+		      !strcmp(l.folders[1].files[1].date, "2024-01-01"),
+		      "a later content sorts after the first of its day");
+		CHECK(store_folder_latest(&l.folders[1]) &&
+		      !strcmp(store_folder_latest(&l.folders[1])->name, "2024-01-02.csv.gz"),
+		      "the latest is the last by name");
+	}
+	store_listing_release(&l);
+	CHECK(store_list(dir, "b", &l, &errbuf) == 0 && l.n == 1 && l.folders[0].n == 3,
+	      "one folder listed by name");
+	store_listing_release(&l);
+	CHECK(store_list(dir, "c", &l, &errbuf) == 0 && l.n == 0, "a missing folder lists none");
+	mc_fmt(path, sizeof(path), "%s/none", dir);
+	CHECK(store_list(path, NULL, &l, &errbuf) == -1 &&
+	      strstr(errbuf.msg, "cannot open the snapshot store"), "a missing store is an error");
 }
 
 int main(void)
@@ -344,6 +398,7 @@ int main(void)
 		return unit_done();
 	test_examine(&map);
 	test_put_and_manifest(&map);
+	test_listing();
 	test_sources();
 	colmap_release(&map);
 	remove_tree(scratch);

@@ -20,7 +20,7 @@
 
 extern char **environ;
 
-int job_lock(const char *path, char *holder, size_t holderlen, char *err, size_t errlen)
+int job_lock(const char *path, char *holder, size_t holderlen, mc_err *err)
 {
 	char text[128], when[32];
 	time_t now = time(NULL);
@@ -31,7 +31,7 @@ int job_lock(const char *path, char *holder, size_t holderlen, char *err, size_t
 	holder[0] = '\0';
 	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	if (fd < 0) {
-		mc_fmt(err, errlen, "%s: cannot open the lock: %s", path, strerror(errno));
+		mc_error(err, "%s: cannot open the lock: %s", path, strerror(errno));
 		return -1;
 	}
 	if (flock(fd, LOCK_EX | LOCK_NB)) {
@@ -41,9 +41,9 @@ int job_lock(const char *path, char *holder, size_t holderlen, char *err, size_t
 			holder[strcspn(holder, "\n")] = '\0';
 			if (!holder[0])
 				mc_fmt(holder, holderlen, "another process");
-			mc_fmt(err, errlen, "%s: held by %s", path, holder);
+			mc_error(err, "%s: held by %s", path, holder);
 		} else {
-			mc_fmt(err, errlen, "%s: cannot lock: %s", path, strerror(errno));
+			mc_error(err, "%s: cannot lock: %s", path, strerror(errno));
 		}
 		close(fd);
 		return -1;
@@ -123,8 +123,7 @@ static int drain(int *fd, sbuf *buf, const char *name, sbuf *out)
 	return 1;
 }
 
-int job_run(const char *bindir, char *const *argv, char *const *env, sbuf *out,
-	    char *err, size_t errlen)
+int job_run(const char *bindir, char *const *argv, char *const *env, sbuf *out, mc_err *err)
 {
 	int outpipe[2] = { -1, -1 }, errpipe[2] = { -1, -1 }, status, open_pipes = 2;
 	char path[PATH_MAX], name[64];
@@ -134,14 +133,14 @@ int job_run(const char *bindir, char *const *argv, char *const *env, sbuf *out,
 	mc_fmt(path, sizeof(path), "%s/%s", bindir, argv[0]);
 	mc_fmt(name, sizeof(name), "%s", argv[0]);
 	if (pipe2(outpipe, O_CLOEXEC) || pipe2(errpipe, O_CLOEXEC)) {
-		mc_fmt(err, errlen, "cannot run %s: %s", path, strerror(errno));
+		mc_error(err, "cannot run %s: %s", path, strerror(errno));
 		goto fail;
 	}
 	fflush(NULL);
 	parent = getpid();
 	pid = fork();
 	if (pid < 0) {
-		mc_fmt(err, errlen, "cannot run %s: %s", path, strerror(errno));
+		mc_error(err, "cannot run %s: %s", path, strerror(errno));
 		goto fail;
 	}
 	if (pid == 0) {
@@ -199,12 +198,12 @@ int job_run(const char *bindir, char *const *argv, char *const *env, sbuf *out,
 		close(errpipe[0]);
 	while (waitpid(pid, &status, 0) < 0) {
 		if (errno != EINTR) {
-			mc_fmt(err, errlen, "%s: %s", path, strerror(errno));
+			mc_error(err, "%s: %s", path, strerror(errno));
 			return -1;
 		}
 	}
 	if (WIFSIGNALED(status)) {
-		mc_fmt(err, errlen, "%s was killed by signal %d", path, WTERMSIG(status));
+		mc_error(err, "%s was killed by signal %d", path, WTERMSIG(status));
 		return -1;
 	}
 	return WEXITSTATUS(status);
@@ -236,7 +235,7 @@ static int slurp(const char *path, sbuf *out)
 }
 
 /* Write data to path through a temporary file renamed into place. */
-static int write_atomically(const char *path, const sbuf *data, char *err, size_t errlen)
+static int write_atomically(const char *path, const sbuf *data, mc_err *err)
 {
 	char tmp[PATH_MAX];
 	int fd;
@@ -261,25 +260,25 @@ static int write_atomically(const char *path, const sbuf *data, char *err, size_
 		goto fail;
 	return 0;
 fail:
-	mc_fmt(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+	mc_error(err, "%s: cannot write: %s", path, strerror(errno));
 	unlink(tmp);
 	return -1;
 }
 
 static int publish_dir(const char *src, const char *dest, int prune, unsigned long *written,
-		       char *err, size_t errlen)
+		       mc_err *err)
 {
 	DIR *d;
 	struct dirent *e;
 	int rc = 0;
 
 	if (mkdir(dest, 0755) && errno != EEXIST) {
-		mc_fmt(err, errlen, "%s: cannot create: %s", dest, strerror(errno));
+		mc_error(err, "%s: cannot create: %s", dest, strerror(errno));
 		return -1;
 	}
 	d = opendir(src);
 	if (!d) {
-		mc_fmt(err, errlen, "%s: cannot read: %s", src, strerror(errno));
+		mc_error(err, "%s: cannot read: %s", src, strerror(errno));
 		return -1;
 	}
 	while (!rc && (e = readdir(d))) {
@@ -294,7 +293,7 @@ static int publish_dir(const char *src, const char *dest, int prune, unsigned lo
 		if (lstat(from, &st))
 			continue;
 		if (S_ISDIR(st.st_mode)) {
-			rc = publish_dir(from, to, prune, written, err, errlen);
+			rc = publish_dir(from, to, prune, written, err);
 			continue;
 		}
 		if (!S_ISREG(st.st_mode))
@@ -302,10 +301,10 @@ static int publish_dir(const char *src, const char *dest, int prune, unsigned lo
 		sbuf_init(&a);
 		sbuf_init(&b);
 		if (slurp(from, &a)) {
-			mc_fmt(err, errlen, "%s: cannot read: %s", from, strerror(errno));
+			mc_error(err, "%s: cannot read: %s", from, strerror(errno));
 			rc = -1;
 		} else if (slurp(to, &b) || a.len != b.len || memcmp(a.data, b.data, a.len)) {
-			rc = write_atomically(to, &a, err, errlen);
+			rc = write_atomically(to, &a, err);
 			if (!rc)
 				(*written)++;
 		}
@@ -338,11 +337,10 @@ static int publish_dir(const char *src, const char *dest, int prune, unsigned lo
 	return 0;
 }
 
-int job_publish(const char *src, const char *dest, int prune, unsigned long *written,
-		char *err, size_t errlen)
+int job_publish(const char *src, const char *dest, int prune, unsigned long *written, mc_err *err)
 {
 	*written = 0;
-	return publish_dir(src, dest, prune, written, err, errlen);
+	return publish_dir(src, dest, prune, written, err);
 }
 
 void job_remove_tree(const char *path)

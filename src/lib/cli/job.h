@@ -16,7 +16,7 @@
  * it (holder gets what it wrote there: "pid N since TIME") or on error
  * (holder empty, err set).
  */
-int job_lock(const char *path, char *holder, size_t holderlen, char *err, size_t errlen);
+int job_lock(const char *path, char *holder, size_t holderlen, mc_err *err);
 
 /* Write "YYYY-MM-DDTHH:MM:SSZ program: message" on stderr. */
 void job_log(const char *program, const char *fmt, ...) MC_PRINTF(2, 3);
@@ -28,8 +28,7 @@ void job_log(const char *program, const char *fmt, ...) MC_PRINTF(2, 3);
  * also appended to out, when out is not NULL. Returns its exit status, or
  * -1 when it could not be run (err).
  */
-int job_run(const char *bindir, char *const *argv, char *const *env, sbuf *out,
-	    char *err, size_t errlen);
+int job_run(const char *bindir, char *const *argv, char *const *env, sbuf *out, mc_err *err);
 
 /*
  * Make the folder dest hold what src holds: each file whose content differs
@@ -38,8 +37,7 @@ int job_run(const char *bindir, char *const *argv, char *const *env, sbuf *out,
  * files under dest that src does not have are removed when prune is set.
  * *written counts the files written. 0, or -1 (err).
  */
-int job_publish(const char *src, const char *dest, int prune, unsigned long *written,
-		char *err, size_t errlen);
+int job_publish(const char *src, const char *dest, int prune, unsigned long *written, mc_err *err);
 
 /* Remove a folder and everything in it (a build folder of ours). */
 void job_remove_tree(const char *path);

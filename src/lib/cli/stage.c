@@ -95,14 +95,6 @@ int stage_status(unsigned long quarantined)
 	return quarantined ? MC_EXIT_QUARANTINE : MC_EXIT_OK;
 }
 
-int stage_parse_day(const char *program, const char *value, char day[11])
-{
-	if (!catalogue_valid_day(value))
-		return stage_usage_error(program, "--as-of '%s' is not a date YYYY-MM-DD", value);
-	mc_fmt(day, 11, "%s", value);
-	return 0;
-}
-
 int stage_begin_load(const char *program, catalogue *cat, const char *day, load **out)
 {
 	mc_err err;

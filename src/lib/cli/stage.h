@@ -1,7 +1,7 @@
 /*
- * stage: what every stage program shares: the exit statuses, --help and
- * --version, opening the column map and the catalogue, and printing
- * errors as one line on stderr.
+ * stage: what every stage program shares: the exit statuses, --version
+ * (the options and --help: cli/options.h), opening the column map and the
+ * catalogue, and printing errors as one line on stderr.
  */
 #ifndef MODELCAT_STAGE_H
 #define MODELCAT_STAGE_H
@@ -33,10 +33,8 @@ int stage_colmap(const char *program, colmap *map);
 /* Open (and migrate) the catalogue; 0 or -1 (error printed). */
 int stage_catalogue(const char *program, catalogue *cat, const char *db_option, int flags);
 
-/* Check an --as-of value into day[11]: 0, or MC_EXIT_USAGE (message printed). */
-int stage_parse_day(const char *program, const char *value, char day[11]);
-
-/* snapload_begin() with its error printed. 0 or -1. */
+/* Open a load of a snapshot dated day on cat, with the export precedence
+ * of pipelines/precedence.tsv. 0 or -1 (error printed). */
 int stage_begin_load(const char *program, catalogue *cat, const char *day, load **out);
 
 /* snapload_run() of args[0..n) dated as_of (today when empty) into the

@@ -110,7 +110,7 @@ static int known_scheme(const char *url)
 	       !strncasecmp(url, "file://", 7);
 }
 
-int sources_url(const char *text, char **url, char *err, size_t errlen)
+int sources_url(const char *text, char **url, mc_err *err)
 {
 	static const char hex[] = "0123456789ABCDEF";
 	char abs[PATH_MAX];
@@ -120,7 +120,7 @@ int sources_url(const char *text, char **url, char *err, size_t errlen)
 	*url = NULL;
 	if (strstr(text, "://")) {
 		if (!known_scheme(text)) {
-			mc_fmt(err, errlen, "%s: unsupported URL scheme (http, https and file only)",
+			mc_error(err, "%s: unsupported URL scheme (http, https and file only)",
 			       text);
 			return -1;
 		}
@@ -128,11 +128,11 @@ int sources_url(const char *text, char **url, char *err, size_t errlen)
 		return 0;
 	}
 	if (!*text) {
-		mc_fmt(err, errlen, "empty URL");
+		mc_error(err, "empty URL");
 		return -1;
 	}
 	if (!realpath(text, abs)) {
-		mc_fmt(err, errlen, "%s: %s", text, strerror(errno));
+		mc_error(err, "%s: %s", text, strerror(errno));
 		return -1;
 	}
 	sbuf_init(&out);
@@ -171,7 +171,7 @@ static size_t split_tabs(char *line, char **fields, size_t max)
 	}
 }
 
-int sources_load(source_list *list, const char *path, char *err, size_t errlen)
+int sources_load(source_list *list, const char *path, mc_err *err)
 {
 	FILE *f = fopen(path, "r");
 	char *line = NULL;
@@ -181,7 +181,7 @@ int sources_load(source_list *list, const char *path, char *err, size_t errlen)
 	int rc = -1;
 
 	if (!f) {
-		mc_fmt(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		mc_error(err, "%s: cannot open: %s", path, strerror(errno));
 		return -1;
 	}
 	for (;;) {
@@ -200,25 +200,25 @@ int sources_load(source_list *list, const char *path, char *err, size_t errlen)
 			continue;
 		n = split_tabs(line, fields, 3);
 		if (n < 2 || n > 3) {
-			mc_fmt(err, errlen, "%s:%lu: expected name <TAB> url [<TAB> format]",
+			mc_error(err, "%s:%lu: expected name <TAB> url [<TAB> format]",
 			       path, lineno);
 			goto out;
 		}
 		name = fields[0];
 		url = fields[1];
 		if (!naming_export_valid(name)) {
-			mc_fmt(err, errlen, "%s:%lu: '%s' is not a valid source name (letters,"
+			mc_error(err, "%s:%lu: '%s' is not a valid source name (letters,"
 			       " digits, _ and -)", path, lineno, name);
 			goto out;
 		}
 		if (!known_scheme(url)) {
-			mc_fmt(err, errlen, "%s:%lu: %s: the URL must start with http://, https://"
+			mc_error(err, "%s:%lu: %s: the URL must start with http://, https://"
 			       " or file://", path, lineno, name);
 			goto out;
 		}
 		if (n == 3 && *fields[2]) {
 			if (sources_parse_format(fields[2], &format)) {
-				mc_fmt(err, errlen, "%s:%lu: %s: unknown format '%s' (csv, csv.gz,"
+				mc_error(err, "%s:%lu: %s: unknown format '%s' (csv, csv.gz,"
 				       " zip or any)", path, lineno, name, fields[2]);
 				goto out;
 			}
@@ -226,7 +226,7 @@ int sources_load(source_list *list, const char *path, char *err, size_t errlen)
 			format = sources_guess_format(url);
 		}
 		if (sources_find(list, name)) {
-			mc_fmt(err, errlen, "%s:%lu: source '%s' is declared twice", path, lineno,
+			mc_error(err, "%s:%lu: source '%s' is declared twice", path, lineno,
 			       name);
 			goto out;
 		}
@@ -234,7 +234,7 @@ int sources_load(source_list *list, const char *path, char *err, size_t errlen)
 	}
 	/* a read that failed (no memory for a line included) is not the end */
 	if (ferror(f) || errno) {
-		mc_fmt(err, errlen, "%s: read error: %s", path, strerror(errno ? errno : EIO));
+		mc_error(err, "%s: read error: %s", path, strerror(errno ? errno : EIO));
 		goto out;
 	}
 	rc = 0;

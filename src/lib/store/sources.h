@@ -11,6 +11,7 @@
 #define MODELCAT_SOURCES_H
 
 #include <stddef.h>
+#include "base/error.h"
 
 /* What a source's body is expected to be. */
 enum source_format {
@@ -40,7 +41,7 @@ void sources_release(source_list *list);
  * it, guessed from the URL). The sources are added to list. Returns 0, or
  * -1 with a message naming file and line in err.
  */
-int sources_load(source_list *list, const char *path, char *err, size_t errlen);
+int sources_load(source_list *list, const char *path, mc_err *err);
 
 /* Add a source, or replace the URL and format of the one with that name. */
 void sources_add(source_list *list, const char *name, const char *url,
@@ -61,6 +62,6 @@ enum source_format sources_guess_format(const char *url);
  * file:// URL of its absolute path. Other schemes are refused. Returns 0
  * and a URL the caller frees in *url, or -1 with a message in err.
  */
-int sources_url(const char *text, char **url, char *err, size_t errlen);
+int sources_url(const char *text, char **url, mc_err *err);
 
 #endif

@@ -3,6 +3,7 @@
 #define ZLIB_CONST
 #include "store/store.h"
 #include "store/naming.h"
+#include "store/listing.h"
 #include "db/manifest.h"
 #include "read/csv.h"
 #include "base/sha256.h"
@@ -28,9 +29,6 @@ static const char *const manifest_columns[STORE_FIELDS] = {
 	"last_modified", "sha256", "format", "bytes", "stored_bytes",
 	"download_bytes", "rows"
 };
-
-/* Prefix of the temporary files a snapshot is written to. */
-#define STORE_TMP_PREFIX ".tmp-"
 
 /* A content hash computed from a file the manifest does not describe. */
 typedef struct known_hash {
@@ -88,7 +86,7 @@ static int sync_dir(const char *dir)
 }
 
 /* mkdir -p; *made tells whether the last folder was created. */
-static int make_dirs(const char *dir, int *made, char *err, size_t errlen)
+static int make_dirs(const char *dir, int *made, mc_err *err)
 {
 	char path[PATH_MAX], *p;
 
@@ -101,7 +99,7 @@ static int make_dirs(const char *dir, int *made, char *err, size_t errlen)
 			*p = '\0';
 			*made = !mkdir(path, 0755);
 			if (!*made && errno != EEXIST) {
-				mc_fmt(err, errlen, "%s: cannot create: %s", path, strerror(errno));
+				mc_error(err, "%s: cannot create: %s", path, strerror(errno));
 				return -1;
 			}
 			*p = c;
@@ -109,50 +107,6 @@ static int make_dirs(const char *dir, int *made, char *err, size_t errlen)
 				break;
 		}
 	}
-	return 0;
-}
-
-static int name_cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static void free_names(char **names, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
-}
-
-/* The snapshot files of source, sorted by name (oldest first). 0 or -1. */
-static int list_snapshots(const store *st, const char *source, char ***out, size_t *n,
-			  char *err, size_t errlen)
-{
-	char path[PATH_MAX], date[11];
-	struct dirent *e;
-	DIR *d;
-
-	*out = NULL;
-	*n = 0;
-	mc_fmt(path, sizeof(path), "%s/%s", st->dir, source);
-	d = opendir(path);
-	if (!d) {
-		if (errno == ENOENT)
-			return 0;
-		mc_fmt(err, errlen, "%s: cannot read: %s", path, strerror(errno));
-		return -1;
-	}
-	while ((e = readdir(d))) {
-		if (!naming_snapshot_file(e->d_name, date))
-			continue;
-		*out = xrealloc(*out, (*n + 1) * sizeof(**out));
-		(*out)[(*n)++] = xstrdup(e->d_name);
-	}
-	closedir(d);
-	if (*n)
-		qsort(*out, *n, sizeof(**out), name_cmp);
 	return 0;
 }
 
@@ -298,7 +252,7 @@ void store_manifest_line(const store_entry *e, sbuf *out)
 	}
 }
 
-static int read_manifest(store *st, char *err, size_t errlen)
+static int read_manifest(store *st, mc_err *err)
 {
 	char path[PATH_MAX], buf[65536];
 	sbuf all;
@@ -311,14 +265,14 @@ static int read_manifest(store *st, char *err, size_t errlen)
 	if (fd < 0) {
 		if (errno == ENOENT)
 			return 0;
-		mc_fmt(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+		mc_error(err, "%s: cannot open: %s", path, strerror(errno));
 		return -1;
 	}
 	while ((n = read(fd, buf, sizeof(buf))) != 0) {
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
-			mc_fmt(err, errlen, "%s: read error: %s", path, strerror(errno));
+			mc_error(err, "%s: read error: %s", path, strerror(errno));
 			goto out;
 		}
 		sbuf_add(&all, buf, (size_t)n);
@@ -331,7 +285,7 @@ out:
 	return rc;
 }
 
-int store_note(store *st, const store_entry *e, char *err, size_t errlen)
+int store_note(store *st, const store_entry *e, mc_err *err)
 {
 	store_manifest *m = &st->manifest;
 	char path[PATH_MAX];
@@ -345,12 +299,12 @@ int store_note(store *st, const store_entry *e, char *err, size_t errlen)
 	mc_fmt(path, sizeof(path), "%s/%s", st->dir, STORE_MANIFEST);
 	fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
 	if (fd < 0 || fstat(fd, &sb)) {
-		mc_fmt(err, errlen, "%s: cannot open for writing: %s", path, strerror(errno));
+		mc_error(err, "%s: cannot open for writing: %s", path, strerror(errno));
 		goto out;
 	}
 	/* drop a partial last line a crash left, then append whole lines */
 	if ((size_t)sb.st_size != m->complete && ftruncate(fd, (off_t)m->complete)) {
-		mc_fmt(err, errlen, "%s: cannot cut a partial last line: %s", path,
+		mc_error(err, "%s: cannot cut a partial last line: %s", path,
 		       strerror(errno));
 		goto out;
 	}
@@ -362,7 +316,7 @@ int store_note(store *st, const store_entry *e, char *err, size_t errlen)
 			sbuf_addf(&header, "%s%s", i ? "\t" : "", manifest_columns[i]);
 		sbuf_addc(&header, '\n');
 		if (write_all(fd, header.data, header.len)) {
-			mc_fmt(err, errlen, "%s: write error: %s", path, strerror(errno));
+			mc_error(err, "%s: write error: %s", path, strerror(errno));
 			sbuf_release(&header);
 			goto out;
 		}
@@ -372,12 +326,12 @@ int store_note(store *st, const store_entry *e, char *err, size_t errlen)
 	}
 	sbuf_addc(&text, '\n');
 	if (write_all(fd, text.data, text.len) || fsync(fd)) {
-		mc_fmt(err, errlen, "%s: write error: %s", path, strerror(errno));
+		mc_error(err, "%s: write error: %s", path, strerror(errno));
 		goto out;
 	}
 	if (close(fd)) {
 		fd = -1;
-		mc_fmt(err, errlen, "%s: write error: %s", path, strerror(errno));
+		mc_error(err, "%s: write error: %s", path, strerror(errno));
 		goto out;
 	}
 	fd = -1;
@@ -397,30 +351,22 @@ out:
 static void remove_temps(const store *st)
 {
 	char path[PATH_MAX];
-	struct dirent *e, *f;
-	DIR *top = opendir(st->dir), *sub;
+	store_listing l;
+	size_t i, j;
 
-	if (!top)
+	if (store_list(st->dir, NULL, &l, NULL))
 		return;
-	while ((e = readdir(top))) {
-		if (!naming_export_valid(e->d_name))
-			continue;
-		mc_fmt(path, sizeof(path), "%s/%s", st->dir, e->d_name);
-		sub = opendir(path);
-		if (!sub)
-			continue;
-		while ((f = readdir(sub))) {
-			if (strncmp(f->d_name, STORE_TMP_PREFIX, strlen(STORE_TMP_PREFIX)))
-				continue;
-			mc_fmt(path, sizeof(path), "%s/%s/%s", st->dir, e->d_name, f->d_name);
+	for (i = 0; i < l.n; i++) {
+		for (j = 0; j < l.folders[i].ntemps; j++) {
+			mc_fmt(path, sizeof(path), "%s/%s/%s", st->dir, l.folders[i].name,
+			       l.folders[i].temps[j]);
 			unlink(path);
 		}
-		closedir(sub);
 	}
-	closedir(top);
+	store_listing_release(&l);
 }
 
-int store_open(store **out, const char *dir, char *err, size_t errlen)
+int store_open(store **out, const char *dir, mc_err *err)
 {
 	store *st = xcalloc(1, sizeof(*st));
 	char abs[PATH_MAX];
@@ -428,24 +374,24 @@ int store_open(store **out, const char *dir, char *err, size_t errlen)
 	*out = NULL;
 	st->lock_fd = -1;
 	st->dir = xstrdup(dir);
-	if (make_dirs(dir, &st->created, err, errlen))
+	if (make_dirs(dir, &st->created, err))
 		goto fail;
 	st->lock_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (st->lock_fd < 0) {
-		mc_fmt(err, errlen, "%s: cannot open the snapshot store: %s", dir, strerror(errno));
+		mc_error(err, "%s: cannot open the snapshot store: %s", dir, strerror(errno));
 		goto fail;
 	}
 	if (flock(st->lock_fd, LOCK_EX | LOCK_NB)) {
 		if (errno == EWOULDBLOCK)
-			mc_fmt(err, errlen, "%s: another modelcat fetch is writing to this"
+			mc_error(err, "%s: another modelcat fetch is writing to this"
 			       " snapshot store", dir);
 		else
-			mc_fmt(err, errlen, "%s: cannot lock the snapshot store: %s", dir,
+			mc_error(err, "%s: cannot lock the snapshot store: %s", dir,
 			       strerror(errno));
 		goto fail;
 	}
 	st->abs_dir = xstrdup(realpath(dir, abs) ? abs : dir);
-	if (read_manifest(st, err, errlen))
+	if (read_manifest(st, err))
 		goto fail;
 	remove_temps(st);
 	*out = st;
@@ -493,27 +439,26 @@ const store_entry *store_entries(const store *st, size_t *n)
  * max_bytes are read when max_bytes is not 0. 0, or -1 with err.
  */
 static int hash_content(input *in, unsigned long long max_bytes, char sha[65],
-			unsigned long long *bytes, char *err, size_t errlen)
+			unsigned long long *bytes, mc_err *err)
 {
 	const unsigned char *data;
 	sha256_ctx ctx;
 	size_t n;
-	mc_err me;
 	int step;
 
 	sha256_init(&ctx);
 	*bytes = 0;
-	while ((step = input_next(in, &data, &n, &me)) == 1) {
+	while ((step = input_next(in, &data, &n, err)) == 1) {
 		*bytes += n;
 		if (max_bytes && *bytes > max_bytes) {
-			mc_fmt(err, errlen, "%s: holds more than the size cap of %llu bytes once"
+			mc_error(err, "%s: holds more than the size cap of %llu bytes once"
 			       " decompressed (a compression bomb?)", input_name(in), max_bytes);
 			return -1;
 		}
 		sha256_update(&ctx, data, n);
 	}
 	if (step < 0) {
-		mc_fmt(err, errlen, "%s: %s", input_name(in), me.msg);
+		mc_error_prefix(err, "%s", input_name(in));
 		return -1;
 	}
 	sha256_final_hex(&ctx, sha);
@@ -522,9 +467,8 @@ static int hash_content(input *in, unsigned long long max_bytes, char sha[65],
 
 /* The content hash of a snapshot file (relative to the store): from the
  * manifest, from an earlier computation, or computed now. */
-static int file_sha(store *st, const char *file, char sha[65], char *err, size_t errlen)
+static int file_sha(store *st, const char *file, char sha[65], mc_err *err)
 {
-	mc_err me;
 	unsigned long long bytes;
 	char path[PATH_MAX];
 	input *in = NULL;
@@ -546,11 +490,9 @@ static int file_sha(store *st, const char *file, char sha[65], char *err, size_t
 		}
 	}
 	mc_fmt(path, sizeof(path), "%s/%s", st->dir, file);
-	if (input_open(&in, path, &me)) {
-		mc_fmt(err, errlen, "%s", me.msg);
+	if (input_open(&in, path, err))
 		return -1;
-	}
-	rc = hash_content(in, 0, sha, &bytes, err, errlen);
+	rc = hash_content(in, 0, sha, &bytes, err);
 	input_free(in);
 	if (rc)
 		return -1;
@@ -561,35 +503,43 @@ static int file_sha(store *st, const char *file, char sha[65], char *err, size_t
 	return 0;
 }
 
-int store_latest(store *st, const char *source, char **file, char sha[65],
-		 char *err, size_t errlen)
+/* The name of source's latest snapshot file into name: 0, 1 when it has
+ * none, -1 (err). */
+static int latest_name(const store *st, const char *source, char *name, size_t len,
+		       mc_err *err)
 {
-	char **names;
-	size_t n;
-	sbuf path;
+	const store_file *last;
+	store_listing l;
+
+	if (store_list(st->dir, source, &l, err))
+		return -1;
+	last = l.n ? store_folder_latest(&l.folders[0]) : NULL;
+	if (last)
+		mc_fmt(name, len, "%s/%s", source, last->name);
+	store_listing_release(&l);
+	return last ? 0 : 1;
+}
+
+int store_latest(store *st, const char *source, char **file, char sha[65], mc_err *err)
+{
+	char path[PATH_MAX];
+	int rc;
 
 	*file = NULL;
-	if (list_snapshots(st, source, &names, &n, err, errlen))
+	rc = latest_name(st, source, path, sizeof(path), err);
+	if (rc)
+		return rc;
+	if (file_sha(st, path, sha, err))
 		return -1;
-	if (!n)
-		return 1;
-	sbuf_init(&path);
-	sbuf_addf(&path, "%s/%s", source, names[n - 1]);
-	free_names(names, n);
-	if (file_sha(st, path.data, sha, err, errlen)) {
-		sbuf_release(&path);
-		return -1;
-	}
-	*file = sbuf_detach(&path, NULL);
+	*file = xstrdup(path);
 	return 0;
 }
 
 const store_entry *store_last_fetch(const store *st, const char *source, const char *url)
 {
-	char path[PATH_MAX], latest[PATH_MAX], err[256];
+	char path[PATH_MAX], latest[PATH_MAX];
 	const store_entry *e = NULL;
-	char **names;
-	size_t i, n;
+	size_t i;
 
 	for (i = st->manifest.n; i-- > 0;) {
 		if (!strcmp(st->manifest.entries[i].source, source) &&
@@ -602,10 +552,8 @@ const store_entry *store_last_fetch(const store *st, const char *source, const c
 		return NULL;
 	/* its validators stand for its file's content: use them only when that
 	 * is still the source's latest snapshot */
-	if (list_snapshots(st, source, &names, &n, err, sizeof(err)) || !n)
+	if (latest_name(st, source, latest, sizeof(latest), NULL))
 		return NULL;
-	mc_fmt(latest, sizeof(latest), "%s/%s", source, names[n - 1]);
-	free_names(names, n);
 	mc_fmt(path, sizeof(path), "%s/%s", st->dir, e->file);
 	if (strcmp(latest, e->file) || access(path, R_OK))
 		return NULL;
@@ -638,79 +586,20 @@ static void trimmed(const char *s, size_t len, char *buf, size_t buflen)
 	mc_fmt(buf, buflen, "%.*s", (int)(len < buflen ? len : buflen - 1), s);
 }
 
-int store_examine(const void *body, size_t len, const char *name, const colmap *map,
-		  unsigned long long max_bytes, store_content *out, char *err, size_t errlen)
+/* Count the header's columns into out; the column map must know its model
+ * name column. 0, or -1 (err). */
+static int check_header(const csv_row *row, const char *name, const colmap *map,
+			store_content *out, mc_err *err)
 {
-	const unsigned char *first;
-	csv_reader *csv = NULL;
-	input *in = NULL;
-	csv_row row;
-	size_t first_len, i;
-	mc_err me;
-	int step, rc = -1, has_key = 0;
+	char cell[1024];
+	size_t i;
+	int has_key = 0;
 
-	memset(out, 0, sizeof(*out));
-	if (!len) {
-		mc_fmt(err, errlen, "%s: empty body", name);
-		return -1;
-	}
-	if (looks_like_markup(body, len)) {
-		mc_fmt(err, errlen, "%s: an HTML page (a login or error page?), not CSV", name);
-		return -1;
-	}
-	/* pass 1: decompress, hash, and enforce the cap while doing so */
-	if (input_open_mem(&in, body, len, name, &me)) {
-		mc_fmt(err, errlen, "%s", me.msg);
-		return -1;
-	}
-	out->format = input_format(in);
-	if (out->format != INPUT_PLAIN) {
-		step = input_next(in, &first, &first_len, &me);
-		if (step < 0) {
-			mc_fmt(err, errlen, "%s: %s", name, me.msg);
-			goto out;
-		}
-		if (step == 1 && looks_like_markup(first, first_len)) {
-			mc_fmt(err, errlen, "%s: holds an HTML page, not CSV", name);
-			goto out;
-		}
-		input_free(in);
-		if (input_open_mem(&in, body, len, name, &me)) {
-			mc_fmt(err, errlen, "%s", me.msg);
-			return -1;
-		}
-	}
-	if (hash_content(in, max_bytes, out->sha256, &out->bytes, err, errlen))
-		goto out;
-	if (!out->bytes) {
-		mc_fmt(err, errlen, "%s: empty content", name);
-		goto out;
-	}
-	/* pass 2: the CSV itself */
-	if (csv_open_mem(&csv, body, len, name, &me)) {
-		mc_fmt(err, errlen, "%s", me.msg);
-		goto out;
-	}
-	step = csv_next(csv, &row, &me);
-	if (step < 0) {
-		mc_fmt(err, errlen, "%s", me.msg);
-		goto out;
-	}
-	if (step == 0) {
-		mc_fmt(err, errlen, "%s: no header line", name);
-		goto out;
-	}
-	if (row.flags & CSV_ROW_UNTERMINATED) {
-		mc_fmt(err, errlen, "%s:%lu: the body ends inside a quoted field of the header"
-		       " (truncated?)", name, row.line);
-		goto out;
-	}
-	out->columns = row.nfields;
-	for (i = 0; i < row.nfields; i++) {
+	out->columns = row->nfields;
+	for (i = 0; i < row->nfields; i++) {
 		const colmap_field *field;
-		char cell[1024];
 
-		trimmed(row.fields[i], row.lengths[i], cell, sizeof(cell));
+		trimmed(row->fields[i], row->lengths[i], cell, sizeof(cell));
 		field = colmap_lookup(map, cell);
 		if (!field)
 			continue;
@@ -718,28 +607,85 @@ int store_examine(const void *body, size_t len, const char *name, const colmap *
 		if (field->type == COL_KEY)
 			has_key = 1;
 	}
-	if (!has_key) {
-		char cell[64];
+	if (has_key)
+		return 0;
+	trimmed(row->fields[0], row->lengths[0], cell, 64);
+	return mc_error(err, "%s:1: not an export the column map knows: no model name"
+			" column in the header (first cell '%s')", name, cell);
+}
 
-		trimmed(row.fields[0], row.lengths[0], cell, sizeof(cell));
-		mc_fmt(err, errlen, "%s:1: not an export the column map knows: no model name"
-		       " column in the header (first cell '%s')", name, cell);
+int store_examine(const void *body, size_t len, const char *name, const colmap *map,
+		  unsigned long long max_bytes, store_content *out, mc_err *err)
+{
+	const unsigned char *first;
+	csv_reader *csv = NULL;
+	input *in = NULL;
+	csv_row row;
+	size_t first_len;
+	int step, rc = -1;
+
+	memset(out, 0, sizeof(*out));
+	if (!len) {
+		mc_error(err, "%s: empty body", name);
+		return -1;
+	}
+	if (looks_like_markup(body, len)) {
+		mc_error(err, "%s: an HTML page (a login or error page?), not CSV", name);
+		return -1;
+	}
+	/* pass 1: decompress, hash, and enforce the cap while doing so */
+	if (input_open_mem(&in, body, len, name, err))
+		return -1;
+	out->format = input_format(in);
+	if (out->format != INPUT_PLAIN) {
+		step = input_next(in, &first, &first_len, err);
+		if (step < 0) {
+			mc_error_prefix(err, "%s", name);
+			goto out;
+		}
+		if (step == 1 && looks_like_markup(first, first_len)) {
+			mc_error(err, "%s: holds an HTML page, not CSV", name);
+			goto out;
+		}
+		input_free(in);
+		if (input_open_mem(&in, body, len, name, err))
+			return -1;
+	}
+	if (hash_content(in, max_bytes, out->sha256, &out->bytes, err))
+		goto out;
+	if (!out->bytes) {
+		mc_error(err, "%s: empty content", name);
 		goto out;
 	}
-	while ((step = csv_next(csv, &row, &me)) == 1) {
+	/* pass 2: the CSV itself */
+	if (csv_open_mem(&csv, body, len, name, err))
+		goto out;
+	step = csv_next(csv, &row, err);
+	if (step < 0)
+		goto out;
+	if (step == 0) {
+		mc_error(err, "%s: no header line", name);
+		goto out;
+	}
+	if (row.flags & CSV_ROW_UNTERMINATED) {
+		mc_error(err, "%s:%lu: the body ends inside a quoted field of the header"
+		       " (truncated?)", name, row.line);
+		goto out;
+	}
+	if (check_header(&row, name, map, out, err))
+		goto out;
+	while ((step = csv_next(csv, &row, err)) == 1) {
 		if (row.flags & CSV_ROW_UNTERMINATED) {
-			mc_fmt(err, errlen, "%s:%lu: the body ends inside a quoted field"
+			mc_error(err, "%s:%lu: the body ends inside a quoted field"
 			       " (truncated?)", name, row.line);
 			goto out;
 		}
 		out->rows++;
 	}
-	if (step < 0) {
-		mc_fmt(err, errlen, "%s", me.msg);
+	if (step < 0)
 		goto out;
-	}
 	if (!out->rows) {
-		mc_fmt(err, errlen, "%s: a header but no data rows", name);
+		mc_error(err, "%s: a header but no data rows", name);
 		goto out;
 	}
 	rc = 0;
@@ -753,31 +699,28 @@ out:
 
 /* Decompress body and write it gzip-compressed to fd. 0, or -1 (err). */
 static int compress_to(int fd, const void *body, size_t len, const char *name,
-		       const char *path, char *err, size_t errlen)
+		       const char *path, mc_err *err)
 {
 	unsigned char out[65536];
 	const unsigned char *data = NULL;
 	input *in = NULL;
 	z_stream zs;
 	size_t n = 0;
-	mc_err me;
 	int zrc, step, flush, live = 0, rc = -1;
 
 	memset(&zs, 0, sizeof(zs));
 	zrc = deflateInit2(&zs, 9, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
 	if (zrc != Z_OK) {
-		mc_fmt(err, errlen, "%s: cannot start compressing: zlib error %d", path, zrc);
+		mc_error(err, "%s: cannot start compressing: zlib error %d", path, zrc);
 		goto out;
 	}
 	live = 1;
-	if (input_open_mem(&in, body, len, name, &me)) {
-		mc_fmt(err, errlen, "%s", me.msg);
+	if (input_open_mem(&in, body, len, name, err))
 		goto out;
-	}
 	do {
-		step = input_next(in, &data, &n, &me);
+		step = input_next(in, &data, &n, err);
 		if (step < 0) {
-			mc_fmt(err, errlen, "%s: %s", name, me.msg);
+			mc_error_prefix(err, "%s", name);
 			goto out;
 		}
 		flush = step ? Z_NO_FLUSH : Z_FINISH;
@@ -788,18 +731,18 @@ static int compress_to(int fd, const void *body, size_t len, const char *name,
 			zs.avail_out = sizeof(out);
 			zrc = deflate(&zs, flush);
 			if (zrc != Z_OK && zrc != Z_BUF_ERROR && zrc != Z_STREAM_END) {
-				mc_fmt(err, errlen, "%s: compression failed: zlib error %d", path,
+				mc_error(err, "%s: compression failed: zlib error %d", path,
 				       zrc);
 				goto out;
 			}
 			if (write_all(fd, out, sizeof(out) - zs.avail_out)) {
-				mc_fmt(err, errlen, "%s: write error: %s", path, strerror(errno));
+				mc_error(err, "%s: write error: %s", path, strerror(errno));
 				goto out;
 			}
 		} while (zs.avail_out == 0);
 	} while (flush != Z_FINISH);
 	if (zrc != Z_STREAM_END) {
-		mc_fmt(err, errlen, "%s: compression did not finish: zlib error %d", path, zrc);
+		mc_error(err, "%s: compression did not finish: zlib error %d", path, zrc);
 		goto out;
 	}
 	rc = 0;
@@ -807,7 +750,7 @@ out:
 	if (live) {
 		zrc = deflateEnd(&zs);
 		if (rc == 0 && zrc != Z_OK) {
-			mc_fmt(err, errlen, "%s: compression failed: zlib error %d", path, zrc);
+			mc_error(err, "%s: compression failed: zlib error %d", path, zrc);
 			rc = -1;
 		}
 	}
@@ -816,25 +759,21 @@ out:
 }
 
 /* Read a written file back: its content must hash to sha. */
-static int verify_file(const char *path, const store_content *content, char *err,
-		       size_t errlen)
+static int verify_file(const char *path, const store_content *content, mc_err *err)
 {
-	mc_err me;
 	unsigned long long bytes;
 	char sha[65];
 	input *in = NULL;
 	int rc;
 
-	if (input_open(&in, path, &me)) {
-		mc_fmt(err, errlen, "%s", me.msg);
+	if (input_open(&in, path, err))
 		return -1;
-	}
-	rc = hash_content(in, 0, sha, &bytes, err, errlen);
+	rc = hash_content(in, 0, sha, &bytes, err);
 	input_free(in);
 	if (rc)
 		return -1;
 	if (strcmp(sha, content->sha256) || bytes != content->bytes) {
-		mc_fmt(err, errlen, "%s: reads back as different content (sha256 %s, %llu bytes)",
+		mc_error(err, "%s: reads back as different content (sha256 %s, %llu bytes)",
 		       path, sha, bytes);
 		return -1;
 	}
@@ -849,9 +788,9 @@ static int no_hard_links(int err)
 }
 
 /* The file name for a new snapshot fetched at when, given the source's
- * snapshot names (sorted). It sorts after every snapshot of its day. */
-static int new_name(char **names, size_t n, const store_content *content, time_t when,
-		    char *buf, size_t len, char *err, size_t errlen)
+ * folder (NULL when it has none). It sorts after every snapshot of its day. */
+static int new_name(const store_folder *f, const store_content *content, time_t when,
+		    char *buf, size_t len, mc_err *err)
 {
 	const char *last_of_day = NULL;
 	char day[11];
@@ -861,9 +800,9 @@ static int new_name(char **names, size_t n, const store_content *content, time_t
 
 	gmtime_r(&when, &tm);
 	strftime(day, sizeof(day), "%Y-%m-%d", &tm);
-	for (i = 0; i < n; i++)
-		if (!strncmp(names[i], day, 10))
-			last_of_day = names[i];
+	for (i = 0; f && i < f->n; i++)
+		if (!strncmp(f->files[i].name, day, 10))
+			last_of_day = f->files[i].name;
 	if (!last_of_day) {
 		mc_fmt(buf, len, "%s.csv.gz", day);
 		return 0;
@@ -880,7 +819,7 @@ static int new_name(char **names, size_t n, const store_content *content, time_t
 			secs = before + 1;
 	}
 	if (secs >= 86400) {
-		mc_fmt(err, errlen, "%s: no snapshot name left for %s", last_of_day, day);
+		mc_error(err, "%s: no snapshot name left for %s", last_of_day, day);
 		return -1;
 	}
 	mc_fmt(buf, len, "%sT%02ld%02ld%02ldZ-%.12s.csv.gz", day, secs / 3600, secs / 60 % 60,
@@ -888,97 +827,118 @@ static int new_name(char **names, size_t n, const store_content *content, time_t
 	return 0;
 }
 
+/* When an older snapshot in f holds the same content (upstream went back
+ * to it), make final a hard link to it. 1 linked, 0 not (write the
+ * content), -1 (err). */
+static int link_older(store *st, const char *source, const store_folder *f, const char *dir,
+		      const char *final, const store_content *content, mc_err *err)
+{
+	char old[PATH_MAX], old_rel[PATH_MAX], sha[65];
+	size_t i;
+
+	for (i = f ? f->n : 0; i-- > 0;) {
+		const char *name = f->files[i].name;
+
+		mc_fmt(old_rel, sizeof(old_rel), "%s/%s", source, name);
+		if (!mc_ends_with(name, ".csv.gz") || file_sha(st, old_rel, sha, err) ||
+		    strcmp(sha, content->sha256))
+			continue;
+		mc_fmt(old, sizeof(old), "%s/%s", dir, name);
+		if (!link(old, final))
+			return 1;
+		if (errno == EEXIST)
+			return mc_error(err, "%s: already exists", final);
+		break;   /* no hard links here: write the content again */
+	}
+	return 0;
+}
+
+/* Write body gzip-compressed to a temporary file in dir, sync and check it,
+ * and put it in place as final without replacing a file. 0, or -1 (err)
+ * with the temporary file removed. */
+static int write_new(const char *dir, const char *source, const void *body, size_t len,
+		     const store_content *content, const char *final, mc_err *err)
+{
+	char tmp[PATH_MAX];
+	struct stat sb;
+	int fd, rc = -1;
+
+	mc_fmt(tmp, sizeof(tmp), "%s/" LISTING_TMP_PREFIX "%ld-XXXXXX", dir, (long)getpid());
+	fd = mkstemp(tmp);
+	if (fd < 0)
+		return mc_error(err, "%s: cannot create a temporary file: %s", dir,
+				strerror(errno));
+	mc_cleanup_add(tmp);
+	if (compress_to(fd, body, len, source, tmp, err))
+		goto out;
+	if (fsync(fd) || fchmod(fd, 0444)) {
+		mc_error(err, "%s: cannot sync: %s", tmp, strerror(errno));
+		goto out;
+	}
+	if (close(fd)) {
+		fd = -1;
+		mc_error(err, "%s: write error: %s", tmp, strerror(errno));
+		goto out;
+	}
+	fd = -1;
+	if (verify_file(tmp, content, err))
+		goto out;
+	/* link() never replaces an existing file, unlike rename() */
+	if (link(tmp, final)) {
+		if (!no_hard_links(errno) || !lstat(final, &sb) || rename(tmp, final)) {
+			mc_error(err, "%s: cannot put in place: %s", final, strerror(errno));
+			goto out;
+		}
+	}
+	rc = 0;
+out:
+	if (fd >= 0)
+		close(fd);
+	unlink(tmp);
+	mc_cleanup_remove(tmp);
+	return rc;
+}
+
 int store_put(store *st, const char *source, const void *body, size_t len,
 	      const store_content *content, time_t when, char **file,
-	      unsigned long long *stored_bytes, char *err, size_t errlen)
+	      unsigned long long *stored_bytes, mc_err *err)
 {
-	char dir[PATH_MAX], tmp[PATH_MAX], final[PATH_MAX], name[64], rel[PATH_MAX];
-	char sha[65];
+	char dir[PATH_MAX], final[PATH_MAX], name[64], rel[PATH_MAX];
+	const store_folder *f;
+	store_listing l = { NULL, 0 };
 	struct stat sb;
-	char **names = NULL;
-	size_t n = 0, i;
-	int fd = -1, rc = -1, linked = 0, tmp_made = 0, dir_made;
+	int rc = -1, linked, dir_made;
 
 	*file = NULL;
 	*stored_bytes = 0;
 	mc_fmt(dir, sizeof(dir), "%s/%s", st->dir, source);
 	dir_made = !mkdir(dir, 0755);
-	if (!dir_made && errno != EEXIST) {
-		mc_fmt(err, errlen, "%s: cannot create: %s", dir, strerror(errno));
-		return -1;
-	}
-	if (list_snapshots(st, source, &names, &n, err, errlen))
+	if (!dir_made && errno != EEXIST)
+		return mc_error(err, "%s: cannot create: %s", dir, strerror(errno));
+	if (store_list(st->dir, source, &l, err))
 		goto out;
-	if (new_name(names, n, content, when, name, sizeof(name), err, errlen))
+	f = l.n ? &l.folders[0] : NULL;
+	if (new_name(f, content, when, name, sizeof(name), err))
 		goto out;
 	mc_fmt(final, sizeof(final), "%s/%s", dir, name);
 	mc_fmt(rel, sizeof(rel), "%s/%s", source, name);
 	if (!lstat(final, &sb)) {
-		mc_fmt(err, errlen, "%s: already exists", final);
+		mc_error(err, "%s: already exists", final);
 		goto out;
 	}
-	/* upstream went back to an older content: link to it, store no bytes */
-	for (i = n; i-- > 0;) {
-		char old[PATH_MAX], old_rel[PATH_MAX];
-
-		mc_fmt(old_rel, sizeof(old_rel), "%s/%s", source, names[i]);
-		if (!mc_ends_with(names[i], ".csv.gz") || file_sha(st, old_rel, sha, err, errlen) ||
-		    strcmp(sha, content->sha256))
-			continue;
-		mc_fmt(old, sizeof(old), "%s/%s", dir, names[i]);
-		if (!link(old, final)) {
-			linked = 1;
-			break;
-		}
-		if (errno == EEXIST) {
-			mc_fmt(err, errlen, "%s: already exists", final);
-			goto out;
-		}
-		break;   /* no hard links here: write the content again */
-	}
-	if (!linked) {
-		mc_fmt(tmp, sizeof(tmp), "%s/" STORE_TMP_PREFIX "%ld-XXXXXX", dir, (long)getpid());
-		fd = mkstemp(tmp);
-		if (fd < 0) {
-			mc_fmt(err, errlen, "%s: cannot create a temporary file: %s", dir,
-			       strerror(errno));
-			goto out;
-		}
-		tmp_made = 1;
-		mc_cleanup_add(tmp);
-		if (compress_to(fd, body, len, source, tmp, err, errlen))
-			goto out;
-		if (fsync(fd) || fchmod(fd, 0444)) {
-			mc_fmt(err, errlen, "%s: cannot sync: %s", tmp, strerror(errno));
-			goto out;
-		}
-		if (close(fd)) {
-			fd = -1;
-			mc_fmt(err, errlen, "%s: write error: %s", tmp, strerror(errno));
-			goto out;
-		}
-		fd = -1;
-		if (verify_file(tmp, content, err, errlen))
-			goto out;
-		/* link() never replaces an existing file, unlike rename() */
-		if (link(tmp, final)) {
-			if (!no_hard_links(errno) || !lstat(final, &sb) || rename(tmp, final)) {
-				mc_fmt(err, errlen, "%s: cannot put in place: %s", final,
-				       strerror(errno));
-				goto out;
-			}
-		}
-	}
+	linked = link_older(st, source, f, dir, final, content, err);
+	if (linked < 0 || (!linked && write_new(dir, source, body, len, content, final, err)))
+		goto out;
 	if (sync_dir(dir)) {
-		mc_fmt(err, errlen, "%s: cannot sync: %s", dir, strerror(errno));
+		mc_error(err, "%s: cannot sync: %s", dir, strerror(errno));
 		goto out;
 	}
 	if (sync_dir(st->dir)) {
-		mc_fmt(err, errlen, "%s: cannot sync: %s", st->dir, strerror(errno));
+		mc_error(err, "%s: cannot sync: %s", st->dir, strerror(errno));
 		goto out;
 	}
 	if (stat(final, &sb)) {
-		mc_fmt(err, errlen, "%s: %s", final, strerror(errno));
+		mc_error(err, "%s: %s", final, strerror(errno));
 		goto out;
 	}
 	*stored_bytes = (unsigned long long)sb.st_size;
@@ -989,15 +949,9 @@ int store_put(store *st, const char *source, const void *body, size_t len,
 	*file = xstrdup(rel);
 	rc = 0;
 out:
-	if (fd >= 0)
-		close(fd);
-	if (tmp_made) {
-		unlink(tmp);
-		mc_cleanup_remove(tmp);
-	}
 	if (rc && dir_made)
 		rmdir(dir);
-	free_names(names, n);
+	store_listing_release(&l);
 	return rc;
 }
 

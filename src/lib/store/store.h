@@ -85,7 +85,7 @@ typedef struct store store;
  * Reads the manifest (a partial last line, left by a crash, is ignored)
  * and removes temporary files a killed run left. 0, or -1 with err.
  */
-int store_open(store **out, const char *dir, char *err, size_t errlen);
+int store_open(store **out, const char *dir, mc_err *err);
 /* Unlock and free; a store folder that store_open() created and that is
  * still empty is removed. Accepts NULL. */
 void store_free(store *st);
@@ -108,7 +108,7 @@ const store_entry *store_last_fetch(const store *st, const char *source, const c
  * quoted field. Fills out. name is used in messages. 0, or -1 with err.
  */
 int store_examine(const void *body, size_t len, const char *name, const colmap *map,
-		  unsigned long long max_bytes, store_content *out, char *err, size_t errlen);
+		  unsigned long long max_bytes, store_content *out, mc_err *err);
 
 /*
  * The source's latest snapshot (the last by name, as reingest orders
@@ -116,8 +116,7 @@ int store_examine(const void *body, size_t len, const char *name, const colmap *
  * SHA-256 in sha. Returns 0, 1 when the source has no snapshot, -1 on
  * error (err).
  */
-int store_latest(store *st, const char *source, char **file, char sha[65],
-		 char *err, size_t errlen);
+int store_latest(store *st, const char *source, char **file, char sha[65], mc_err *err);
 
 /*
  * Store body (examined into content) as a new snapshot of source fetched
@@ -129,11 +128,11 @@ int store_latest(store *st, const char *source, char **file, char sha[65],
  */
 int store_put(store *st, const char *source, const void *body, size_t len,
 	      const store_content *content, time_t when, char **file,
-	      unsigned long long *stored_bytes, char *err, size_t errlen);
+	      unsigned long long *stored_bytes, mc_err *err);
 
 /* Append e as a manifest line (synced to disk); e->line is ignored. 0, or
  * -1 with err. */
-int store_note(store *st, const store_entry *e, char *err, size_t errlen);
+int store_note(store *st, const store_entry *e, mc_err *err);
 
 /* Copy the manifest into the catalogue's fetch_manifest table, adding the
  * lines it does not hold yet (one transaction); *added gets their count.

@@ -1,0 +1,58 @@
+/*
+ * nightly: the steps of `modelcat run`, the nightly job. One run at a
+ * time (a lock beside the catalogue); fetch every source (modelcat-fetch);
+ * ingest what is new as one snapshot; merge the translations; re-render
+ * the pages; publish the audit of the snapshot, its index and an Atom
+ * feed. Every log line has a timestamp; the last one is a summary.
+ *
+ * The catalogue is changed on a copy that replaces it only at the end, and
+ * pages are built in a folder of their own and published file by file only
+ * when everything before succeeded: a failed run leaves the catalogue and
+ * the published pages as they were.
+ *
+ * Ownership: the caller owns the settings and the option table; the
+ * nightly struct owns what a run finds and frees it in nightly_run().
+ */
+#ifndef MODELCAT_NIGHTLY_H
+#define MODELCAT_NIGHTLY_H
+
+#include <limits.h>
+#include "base/error.h"
+#include "cli/options.h"
+#include "db/catalogue.h"
+
+/* One file of the store that the catalogue does not have yet. */
+typedef struct nightly_fresh {
+	char day[11];                 /* snapshot date from its name */
+	char *arg;                    /* EXPORT=PATH for ingest; owned */
+} nightly_fresh;
+
+/* A run: its settings (set by the caller) and what it found. */
+typedef struct nightly {
+	const char *program;          /* for the log lines */
+	const char *db;               /* the catalogue, as paths_db() resolved it */
+	const char *store;            /* the snapshot store */
+	const char *out;              /* where pages and audits are published */
+	const char *catalogues;       /* translation catalogues, or NULL */
+	const opt_spec *fetch_options; /* fetch's options as given: passed on */
+	/* what the run finds */
+	nightly_fresh *fresh;         /* new content to ingest, oldest first */
+	size_t nfresh;                /* entries in fresh */
+	char work[PATH_MAX];          /* the catalogue copy this run changes */
+	char build[PATH_MAX];         /* the folder pages and audits are built in */
+	unsigned long sources;        /* sources fetched */
+	unsigned long pages;          /* page files written */
+	size_t added, removed, renamed, changed, quarantined; /* the audit's counts */
+	mc_err err;                   /* the failure */
+} nightly;
+
+/*
+ * Run the job with r's settings (the fields above "what the run finds";
+ * zero the rest). Logs every step on stderr and a summary last. Returns
+ * the exit status: OK, QUARANTINE (done, rows were quarantined), FAILURE
+ * or fetch's status of 3 or more (nothing changed), LOCKED (another run
+ * holds the lock).
+ */
+int nightly_run(nightly *r);
+
+#endif

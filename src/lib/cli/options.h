@@ -1,0 +1,105 @@
+/*
+ * options: the one command-line parser of the stage programs. A stage
+ * declares its options as a table of opt_spec entries, each naming its
+ * long option, its argument, its help text, its type and where its value
+ * goes; opt_parse() reads the command line against the table and writes
+ * --help (generated from the table), --version, and every usage error:
+ * an unknown option, a missing argument, a bad value, as one line on
+ * stderr, "modelcat-NAME: ... (see modelcat-NAME --help)".
+ *
+ * Options are long (--name VALUE or --name=VALUE; a unique prefix of a
+ * name is accepted); -h is --help; "--" ends the options. Options and
+ * arguments may come in any order: the arguments are moved, in their
+ * order, to the end of argv.
+ *
+ * Ownership: a table and the strings its destinations get point into argv
+ * and the table; OPT_LIST destinations are allocated and freed by
+ * opt_release(). opt_parse() records in each entry the text last given
+ * for it (opt_spec.given), so a table is parsed once.
+ */
+#ifndef MODELCAT_OPTIONS_H
+#define MODELCAT_OPTIONS_H
+
+#include <stddef.h>
+
+/* What an option takes, and the type of its destination. */
+enum opt_type {
+	OPT_END = 0,   /* ends a table */
+	OPT_FLAG,      /* no argument; int *: set to 1 */
+	OPT_STRING,    /* const char **: the argument */
+	OPT_DAY,       /* char[11]: a date YYYY-MM-DD, checked */
+	OPT_CHOICE,    /* const char **: one of the words in choices */
+	OPT_INT,       /* long *: a whole number from min to max */
+	OPT_SIZE,      /* unsigned long long *: mc_parse_size(), min to max */
+	OPT_LIST,      /* opt_list *: every argument given (repeatable) */
+	OPT_INCLUDE    /* the entries of the table at dest, in place */
+};
+
+/* The arguments of a repeatable option, in command-line order. */
+typedef struct opt_list {
+	const char **items;         /* the arguments (pointers into argv); owned array */
+	size_t n;                   /* entries in items */
+} opt_list;
+
+/* One option of a table. */
+typedef struct opt_spec {
+	const char *name;           /* long name without "--"; NULL ends a table */
+	const char *arg;            /* its argument in --help ("PATH"); NULL for a flag */
+	const char *help;           /* --help text; '\n' starts an indented line */
+	enum opt_type type;         /* what it takes */
+	void *dest;                 /* where the value goes (see enum opt_type) */
+	long long min, max;         /* OPT_INT, OPT_SIZE: the values allowed */
+	const char *const *choices; /* OPT_CHOICE: the words, NULL-terminated */
+	const char *what;           /* bad value: "--NAME 'V' is not WHAT"; NULL: generated */
+	const char *given;          /* set by opt_parse(): the text last given
+				       ("" for a flag), NULL if not given */
+} opt_spec;
+
+/* A stage's command line: its name, its help text, its options. */
+typedef struct opt_command {
+	const char *program;        /* "modelcat-NAME": messages, --version */
+	const char *usage;          /* the usage lines, each ending in '\n' */
+	const char *description;    /* what it does: paragraphs, each line ending in '\n' */
+	const char *notes;          /* text after the option list, or NULL */
+	const char *exit;           /* the exit statuses ("Exit: 0 ...\n") */
+	opt_spec *options;          /* the table, ended by an OPT_END entry */
+} opt_command;
+
+/* The entries every stage that has them declares the same way. */
+#define OPT_DB(to) \
+	{ .name = "db", .arg = "PATH", .type = OPT_STRING, .dest = (to), \
+	  .help = "the catalogue (default $MODELCAT_DB, else ./modelcat.db)" }
+#define OPT_AS_OF(to, text) \
+	{ .name = "as-of", .arg = "DATE", .type = OPT_DAY, .dest = (to), .help = (text) }
+#define OPT_FORMAT(to, words, text) \
+	{ .name = "format", .arg = "FORMAT", .type = OPT_CHOICE, .dest = (to), \
+	  .choices = (words), .help = (text) }
+#define OPT_TABLE(table) { .name = "", .type = OPT_INCLUDE, .dest = (table) }
+#define OPT_DONE { .name = NULL, .type = OPT_END }
+
+/*
+ * Read argv[1..argc) against cmd->options, storing each value. The
+ * arguments that are not options end up, in order, in argv[*first..argc).
+ * Returns 0 to go on; 1 when --help or --version was answered on stdout;
+ * -1 on a usage error (message printed). opt_status() turns 1 and -1 into
+ * the exit status.
+ */
+int opt_parse(const opt_command *cmd, int argc, char **argv, int *first);
+/* The exit status for opt_parse()'s 1 (MC_EXIT_OK) or -1 (MC_EXIT_USAGE). */
+int opt_status(int rc);
+
+/* Write the --help text of cmd to stdout. */
+void opt_help(const opt_command *cmd);
+
+/*
+ * Append to the NULL-terminated, allocated array *argv (n entries, the
+ * NULL not counted) the options of table as given: "--NAME" and the text
+ * given, once per argument of a repeatable option. The strings are
+ * allocated; the caller frees them and the array.
+ */
+void opt_argv(const opt_spec *table, char ***argv, size_t *n);
+
+/* Free what opt_parse() allocated for the table's OPT_LIST entries. */
+void opt_release(opt_spec *table);
+
+#endif

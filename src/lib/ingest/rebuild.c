@@ -1,0 +1,175 @@
+#include "ingest/rebuild.h"
+#include "ingest/ingest.h"
+#include "store/listing.h"
+#include "base/paths.h"
+#include "base/util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* By date, then export: the order the snapshots are loaded in. */
+static int file_cmp(const void *a, const void *b)
+{
+	const rebuild_file *x = a, *y = b;
+	int c = strcmp(x->date, y->date);
+
+	return c ? c : strcmp(x->export_name, y->export_name);
+}
+
+const char *rebuild_default_store(void)
+{
+	static char path[PATH_MAX];
+	struct stat st;
+
+	if (!stat("snapshots", &st) && S_ISDIR(st.st_mode))
+		return "snapshots";
+	paths_data_file(path, sizeof(path), "snapshots");
+	return path;
+}
+
+int rebuild_scan(const char *dir, rebuild_plan *plan, mc_err *err)
+{
+	char path[PATH_MAX];
+	store_listing l;
+	size_t i, j;
+
+	plan->files = NULL;
+	plan->n = 0;
+	if (store_list(dir, NULL, &l, err))
+		return -1;
+	for (i = 0; i < l.n; i++) {
+		const store_folder *f = &l.folders[i];
+
+		for (j = 0; j < f->n; j++) {
+			rebuild_file *r;
+
+			/* of one date, the last file is the day's latest content */
+			if (j + 1 < f->n && !strcmp(f->files[j].date, f->files[j + 1].date))
+				continue;
+			plan->files = xrealloc(plan->files, (plan->n + 1) * sizeof(*plan->files));
+			r = &plan->files[plan->n++];
+			memcpy(r->date, f->files[j].date, sizeof(r->date));
+			mc_fmt(r->export_name, sizeof(r->export_name), "%s", f->name);
+			mc_fmt(path, sizeof(path), "%s/%s/%s", dir, f->name, f->files[j].name);
+			r->path = xstrdup(path);
+		}
+	}
+	store_listing_release(&l);
+	if (plan->n)
+		qsort(plan->files, plan->n, sizeof(*plan->files), file_cmp);
+	return 0;
+}
+
+void rebuild_plan_release(rebuild_plan *plan)
+{
+	size_t i;
+
+	for (i = 0; i < plan->n; i++)
+		free(plan->files[i].path);
+	free(plan->files);
+	plan->files = NULL;
+	plan->n = 0;
+}
+
+int rebuild_replaceable(const char *path)
+{
+	static const char magic[16] = "SQLite format 3";
+	char head[16];
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return errno == ENOENT;
+	n = read(fd, head, sizeof(head));
+	close(fd);
+	return n == 0 || (n == (ssize_t)sizeof(head) && !memcmp(head, magic, sizeof(head)));
+}
+
+/* Load the files [i, end) of one date as one snapshot into cat. */
+static int load_date(catalogue *cat, const rebuild_plan *plan, size_t i, size_t end,
+		     char **precedence, size_t nprecedence, const colmap *map, FILE *out,
+		     rebuild_stats *stats, mc_err *err)
+{
+	load *ld = NULL;
+
+	if (load_begin(cat, &ld, plan->files[i].date, err) ||
+	    load_precedence(ld, precedence, nprecedence, err)) {
+		load_abort(ld);
+		return -1;
+	}
+	fprintf(out, "snapshot %s\n", plan->files[i].date);
+	for (; i < end; i++) {
+		ingest_ctx ctx = { ld, map, stderr };
+		load_stats ls;
+
+		if (ingest_file(&ctx, plan->files[i].export_name, plan->files[i].path, &ls, err)) {
+			load_abort(ld);
+			return -1;
+		}
+		fprintf(out, "  ");
+		ingest_describe(plan->files[i].export_name, &ls, out);
+		if (!ls.same_content) {
+			stats->quarantined += ls.quarantined;
+			stats->loaded += ls.loaded;
+		}
+	}
+	if (load_commit(ld, err))
+		return -1;
+	stats->snapshots++;
+	return 0;
+}
+
+/* Load every date of the plan into cat. */
+static int load_all(catalogue *cat, const rebuild_plan *plan, const colmap *map, FILE *out,
+		    rebuild_stats *stats, mc_err *err)
+{
+	char dir[PATH_MAX], **names = NULL;
+	size_t i, j, n = 0;
+	int rc = 0;
+
+	paths_data_file(dir, sizeof(dir), "pipelines");
+	if (colmap_precedence(dir, &names, &n, err)) {
+		colmap_free_list(names);
+		return -1;
+	}
+	for (i = 0; i < plan->n && !rc; i = j) {
+		for (j = i; j < plan->n && !strcmp(plan->files[j].date, plan->files[i].date); j++)
+			;
+		rc = load_date(cat, plan, i, j, names, n, map, out, stats, err);
+	}
+	colmap_free_list(names);
+	return rc;
+}
+
+int rebuild_run(const rebuild_plan *plan, const char *target, const colmap *map, FILE *out,
+		rebuild_stats *stats, mc_err *err)
+{
+	char tmp[PATH_MAX], sql[PATH_MAX];
+	catalogue cat;
+	int rc = -1;
+
+	memset(stats, 0, sizeof(*stats));
+	/* a rebuild that was killed left its copy: it goes first */
+	mc_fmt(tmp, sizeof(tmp), "%s.reingest-", target);
+	mc_remove_stale(tmp);
+	mc_fmt(tmp, sizeof(tmp), "%s.reingest-%ld", target, (long)getpid());
+	catalogue_remove(tmp);
+	mc_cleanup_add(tmp);
+	paths_data_file(sql, sizeof(sql), "sql");
+	if (catalogue_open(&cat, tmp, sql, 0, err))
+		goto out;
+	rc = load_all(&cat, plan, map, out, stats, err);
+	catalogue_close(&cat);
+	if (!rc && rename(tmp, target))
+		rc = mc_error(err, "cannot replace %s: %s", target, strerror(errno));
+out:
+	mc_cleanup_remove(tmp);
+	if (rc)
+		catalogue_remove(tmp);
+	return rc;
+}

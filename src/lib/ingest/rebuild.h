@@ -1,0 +1,64 @@
+/*
+ * rebuild: a catalogue rebuilt from every snapshot in the snapshot store,
+ * oldest first, the files of one date forming one snapshot (of an export's
+ * several contents of one day, the latest). The new catalogue is built
+ * beside the old one (TARGET.reingest-PID) and renamed over it only when
+ * every snapshot has loaded, so a failure leaves the old one as it was.
+ *
+ * Ownership: a rebuild_plan owns its files (rebuild_plan_release()).
+ */
+#ifndef MODELCAT_REBUILD_H
+#define MODELCAT_REBUILD_H
+
+#include <stdio.h>
+#include "base/error.h"
+#include "read/colmap.h"
+#include "store/naming.h"
+
+/* One export file to load. */
+typedef struct rebuild_file {
+	char date[11];                           /* its snapshot's date */
+	char export_name[NAMING_EXPORT_MAX + 1]; /* its export */
+	char *path;                              /* the file (DIR/EXPORT/NAME); owned */
+} rebuild_file;
+
+/* The files to load, by date, then export. */
+typedef struct rebuild_plan {
+	rebuild_file *files;        /* the files */
+	size_t n;                   /* entries in files */
+} rebuild_plan;
+
+/* What a rebuild loaded. */
+typedef struct rebuild_stats {
+	size_t snapshots;           /* snapshots (dates) loaded */
+	unsigned long loaded;       /* rows loaded (files that were no change aside) */
+	unsigned long quarantined;  /* rows quarantined (likewise) */
+} rebuild_stats;
+
+/* The store to rebuild from when none is named: ./snapshots when it is a
+ * folder, else the installed snapshots (a static buffer). */
+const char *rebuild_default_store(void);
+
+/* List the store at dir into plan (empty when it holds no snapshot). 0,
+ * or -1 with err. */
+int rebuild_scan(const char *dir, rebuild_plan *plan, mc_err *err);
+void rebuild_plan_release(rebuild_plan *plan);
+
+/*
+ * May the rebuild replace path? Yes (1) when there is no file, or an empty
+ * one, or a SQLite database (a catalogue, damaged or not: the rebuild is
+ * how a damaged one is recovered); no (0) for any other file, which the
+ * --db option may name by mistake.
+ */
+int rebuild_replaceable(const char *path);
+
+/*
+ * Load the plan into a new catalogue and put it in place of target, with
+ * the export precedence of pipelines/precedence.tsv. Writes "snapshot
+ * DATE" and a line per export file (ingest_describe()) to out, quarantine
+ * notices to stderr. 0 with stats, or -1 with err and target as it was.
+ */
+int rebuild_run(const rebuild_plan *plan, const char *target, const colmap *map, FILE *out,
+		rebuild_stats *stats, mc_err *err);
+
+#endif
