@@ -16,7 +16,8 @@
  *   - renames by spelling and by link and date keep the record;
  *   - the same content is recorded as unchanged and writes no version;
  *   - an older date after a newer is refused; an aborted load leaves
- *     nothing.
+ *     nothing;
+ *   - the precedence is replaced by each load that sets it.
  */
 #include "unit.h"
 #include "db/catalogue.h"
@@ -341,16 +342,29 @@ static void test_first_load(catalogue *cat)
 		  "Alpha,Beta,Gamma,Dup,Dup,Zeta,DeLight,GPT",
 		  "the snapshot's rows point at the versions, in file order");
 	CHECK_STR(q(cat, "SELECT count(*) FROM field_change"), "0", "an addition logs no field change");
+}
 
-	/* the precedence, committed with a snapshot */
-	if (CHECK(ld_begin(cat, &ld, "2024-01-01") == 0, "another load begins")) {
+/* The precedence, committed with a snapshot of no export; a later one
+ * replaces it. */
+static void test_precedence(catalogue *cat)
+{
+	static char notable[] = "notable", all[] = "all", other[] = "other";
+	char *const order[] = { notable, all };
+	char *const reversed[] = { all, other, notable };
+	load *ld;
+
+	if (CHECK(ld_begin(cat, &ld, "2024-06-01") == 0, "a load begins")) {
 		CHECK(ld_precedence(ld, order, 2) == 0, "the precedence is set");
 		CHECK(ld_commit(ld) == 0, "and committed");
 	}
 	CHECK_STR(q(cat, "SELECT export, rank FROM precedence ORDER BY rank"), "notable|1\nall|2",
 		  "the precedence ranks the exports best first, from 1");
-	CHECK_STR(q(cat, "DELETE FROM snapshot WHERE id = (SELECT max(id) FROM snapshot)"
-		      " RETURNING as_of"), "2024-01-01", "(its empty snapshot dropped again)");
+	if (CHECK(ld_begin(cat, &ld, "2024-06-02") == 0, "another load begins")) {
+		CHECK(ld_precedence(ld, reversed, 3) == 0, "another precedence is set");
+		CHECK(ld_commit(ld) == 0, "and committed");
+	}
+	CHECK_STR(q(cat, "SELECT export, rank FROM precedence ORDER BY rank"),
+		  "all|1\nother|2\nnotable|3", "the new precedence replaces the old one");
 }
 
 static void test_second_load(catalogue *cat)
@@ -571,6 +585,7 @@ int main(void)
 	test_third_load(&cat);
 	test_same_content(&cat);
 	test_refused_and_aborted(&cat);
+	test_precedence(&cat);
 	catalogue_close(&cat);
 	return unit_done();
 }
