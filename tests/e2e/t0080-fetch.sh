@@ -352,6 +352,7 @@ if command -v script >/dev/null 2>&1; then
 	check_grep "on a terminal, a progress bar is drawn" "tty  *\[#*\.*\] *[0-9]*%" "$TMP/tty.out"
 	check_grep "and the summary line follows" "tty: stored" "$TMP/tty.out"
 else
-	ok "# SKIP script(1) is not installed: no terminal to test the progress bar on"
+	skip_checks "script(1) is not installed: no terminal to test the progress bar on" \
+		"on a terminal, a progress bar is drawn" "and the summary line follows"
 fi
 done_testing
