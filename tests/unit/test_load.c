@@ -29,6 +29,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* the message of the last library call that failed */
+static mc_err test_err;
+
 /* ---- the calls into the library, kept here so that a change of its
  * error convention touches only these few lines ---- */
 
@@ -43,49 +46,50 @@ static const char *sql_dir(void)
 
 static int cat_open(catalogue *cat)
 {
-	return catalogue_open(cat, ":memory:", sql_dir(), 0);
+	return catalogue_open(cat, ":memory:", sql_dir(), 0, &test_err);
 }
 
 static const char *cat_error(catalogue *cat)
 {
-	return cat->err;
+	(void)cat;
+	return test_err.msg;
 }
 
 static int ld_begin(catalogue *cat, load **ld, const char *as_of)
 {
-	return load_begin(cat, ld, as_of);
+	return load_begin(cat, ld, as_of, &test_err);
 }
 
 static int ld_precedence(load *ld, char *const *exports, size_t n)
 {
-	return load_precedence(ld, exports, n);
+	return load_precedence(ld, exports, n, &test_err);
 }
 
 static int ld_export_begin(load *ld, const char *export_name, const char *sha,
 			   const load_column *cols, size_t ncols, int *same)
 {
-	return load_export_begin(ld, export_name, "test.csv", sha, 100, cols, ncols, same);
+	return load_export_begin(ld, export_name, "test.csv", sha, 100, cols, ncols, same, &test_err);
 }
 
 static int ld_row(load *ld, const load_row *row)
 {
-	return load_row_add(ld, row);
+	return load_row_add(ld, row, &test_err);
 }
 
 static int ld_export_end(load *ld, load_stats *stats)
 {
-	return load_export_end(ld, stats);
+	return load_export_end(ld, stats, &test_err);
 }
 
 static int ld_previous(load *ld, const char *export_name, char sha[65],
 		       unsigned long long *bytes)
 {
-	return load_previous_content(ld, export_name, sha, bytes);
+	return load_previous_content(ld, export_name, sha, bytes, &test_err);
 }
 
 static int ld_commit(load *ld)
 {
-	return load_commit(ld);
+	return load_commit(ld, &test_err);
 }
 
 static void ld_abort(load *ld)
@@ -305,7 +309,7 @@ static void test_first_load(catalogue *cat)
 	char *const order[] = { notable, all };
 	load_stats st;
 	load *ld;
-	char err[1024];
+	char err[MC_ERR_MAX];
 	size_t i;
 
 	/* the precedence, in a load of its own */
@@ -389,7 +393,7 @@ static void test_second_load(catalogue *cat)
 		{ "Epsilon", 1, "2024-02-01||added|0|Epsilon|5", "a new name is added" },
 	};
 	load_stats st;
-	char err[1024];
+	char err[MC_ERR_MAX];
 	size_t i;
 
 	CHECK(load_snapshot(cat, "2024-02-01", "notable", SHA2, BASE, NCOLS(BASE), FEB, N(FEB),
@@ -458,7 +462,7 @@ static void test_third_load(catalogue *cat)
 		  "a new name with the same link and date is a rename" },
 	};
 	load_stats st;
-	char err[1024];
+	char err[MC_ERR_MAX];
 	size_t i;
 
 	CHECK(load_snapshot(cat, "2024-03-01", "notable", SHA3, WITH_NOTES, NCOLS(WITH_NOTES), MAR,
@@ -494,7 +498,7 @@ static void test_third_load(catalogue *cat)
 static void test_same_content(catalogue *cat)
 {
 	load_stats st;
-	char err[1024], sha[65] = "", *before, *after;
+	char err[MC_ERR_MAX], sha[65] = "", *before, *after;
 	unsigned long long bytes = 0;
 	load *ld;
 	int same = 0;
@@ -530,7 +534,7 @@ static void test_refused_and_aborted(catalogue *cat)
 		{ "Beta", 1, NULL, "broken" },
 	};
 	load_stats st;
-	char err[1024], *before, *after;
+	char err[MC_ERR_MAX], *before, *after;
 	load *ld;
 	size_t i;
 	int same;

@@ -23,6 +23,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* the message of the last library call that failed */
+static mc_err test_err;
+
 /* ---- the calls into the library, kept here so that a change of its
  * error convention touches only these few lines ---- */
 
@@ -37,43 +40,44 @@ static const char *sql_dir(void)
 
 static int cat_open(catalogue *cat)
 {
-	return catalogue_open(cat, ":memory:", sql_dir(), 0);
+	return catalogue_open(cat, ":memory:", sql_dir(), 0, &test_err);
 }
 
 static const char *cat_error(catalogue *cat)
 {
-	return cat->err;
+	(void)cat;
+	return test_err.msg;
 }
 
 static int q_model(catalogue *cat, const char *name, const char *as_of, model_view *m)
 {
-	return query_model(cat, name, as_of, m);
+	return query_model(cat, name, as_of, m, &test_err);
 }
 
 static int q_history(catalogue *cat, const char *name, sbuf *out)
 {
-	return query_history(cat, name, out);
+	return query_history(cat, name, out, &test_err);
 }
 
 static int q_diff(catalogue *cat, const char *from, const char *to, diff_result *d)
 {
-	return query_diff(cat, from, to, d);
+	return query_diff(cat, from, to, d, &test_err);
 }
 
 static int q_diff_snapshots(catalogue *cat, sqlite3_int64 from, sqlite3_int64 to,
 			    diff_result *d)
 {
-	return query_diff_snapshots(cat, from, to, d);
+	return query_diff_snapshots(cat, from, to, d, &test_err);
 }
 
 static int q_last_two(catalogue *cat, char from[11], char to[11])
 {
-	return query_last_two(cat, from, to);
+	return query_last_two(cat, from, to, &test_err);
 }
 
 static int q_export(catalogue *cat, const char *export_name, const char *as_of, sbuf *out)
 {
-	return query_export_csv(cat, export_name, as_of, out);
+	return query_export_csv(cat, export_name, as_of, out, &test_err);
 }
 
 /* One export of a snapshot: rows given as name, occurrence, normalised
@@ -103,13 +107,13 @@ static int load_snapshot(catalogue *cat, const char *as_of, const export_spec *e
 	size_t e, i;
 	int same;
 
-	if (load_begin(cat, &ld, as_of))
+	if (load_begin(cat, &ld, as_of, &test_err))
 		return -1;
-	if (load_precedence(ld, order, 2))
+	if (load_precedence(ld, order, 2, &test_err))
 		goto fail;
 	for (e = 0; e < nex; e++) {
 		if (load_export_begin(ld, ex[e].name, ex[e].name, "", 0, ex[e].cols, ex[e].ncols,
-				      &same))
+				      &same, &test_err))
 			goto fail;
 		for (i = 0; i < ex[e].nrows; i++) {
 			const row_spec *r = &ex[e].rows[i];
@@ -128,13 +132,13 @@ static int load_snapshot(catalogue *cat, const char *as_of, const export_spec *e
 				row.fault_field = "Publication date";
 				row.reason = "Publication date: not a date";
 			}
-			if (load_row_add(ld, &row))
+			if (load_row_add(ld, &row, &test_err))
 				goto fail;
 		}
-		if (load_export_end(ld, &st))
+		if (load_export_end(ld, &st, &test_err))
 			goto fail;
 	}
-	return load_commit(ld);
+	return load_commit(ld, &test_err);
 fail:
 	load_abort(ld);
 	return -1;
