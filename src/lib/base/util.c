@@ -149,13 +149,12 @@ void mc_cleanup_remove(const char *path)
 
 /* Remove path and its SQLite journals, with no allocation and nothing but
  * async-signal-safe calls. */
-static void remove_with_journals(const char *path)
+void mc_remove_with_journals(const char *path)
 {
 	static const char *const sides[] = { "-journal", "-wal", "-shm" };
 	char name[PATH_MAX];
 	size_t i, n = strlen(path), k;
 
-	unlink(path);
 	for (i = 0; i < sizeof(sides) / sizeof(sides[0]); i++) {
 		k = strlen(sides[i]);
 		if (n + k >= sizeof(name))
@@ -164,6 +163,7 @@ static void remove_with_journals(const char *path)
 		memcpy(name + n, sides[i], k + 1);
 		unlink(name);
 	}
+	unlink(path);
 }
 
 void mc_cleanup_run(void)
@@ -172,7 +172,7 @@ void mc_cleanup_run(void)
 
 	for (i = 0; i < MC_CLEANUP_MAX; i++) {
 		if (cleanup_paths[i][0]) {
-			remove_with_journals(cleanup_paths[i]);
+			mc_remove_with_journals(cleanup_paths[i]);
 			cleanup_paths[i][0] = '\0';
 		}
 	}
@@ -256,7 +256,7 @@ void mc_remove_stale(const char *prefix)
 		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
 			continue;
 		mc_fmt(path, sizeof(path), "%s/%s", dir, e->d_name);
-		remove_with_journals(path);
+		mc_remove_with_journals(path);
 	}
 	closedir(d);
 }

@@ -77,6 +77,12 @@ void mc_cleanup_remove(const char *path);
 /* Remove the registered files now (async-signal-safe). */
 void mc_cleanup_run(void);
 
+/* Remove a database file and its SQLite journals (-journal, -wal, -shm),
+ * the journals first: a process killed in between leaves the database
+ * file, which mc_remove_stale() finds again, never a journal alone, which
+ * it passes over. Async-signal-safe. */
+void mc_remove_with_journals(const char *path);
+
 /*
  * Remove what killed runs left: the files in path's folder named
  * <basename of prefix><pid><anything> whose process <pid> no longer runs

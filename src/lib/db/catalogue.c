@@ -286,14 +286,7 @@ void catalogue_close(catalogue *cat)
 
 void catalogue_remove(const char *path)
 {
-	static const char *const sides[] = { "", "-journal", "-wal", "-shm" };
-	char name[4096];
-	size_t i;
-
-	for (i = 0; i < sizeof(sides) / sizeof(sides[0]); i++) {
-		mc_fmt(name, sizeof(name), "%s%s", path, sides[i]);
-		unlink(name);
-	}
+	mc_remove_with_journals(path);
 }
 
 int catalogue_prepare(catalogue *cat, sqlite3_stmt **st, const char *sql, mc_err *err)
