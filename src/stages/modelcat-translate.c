@@ -80,13 +80,13 @@ int main(int argc, char **argv)
 			printf("%s: not loaded (%s)\n", r->lang, r->path);
 			status = MC_EXIT_QUARANTINE;
 		} else if (i == 0) {
-			printf("%s: %zu entries (the English base)%s\n", r->lang, r->entries,
-			       r->unknown ? "; some unused entries, see above" : "");
+			printf("%s: %zu entries (the English base)%s\n", r->lang, r->counts.entries,
+			       r->counts.unknown ? "; some unused entries, see above" : "");
 		} else {
 			printf("%s: %zu entries: %zu translated, %zu missing, %zu stale, %zu invalid, "
-			       "%zu unknown\n", r->lang, r->entries, r->translated, r->missing, r->stale,
-			       r->invalid, r->unknown);
-			if (r->missing || r->stale || r->invalid || r->unknown)
+			       "%zu unknown\n", r->lang, r->counts.entries, r->counts.translated, r->counts.missing, r->counts.stale,
+			       r->counts.invalid, r->counts.unknown);
+			if (r->counts.missing || r->counts.stale || r->counts.invalid || r->counts.unknown)
 				status = MC_EXIT_QUARANTINE;
 		}
 	}
