@@ -79,12 +79,7 @@ int staging_write_columns(staging_writer *w, const load_column *cols, size_t n, 
 			       -1, &st, NULL) != SQLITE_OK)
 		return writer_fail(w, "preparing", err);
 	for (i = 0; i < n; i++) {
-		sqlite3_bind_int64(st, 1, (sqlite3_int64)i);
-		sqlite3_bind_text(st, 2, cols[i].header, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 3, cols[i].field, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 4, cols[i].type, -1, SQLITE_STATIC);
-		sqlite3_bind_int(st, 5, cols[i].declared);
-		sqlite3_bind_int(st, 6, cols[i].headerless);
+		load_bind_column(st, 1, i, &cols[i]);
 		if (sqlite3_step(st) != SQLITE_DONE) {
 			sqlite3_finalize(st);
 			return writer_fail(w, "writing the header", err);
