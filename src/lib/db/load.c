@@ -384,9 +384,7 @@ static int compare_columns(load *ld, sqlite3_int64 previous, const load_column *
 	rc = 0;
 out:
 	sqlite3_finalize(st);
-	for (i = 0; i < nprev; i++)
-		free(prev_headers[i]);
-	free(prev_headers);
+	mc_free_strings(prev_headers, nprev);
 	strmap_release(&prev);
 	return rc;
 }

@@ -305,12 +305,8 @@ int staging_read_rows(staging_reader *r, int (*fn)(void *ctx, const load_row *ro
 
 void staging_reader_close(staging_reader *r)
 {
-	size_t i;
-
 	sqlite3_close(r->db);
-	for (i = 0; i < r->ncols * 3; i++)
-		free(r->strings[i]);
-	free(r->strings);
+	mc_free_strings(r->strings, r->ncols * 3);
 	free(r->cols);
 	free(r->export_name);
 	free(r->file);

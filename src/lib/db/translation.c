@@ -118,9 +118,7 @@ static int forget_removed(catalogue *cat, const translation_merge *langs, size_t
 	}
 	rc = 0;
 out:
-	for (i = 0; i < n; i++)
-		free(stored[i]);
-	free(stored);
+	mc_free_strings(stored, n);
 	return rc;
 }
 

@@ -210,12 +210,10 @@ static void render_run_release(render_run *r)
 			free(r->dirs[i]);
 		free(r->langs[i]);
 	}
-	for (i = 0; i < r->nnames; i++)
-		free(r->names[i]);
+	mc_free_strings(r->names, r->nnames);
 	free(r->texts);
 	free(r->dirs);
 	free(r->langs);
-	free(r->names);
 	free(r->stems);
 	free(r->files);
 	free(r->entries);

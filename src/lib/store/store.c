@@ -194,11 +194,7 @@ void store_manifest_init(store_manifest *m)
 
 void store_manifest_release(store_manifest *m)
 {
-	size_t i;
-
-	for (i = 0; i < m->n; i++)
-		free(m->texts[i]);
-	free(m->texts);
+	mc_free_strings(m->texts, m->n);
 	free(m->entries);
 	store_manifest_init(m);
 }
