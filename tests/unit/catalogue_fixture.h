@@ -15,6 +15,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+/* The columns the tests' exports begin with, each known to the column map
+ * (a load_column initialiser list; db/load.h): Model, Organization,
+ * Parameters. */
+#define FIXTURE_COLUMNS \
+	{ "Model", "Model", "key", 1, 0 }, \
+	{ "Organization", "Organization", "text", 1, 0 }, \
+	{ "Parameters", "Parameters", "number", 1, 0 }
+
 /* the message of the last library call that failed */
 static mc_err test_err;
 

@@ -86,17 +86,13 @@ typedef struct row_spec {
 } row_spec;
 
 static const load_column BASE[] = {
-	{ "Model", "Model", "key", 1, 0 },
-	{ "Organization", "Organization", "text", 1, 0 },
-	{ "Parameters", "Parameters", "number", 1, 0 },
+	FIXTURE_COLUMNS,
 	{ "Link", "Link", "text", 1, 0 },
 	{ "Publication date", "Publication date", "date", 1, 0 },
 };
 /* BASE and one column more */
 static const load_column WITH_NOTES[] = {
-	{ "Model", "Model", "key", 1, 0 },
-	{ "Organization", "Organization", "text", 1, 0 },
-	{ "Parameters", "Parameters", "number", 1, 0 },
+	FIXTURE_COLUMNS,
 	{ "Link", "Link", "text", 1, 0 },
 	{ "Publication date", "Publication date", "date", 1, 0 },
 	{ "Notes", "Notes", "text", 1, 0 },

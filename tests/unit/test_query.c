@@ -124,14 +124,10 @@ fail:
 /* ---- the catalogue ---- */
 
 static const load_column NOTABLE_COLS[] = {
-	{ "Model", "Model", "key", 1, 0 },
-	{ "Organization", "Organization", "text", 1, 0 },
-	{ "Parameters", "Parameters", "number", 1, 0 },
+	FIXTURE_COLUMNS,
 };
 static const load_column ALL_COLS[] = {
-	{ "Model", "Model", "key", 1, 0 },
-	{ "Organization", "Organization", "text", 1, 0 },
-	{ "Parameters", "Parameters", "number", 1, 0 },
+	FIXTURE_COLUMNS,
 	{ "Country", "Country", "text", 1, 0 },
 };
 #define N(a) (sizeof(a) / sizeof((a)[0]))
