@@ -62,7 +62,7 @@ $(BIN)/modelcat: src/modelcat.c $(LIB) | $(BIN)
 $(BIN)/%: src/stages/%.c $(LIB) $(HEADERS) | $(BIN)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 
-$(OUT)/tests/%: tests/unit/%.c tests/unit/unit.h $(LIB) $(HEADERS) | $(OUT)/tests
+$(OUT)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(LIB) $(HEADERS) | $(OUT)/tests
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 
 $(OUT)/tests/failmalloc.so: tests/fault/failmalloc.c | $(OUT)/tests

@@ -14,24 +14,25 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char program[] = "modelcat-diff";
-
-/* --help: usage, description and exit statuses (the options come from the table) */
-static const char usage_text[] =
-	"usage: modelcat diff [--db PATH] [--from DATE] [--to DATE] [--format text|json|html]\n"
-	"       modelcat diff [--db PATH] [--to DATE] [--format ...] [EXPORT=]FILE...\n";
-static const char about[] =
-	"Compares the catalogue as it stood on --from with how it stood on --to\n"
-	"(default: the last two snapshots; --to alone compares with the snapshot\n"
-	"before it). Each export is compared on its own, in normalised form, on\n"
-	"the fields both snapshots' headers have: a column that appeared or\n"
-	"disappeared is listed once, under columns, and changes no model.\n"
-	"\n"
-	"With export files, parses them as the snapshot of --to (default today)\n"
-	"and compares it with the catalogue's latest state before that date,\n"
-	"writing nothing: what `modelcat ingest` of those files would change.\n";
-static const char exit_text[] =
-	"Exit: 0 written; 2 usage; 3 no snapshot, or failure.\n";
+/* the --help texts; main has the option table (opt_parse_table) */
+static const opt_command command = {
+	.program = "modelcat-diff",
+	.usage =
+		"usage: modelcat diff [--db PATH] [--from DATE] [--to DATE] [--format text|json|html]\n"
+		"       modelcat diff [--db PATH] [--to DATE] [--format ...] [EXPORT=]FILE...\n",
+	.description =
+		"Compares the catalogue as it stood on --from with how it stood on --to\n"
+		"(default: the last two snapshots; --to alone compares with the snapshot\n"
+		"before it). Each export is compared on its own, in normalised form, on\n"
+		"the fields both snapshots' headers have: a column that appeared or\n"
+		"disappeared is listed once, under columns, and changes no model.\n"
+		"\n"
+		"With export files, parses them as the snapshot of --to (default today)\n"
+		"and compares it with the catalogue's latest state before that date,\n"
+		"writing nothing: what `modelcat ingest` of those files would change.\n",
+	.exit =
+		"Exit: 0 written; 2 usage; 3 no snapshot, or failure.\n",
+};
 
 static int stage_one(ingest_ctx *ctx, const char *arg, load_stats *stats, mc_err *err)
 {
@@ -55,25 +56,25 @@ static int diff_files(catalogue *cat, char *const *files, int n, const char *to,
 	mc_err err;
 	int i, rc = -1;
 
-	if (stage_colmap(program, &map))
+	if (stage_colmap(command.program, &map))
 		return -1;
 	if (snapshot_day_before(cat, to, from, &err) < 0) {
-		stage_error(program, "%s", err.msg);
+		stage_error(command.program, "%s", err.msg);
 		goto out;
 	}
-	if (stage_begin_load(program, cat, to, &ld))
+	if (stage_begin_load(command.program, cat, to, &ld))
 		goto out;
 	for (i = 0; i < n; i++) {
 		ingest_ctx ctx = { ld, &map, stderr };
 		load_stats stats;
 
 		if (stage_one(&ctx, files[i], &stats, &err)) {
-			stage_error(program, "%s", err.msg);
+			stage_error(command.program, "%s", err.msg);
 			goto out;
 		}
 	}
 	if (query_diff(cat, from, to, d, &err)) {
-		stage_error(program, "%s", err.msg);
+		stage_error(command.program, "%s", err.msg);
 		goto out;
 	}
 	rc = 0;
@@ -99,7 +100,6 @@ int main(int argc, char **argv)
 			   "(one self-contained page)"),
 		OPT_DONE
 	};
-	opt_command cmd = { program, usage_text, about, NULL, exit_text, options };
 	catalogue cat;
 	diff_result d;
 	mc_err err;
@@ -107,22 +107,22 @@ int main(int argc, char **argv)
 	int first, rc, status = MC_EXIT_FAILURE, existed, i;
 
 	stage_init();
-	if ((rc = opt_parse(&cmd, argc, argv, &first)))
+	if ((rc = opt_parse_table(&command, options, argc, argv, &first)))
 		return opt_status(rc);
 	for (i = first; i < argc; i++) {
 		char name[NAMING_EXPORT_MAX + 1];
 		const char *path;
 
 		if (naming_split_arg(argv[i], name, sizeof(name), &path))
-			return stage_usage_error(program, "%s: cannot tell the export's name;"
+			return stage_usage_error(command.program, "%s: cannot tell the export's name;"
 						 " write EXPORT=FILE", argv[i]);
 	}
 	if (first < argc && from[0])
-		return stage_usage_error(program, "--from goes with two dates, not with files");
+		return stage_usage_error(command.program, "--from goes with two dates, not with files");
 	if (from[0] && to[0] && strcmp(from, to) >= 0)
-		return stage_usage_error(program, "--from %s is not before --to %s", from, to);
+		return stage_usage_error(command.program, "--from %s is not before --to %s", from, to);
 	existed = !access(paths_db(db), F_OK);
-	if (stage_catalogue(program, &cat, db, first < argc ? 0 : CATALOGUE_READONLY))
+	if (stage_catalogue(command.program, &cat, db, first < argc ? 0 : CATALOGUE_READONLY))
 		return MC_EXIT_FAILURE;
 	sbuf_init(&out);
 	memset(&d, 0, sizeof(d));
@@ -134,17 +134,18 @@ int main(int argc, char **argv)
 	} else if (!to[0] && !from[0]) {
 		rc = query_last_two(&cat, from, to, &err);
 		if (rc) {
-			stage_error(program, "%s", rc > 0 ? "the catalogue holds no snapshot" : err.msg);
+			stage_error(command.program, "%s",
+				    rc > 0 ? "the catalogue holds no snapshot" : err.msg);
 			goto out;
 		}
 	} else if (!to[0]) {
 		catalogue_today(to);
 	} else if (!from[0] && snapshot_day_before(&cat, to, from, &err) < 0) {
-		stage_error(program, "%s", err.msg);
+		stage_error(command.program, "%s", err.msg);
 		goto out;
 	}
 	if (first == argc && query_diff(&cat, from, to, &d, &err)) {
-		stage_error(program, "%s", err.msg);
+		stage_error(command.program, "%s", err.msg);
 		goto out;
 	}
 	if (!strcmp(format, "json"))
@@ -153,7 +154,7 @@ int main(int argc, char **argv)
 		audit_html(&d, &out);
 	else
 		audit_text(&d, &out);
-	status = stage_write_stdout(program, &out);
+	status = stage_write_stdout(command.program, &out);
 out:
 	diff_result_release(&d);
 	sbuf_release(&out);

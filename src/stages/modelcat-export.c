@@ -9,19 +9,20 @@
 
 #include <stdio.h>
 
-static const char program[] = "modelcat-export";
-
-/* --help: usage, description and exit statuses (the options come from the table) */
-static const char usage_text[] =
-	"usage: modelcat export [--db PATH] --source EXPORT [--as-of YYYY-MM-DD]\n";
-static const char about[] =
-	"Writes EXPORT as the catalogue held it on the date (default: today, UTC):\n"
-	"the header of the latest snapshot on or before that date, with canonical\n"
-	"column names, then every row that was loaded from it, in file order, with\n"
-	"normalised values. Quarantined rows are not part of it (see the quarantine\n"
-	"table).\n";
-static const char exit_text[] =
-	"Exit: 0 written; 2 usage; 3 no such export on that date, or failure.\n";
+/* the --help texts; main has the option table (opt_parse_table) */
+static const opt_command command = {
+	.program = "modelcat-export",
+	.usage =
+		"usage: modelcat export [--db PATH] --source EXPORT [--as-of YYYY-MM-DD]\n",
+	.description =
+		"Writes EXPORT as the catalogue held it on the date (default: today, UTC):\n"
+		"the header of the latest snapshot on or before that date, with canonical\n"
+		"column names, then every row that was loaded from it, in file order, with\n"
+		"normalised values. Quarantined rows are not part of it (see the quarantine\n"
+		"table).\n",
+	.exit =
+		"Exit: 0 written; 2 usage; 3 no such export on that date, or failure.\n",
+};
 
 int main(int argc, char **argv)
 {
@@ -34,31 +35,30 @@ int main(int argc, char **argv)
 		OPT_AS_OF(as_of, "YYYY-MM-DD"),
 		OPT_DONE
 	};
-	opt_command cmd = { program, usage_text, about, NULL, exit_text, options };
 	catalogue cat;
 	mc_err err;
 	sbuf out;
 	int first, rc, status = MC_EXIT_FAILURE;
 
 	stage_init();
-	if ((rc = opt_parse(&cmd, argc, argv, &first)))
+	if ((rc = opt_parse_table(&command, options, argc, argv, &first)))
 		return opt_status(rc);
 	if (!source)
-		return stage_usage_error(program, "--source EXPORT is required");
+		return stage_usage_error(command.program, "--source EXPORT is required");
 	if (!naming_export_valid(source))
-		return stage_usage_error(program, "'%s' is not a valid export name", source);
+		return stage_usage_error(command.program, "'%s' is not a valid export name", source);
 	if (first < argc)
-		return stage_usage_error(program, "unexpected argument '%s'", argv[first]);
+		return stage_usage_error(command.program, "unexpected argument '%s'", argv[first]);
 	if (!as_of[0])
 		catalogue_today(as_of);
-	if (stage_catalogue(program, &cat, db, CATALOGUE_READONLY))
+	if (stage_catalogue(command.program, &cat, db, CATALOGUE_READONLY))
 		return MC_EXIT_FAILURE;
 	sbuf_init(&out);
 	rc = query_export_csv(&cat, source, as_of, &out, &err);
 	if (rc) {
-		stage_error(program, "%s", err.msg);
+		stage_error(command.program, "%s", err.msg);
 	} else {
-		status = stage_write_stdout(program, &out);
+		status = stage_write_stdout(command.program, &out);
 	}
 	sbuf_release(&out);
 	catalogue_close(&cat);

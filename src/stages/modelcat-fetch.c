@@ -7,29 +7,30 @@
 #include "cli/options.h"
 #include "cli/stage.h"
 
-static const char program[] = "modelcat-fetch";
-
-/* --help: usage, description, notes and exit statuses (the options come from the table) */
-static const char usage_text[] =
-	"usage: modelcat fetch [--db PATH] [--config FILE] [--snapshots DIR]\n"
-	"                      [--source NAME[=URL]]... [options]\n";
-static const char about[] =
-	"Downloads each source into the snapshot store DIR and records it in the\n"
-	"store's MANIFEST.tsv and the catalogue (table fetch_manifest). A body is\n"
-	"stored only when it is complete and an export the column map knows (CSV,\n"
-	"or gzip or zip holding CSV), gzip-compressed, as DIR/NAME/<date>.csv.gz\n"
-	"(a later different content of the same day: <date>T<time>Z-<sha>.csv.gz).\n"
-	"Requests are conditional on the last validators (ETag, Last-Modified):\n"
-	"a 304, or the same content as the latest snapshot, stores nothing.\n"
-	"Prints one line per source; a progress bar on stderr when it is a\n"
-	"terminal. See docs/store.md.\n";
-static const char notes[] =
-	"The first retry waits about $MODELCAT_RETRY_BASE_MS milliseconds (default\n"
-	"1000), doubling each time, or as long as the server's Retry-After says.\n";
-static const char exit_text[] =
-	"Exit: 0 every source fetched (stored or unchanged); 2 usage; 3 failure,\n"
-	"nothing stored; 4 some sources failed (nothing stored for them), others\n"
-	"were stored.\n";
+/* the --help texts; main has the option table (opt_parse_table) */
+static const opt_command command = {
+	.program = "modelcat-fetch",
+	.usage =
+		"usage: modelcat fetch [--db PATH] [--config FILE] [--snapshots DIR]\n"
+		"                      [--source NAME[=URL]]... [options]\n",
+	.description =
+		"Downloads each source into the snapshot store DIR and records it in the\n"
+		"store's MANIFEST.tsv and the catalogue (table fetch_manifest). A body is\n"
+		"stored only when it is complete and an export the column map knows (CSV,\n"
+		"or gzip or zip holding CSV), gzip-compressed, as DIR/NAME/<date>.csv.gz\n"
+		"(a later different content of the same day: <date>T<time>Z-<sha>.csv.gz).\n"
+		"Requests are conditional on the last validators (ETag, Last-Modified):\n"
+		"a 304, or the same content as the latest snapshot, stores nothing.\n"
+		"Prints one line per source; a progress bar on stderr when it is a\n"
+		"terminal. See docs/store.md.\n",
+	.notes =
+		"The first retry waits about $MODELCAT_RETRY_BASE_MS milliseconds (default\n"
+		"1000), doubling each time, or as long as the server's Retry-After says.\n",
+	.exit =
+		"Exit: 0 every source fetched (stored or unchanged); 2 usage; 3 failure,\n"
+		"nothing stored; 4 some sources failed (nothing stored for them), others\n"
+		"were stored.\n",
+};
 
 int main(int argc, char **argv)
 {
@@ -37,19 +38,18 @@ int main(int argc, char **argv)
 	fetch_settings settings;
 	opt_spec network[FETCHJOB_OPTIONS + 1];
 	opt_spec options[] = { OPT_DB(&db), OPT_TABLE(network), OPT_DONE };
-	opt_command cmd = { program, usage_text, about, notes, exit_text, options };
 	int first, rc;
 
 	stage_init();
 	fetchjob_init(&settings);
 	fetchjob_options(&settings, network);
-	rc = opt_parse(&cmd, argc, argv, &first);
+	rc = opt_parse_table(&command, options, argc, argv, &first);
 	if (rc)
 		rc = opt_status(rc);
 	else if (first < argc)
-		rc = stage_usage_error(program, "unexpected argument '%s'", argv[first]);
+		rc = stage_usage_error(command.program, "unexpected argument '%s'", argv[first]);
 	else
-		rc = fetchjob_run(program, &settings, db);
+		rc = fetchjob_run(command.program, &settings, db);
 	opt_release(options);
 	return rc;
 }

@@ -8,45 +8,45 @@
 
 #include <stdio.h>
 
-static const char program[] = "modelcat-history";
-
-/* --help: usage, description and exit statuses (the options come from the table) */
-static const char usage_text[] =
-	"usage: modelcat history [--db PATH] NAME\n";
-static const char about[] =
-	"Prints the history of every record that ever carried NAME (under any\n"
-	"name it had before or after a rename), export by export: each version\n"
-	"with its date, kind (added, changed, renamed, revised, removed), export\n"
-	"and name, each changed field `field: old -> new`, each rename with the\n"
-	"evidence it rests on, and rows carrying the name that were quarantined.\n";
-static const char exit_text[] =
-	"Exit: 0 printed; 2 usage; 3 the name was never seen, or failure.\n";
+/* the --help texts; main has the option table (opt_parse_table) */
+static const opt_command command = {
+	.program = "modelcat-history",
+	.usage =
+		"usage: modelcat history [--db PATH] NAME\n",
+	.description =
+		"Prints the history of every record that ever carried NAME (under any\n"
+		"name it had before or after a rename), export by export: each version\n"
+		"with its date, kind (added, changed, renamed, revised, removed), export\n"
+		"and name, each changed field `field: old -> new`, each rename with the\n"
+		"evidence it rests on, and rows carrying the name that were quarantined.\n",
+	.exit =
+		"Exit: 0 printed; 2 usage; 3 the name was never seen, or failure.\n",
+};
 
 int main(int argc, char **argv)
 {
 	const char *db = NULL;
 	opt_spec options[] = { OPT_DB(&db), OPT_DONE };
-	opt_command cmd = { program, usage_text, about, NULL, exit_text, options };
 	catalogue cat;
 	mc_err err;
 	sbuf out;
 	int first, rc, status = MC_EXIT_FAILURE;
 
 	stage_init();
-	if ((rc = opt_parse(&cmd, argc, argv, &first)))
+	if ((rc = opt_parse_table(&command, options, argc, argv, &first)))
 		return opt_status(rc);
 	if (first != argc - 1)
-		return stage_usage_error(program, "expected one model NAME");
-	if (stage_catalogue(program, &cat, db, CATALOGUE_READONLY))
+		return stage_usage_error(command.program, "expected one model NAME");
+	if (stage_catalogue(command.program, &cat, db, CATALOGUE_READONLY))
 		return MC_EXIT_FAILURE;
 	sbuf_init(&out);
 	rc = query_history(&cat, argv[first], &out, &err);
 	if (rc < 0)
-		stage_error(program, "%s", err.msg);
+		stage_error(command.program, "%s", err.msg);
 	else if (rc > 0)
-		stage_error(program, "no model was ever named '%s'", argv[first]);
+		stage_error(command.program, "no model was ever named '%s'", argv[first]);
 	else
-		status = stage_write_stdout(program, &out);
+		status = stage_write_stdout(command.program, &out);
 	sbuf_release(&out);
 	catalogue_close(&cat);
 	return status;

@@ -10,28 +10,29 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char program[] = "modelcat-ingest";
-
-/* --help: usage, description and exit statuses (the options come from the table) */
-static const char usage_text[] =
-	"usage: modelcat ingest [--db PATH] [--as-of YYYY-MM-DD] [EXPORT=]FILE...\n";
-static const char about[] =
-	"Parses each FILE (.csv, .csv.gz or .zip), normalises its values and loads\n"
-	"all of them into the catalogue as one snapshot dated --as-of (default:\n"
-	"the date in the files' names when they come from the snapshot store,\n"
-	"<export>/<YYYY-MM-DD>.csv.gz, and all agree; else today, UTC). EXPORT\n"
-	"names the export (notable_ai_models, all_ai_models, ...); without it the\n"
-	"name is the file's name less .gz, .zip and .csv, or, when that is a date\n"
-	"(snapshots/<export>/<date>.csv.gz), its folder's name.\n"
-	"\n"
-	"Rows that cannot be read are quarantined with one line on stderr naming\n"
-	"file, line, field and reason; the other rows load. A file whose content\n"
-	"equals the export's previous snapshot is recorded as no change. Past\n"
-	"98,304 distinct names in one file, the counts that number repeated names\n"
-	"(NAME#2) go to an unnamed temporary file in $TMPDIR, else /tmp.\n";
-static const char exit_text[] =
-	"Exit: 0 loaded; 1 loaded with rows quarantined; 2 usage; 3 failure, the\n"
-	"catalogue unchanged.\n";
+/* the --help texts; main has the option table (opt_parse_table) */
+static const opt_command command = {
+	.program = "modelcat-ingest",
+	.usage =
+		"usage: modelcat ingest [--db PATH] [--as-of YYYY-MM-DD] [EXPORT=]FILE...\n",
+	.description =
+		"Parses each FILE (.csv, .csv.gz or .zip), normalises its values and loads\n"
+		"all of them into the catalogue as one snapshot dated --as-of (default:\n"
+		"the date in the files' names when they come from the snapshot store,\n"
+		"<export>/<YYYY-MM-DD>.csv.gz, and all agree; else today, UTC). EXPORT\n"
+		"names the export (notable_ai_models, all_ai_models, ...); without it the\n"
+		"name is the file's name less .gz, .zip and .csv, or, when that is a date\n"
+		"(snapshots/<export>/<date>.csv.gz), its folder's name.\n"
+		"\n"
+		"Rows that cannot be read are quarantined with one line on stderr naming\n"
+		"file, line, field and reason; the other rows load. A file whose content\n"
+		"equals the export's previous snapshot is recorded as no change. Past\n"
+		"98,304 distinct names in one file, the counts that number repeated names\n"
+		"(NAME#2) go to an unnamed temporary file in $TMPDIR, else /tmp.\n",
+	.exit =
+		"Exit: 0 loaded; 1 loaded with rows quarantined; 2 usage; 3 failure, the\n"
+		"catalogue unchanged.\n",
+};
 
 static int load_one(ingest_ctx *ctx, const char *arg, load_stats *stats,
 		    char *label, size_t labellen, mc_err *err)
@@ -51,21 +52,20 @@ int main(int argc, char **argv)
 		OPT_AS_OF(as_of, "the snapshot's date, YYYY-MM-DD"),
 		OPT_DONE
 	};
-	opt_command cmd = { program, usage_text, about, NULL, exit_text, options };
 	colmap map;
 	int first, rc, i, status;
 
 	stage_init();
-	if ((rc = opt_parse(&cmd, argc, argv, &first)))
+	if ((rc = opt_parse_table(&command, options, argc, argv, &first)))
 		return opt_status(rc);
 	if (first >= argc)
-		return stage_usage_error(program, "no export file given");
+		return stage_usage_error(command.program, "no export file given");
 	for (i = first; i < argc; i++) {
 		char name[NAMING_EXPORT_MAX + 1];
 		const char *path;
 
 		if (naming_split_arg(argv[i], name, sizeof(name), &path))
-			return stage_usage_error(program, "%s: cannot tell the export's name;"
+			return stage_usage_error(command.program, "%s: cannot tell the export's name;"
 						 " write EXPORT=FILE", argv[i]);
 	}
 	/* files from the snapshot store are dated by their names */
@@ -85,9 +85,9 @@ int main(int argc, char **argv)
 		}
 		memcpy(as_of, day0, sizeof(as_of));
 	}
-	if (stage_colmap(program, &map))
+	if (stage_colmap(command.program, &map))
 		return MC_EXIT_FAILURE;
-	status = stage_load_snapshot(program, db, as_of, &map, argv + first, argc - first,
+	status = stage_load_snapshot(command.program, db, as_of, &map, argv + first, argc - first,
 				     load_one);
 	colmap_release(&map);
 	return status;

@@ -8,17 +8,18 @@
 
 #include <stdio.h>
 
-static const char program[] = "modelcat-load";
-
-/* --help: usage, description and exit statuses (the options come from the table) */
-static const char usage_text[] =
-	"usage: modelcat load [--db PATH] [--as-of YYYY-MM-DD] STAGING.db...\n";
-static const char about[] =
-	"Loads the staging files written by `modelcat parse --out` into the\n"
-	"catalogue as one snapshot dated --as-of (default: today, UTC), in one\n"
-	"transaction: on any failure the catalogue is left as it was.\n";
-static const char exit_text[] =
-	"Exit: 0 loaded; 1 loaded, some rows were quarantined; 2 usage; 3 failure.\n";
+/* the --help texts; main has the option table (opt_parse_table) */
+static const opt_command command = {
+	.program = "modelcat-load",
+	.usage =
+		"usage: modelcat load [--db PATH] [--as-of YYYY-MM-DD] STAGING.db...\n",
+	.description =
+		"Loads the staging files written by `modelcat parse --out` into the\n"
+		"catalogue as one snapshot dated --as-of (default: today, UTC), in one\n"
+		"transaction: on any failure the catalogue is left as it was.\n",
+	.exit =
+		"Exit: 0 loaded; 1 loaded, some rows were quarantined; 2 usage; 3 failure.\n",
+};
 
 static int load_one(ingest_ctx *ctx, const char *arg, load_stats *stats,
 		    char *label, size_t labellen, mc_err *err)
@@ -36,14 +37,13 @@ int main(int argc, char **argv)
 		OPT_AS_OF(as_of, "the snapshot's date, YYYY-MM-DD"),
 		OPT_DONE
 	};
-	opt_command cmd = { program, usage_text, about, NULL, exit_text, options };
 	int first, rc;
 
 	stage_init();
-	if ((rc = opt_parse(&cmd, argc, argv, &first)))
+	if ((rc = opt_parse_table(&command, options, argc, argv, &first)))
 		return opt_status(rc);
 	if (first >= argc)
-		return stage_usage_error(program, "no staging file given");
-	return stage_load_snapshot(program, db, as_of, NULL, argv + first, argc - first,
+		return stage_usage_error(command.program, "no staging file given");
+	return stage_load_snapshot(command.program, db, as_of, NULL, argv + first, argc - first,
 				   load_one);
 }

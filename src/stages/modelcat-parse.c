@@ -10,22 +10,23 @@
 
 #include <stdio.h>
 
-static const char program[] = "modelcat-parse";
-
-/* --help: usage, description and exit statuses (the options come from the table) */
-static const char usage_text[] =
-	"usage: modelcat parse [--out STAGING.db] [EXPORT=]FILE\n";
-static const char about[] =
-	"Reads FILE (.csv, .csv.gz or .zip), maps its header onto the column map\n"
-	"(pipelines/columns.tsv), normalises every value and reports each row that\n"
-	"cannot be read on stderr (file, line, field, reason). Prints a summary.\n"
-	"With --out, writes the parsed export to a staging SQLite file (tables\n"
-	"staging_export, staging_column, staging_row, staging_notice) that\n"
-	"`modelcat load` loads and `sqlite3` can inspect. Past 98,304 distinct\n"
-	"names, the counts that number repeated names (NAME#2) go to an unnamed\n"
-	"temporary file in $TMPDIR, else /tmp.\n";
-static const char exit_text[] =
-	"Exit: 0 all rows good; 1 some rows quarantined; 2 usage; 3 failure.\n";
+/* the --help texts; main has the option table (opt_parse_table) */
+static const opt_command command = {
+	.program = "modelcat-parse",
+	.usage =
+		"usage: modelcat parse [--out STAGING.db] [EXPORT=]FILE\n",
+	.description =
+		"Reads FILE (.csv, .csv.gz or .zip), maps its header onto the column map\n"
+		"(pipelines/columns.tsv), normalises every value and reports each row that\n"
+		"cannot be read on stderr (file, line, field, reason). Prints a summary.\n"
+		"With --out, writes the parsed export to a staging SQLite file (tables\n"
+		"staging_export, staging_column, staging_row, staging_notice) that\n"
+		"`modelcat load` loads and `sqlite3` can inspect. Past 98,304 distinct\n"
+		"names, the counts that number repeated names (NAME#2) go to an unnamed\n"
+		"temporary file in $TMPDIR, else /tmp.\n",
+	.exit =
+		"Exit: 0 all rows good; 1 some rows quarantined; 2 usage; 3 failure.\n",
+};
 
 int main(int argc, char **argv)
 {
@@ -39,18 +40,18 @@ int main(int argc, char **argv)
 		  .help = "write the staging file (replaced if it exists)" },
 		OPT_DONE
 	};
-	opt_command cmd = { program, usage_text, about, NULL, exit_text, options };
 	int first, rc;
 
 	stage_init();
-	if ((rc = opt_parse(&cmd, argc, argv, &first)))
+	if ((rc = opt_parse_table(&command, options, argc, argv, &first)))
 		return opt_status(rc);
 	if (first != argc - 1)
-		return stage_usage_error(program, "expected exactly one export file");
+		return stage_usage_error(command.program, "expected exactly one export file");
 	if (naming_split_arg(argv[first], name, sizeof(name), &path))
-		return stage_usage_error(program, "%s: cannot tell the export's name; write EXPORT=FILE",
+		return stage_usage_error(command.program,
+					 "%s: cannot tell the export's name; write EXPORT=FILE",
 					 argv[first]);
-	if (stage_colmap(program, &map))
+	if (stage_colmap(command.program, &map))
 		return MC_EXIT_FAILURE;
 	if (out)
 		rc = ingest_stage(&map, name, path, out, stderr, &stats, &err);
@@ -58,7 +59,7 @@ int main(int argc, char **argv)
 		rc = ingest_check(&map, path, stderr, &stats, &err);
 	colmap_release(&map);
 	if (rc) {
-		stage_error(program, "%s", err.msg);
+		stage_error(command.program, "%s", err.msg);
 		return MC_EXIT_FAILURE;
 	}
 	printf("%s (%s): %lu rows, %lu good, %lu quarantined%s%s\n", path, name, stats.rows,

@@ -10,25 +10,26 @@
 
 #include <stdio.h>
 
-static const char program[] = "modelcat-reingest";
-
-/* --help: usage, description and exit statuses (the options come from the table) */
-static const char usage_text[] =
-	"usage: modelcat reingest [--db PATH] [--snapshots DIR] [--strict]\n";
-static const char about[] =
-	"Rebuilds the catalogue from every stored snapshot in DIR (default:\n"
-	"./snapshots if it exists, else the installed snapshots), oldest first.\n"
-	"DIR holds <export>/<YYYY-MM-DD>.csv.gz (or .csv, .zip); the files of one\n"
-	"date form one snapshot. When fetch stored several contents of an export\n"
-	"on one day (<date>T<time>Z-<sha>.csv.gz), the latest is used. The new\n"
-	"catalogue replaces the old one only when every snapshot has loaded.\n"
-	"Prints a line per export and a summary.\n"
-	"Rows quarantined in stored snapshots (reported when each was first\n"
-	"ingested) are quarantined again, counted in the summary and kept in the\n"
-	"quarantine table; they do not fail the rebuild unless --strict.\n";
-static const char exit_text[] =
-	"Exit: 0 rebuilt; 1 rebuilt with rows quarantined (--strict only); 2 usage;\n"
-	"3 failure, the old catalogue unchanged.\n";
+/* the --help texts; main has the option table (opt_parse_table) */
+static const opt_command command = {
+	.program = "modelcat-reingest",
+	.usage =
+		"usage: modelcat reingest [--db PATH] [--snapshots DIR] [--strict]\n",
+	.description =
+		"Rebuilds the catalogue from every stored snapshot in DIR (default:\n"
+		"./snapshots if it exists, else the installed snapshots), oldest first.\n"
+		"DIR holds <export>/<YYYY-MM-DD>.csv.gz (or .csv, .zip); the files of one\n"
+		"date form one snapshot. When fetch stored several contents of an export\n"
+		"on one day (<date>T<time>Z-<sha>.csv.gz), the latest is used. The new\n"
+		"catalogue replaces the old one only when every snapshot has loaded.\n"
+		"Prints a line per export and a summary.\n"
+		"Rows quarantined in stored snapshots (reported when each was first\n"
+		"ingested) are quarantined again, counted in the summary and kept in the\n"
+		"quarantine table; they do not fail the rebuild unless --strict.\n",
+	.exit =
+		"Exit: 0 rebuilt; 1 rebuilt with rows quarantined (--strict only); 2 usage;\n"
+		"3 failure, the old catalogue unchanged.\n",
+};
 
 /* Rebuild target from the plan; the exit status. */
 static int rebuild(const rebuild_plan *plan, const char *target, int strict)
@@ -38,10 +39,10 @@ static int rebuild(const rebuild_plan *plan, const char *target, int strict)
 	mc_err err;
 	int rc;
 
-	if (stage_colmap(program, &map))
+	if (stage_colmap(command.program, &map))
 		return MC_EXIT_FAILURE;
 	if (!rebuild_replaceable(target)) {
-		stage_error(program, "%s: not a SQLite database; not replaced (move it away to"
+		stage_error(command.program, "%s: not a SQLite database; not replaced (move it away to"
 			    " rebuild the catalogue there)", target);
 		colmap_release(&map);
 		return MC_EXIT_FAILURE;
@@ -49,8 +50,8 @@ static int rebuild(const rebuild_plan *plan, const char *target, int strict)
 	rc = rebuild_run(plan, target, &map, stdout, &stats, &err);
 	colmap_release(&map);
 	if (rc) {
-		stage_error(program, "%s", err.msg);
-		stage_error(program, "the catalogue %s was left as it was", target);
+		stage_error(command.program, "%s", err.msg);
+		stage_error(command.program, "the catalogue %s was left as it was", target);
 		return MC_EXIT_FAILURE;
 	}
 	printf("rebuilt %s from %zu snapshots (%zu export files): %lu rows loaded,"
@@ -71,23 +72,22 @@ int main(int argc, char **argv)
 		  .help = "exit 1 when any row was quarantined" },
 		OPT_DONE
 	};
-	opt_command cmd = { program, usage_text, about, NULL, exit_text, options };
 	rebuild_plan plan;
 	mc_err err;
 
 	stage_init();
-	if ((rc = opt_parse(&cmd, argc, argv, &first)))
+	if ((rc = opt_parse_table(&command, options, argc, argv, &first)))
 		return opt_status(rc);
 	if (first < argc)
-		return stage_usage_error(program, "unexpected argument '%s'", argv[first]);
+		return stage_usage_error(command.program, "unexpected argument '%s'", argv[first]);
 	if (!snapshot_dir)
 		snapshot_dir = rebuild_default_store();
 	if (rebuild_scan(snapshot_dir, &plan, &err)) {
-		stage_error(program, "%s", err.msg);
+		stage_error(command.program, "%s", err.msg);
 		return MC_EXIT_FAILURE;
 	}
 	if (!plan.n) {
-		stage_error(program, "%s: no stored snapshots (<export>/<YYYY-MM-DD>.csv.gz)",
+		stage_error(command.program, "%s: no stored snapshots (<export>/<YYYY-MM-DD>.csv.gz)",
 			    snapshot_dir);
 		rc = MC_EXIT_FAILURE;
 	} else {

@@ -14,27 +14,28 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char program[] = "modelcat-render";
-
-/* --help: usage, description and exit statuses (the options come from the table) */
-static const char usage_text[] =
-	"usage: modelcat render [--db PATH] NAME [--lang LANG] [--format text|html]\n"
-	"                       [--as-of YYYY-MM-DD]\n"
-	"       modelcat render [--db PATH] --all --out DIR [--as-of YYYY-MM-DD]\n";
-static const char about[] =
-	"Prints the page of the model called NAME (NAME#2 for a repeated name's second\n"
-	"row) as it stood on the date, in LANG (default en), as text (default) or as\n"
-	"an HTML document. The page text comes from the catalogue database, where\n"
-	"modelcat translate stores it.\n"
-	"\n"
-	"With --all, writes the page of every model on record on the date in every\n"
-	"stored language, as DIR/LANG/STEM.txt and DIR/LANG/STEM.html, and an index\n"
-	"page per language, DIR/LANG/index.txt and DIR/LANG/index.html. STEM is the\n"
-	"name lower-cased, other characters turned into '-', then '-' and ten hex\n"
-	"digits of the name's SHA-256 (docs/pages.md).\n";
-static const char exit_text[] =
-	"Exit: 0 written; 2 usage; 3 no such model on that date, no page texts\n"
-	"stored for the language (run modelcat translate), or failure.\n";
+/* the --help texts; main has the option table (opt_parse_table) */
+static const opt_command command = {
+	.program = "modelcat-render",
+	.usage =
+		"usage: modelcat render [--db PATH] NAME [--lang LANG] [--format text|html]\n"
+		"                       [--as-of YYYY-MM-DD]\n"
+		"       modelcat render [--db PATH] --all --out DIR [--as-of YYYY-MM-DD]\n",
+	.description =
+		"Prints the page of the model called NAME (NAME#2 for a repeated name's second\n"
+		"row) as it stood on the date, in LANG (default en), as text (default) or as\n"
+		"an HTML document. The page text comes from the catalogue database, where\n"
+		"modelcat translate stores it.\n"
+		"\n"
+		"With --all, writes the page of every model on record on the date in every\n"
+		"stored language, as DIR/LANG/STEM.txt and DIR/LANG/STEM.html, and an index\n"
+		"page per language, DIR/LANG/index.txt and DIR/LANG/index.html. STEM is the\n"
+		"name lower-cased, other characters turned into '-', then '-' and ten hex\n"
+		"digits of the name's SHA-256 (docs/pages.md).\n",
+	.exit =
+		"Exit: 0 written; 2 usage; 3 no such model on that date, no page texts\n"
+		"stored for the language (run modelcat translate), or failure.\n",
+};
 
 /* Print the page of one model; returns the exit status. */
 static int render_one(catalogue *cat, const char *name, const char *lang, const char *format,
@@ -56,25 +57,26 @@ static int render_one(catalogue *cat, const char *name, const char *lang, const 
 	else
 		page_texts_init(&texts, lang);
 	if (rc < 0) {
-		stage_error(program, "%s", cerr.msg);
+		stage_error(command.program, "%s", cerr.msg);
 		goto out;
 	}
 	if (rc > 0) {
-		stage_error(program, "no page texts stored for language '%s' (run modelcat "
+		stage_error(command.program, "no page texts stored for language '%s' (run modelcat "
 			    "translate; its catalogue is translations/%s.xlf)", lang, lang);
 		goto out;
 	}
 	rc = query_model(cat, name, as_of, &m, &cerr);
 	if (rc < 0) {
-		stage_error(program, "%s", cerr.msg);
+		stage_error(command.program, "%s", cerr.msg);
 		goto out;
 	}
 	if (rc > 0) {
-		stage_error(program, "no model named '%s' on %s (see modelcat history)", name, as_of);
+		stage_error(command.program, "no model named '%s' on %s (see modelcat history)", name,
+			    as_of);
 		goto out;
 	}
 	if (page_build(&p, &m, strcmp(lang, "en") ? &texts : &english, &english, &cerr)) {
-		stage_error(program, "%s", cerr.msg);
+		stage_error(command.program, "%s", cerr.msg);
 		goto out;
 	}
 	if (!strcmp(format, "html"))
@@ -82,7 +84,7 @@ static int render_one(catalogue *cat, const char *name, const char *lang, const 
 	else
 		page_render_text(&p, &out);
 	if (fwrite(out.data, 1, out.len, stdout) != out.len || fflush(stdout))
-		stage_error(program, "cannot write to standard output");
+		stage_error(command.program, "cannot write to standard output");
 	else
 		status = MC_EXIT_OK;
 out:
@@ -114,32 +116,32 @@ int main(int argc, char **argv)
 		  .help = "with --all: the folder to write into" },
 		OPT_DONE
 	};
-	opt_command cmd = { program, usage_text, about, NULL, exit_text, options };
 	catalogue cat;
 
-	if ((rc = opt_parse(&cmd, argc, argv, &first)))
+	if ((rc = opt_parse_table(&command, options, argc, argv, &first)))
 		return opt_status(rc);
 	if (all) {
 		if (first != argc)
-			return stage_usage_error(program, "--all takes no NAME");
+			return stage_usage_error(command.program, "--all takes no NAME");
 		if (!outdir || !*outdir)
-			return stage_usage_error(program, "--all needs --out DIR");
+			return stage_usage_error(command.program, "--all needs --out DIR");
 	} else {
 		if (first != argc - 1)
-			return stage_usage_error(program, "expected one model NAME (or --all)");
+			return stage_usage_error(command.program, "expected one model NAME (or --all)");
 		if (outdir)
-			return stage_usage_error(program, "--out goes with --all");
+			return stage_usage_error(command.program, "--out goes with --all");
 		if (strcmp(format, "text") && strcmp(format, "html"))
-			return stage_usage_error(program, "--format must be text or html");
+			return stage_usage_error(command.program, "--format must be text or html");
 		if (!translate_valid_lang(lang))
-			return stage_usage_error(program, "--lang '%s' is not a language code", lang);
+			return stage_usage_error(command.program, "--lang '%s' is not a language code", lang);
 	}
-	if (stage_catalogue(program, &cat, db, CATALOGUE_READONLY))
+	if (stage_catalogue(command.program, &cat, db, CATALOGUE_READONLY))
 		return MC_EXIT_FAILURE;
 	if (!as_of[0]) {
 		rc = snapshot_latest_day(&cat, as_of, &err);
 		if (rc) {
-			stage_error(program, "%s", rc < 0 ? err.msg : "the catalogue holds no snapshot");
+			stage_error(command.program, "%s",
+				    rc < 0 ? err.msg : "the catalogue holds no snapshot");
 			goto out;
 		}
 	}
@@ -149,7 +151,7 @@ int main(int argc, char **argv)
 		render_stats stats;
 
 		if (render_all(&cat, as_of, outdir, &stats, &err)) {
-			stage_error(program, "%s", err.msg);
+			stage_error(command.program, "%s", err.msg);
 			goto out;
 		}
 		printf("%zu models as of %s in %zu languages: %zu files written to %s\n",

@@ -9,34 +9,35 @@
 #include "cli/stage.h"
 #include "base/paths.h"
 
-static const char program[] = "modelcat-run";
-
-/* --help: usage, description and exit statuses (the options come from the table) */
-static const char usage_text[] =
-	"usage: modelcat run [--db PATH] [--config FILE] [--snapshots DIR]\n"
-	"                    [--source NAME[=URL]]... [--out DIR] [--catalogues DIR]\n";
-static const char about[] =
-	"The nightly job: takes a lock (a second run exits 75 at once, naming the\n"
-	"run that holds it), fetches every source into the snapshot store, ingests\n"
-	"what is new as one snapshot, merges the translation catalogues, re-renders\n"
-	"the pages, and publishes under DIR:\n"
-	"  DIR/pages/          every model's page (only files that changed are\n"
-	"                      rewritten)\n"
-	"  DIR/audit/DATE.*    the audit of the snapshot as text, JSON and HTML\n"
-	"  DIR/audit/index.html, DIR/audit/feed.atom   past audits and an Atom feed\n"
-	"When nothing changed upstream it writes nothing. Every log line (stderr)\n"
-	"has a timestamp; the last is a summary.\n";
-static const char exit_text[] =
-	"Exit: 0 done; 1 done, rows were quarantined; 2 usage; 3 or more failure,\n"
-	"the catalogue and the published pages as they were; 75 another run holds\n"
-	"the lock.\n";
+/* the --help texts; main has the option table (opt_parse_table) */
+static const opt_command command = {
+	.program = "modelcat-run",
+	.usage =
+		"usage: modelcat run [--db PATH] [--config FILE] [--snapshots DIR]\n"
+		"                    [--source NAME[=URL]]... [--out DIR] [--catalogues DIR]\n",
+	.description =
+		"The nightly job: takes a lock (a second run exits 75 at once, naming the\n"
+		"run that holds it), fetches every source into the snapshot store, ingests\n"
+		"what is new as one snapshot, merges the translation catalogues, re-renders\n"
+		"the pages, and publishes under DIR:\n"
+		"  DIR/pages/          every model's page (only files that changed are\n"
+		"                      rewritten)\n"
+		"  DIR/audit/DATE.*    the audit of the snapshot as text, JSON and HTML\n"
+		"  DIR/audit/index.html, DIR/audit/feed.atom   past audits and an Atom feed\n"
+		"When nothing changed upstream it writes nothing. Every log line (stderr)\n"
+		"has a timestamp; the last is a summary.\n",
+	.exit =
+		"Exit: 0 done; 1 done, rows were quarantined; 2 usage; 3 or more failure,\n"
+		"the catalogue and the published pages as they were; 75 another run holds\n"
+		"the lock.\n",
+};
 
 int main(int argc, char **argv)
 {
 	const char *db = NULL;
 	fetch_settings settings;
 	opt_spec network[FETCHJOB_OPTIONS + 1];
-	nightly r = { .program = program, .out = "public", .fetch_options = network };
+	nightly r = { .program = command.program, .out = "public", .fetch_options = network };
 	opt_spec options[] = {
 		OPT_DB(&db),
 		OPT_TABLE(network),
@@ -46,17 +47,16 @@ int main(int argc, char **argv)
 		  .help = "translation catalogues (default: the installed ones)" },
 		OPT_DONE
 	};
-	opt_command cmd = { program, usage_text, about, NULL, exit_text, options };
 	int first, rc;
 
 	stage_init();
 	fetchjob_init(&settings);
 	fetchjob_options(&settings, network);
-	rc = opt_parse(&cmd, argc, argv, &first);
+	rc = opt_parse_table(&command, options, argc, argv, &first);
 	if (rc) {
 		rc = opt_status(rc);
 	} else if (first < argc) {
-		rc = stage_usage_error(program, "unexpected argument '%s'", argv[first]);
+		rc = stage_usage_error(command.program, "unexpected argument '%s'", argv[first]);
 	} else {
 		r.db = paths_db(db);
 		r.store = settings.snapshots;

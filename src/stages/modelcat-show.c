@@ -11,19 +11,20 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char program[] = "modelcat-show";
-
-/* --help: usage, description and exit statuses (the options come from the table) */
-static const char usage_text[] =
-	"usage: modelcat show [--db PATH] NAME [--as-of YYYY-MM-DD] [--format text|json]\n";
-static const char about[] =
-	"Shows the model called NAME as it stood on the date (default: today): every\n"
-	"field, merged across the exports that hold it by the precedence in\n"
-	"pipelines/precedence.tsv, with the export and snapshot each value comes\n"
-	"from, and the date it was last updated. A name repeated within an export\n"
-	"is NAME#2, NAME#3, ... for its later rows.\n";
-static const char exit_text[] =
-	"Exit: 0 shown; 2 usage; 3 no such model on that date, or failure.\n";
+/* the --help texts; main has the option table (opt_parse_table) */
+static const opt_command command = {
+	.program = "modelcat-show",
+	.usage =
+		"usage: modelcat show [--db PATH] NAME [--as-of YYYY-MM-DD] [--format text|json]\n",
+	.description =
+		"Shows the model called NAME as it stood on the date (default: today): every\n"
+		"field, merged across the exports that hold it by the precedence in\n"
+		"pipelines/precedence.tsv, with the export and snapshot each value comes\n"
+		"from, and the date it was last updated. A name repeated within an export\n"
+		"is NAME#2, NAME#3, ... for its later rows.\n",
+	.exit =
+		"Exit: 0 shown; 2 usage; 3 no such model on that date, or failure.\n",
+};
 
 static void show_text(const model_view *m, sbuf *out)
 {
@@ -90,7 +91,6 @@ int main(int argc, char **argv)
 		OPT_FORMAT(&format, formats, "text (default) or json"),
 		OPT_DONE
 	};
-	opt_command cmd = { program, usage_text, about, NULL, exit_text, options };
 	catalogue cat;
 	mc_err err;
 	model_view m;
@@ -98,27 +98,27 @@ int main(int argc, char **argv)
 	int first, rc, status = MC_EXIT_FAILURE;
 
 	stage_init();
-	if ((rc = opt_parse(&cmd, argc, argv, &first)))
+	if ((rc = opt_parse_table(&command, options, argc, argv, &first)))
 		return opt_status(rc);
 	if (first != argc - 1)
-		return stage_usage_error(program, "expected one model NAME");
+		return stage_usage_error(command.program, "expected one model NAME");
 	if (!as_of[0])
 		catalogue_today(as_of);
-	if (stage_catalogue(program, &cat, db, CATALOGUE_READONLY))
+	if (stage_catalogue(command.program, &cat, db, CATALOGUE_READONLY))
 		return MC_EXIT_FAILURE;
 	sbuf_init(&out);
 	rc = query_model(&cat, argv[first], as_of, &m, &err);
 	if (rc < 0) {
-		stage_error(program, "%s", err.msg);
+		stage_error(command.program, "%s", err.msg);
 	} else if (rc > 0) {
-		stage_error(program, "no model named '%s' on %s (see modelcat history)", argv[first],
-			    as_of);
+		stage_error(command.program, "no model named '%s' on %s (see modelcat history)",
+			    argv[first], as_of);
 	} else {
 		if (!strcmp(format, "json"))
 			show_json(&m, &out);
 		else
 			show_text(&m, &out);
-		status = stage_write_stdout(program, &out);
+		status = stage_write_stdout(command.program, &out);
 	}
 	model_view_release(&m);
 	sbuf_release(&out);

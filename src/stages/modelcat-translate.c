@@ -13,31 +13,32 @@
 #include <stdio.h>
 #include <string.h>
 
-static const char program[] = "modelcat-translate";
-
-/* --help: usage, description and exit statuses (the options come from the table) */
-static const char usage_text[] =
-	"usage: modelcat translate [--db PATH] [--catalogues DIR]\n";
-static const char about[] =
-	"Reads the XLIFF catalogues in DIR (default: the translations folder beside\n"
-	"pipelines/): en.xlf, the English base, and one LANG.xlf per language. Each\n"
-	"language is merged over English and stored in the catalogue database, where\n"
-	"modelcat render finds it. One line per language on stdout:\n"
-	"  nl: 122 entries: 121 translated, 1 missing, 0 stale, 0 invalid, 0 unknown\n"
-	"and one line on stderr per problem, naming file, line and entry:\n"
-	"  missing   no translation: the page uses English\n"
-	"  stale     the English text changed since it was translated (the unit's\n"
-	"            <source> is not the current English): the page uses English\n"
-	"  invalid   the translation names a placeholder English does not have\n"
-	"  unknown   an entry English does not have (ignored)\n"
-	"A malformed catalogue is reported with file and line and not loaded (its\n"
-	"language keeps what was stored before); the others still load.\n";
-static const char exit_text[] =
-	"Exit: 0 every catalogue loaded and every entry translated; 1 stored, but an\n"
-	"entry was missing, stale, invalid or unknown, or a catalogue other than\n"
-	"English was refused or skipped (a file name that is no language code);\n"
-	"2 usage; 3 failure (English unreadable or incomplete, database error):\n"
-	"nothing stored.\n";
+/* the --help texts; main has the option table (opt_parse_table) */
+static const opt_command command = {
+	.program = "modelcat-translate",
+	.usage =
+		"usage: modelcat translate [--db PATH] [--catalogues DIR]\n",
+	.description =
+		"Reads the XLIFF catalogues in DIR (default: the translations folder beside\n"
+		"pipelines/): en.xlf, the English base, and one LANG.xlf per language. Each\n"
+		"language is merged over English and stored in the catalogue database, where\n"
+		"modelcat render finds it. One line per language on stdout:\n"
+		"  nl: 122 entries: 121 translated, 1 missing, 0 stale, 0 invalid, 0 unknown\n"
+		"and one line on stderr per problem, naming file, line and entry:\n"
+		"  missing   no translation: the page uses English\n"
+		"  stale     the English text changed since it was translated (the unit's\n"
+		"            <source> is not the current English): the page uses English\n"
+		"  invalid   the translation names a placeholder English does not have\n"
+		"  unknown   an entry English does not have (ignored)\n"
+		"A malformed catalogue is reported with file and line and not loaded (its\n"
+		"language keeps what was stored before); the others still load.\n",
+	.exit =
+		"Exit: 0 every catalogue loaded and every entry translated; 1 stored, but an\n"
+		"entry was missing, stale, invalid or unknown, or a catalogue other than\n"
+		"English was refused or skipped (a file name that is no language code);\n"
+		"2 usage; 3 failure (English unreadable or incomplete, database error):\n"
+		"nothing stored.\n",
+};
 
 int main(int argc, char **argv)
 {
@@ -53,22 +54,21 @@ int main(int argc, char **argv)
 		  .help = "the folder of .xlf files" },
 		OPT_DONE
 	};
-	opt_command cmd = { program, usage_text, about, NULL, exit_text, options };
 	int first, rc, status = MC_EXIT_OK;
 
-	if ((rc = opt_parse(&cmd, argc, argv, &first)))
+	if ((rc = opt_parse_table(&command, options, argc, argv, &first)))
 		return opt_status(rc);
 	if (first != argc)
-		return stage_usage_error(program, "unexpected argument '%s'", argv[first]);
+		return stage_usage_error(command.program, "unexpected argument '%s'", argv[first]);
 	if (!dir) {
 		paths_data_file(default_dir, sizeof(default_dir), "translations");
 		dir = default_dir;
 	}
-	if (stage_catalogue(program, &cat, db, 0))
+	if (stage_catalogue(command.program, &cat, db, 0))
 		return MC_EXIT_FAILURE;
 	if (translate_catalogues(&cat, dir, stderr, &result, &err)) {
-		stage_error(program, "%s", err.msg);
-		stage_error(program, "nothing was stored");
+		stage_error(command.program, "%s", err.msg);
+		stage_error(command.program, "nothing was stored");
 		catalogue_close(&cat);
 		return MC_EXIT_FAILURE;
 	}
@@ -80,13 +80,13 @@ int main(int argc, char **argv)
 			printf("%s: not loaded (%s)\n", r->lang, r->path);
 			status = MC_EXIT_QUARANTINE;
 		} else if (i == 0) {
-			printf("%s: %zu entries (the English base)%s\n", r->lang, r->entries,
-			       r->unknown ? "; some unused entries, see above" : "");
+			printf("%s: %zu entries (the English base)%s\n", r->lang, r->counts.entries,
+			       r->counts.unknown ? "; some unused entries, see above" : "");
 		} else {
 			printf("%s: %zu entries: %zu translated, %zu missing, %zu stale, %zu invalid, "
-			       "%zu unknown\n", r->lang, r->entries, r->translated, r->missing, r->stale,
-			       r->invalid, r->unknown);
-			if (r->missing || r->stale || r->invalid || r->unknown)
+			       "%zu unknown\n", r->lang, r->counts.entries, r->counts.translated, r->counts.missing, r->counts.stale,
+			       r->counts.invalid, r->counts.unknown);
+			if (r->counts.missing || r->counts.stale || r->counts.invalid || r->counts.unknown)
 				status = MC_EXIT_QUARANTINE;
 		}
 	}

@@ -131,16 +131,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	record_plan plan;
 	store_content content;
 	parse_row row;
-	char err[2048], sha[65];
-	mc_err perr;
+	char sha[65];
+	mc_err perr, xerr;
 	size_t ncols, i;
 	unsigned long rows = 0;
 	int rc, examined, read_all = 0;
 
-	examined = !store_examine(data, size, "fuzz.csv", &map, FUZZ_MAX_BYTES, &content,
-				  err, sizeof(err));
+	mc_err_clear(&xerr);
+	examined = !store_examine(data, size, "fuzz.csv", &map, FUZZ_MAX_BYTES, &content, &xerr);
 	if (!examined)
-		REQUIRE(err[0] != '\0');
+		REQUIRE(xerr.msg[0] != '\0');
 	mc_err_clear(&perr);
 	if (parse_open_mem(&p, data, size, "fuzz.csv", &map, on_report, NULL, &perr)) {
 		REQUIRE(p == NULL && perr.msg[0] != '\0');

@@ -20,7 +20,7 @@
  *   - the precedence is replaced by each load that sets it.
  */
 #include "unit.h"
-#include "db/catalogue.h"
+#include "catalogue_fixture.h"
 #include "db/load.h"
 
 #include <sqlite3.h>
@@ -29,31 +29,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* the message of the last library call that failed */
-static mc_err test_err;
-
 /* ---- the calls into the library, kept here so that a change of its
  * error convention touches only these few lines ---- */
-
-static const char *sql_dir(void)
-{
-	static char dir[4096];
-	const char *top = getenv("MODELCAT_TOP");
-
-	snprintf(dir, sizeof(dir), "%s/sql", top && *top ? top : ".");
-	return dir;
-}
-
-static int cat_open(catalogue *cat)
-{
-	return catalogue_open(cat, ":memory:", sql_dir(), 0, &test_err);
-}
-
-static const char *cat_error(catalogue *cat)
-{
-	(void)cat;
-	return test_err.msg;
-}
 
 static int ld_begin(catalogue *cat, load **ld, const char *as_of)
 {
@@ -109,17 +86,13 @@ typedef struct row_spec {
 } row_spec;
 
 static const load_column BASE[] = {
-	{ "Model", "Model", "key", 1, 0 },
-	{ "Organization", "Organization", "text", 1, 0 },
-	{ "Parameters", "Parameters", "number", 1, 0 },
+	FIXTURE_COLUMNS,
 	{ "Link", "Link", "text", 1, 0 },
 	{ "Publication date", "Publication date", "date", 1, 0 },
 };
 /* BASE and one column more */
 static const load_column WITH_NOTES[] = {
-	{ "Model", "Model", "key", 1, 0 },
-	{ "Organization", "Organization", "text", 1, 0 },
-	{ "Parameters", "Parameters", "number", 1, 0 },
+	FIXTURE_COLUMNS,
 	{ "Link", "Link", "text", 1, 0 },
 	{ "Publication date", "Publication date", "date", 1, 0 },
 	{ "Notes", "Notes", "text", 1, 0 },

@@ -2,6 +2,7 @@
  * usage errors, and the argv rebuilt from what was given. */
 #include "cli/options.h"
 #include "base/error.h"
+#include "base/util.h"
 #include "unit.h"
 
 #include <stdlib.h>
@@ -65,7 +66,7 @@ static void test_values(void)
 	opt_spec table[8];
 	settings s;
 	char **argv = NULL;
-	size_t n = 0, i;
+	size_t n = 0;
 	int first, argc;
 
 	fill(&s, table);
@@ -84,9 +85,7 @@ static void test_values(void)
 	      !strcmp(argv[2], "x") && !argv[n], "they start --flag --name x, NULL-terminated");
 	CHECK(n == 15 && !strcmp(argv[11], "--item") && !strcmp(argv[14], "2"),
 	      "each item is passed on");
-	for (i = 0; i < n; i++)
-		free(argv[i]);
-	free(argv);
+	mc_free_strings(argv, n);
 	opt_release(table);
 	CHECK(!s.items.items && !s.items.n, "opt_release empties the list");
 }

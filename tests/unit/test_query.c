@@ -15,7 +15,7 @@
  * with notable before all in precedence.
  */
 #include "unit.h"
-#include "db/catalogue.h"
+#include "catalogue_fixture.h"
 #include "db/load.h"
 #include "db/query.h"
 
@@ -23,31 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* the message of the last library call that failed */
-static mc_err test_err;
-
 /* ---- the calls into the library, kept here so that a change of its
  * error convention touches only these few lines ---- */
-
-static const char *sql_dir(void)
-{
-	static char dir[4096];
-	const char *top = getenv("MODELCAT_TOP");
-
-	snprintf(dir, sizeof(dir), "%s/sql", top && *top ? top : ".");
-	return dir;
-}
-
-static int cat_open(catalogue *cat)
-{
-	return catalogue_open(cat, ":memory:", sql_dir(), 0, &test_err);
-}
-
-static const char *cat_error(catalogue *cat)
-{
-	(void)cat;
-	return test_err.msg;
-}
 
 static int q_model(catalogue *cat, const char *name, const char *as_of, model_view *m)
 {
@@ -147,14 +124,10 @@ fail:
 /* ---- the catalogue ---- */
 
 static const load_column NOTABLE_COLS[] = {
-	{ "Model", "Model", "key", 1, 0 },
-	{ "Organization", "Organization", "text", 1, 0 },
-	{ "Parameters", "Parameters", "number", 1, 0 },
+	FIXTURE_COLUMNS,
 };
 static const load_column ALL_COLS[] = {
-	{ "Model", "Model", "key", 1, 0 },
-	{ "Organization", "Organization", "text", 1, 0 },
-	{ "Parameters", "Parameters", "number", 1, 0 },
+	FIXTURE_COLUMNS,
 	{ "Country", "Country", "text", 1, 0 },
 };
 #define N(a) (sizeof(a) / sizeof((a)[0]))

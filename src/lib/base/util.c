@@ -302,6 +302,17 @@ char *xstrndup(const char *s, size_t n)
 	return p;
 }
 
+void mc_free_strings(char **v, size_t n)
+{
+	size_t i;
+
+	if (!v)
+		return;
+	for (i = 0; i < n; i++)
+		free(v[i]);
+	free(v);
+}
+
 void mc_fmt(char *buf, size_t len, const char *fmt, ...)
 {
 	va_list ap;

@@ -57,6 +57,8 @@ void *xcalloc(size_t count, size_t size);
 void *xrealloc(void *p, size_t n);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
+/* Free the n strings of v, then v itself. Accepts NULL. */
+void mc_free_strings(char **v, size_t n);
 
 /* Report that n bytes could not be allocated, remove the registered
  * files, and end the process (_exit: no atexit handlers, no stdio flush,

@@ -356,9 +356,7 @@ static int fetch(nightly *r)
 	for (i = 0; i < fetched.len; i++)
 		r->sources += fetched.data[i] == '\n';
 	sbuf_release(&fetched);
-	for (i = 0; i < n; i++)
-		free(argv[i]);
-	free(argv);
+	mc_free_strings(argv, n);
 	return status;
 }
 

@@ -222,6 +222,15 @@ int opt_parse(const opt_command *cmd, int argc, char **argv, int *first)
 	return rc;
 }
 
+int opt_parse_table(const opt_command *cmd, opt_spec *options, int argc, char **argv,
+		    int *first)
+{
+	opt_command with = *cmd;
+
+	with.options = options;
+	return opt_parse(&with, argc, argv, first);
+}
+
 int opt_status(int rc)
 {
 	return rc > 0 ? MC_EXIT_OK : MC_EXIT_USAGE;

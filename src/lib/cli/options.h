@@ -85,6 +85,11 @@ typedef struct opt_command {
  * the exit status.
  */
 int opt_parse(const opt_command *cmd, int argc, char **argv, int *first);
+/* opt_parse() against the texts of cmd (a stage's static ones; their own
+ * table is not used) and the table options, which points into main's
+ * variables. */
+int opt_parse_table(const opt_command *cmd, opt_spec *options, int argc, char **argv,
+		    int *first);
 /* The exit status for opt_parse()'s 1 (MC_EXIT_OK) or -1 (MC_EXIT_USAGE). */
 int opt_status(int rc);
 

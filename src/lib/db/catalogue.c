@@ -224,9 +224,7 @@ static int migrate(catalogue *cat, const char *dir, mc_err *err)
 	cat->schema_version = version;
 	rc = 0;
 out:
-	for (i = 0; i < n; i++)
-		free(names[i]);
-	free(names);
+	mc_free_strings(names, n);
 	return rc;
 }
 

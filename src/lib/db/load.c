@@ -384,9 +384,7 @@ static int compare_columns(load *ld, sqlite3_int64 previous, const load_column *
 	rc = 0;
 out:
 	sqlite3_finalize(st);
-	for (i = 0; i < nprev; i++)
-		free(prev_headers[i]);
-	free(prev_headers);
+	mc_free_strings(prev_headers, nprev);
 	strmap_release(&prev);
 	return rc;
 }
@@ -449,6 +447,16 @@ out:
 	return rc;
 }
 
+void load_bind_column(sqlite3_stmt *st, int first, size_t position, const load_column *col)
+{
+	sqlite3_bind_int64(st, first, (sqlite3_int64)position);
+	sqlite3_bind_text(st, first + 1, col->header, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, first + 2, col->field, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, first + 3, col->type, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, first + 4, col->declared);
+	sqlite3_bind_int(st, first + 5, col->headerless);
+}
+
 /* Record the export's header and compare it with the one of its latest
  * loaded content (previous, 0: none). 0 or -1. */
 static int insert_columns(load *ld, sqlite3_int64 previous, const load_column *columns,
@@ -464,12 +472,7 @@ static int insert_columns(load *ld, sqlite3_int64 previous, const load_column *c
 		return -1;
 	for (i = 0; i < ncolumns; i++) {
 		sqlite3_bind_int64(st, 1, ld->export_id);
-		sqlite3_bind_int64(st, 2, (sqlite3_int64)i);
-		sqlite3_bind_text(st, 3, columns[i].header, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 4, columns[i].field, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 5, columns[i].type, -1, SQLITE_STATIC);
-		sqlite3_bind_int(st, 6, columns[i].declared);
-		sqlite3_bind_int(st, 7, columns[i].headerless);
+		load_bind_column(st, 2, i, &columns[i]);
 		if (step_done(ld, st, "recording the header", err))
 			goto out;
 	}

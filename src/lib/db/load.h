@@ -42,6 +42,12 @@ typedef struct load_column {
 	int headerless;              /* empty header cell */
 } load_column;
 
+/* Bind a column at position (0-based) to the parameters first to first+5
+ * of st, in the order export_column and the staging file's staging_column
+ * share: position, header, field, type, declared, headerless. The strings
+ * are bound SQLITE_STATIC: col must outlive the step. */
+void load_bind_column(sqlite3_stmt *st, int first, size_t position, const load_column *col);
+
 /* One row to load: what parse gives, encoded (see record_encode). */
 typedef struct load_row {
 	unsigned long line;          /* line in the file */

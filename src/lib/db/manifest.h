@@ -10,17 +10,20 @@
 
 #include "db/catalogue.h"
 
-/* One manifest line (see store_entry; the strings are borrowed). */
+/* One line of a store's manifest; store/store.h calls it store_entry.
+ * The strings are never NULL ("" when empty) and belong to whoever filled
+ * the row (a store owns its entries'); manifest_record() only reads them. */
 typedef struct manifest_row {
-	unsigned long line;                 /* line in MANIFEST.tsv */
+	unsigned long line;                 /* line in MANIFEST.tsv (1: the header) */
 	const char *fetched_at;             /* UTC, YYYY-MM-DDTHH:MM:SSZ */
 	const char *source;                 /* the source's name */
 	const char *event;                  /* "stored", "seen" or "not-modified" */
-	const char *file;                   /* the snapshot holding the content */
+	const char *file;                   /* the snapshot holding the content,
+					       relative to the store */
 	const char *url;                    /* the URL requested */
 	long status;                        /* HTTP status; 0 for file:// */
 	const char *etag;                   /* validators of the response */
-	const char *last_modified;          /* (the other one) */
+	const char *last_modified;
 	const char *sha256;                 /* of the decompressed content */
 	const char *format;                 /* the body as served: csv, gzip, zip */
 	unsigned long long bytes;           /* decompressed content bytes */

@@ -132,11 +132,7 @@ int query_export_csv(catalogue *cat, const char *export_name, const char *as_of,
 	}
 	rc = 0;
 out:
-	if (row) {
-		for (i = 0; i < ncols; i++)
-			free(row[i]);
-	}
-	free(row);
+	mc_free_strings(row, ncols);
 	free(lengths);
 	sqlite3_finalize(st);
 	strmap_release(&fields);
@@ -334,8 +330,6 @@ void diff_result_release(diff_result *d)
 		free(q->reason);
 		free(q->as_of);
 	}
-	for (i = 0; i < d->exports.n; i++)
-		free(d->exports.items[i]);
 	free(d->added.items);
 	free(d->removed.items);
 	free(d->renamed.items);
@@ -344,7 +338,7 @@ void diff_result_release(diff_result *d)
 	free(d->columns_removed.items);
 	free(d->headers_respelled.items);
 	free(d->quarantined.items);
-	free(d->exports.items);
+	mc_free_strings(d->exports.items, d->exports.n);
 	memset(d, 0, sizeof(*d));
 }
 
@@ -627,10 +621,8 @@ void model_view_release(model_view *m)
 		free(m->values.items[i].export);
 		free(m->values.items[i].since);
 	}
-	for (i = 0; i < m->exports.n; i++)
-		free(m->exports.items[i]);
 	free(m->values.items);
-	free(m->exports.items);
+	mc_free_strings(m->exports.items, m->exports.n);
 	free(m->name);
 	memset(m, 0, sizeof(*m));
 }

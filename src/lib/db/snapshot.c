@@ -11,6 +11,19 @@ static void column_copy(sqlite3_stmt *st, int i, char *buf, size_t len)
 	mc_fmt(buf, len, "%s", s ? s : "");
 }
 
+/* Prepare sql into *st, bind day to its parameter when given, and step
+ * once: the step's result (SQLITE_ROW for a row), or -1 when it would not
+ * prepare (err). The caller finalizes *st. */
+static int step_once(catalogue *cat, sqlite3_stmt **st, const char *sql, const char *day,
+		     mc_err *err)
+{
+	if (catalogue_prepare(cat, st, sql, err))
+		return -1;
+	if (day)
+		sqlite3_bind_text(*st, 1, day, -1, SQLITE_STATIC);
+	return sqlite3_step(*st);
+}
+
 /* One date out of a one-row query (optionally bound to day): 0, 1 when
  * it is NULL, -1 on error. */
 static int one_day(catalogue *cat, const char *sql, const char *day, char out[11],
@@ -20,11 +33,9 @@ static int one_day(catalogue *cat, const char *sql, const char *day, char out[11
 	int step;
 
 	out[0] = '\0';
-	if (catalogue_prepare(cat, &st, sql, err))
+	step = step_once(cat, &st, sql, day, err);
+	if (step < 0)
 		return -1;
-	if (day)
-		sqlite3_bind_text(st, 1, day, -1, SQLITE_STATIC);
-	step = sqlite3_step(st);
 	if (step == SQLITE_ROW)
 		column_copy(st, 0, out, 11);
 	sqlite3_finalize(st);
@@ -53,11 +64,9 @@ static int one_id(catalogue *cat, const char *sql, const char *day, sqlite3_int6
 	int step;
 
 	*id = 0;
-	if (catalogue_prepare(cat, &st, sql, err))
+	step = step_once(cat, &st, sql, day, err);
+	if (step < 0)
 		return -1;
-	if (day)
-		sqlite3_bind_text(st, 1, day, -1, SQLITE_STATIC);
-	step = sqlite3_step(st);
 	if (step == SQLITE_ROW)
 		*id = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);

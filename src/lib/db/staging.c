@@ -79,12 +79,7 @@ int staging_write_columns(staging_writer *w, const load_column *cols, size_t n, 
 			       -1, &st, NULL) != SQLITE_OK)
 		return writer_fail(w, "preparing", err);
 	for (i = 0; i < n; i++) {
-		sqlite3_bind_int64(st, 1, (sqlite3_int64)i);
-		sqlite3_bind_text(st, 2, cols[i].header, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 3, cols[i].field, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 4, cols[i].type, -1, SQLITE_STATIC);
-		sqlite3_bind_int(st, 5, cols[i].declared);
-		sqlite3_bind_int(st, 6, cols[i].headerless);
+		load_bind_column(st, 1, i, &cols[i]);
 		if (sqlite3_step(st) != SQLITE_DONE) {
 			sqlite3_finalize(st);
 			return writer_fail(w, "writing the header", err);
@@ -310,12 +305,8 @@ int staging_read_rows(staging_reader *r, int (*fn)(void *ctx, const load_row *ro
 
 void staging_reader_close(staging_reader *r)
 {
-	size_t i;
-
 	sqlite3_close(r->db);
-	for (i = 0; i < r->ncols * 3; i++)
-		free(r->strings[i]);
-	free(r->strings);
+	mc_free_strings(r->strings, r->ncols * 3);
 	free(r->cols);
 	free(r->export_name);
 	free(r->file);

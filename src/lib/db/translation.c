@@ -82,12 +82,12 @@ static int store_language(catalogue *cat, const translation_merge *m, const char
 	}
 	if (bind_text(cat, ins_cat, 1, m->lang, err) || bind_text(cat, ins_cat, 2, m->file, err) ||
 	    bind_text(cat, ins_cat, 3, when, err) ||
-	    bind_int(cat, ins_cat, 4, (sqlite3_int64)m->entries, err) ||
-	    bind_int(cat, ins_cat, 5, (sqlite3_int64)m->translated, err) ||
-	    bind_int(cat, ins_cat, 6, (sqlite3_int64)m->missing, err) ||
-	    bind_int(cat, ins_cat, 7, (sqlite3_int64)m->stale, err) ||
-	    bind_int(cat, ins_cat, 8, (sqlite3_int64)m->invalid, err) ||
-	    bind_int(cat, ins_cat, 9, (sqlite3_int64)m->unknown, err) ||
+	    bind_int(cat, ins_cat, 4, (sqlite3_int64)m->counts.entries, err) ||
+	    bind_int(cat, ins_cat, 5, (sqlite3_int64)m->counts.translated, err) ||
+	    bind_int(cat, ins_cat, 6, (sqlite3_int64)m->counts.missing, err) ||
+	    bind_int(cat, ins_cat, 7, (sqlite3_int64)m->counts.stale, err) ||
+	    bind_int(cat, ins_cat, 8, (sqlite3_int64)m->counts.invalid, err) ||
+	    bind_int(cat, ins_cat, 9, (sqlite3_int64)m->counts.unknown, err) ||
 	    step_done(cat, ins_cat, "storing a merge", err))
 		goto out;
 	rc = 0;
@@ -118,9 +118,7 @@ static int forget_removed(catalogue *cat, const translation_merge *langs, size_t
 	}
 	rc = 0;
 out:
-	for (i = 0; i < n; i++)
-		free(stored[i]);
-	free(stored);
+	mc_free_strings(stored, n);
 	return rc;
 }
 

@@ -19,6 +19,16 @@ typedef struct translation_text {
 	long line;                   /* line of its unit in the file, 0 if none */
 } translation_text;
 
+/* What a language's merge made of its catalogue (out/translate.h). */
+typedef struct translation_counts {
+	size_t entries;              /* English entries merged */
+	size_t translated;           /* used as translated */
+	size_t missing;              /* fell back: no translation */
+	size_t stale;                /* fell back: English changed since */
+	size_t invalid;              /* fell back: bad placeholders */
+	size_t unknown;              /* ids English does not have */
+} translation_counts;
+
 /* One language's merge, with the counts of its catalogue. */
 typedef struct translation_merge {
 	const char *lang;            /* language code */
@@ -26,12 +36,7 @@ typedef struct translation_merge {
 	int store;                   /* 1: replace the stored merge; 0: keep it */
 	const translation_text *texts; /* the texts (with store) */
 	size_t ntexts;               /* entries in texts */
-	size_t entries;              /* English entries merged */
-	size_t translated;           /* used as translated */
-	size_t missing;              /* fell back: no translation */
-	size_t stale;                /* fell back: English changed since */
-	size_t invalid;              /* fell back: bad placeholders */
-	size_t unknown;              /* ids English does not have */
+	translation_counts counts;   /* its counts */
 } translation_merge;
 
 /* In one transaction: replace the stored merge of each language of langs

@@ -203,19 +203,12 @@ static void render_run_release(render_run *r)
 {
 	size_t i;
 
-	for (i = 0; i < r->nlangs; i++) {
-		if (r->texts)
-			page_texts_release(&r->texts[i]);
-		if (r->dirs)
-			free(r->dirs[i]);
-		free(r->langs[i]);
-	}
-	for (i = 0; i < r->nnames; i++)
-		free(r->names[i]);
+	for (i = 0; r->texts && i < r->nlangs; i++)
+		page_texts_release(&r->texts[i]);
 	free(r->texts);
-	free(r->dirs);
-	free(r->langs);
-	free(r->names);
+	mc_free_strings(r->dirs, r->nlangs);
+	mc_free_strings(r->langs, r->nlangs);
+	mc_free_strings(r->names, r->nnames);
 	free(r->stems);
 	free(r->files);
 	free(r->entries);

@@ -142,10 +142,10 @@ static int check_english(const xliff_catalogue *en, FILE *problems, translate_re
 		if (page_text_find(u->id, &id)) {
 			fprintf(problems, "%s:%ld: '%s' is not used by the pages (ignored)\n",
 				en->path, u->line, u->id);
-			rep->unknown++;
+			rep->counts.unknown++;
 		}
 	}
-	rep->entries = PT_COUNT;
+	rep->counts.entries = PT_COUNT;
 	return 0;
 }
 
@@ -164,7 +164,7 @@ static void merge_language(const xliff_catalogue *en, const xliff_catalogue *tr,
 		texts[i].line = u ? u->line : 0;
 		if (!u || !u->target) {
 			texts[i].status = "missing";
-			rep->missing++;
+			rep->counts.missing++;
 			if (u)
 				fprintf(problems, "%s:%ld: '%s' has no translation (missing: English "
 					"is used)\n", tr->path, u->line, key);
@@ -173,26 +173,26 @@ static void merge_language(const xliff_catalogue *en, const xliff_catalogue *tr,
 					key);
 		} else if (strcmp(u->source, source->source)) {
 			texts[i].status = "stale";
-			rep->stale++;
+			rep->counts.stale++;
 			fprintf(problems, "%s:%ld: '%s' is stale: the English text changed since it "
 				"was translated (English is used until the translation is "
 				"updated)\n", tr->path, u->line, key);
 		} else if (template_placeholders_within(u->target, source->source) != 1) {
 			texts[i].status = "invalid";
-			rep->invalid++;
+			rep->counts.invalid++;
 			fprintf(problems, "%s:%ld: '%s': the translation names a placeholder the "
 				"English text does not have, or is not a valid template (English is "
 				"used)\n", tr->path, u->line, key);
 		} else {
 			texts[i].text = u->target;
 			texts[i].status = "translated";
-			rep->translated++;
+			rep->counts.translated++;
 		}
 	}
-	rep->entries = PT_COUNT;
+	rep->counts.entries = PT_COUNT;
 	for (i = 0; i < tr->n; i++) {
 		if (!xliff_find(en, tr->units[i].id)) {
-			rep->unknown++;
+			rep->counts.unknown++;
 			fprintf(problems, "%s:%ld: '%s' is unknown: English has no such entry "
 				"(ignored)\n", tr->path, tr->units[i].line, tr->units[i].id);
 		}
@@ -224,12 +224,7 @@ static int store_merges(catalogue *cat, const translate_result *result, const me
 		m[i].store = rep->loaded;
 		m[i].texts = t + i * PT_COUNT;
 		m[i].ntexts = PT_COUNT;
-		m[i].entries = rep->entries;
-		m[i].translated = rep->translated;
-		m[i].missing = rep->missing;
-		m[i].stale = rep->stale;
-		m[i].invalid = rep->invalid;
-		m[i].unknown = rep->unknown;
+		m[i].counts = rep->counts;
 	}
 	catalogue_now(when);
 	rc = translation_store(cat, m, result->n, when, err);

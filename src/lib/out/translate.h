@@ -20,6 +20,7 @@
 
 #include <stdio.h>
 #include "db/catalogue.h"
+#include "db/translation.h"
 #include "out/page.h"
 
 typedef struct translate_report {
@@ -28,12 +29,7 @@ typedef struct translate_report {
 	int loaded;                  /* 0: refused (malformed); its earlier
 					merge, if any, is kept */
 	char error[1024];            /* why it was refused */
-	size_t entries;              /* English entries merged */
-	size_t translated;           /* used as translated */
-	size_t missing;              /* fell back: no translation */
-	size_t stale;                /* fell back: English changed since */
-	size_t invalid;              /* fell back: bad placeholders */
-	size_t unknown;              /* ids English does not have */
+	translation_counts counts;   /* what the merge made of it */
 } translate_report;
 
 typedef struct translate_result {

@@ -34,11 +34,7 @@ void record_plan_init(record_plan *plan, const parse_column *columns, size_t n)
 
 void record_plan_release(record_plan *plan)
 {
-	size_t i;
-
-	for (i = 0; i < plan->ncolumns; i++)
-		free(plan->keys[i]);
-	free(plan->keys);
+	mc_free_strings(plan->keys, plan->ncolumns);
 	free(plan->key_lengths);
 	free(plan->order);
 	memset(plan, 0, sizeof(*plan));

@@ -94,10 +94,8 @@ void store_listing_release(store_listing *l)
 
 		for (j = 0; j < f->n; j++)
 			free(f->files[j].name);
-		for (j = 0; j < f->ntemps; j++)
-			free(f->temps[j]);
+		mc_free_strings(f->temps, f->ntemps);
 		free(f->files);
-		free(f->temps);
 		free(f->name);
 	}
 	free(l->folders);

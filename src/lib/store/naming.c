@@ -84,16 +84,26 @@ static void strip_suffix(char *s, const char *suffix)
 		s[a - b] = '\0';
 }
 
-int naming_snapshot_date(const char *path, char day[11])
+/* Copy path into buf (4096 bytes) and return its base name there, less
+ * .gz, .zip and .csv; *slash gets the last '/' in buf, or NULL. */
+static char *base_stem(const char *path, char buf[4096], char **slash)
 {
-	char buf[4096], *base, *slash;
+	char *base;
 
-	mc_fmt(buf, sizeof(buf), "%s", path);
-	slash = strrchr(buf, '/');
-	base = slash ? slash + 1 : buf;
+	mc_fmt(buf, 4096, "%s", path);
+	*slash = strrchr(buf, '/');
+	base = *slash ? *slash + 1 : buf;
 	strip_suffix(base, ".gz");
 	strip_suffix(base, ".zip");
 	strip_suffix(base, ".csv");
+	return base;
+}
+
+int naming_snapshot_date(const char *path, char day[11])
+{
+	char buf[4096], *slash;
+	char *base = base_stem(path, buf, &slash);
+
 	if (!naming_snapshot_stem(base, strlen(base)))
 		return -1;
 	mc_fmt(day, 11, "%.10s", base);
@@ -102,14 +112,9 @@ int naming_snapshot_date(const char *path, char day[11])
 
 int naming_export_from_path(const char *path, char *name, size_t len)
 {
-	char buf[4096], *base, *slash;
+	char buf[4096], *slash;
+	char *base = base_stem(path, buf, &slash);
 
-	mc_fmt(buf, sizeof(buf), "%s", path);
-	slash = strrchr(buf, '/');
-	base = slash ? slash + 1 : buf;
-	strip_suffix(base, ".gz");
-	strip_suffix(base, ".zip");
-	strip_suffix(base, ".csv");
 	if (naming_snapshot_stem(base, strlen(base)) && slash) {
 		*slash = '\0';
 		slash = strrchr(buf, '/');

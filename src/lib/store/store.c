@@ -194,11 +194,7 @@ void store_manifest_init(store_manifest *m)
 
 void store_manifest_release(store_manifest *m)
 {
-	size_t i;
-
-	for (i = 0; i < m->n; i++)
-		free(m->texts[i]);
-	free(m->texts);
+	mc_free_strings(m->texts, m->n);
 	free(m->entries);
 	store_manifest_init(m);
 }
@@ -959,30 +955,5 @@ out:
 
 int store_sync_catalogue(const store *st, catalogue *cat, unsigned long *added, mc_err *err)
 {
-	manifest_row *rows = xcalloc(st->manifest.n + 1, sizeof(*rows));
-	size_t i;
-	int rc;
-
-	for (i = 0; i < st->manifest.n; i++) {
-		const store_entry *e = &st->manifest.entries[i];
-
-		rows[i].line = e->line;
-		rows[i].fetched_at = e->fetched_at;
-		rows[i].source = e->source;
-		rows[i].event = e->event;
-		rows[i].file = e->file;
-		rows[i].url = e->url;
-		rows[i].status = e->status;
-		rows[i].etag = e->etag;
-		rows[i].last_modified = e->last_modified;
-		rows[i].sha256 = e->sha256;
-		rows[i].format = e->format;
-		rows[i].bytes = e->bytes;
-		rows[i].stored_bytes = e->stored_bytes;
-		rows[i].download_bytes = e->download_bytes;
-		rows[i].rows = e->rows;
-	}
-	rc = manifest_record(cat, st->abs_dir, rows, st->manifest.n, added, err);
-	free(rows);
-	return rc;
+	return manifest_record(cat, st->abs_dir, st->manifest.entries, st->manifest.n, added, err);
 }

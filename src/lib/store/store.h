@@ -29,31 +29,16 @@
 #include <stddef.h>
 #include <time.h>
 #include "db/catalogue.h"
+#include "db/manifest.h"
 #include "read/colmap.h"
 #include "read/input.h"
 
 /* The manifest's file name inside the store. */
 #define STORE_MANIFEST "MANIFEST.tsv"
 
-/* One line of the manifest. The strings are never NULL ("" when empty). */
-typedef struct store_entry {
-	unsigned long line;                 /* line in MANIFEST.tsv (1: the header) */
-	const char *fetched_at;             /* UTC, YYYY-MM-DDTHH:MM:SSZ */
-	const char *source;                 /* the source's name */
-	const char *event;                  /* "stored", "seen" or "not-modified" */
-	const char *file;                   /* the snapshot holding the content,
-					       relative to the store */
-	const char *url;                    /* the URL requested */
-	long status;                        /* HTTP status; 0 for file:// */
-	const char *etag;                   /* validators of the response */
-	const char *last_modified;
-	const char *sha256;                 /* of the decompressed content */
-	const char *format;                 /* the body as served: csv, gzip, zip */
-	unsigned long long bytes;           /* decompressed content bytes */
-	unsigned long long stored_bytes;    /* size of the snapshot file */
-	unsigned long long download_bytes;  /* bytes received */
-	unsigned long rows;                 /* data rows */
-} store_entry;
+/* One line of the manifest: the row the catalogue's copy of it takes
+ * (db/manifest.h), so that the store hands its lines over as they are. */
+typedef manifest_row store_entry;
 
 /* The lines of a manifest. */
 typedef struct store_manifest {
