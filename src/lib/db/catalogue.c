@@ -276,6 +276,8 @@ void catalogue_close(catalogue *cat)
 {
 	if (!cat)
 		return;
+	sqlite3_finalize(cat->latest_export);
+	cat->latest_export = NULL;
 	sqlite3_close(cat->db);
 	free(cat->path);
 	cat->db = NULL;

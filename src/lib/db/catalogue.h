@@ -19,6 +19,9 @@ typedef struct catalogue {
 	sqlite3 *db;                 /* the connection */
 	char *path;                  /* database file */
 	int schema_version;          /* after migration */
+	sqlite3_stmt *latest_export; /* snapshot_export_latest()'s statement, kept
+					prepared: it runs once per export of every
+					model a page or a diff reads (db/snapshot.c) */
 } catalogue;
 
 enum { CATALOGUE_READONLY = 1 };

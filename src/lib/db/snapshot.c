@@ -136,11 +136,12 @@ int snapshot_recent_days(catalogue *cat, size_t limit, snapshot_day **days, size
 int snapshot_export_latest(catalogue *cat, const snapshot_export_filter *f,
 			   snapshot_export_info *out, mc_err *err)
 {
-	sqlite3_stmt *st = NULL;
+	sqlite3_stmt *st;
 	int step;
 
 	memset(out, 0, sizeof(*out));
-	if (catalogue_prepare(cat, &st,
+	if (!cat->latest_export &&
+	    catalogue_prepare(cat, &cat->latest_export,
 			      "SELECT se.id, s.as_of, se.sha256, se.bytes, se.rows, se.loaded,"
 			      " se.quarantined, se.header_digest"
 			      " FROM snapshot_export se JOIN snapshot s ON s.id = se.snapshot_id"
@@ -150,9 +151,12 @@ int snapshot_export_latest(catalogue *cat, const snapshot_export_filter *f,
 			      " AND (?5 = 0 OR se.unchanged = 0)"
 			      " ORDER BY s.as_of DESC, se.id DESC LIMIT 1", err))
 		return -1;
+	st = cat->latest_export;
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
 	if (sqlite3_bind_text(st, 1, f->export_name, -1, SQLITE_TRANSIENT) != SQLITE_OK ||
 	    (f->upto_day && sqlite3_bind_text(st, 4, f->upto_day, -1, SQLITE_TRANSIENT) != SQLITE_OK)) {
-		sqlite3_finalize(st);
+		sqlite3_reset(st);
 		return catalogue_fail(cat, "reading earlier snapshots", err);
 	}
 	sqlite3_bind_int64(st, 2, f->except);
@@ -169,7 +173,7 @@ int snapshot_export_latest(catalogue *cat, const snapshot_export_filter *f,
 		out->quarantined = (unsigned long)sqlite3_column_int64(st, 6);
 		column_copy(st, 7, out->header_digest, sizeof(out->header_digest));
 	}
-	sqlite3_finalize(st);
+	sqlite3_reset(st);
 	if (step == SQLITE_ROW)
 		return 0;
 	return step == SQLITE_DONE ? 1 : catalogue_fail(cat, "reading earlier snapshots", err);
