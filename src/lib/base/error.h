@@ -11,6 +11,10 @@
  * status and prints it; library code never exits (out of memory aside,
  * see util.h).
  *
+ * Not failures: a value parser that tells why a value is not valid
+ * (normalise's `char *why`, mc_parse_size) answers a question about its
+ * input; its caller decides whether that is an error and writes it.
+ *
  * Ownership: an mc_err is a plain value (a fixed buffer), usually on the
  * caller's stack; nothing to free. err may be NULL where the caller does
  * not want the message.
