@@ -5,9 +5,11 @@
  */
 #include "ingest/rebuild.h"
 #include "base/paths.h"
+#include "db/catalogue.h"
 #include "cli/options.h"
 #include "cli/stage.h"
 
+#include <limits.h>
 #include <stdio.h>
 
 /* the --help texts; main has the option table (opt_parse_table) */
@@ -31,14 +33,20 @@ static const opt_command command = {
 		"3 failure, the old catalogue unchanged.\n",
 };
 
-/* Rebuild target from the plan; the exit status. */
-static int rebuild(const rebuild_plan *plan, const char *target, int strict)
+/* Rebuild the catalogue at path (through a symbolic link, its target)
+ * from the plan; the exit status. */
+static int rebuild(const rebuild_plan *plan, const char *path, int strict)
 {
+	char target[PATH_MAX];
 	rebuild_stats stats;
 	colmap map;
 	mc_err err;
 	int rc;
 
+	if (catalogue_target(path, target, sizeof(target), &err)) {
+		stage_error(command.program, "%s", err.msg);
+		return MC_EXIT_FAILURE;
+	}
 	if (stage_colmap(command.program, &map))
 		return MC_EXIT_FAILURE;
 	if (!rebuild_replaceable(target)) {
