@@ -489,8 +489,9 @@ int input_open(input **out, const char *path, mc_err *err)
 		mc_error(err, "%s: cannot open: %s", path, strerror(errno));
 		goto out;
 	}
-	if (fstat(in->fd, &st) || !S_ISREG(st.st_mode)) {
-		mc_error(err, "%s: not a regular file", path);
+	if (fstat(in->fd, &st) == 0 && !S_ISREG(st.st_mode)) {
+		mc_error(err, "%s: not a regular file%s", path,
+			 S_ISDIR(st.st_mode) ? " (Is a directory)" : "");
 		goto out;
 	}
 	if (fcntl(in->fd, F_SETFL, fcntl(in->fd, F_GETFL) & ~O_NONBLOCK)) {
