@@ -31,13 +31,7 @@ EOF
 sha_of() { sha256sum "$1" | cut -c1-64; }
 
 # ---- the server ----
-python3 "$TOP/tests/e2e/fetch_server.py" --dir "$WWW" --port-file "$TMP/port" \
-	--log "$TMP/server.log" --lifetime 300 &
-server=$!
-trap 'kill "$server" 2>/dev/null; [ -n "${KEEP_TMP:-}" ] || rm -rf "$TMP"' EXIT
-i=0
-while [ ! -s "$TMP/port" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done
-URL=http://127.0.0.1:$(cat "$TMP/port")
+start_server "$WWW" 300
 check "the test server is listening" test -s "$TMP/port"
 
 fetch() { mc fetch --snapshots "$S" "$@"; }

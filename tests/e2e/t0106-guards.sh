@@ -93,13 +93,7 @@ check "no temporary catalogue is left beside the link or the target" \
 WWW=$TMP/www
 mkdir -p "$WWW"
 cp "$TMP/small.csv" "$WWW/notable_ai_models.csv"
-python3 "$TOP/tests/e2e/fetch_server.py" --dir "$WWW" --port-file "$TMP/port" \
-	--log "$TMP/server.log" --lifetime 120 &
-server=$!
-trap 'kill $server 2>/dev/null; rm -rf "$TMP"' EXIT
-i=0
-while [ ! -s "$TMP/port" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done
-URL=http://127.0.0.1:$(cat "$TMP/port")
+start_server "$WWW" 120
 day=$(date -u +%Y-%m-%d)
 check_status "run through a symlinked --db exits 0" 0 $T "$BIN/modelcat" run --db "$LINK" \
 	--snapshots "$TMP/store" --out "$TMP/public" --source "notable_ai_models=$URL/data/notable_ai_models.csv"
