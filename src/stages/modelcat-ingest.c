@@ -14,15 +14,16 @@
 static const opt_command command = {
 	.program = "modelcat-ingest",
 	.usage =
-		"usage: modelcat ingest [--db PATH] [--as-of YYYY-MM-DD] [EXPORT=]FILE...\n",
+		"usage: modelcat ingest [--db PATH] [--as-of YYYY-MM-DD [--allow-future]] [EXPORT=]FILE...\n",
 	.description =
 		"Parses each FILE (.csv, .csv.gz or .zip), normalises its values and loads\n"
 		"all of them into the catalogue as one snapshot dated --as-of (default:\n"
 		"the date in the files' names when they come from the snapshot store,\n"
-		"<export>/<YYYY-MM-DD>.csv.gz, and all agree; else today, UTC). EXPORT\n"
-		"names the export (notable_ai_models, all_ai_models, ...); without it the\n"
-		"name is the file's name less .gz, .zip and .csv, or, when that is a date\n"
-		"(snapshots/<export>/<date>.csv.gz), its folder's name.\n"
+		"<export>/<YYYY-MM-DD>.csv.gz, and all agree; else today, UTC); a date\n"
+		"after tomorrow (UTC) needs --allow-future. A FILE must be a regular file\n"
+		"(not a pipe). EXPORT names the export (notable_ai_models, all_ai_models,\n"
+		"...); without it the name is the file's name less .gz, .zip and .csv, or,\n"
+		"when that is a date (snapshots/<export>/<date>.csv.gz), its folder's name.\n"
 		"\n"
 		"Rows that cannot be read are quarantined with one line on stderr naming\n"
 		"file, line, field and reason; the other rows load. A file whose content\n"
@@ -47,9 +48,11 @@ int main(int argc, char **argv)
 {
 	const char *db = NULL;
 	char as_of[11] = "";
+	int allow_future = 0;
 	opt_spec options[] = {
 		OPT_DB(&db),
 		OPT_AS_OF(as_of, "the snapshot's date, YYYY-MM-DD"),
+		OPT_ALLOW_FUTURE(&allow_future),
 		OPT_DONE
 	};
 	colmap map;
@@ -58,6 +61,8 @@ int main(int argc, char **argv)
 	stage_init();
 	if ((rc = opt_parse_table(&command, options, argc, argv, &first)))
 		return opt_status(rc);
+	if ((rc = stage_check_as_of(command.program, as_of, allow_future)))
+		return rc;
 	if (first >= argc)
 		return stage_usage_error(command.program, "no export file given");
 	for (i = first; i < argc; i++) {

@@ -12,11 +12,12 @@
 static const opt_command command = {
 	.program = "modelcat-load",
 	.usage =
-		"usage: modelcat load [--db PATH] [--as-of YYYY-MM-DD] STAGING.db...\n",
+		"usage: modelcat load [--db PATH] [--as-of YYYY-MM-DD [--allow-future]] STAGING.db...\n",
 	.description =
 		"Loads the staging files written by `modelcat parse --out` into the\n"
 		"catalogue as one snapshot dated --as-of (default: today, UTC), in one\n"
-		"transaction: on any failure the catalogue is left as it was.\n",
+		"transaction: on any failure the catalogue is left as it was. A date\n"
+		"after tomorrow (UTC) needs --allow-future.\n",
 	.exit =
 		"Exit: 0 loaded; 1 loaded, some rows were quarantined; 2 usage; 3 failure.\n",
 };
@@ -32,9 +33,11 @@ int main(int argc, char **argv)
 {
 	const char *db = NULL;
 	char as_of[11] = "";
+	int allow_future = 0;
 	opt_spec options[] = {
 		OPT_DB(&db),
 		OPT_AS_OF(as_of, "the snapshot's date, YYYY-MM-DD"),
+		OPT_ALLOW_FUTURE(&allow_future),
 		OPT_DONE
 	};
 	int first, rc;
@@ -42,6 +45,8 @@ int main(int argc, char **argv)
 	stage_init();
 	if ((rc = opt_parse_table(&command, options, argc, argv, &first)))
 		return opt_status(rc);
+	if ((rc = stage_check_as_of(command.program, as_of, allow_future)))
+		return rc;
 	if (first >= argc)
 		return stage_usage_error(command.program, "no staging file given");
 	return stage_load_snapshot(command.program, db, as_of, NULL, argv + first, argc - first,

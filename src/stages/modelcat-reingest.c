@@ -5,9 +5,11 @@
  */
 #include "ingest/rebuild.h"
 #include "base/paths.h"
+#include "db/catalogue.h"
 #include "cli/options.h"
 #include "cli/stage.h"
 
+#include <limits.h>
 #include <stdio.h>
 
 /* the --help texts; main has the option table (opt_parse_table) */
@@ -21,7 +23,9 @@ static const opt_command command = {
 		"DIR holds <export>/<YYYY-MM-DD>.csv.gz (or .csv, .zip); the files of one\n"
 		"date form one snapshot. When fetch stored several contents of an export\n"
 		"on one day (<date>T<time>Z-<sha>.csv.gz), the latest is used. The new\n"
-		"catalogue replaces the old one only when every snapshot has loaded.\n"
+		"catalogue replaces the old one only when every snapshot has loaded, with\n"
+		"its mode and owner; through a symbolic link --db, the link's target is\n"
+		"replaced and the link kept.\n"
 		"Prints a line per export and a summary.\n"
 		"Rows quarantined in stored snapshots (reported when each was first\n"
 		"ingested) are quarantined again, counted in the summary and kept in the\n"
@@ -31,14 +35,20 @@ static const opt_command command = {
 		"3 failure, the old catalogue unchanged.\n",
 };
 
-/* Rebuild target from the plan; the exit status. */
-static int rebuild(const rebuild_plan *plan, const char *target, int strict)
+/* Rebuild the catalogue at path (through a symbolic link, its target)
+ * from the plan; the exit status. */
+static int rebuild(const rebuild_plan *plan, const char *path, int strict)
 {
+	char target[PATH_MAX];
 	rebuild_stats stats;
 	colmap map;
 	mc_err err;
 	int rc;
 
+	if (catalogue_target(path, target, sizeof(target), &err)) {
+		stage_error(command.program, "%s", err.msg);
+		return MC_EXIT_FAILURE;
+	}
 	if (stage_colmap(command.program, &map))
 		return MC_EXIT_FAILURE;
 	if (!rebuild_replaceable(target)) {

@@ -24,8 +24,9 @@ static const opt_command command = {
 		"                      rewritten)\n"
 		"  DIR/audit/DATE.*    the audit of the snapshot as text, JSON and HTML\n"
 		"  DIR/audit/index.html, DIR/audit/feed.atom   past audits and an Atom feed\n"
-		"When nothing changed upstream it writes nothing. Every log line (stderr)\n"
-		"has a timestamp; the last is a summary.\n",
+		"When nothing changed upstream it writes nothing. The catalogue is changed\n"
+		"on a copy that replaces it (a symbolic link's target) with its mode and\n"
+		"owner. Every log line (stderr) has a timestamp; the last is a summary.\n",
 	.exit =
 		"Exit: 0 done; 1 done, rows were quarantined; 2 usage; 3 or more failure,\n"
 		"the catalogue and the published pages as they were; 75 another run holds\n"

@@ -57,6 +57,19 @@ check_grep() {
 	if grep -q -e "$2" "$3"; then ok "$1"; else not_ok "$1"; echo "#   '$2' not in $3:"; sed 's/^/#   /' "$3" | head -5; fi
 }
 
+# start_server DIR SECONDS: tests/e2e/fetch_server.py serving DIR on a
+# loopback port for at most SECONDS, logging to $TMP/server.log; sets
+# server (its pid) and URL, and stops it when the test ends.
+start_server() {
+	python3 "$TOP/tests/e2e/fetch_server.py" --dir "$1" --port-file "$TMP/port" \
+		--log "$TMP/server.log" --lifetime "$2" &
+	server=$!
+	trap 'kill "$server" 2>/dev/null; [ -n "${KEEP_TMP:-}" ] || rm -rf "$TMP"' EXIT
+	i=0
+	while [ ! -s "$TMP/port" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done
+	URL=http://127.0.0.1:$(cat "$TMP/port")
+}
+
 sql() { sqlite3 -batch -noheader "$MODELCAT_DB" "$@"; }
 
 done_testing() { echo "1..$test_count"; }

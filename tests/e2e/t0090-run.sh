@@ -11,13 +11,7 @@ export MODELCAT_RETRY_BASE_MS=10
 WWW=$TMP/www
 mkdir -p "$WWW"
 gzip -dc "$SNAP/notable_ai_models/2025-05-06.csv.gz" >"$WWW/notable_ai_models.csv"
-python3 "$TOP/tests/e2e/fetch_server.py" --dir "$WWW" --port-file "$TMP/port" \
-	--log "$TMP/server.log" --lifetime 300 &
-server=$!
-trap 'kill $server 2>/dev/null; rm -rf "$TMP"' EXIT
-i=0
-while [ ! -s "$TMP/port" ] && [ $i -lt 400 ]; do sleep 0.05; i=$((i + 1)); done
-URL=http://127.0.0.1:$(cat "$TMP/port")
+start_server "$WWW" 300
 check "the test server is listening" test -s "$TMP/port"
 
 cd "$TMP" || exit 1

@@ -266,6 +266,11 @@ static int fetch_into(fetch_run *r, const fetch_settings *s, const char *db)
 	int existed, status;
 	mc_err err;
 
+	/* a --db that cannot be a catalogue fails before the store is made */
+	if (catalogue_check_path(paths_db(db), &err)) {
+		stage_error(r->program, "%s", err.msg);
+		return MC_EXIT_FAILURE;
+	}
 	if (stage_colmap(r->program, &r->map))
 		return MC_EXIT_FAILURE;
 	r->have_map = 1;

@@ -251,11 +251,11 @@ static int update(nightly *r, sqlite3_int64 before, int *quarantined)
 	unsigned long written;
 	int status, rc = -1, opened = 0;
 
-	mc_fmt(r->work, sizeof(r->work), "%s.run-%ld", r->db, (long)getpid());
+	mc_fmt(r->work, sizeof(r->work), "%s.run-%ld", r->target, (long)getpid());
 	mc_fmt(r->build, sizeof(r->build), "%s/.build-%ld", r->out, (long)getpid());
 	catalogue_remove(r->work);
 	mc_cleanup_add(r->work);
-	if (!access(r->db, F_OK) && catalogue_copy(r->db, r->work, &r->err))
+	if (!access(r->target, F_OK) && catalogue_copy(r->target, r->work, &r->err))
 		goto out;
 	if (mkdir(r->out, 0755) && errno != EEXIST) {
 		mc_error(&r->err, "%s: cannot create: %s", r->out, strerror(errno));
@@ -314,10 +314,8 @@ static int update(nightly *r, sqlite3_int64 before, int *quarantined)
 	job_log(r->program, "published the audit of %s in %s", r->fresh[r->nfresh - 1].day, audit_out);
 	catalogue_close(&work);
 	opened = 0;
-	if (rename(r->work, r->db)) {
-		mc_error(&r->err, "cannot replace %s: %s", r->db, strerror(errno));
+	if (catalogue_replace(r->work, r->target, &r->err))
 		goto out;
-	}
 	rc = 0;
 out:
 	if (opened)
@@ -400,7 +398,7 @@ static void remove_leftovers(const nightly *r)
 {
 	char prefix[PATH_MAX];
 
-	mc_fmt(prefix, sizeof(prefix), "%s.run-", r->db);
+	mc_fmt(prefix, sizeof(prefix), "%s.run-", r->target);
 	mc_remove_stale(prefix);
 	if (!access(r->out, F_OK)) {
 		remove_stale_builds(r->out);
@@ -416,6 +414,10 @@ int nightly_run(nightly *r)
 	size_t i;
 
 	clock_gettime(CLOCK_MONOTONIC, &start);
+	if (catalogue_target(r->db, r->target, sizeof(r->target), &r->err)) {
+		job_log(r->program, "%s", r->err.msg);
+		goto done;
+	}
 	mc_fmt(lock_path, sizeof(lock_path), "%s.lock", r->db);
 	fd = job_lock(lock_path, holder, sizeof(holder), &r->err);
 	if (fd < 0) {

@@ -38,6 +38,8 @@ typedef struct nightly {
 	/* what the run finds */
 	nightly_fresh *fresh;         /* new content to ingest, oldest first */
 	size_t nfresh;                /* entries in fresh */
+	char target[PATH_MAX];        /* the file db names (a symbolic link's target):
+					 the copy is made beside it and replaces it */
 	char work[PATH_MAX];          /* the catalogue copy this run changes */
 	char build[PATH_MAX];         /* the folder pages and audits are built in */
 	unsigned long sources;        /* sources fetched */

@@ -71,6 +71,9 @@ typedef struct opt_command {
 	  .help = "the catalogue (default $MODELCAT_DB, else ./modelcat.db)" }
 #define OPT_AS_OF(to, text) \
 	{ .name = "as-of", .arg = "DATE", .type = OPT_DAY, .dest = (to), .help = (text) }
+#define OPT_ALLOW_FUTURE(to) \
+	{ .name = "allow-future", .type = OPT_FLAG, .dest = (to), \
+	  .help = "accept an --as-of after tomorrow (UTC)" }
 #define OPT_FORMAT(to, words, text) \
 	{ .name = "format", .arg = "FORMAT", .type = OPT_CHOICE, .dest = (to), \
 	  .choices = (words), .help = (text) }

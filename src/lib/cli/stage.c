@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 /* Remove the registered files, then end by the signal as if uncaught. */
 static void on_fatal_signal(int sig)
@@ -104,6 +105,23 @@ int stage_begin_load(const char *program, catalogue *cat, const char *day, load 
 		return -1;
 	}
 	return 0;
+}
+
+int stage_check_as_of(const char *program, const char *as_of, int allow_future)
+{
+	time_t later = time(NULL) + 24 * 60 * 60;
+	char tomorrow[11];
+	struct tm tm;
+
+	if (!as_of[0] || allow_future)
+		return 0;
+	gmtime_r(&later, &tm);
+	strftime(tomorrow, sizeof(tomorrow), "%Y-%m-%d", &tm);
+	if (strcmp(as_of, tomorrow) <= 0)
+		return 0;
+	stage_error(program, "--as-of %s is after tomorrow (UTC); a snapshot dated in the future"
+		    " would refuse every later one (--allow-future to load it anyway)", as_of);
+	return MC_EXIT_USAGE;
 }
 
 int stage_load_snapshot(const char *program, const char *db, const char *as_of,

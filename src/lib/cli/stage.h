@@ -37,6 +37,12 @@ int stage_catalogue(const char *program, catalogue *cat, const char *db_option, 
  * of pipelines/precedence.tsv. 0 or -1 (error printed). */
 int stage_begin_load(const char *program, catalogue *cat, const char *day, load **out);
 
+/* A writer's --as-of: refused (the message printed) when it is after
+ * tomorrow, UTC, unless allow_future: a snapshot dated in the future would
+ * make every later load refuse its date. "" (not given) passes. Returns 0,
+ * or MC_EXIT_USAGE. */
+int stage_check_as_of(const char *program, const char *as_of, int allow_future);
+
 /* snapload_run() of args[0..n) dated as_of (today when empty) into the
  * catalogue db, summary lines on stdout, errors printed. map may be NULL
  * when load_one does not parse. Returns the exit status. */

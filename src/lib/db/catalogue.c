@@ -2,9 +2,12 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -228,6 +231,81 @@ out:
 	return rc;
 }
 
+/* What a file that cannot be a catalogue is, for the message. */
+static const char *file_kind(mode_t mode)
+{
+	if (S_ISDIR(mode))
+		return "a folder";
+	if (S_ISFIFO(mode))
+		return "a FIFO";
+	if (S_ISCHR(mode))
+		return "a character device";
+	if (S_ISBLK(mode))
+		return "a block device";
+	if (S_ISSOCK(mode))
+		return "a socket";
+	return "not a regular file";
+}
+
+int catalogue_check_path(const char *path, mc_err *err)
+{
+	struct stat st;
+
+	/* stat, never open: opening a FIFO would block */
+	if (!stat(path, &st))
+		return S_ISREG(st.st_mode) ? 0 : mc_error(err, "%s: is %s, not a catalogue file",
+							  path, file_kind(st.st_mode));
+	if (errno != ENOENT)
+		return mc_error(err, "%s: cannot examine: %s", path, strerror(errno));
+	if (!lstat(path, &st) && S_ISLNK(st.st_mode))
+		return mc_error(err, "%s: is a symbolic link to a file that does not exist, not a"
+				" catalogue file", path);
+	return 0;
+}
+
+int catalogue_target(const char *path, char *out, size_t len, mc_err *err)
+{
+	char real[PATH_MAX];
+	struct stat st;
+
+	if (catalogue_check_path(path, err))
+		return -1;
+	if (lstat(path, &st) || !S_ISLNK(st.st_mode)) {
+		mc_fmt(out, len, "%s", path);
+		return 0;
+	}
+	if (!realpath(path, real))
+		return mc_error(err, "%s: cannot resolve the symbolic link: %s", path, strerror(errno));
+	if (strlen(real) >= len)
+		return mc_error(err, "%s: its target's path is too long", path);
+	mc_fmt(out, len, "%s", real);
+	return 0;
+}
+
+int catalogue_replace(const char *tmp, const char *target, mc_err *err)
+{
+	struct stat st;
+	int fd;
+
+	if (!stat(target, &st)) {
+		fd = open(tmp, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+		if (fd < 0)
+			return mc_error(err, "%s: cannot open: %s", tmp, strerror(errno));
+		if (fchmod(fd, st.st_mode & 07777) ||
+		    ((st.st_uid != geteuid() || st.st_gid != getegid()) &&
+		     fchown(fd, st.st_uid, st.st_gid))) {
+			mc_error(err, "cannot give %s the mode and owner of %s: %s", tmp, target,
+				 strerror(errno));
+			close(fd);
+			return -1;
+		}
+		close(fd);
+	}
+	if (rename(tmp, target))
+		return mc_error(err, "cannot replace %s: %s", target, strerror(errno));
+	return 0;
+}
+
 int catalogue_open(catalogue *cat, const char *path, const char *sqldir, int flags, mc_err *err)
 {
 	int oflags = (flags & CATALOGUE_READONLY) ? SQLITE_OPEN_READONLY
@@ -236,6 +314,8 @@ int catalogue_open(catalogue *cat, const char *path, const char *sqldir, int fla
 	int version;
 
 	memset(cat, 0, sizeof(*cat));
+	if (catalogue_check_path(path, err))
+		return -1;
 	cat->path = xstrdup(path);
 	if (sqlite3_open_v2(path, &cat->db, oflags, NULL) != SQLITE_OK) {
 		mc_error(err, "%s: cannot open the catalogue: %s", path,

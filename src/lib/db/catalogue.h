@@ -26,8 +26,24 @@ typedef struct catalogue {
 
 enum { CATALOGUE_READONLY = 1 };
 
+/* Can path be a catalogue: a regular file, a symbolic link to one, or
+ * nothing yet? Examined with stat, never opened (a FIFO would block).
+ * 0, or -1 with err "PATH: is a FIFO, not a catalogue file" (a folder, a
+ * character or block device, a socket) or for a symbolic link whose
+ * target does not exist. */
+int catalogue_check_path(const char *path, mc_err *err);
+/* The file a writer replaces for path, into out (len bytes): path itself,
+ * or the target of a symbolic link (realpath), so that a new catalogue is
+ * built beside it and renamed over it, and the link stays a link. Checks
+ * path first (catalogue_check_path). 0, or -1 (err). */
+int catalogue_target(const char *path, char *out, size_t len, mc_err *err);
+/* Rename the finished catalogue tmp over target, tmp given first the mode
+ * and owner of target when target exists. 0, or -1 (err; tmp is left). */
+int catalogue_replace(const char *tmp, const char *target, mc_err *err);
+
 /* Open the database at path, creating it and applying the migrations in
- * sqldir as needed (not with CATALOGUE_READONLY). 0 or -1 (err). */
+ * sqldir as needed (not with CATALOGUE_READONLY). Refuses a path that
+ * catalogue_check_path() refuses. 0 or -1 (err). */
 int catalogue_open(catalogue *cat, const char *path, const char *sqldir, int flags, mc_err *err);
 void catalogue_close(catalogue *cat);
 /* Delete a catalogue file and its journal files (a new catalogue that a

@@ -165,8 +165,8 @@ int rebuild_run(const rebuild_plan *plan, const char *target, const colmap *map,
 		goto out;
 	rc = load_all(&cat, plan, map, out, stats, err);
 	catalogue_close(&cat);
-	if (!rc && rename(tmp, target))
-		rc = mc_error(err, "cannot replace %s: %s", target, strerror(errno));
+	if (!rc)
+		rc = catalogue_replace(tmp, target, err);
 out:
 	mc_cleanup_remove(tmp);
 	if (rc)

@@ -54,7 +54,9 @@ int rebuild_replaceable(const char *path);
 
 /*
  * Load the plan into a new catalogue and put it in place of target, with
- * the export precedence of pipelines/precedence.tsv. Writes "snapshot
+ * the export precedence of pipelines/precedence.tsv. target is a file, not
+ * a symbolic link (catalogue_target()); the new catalogue is built beside
+ * it and gets its mode and owner (catalogue_replace()). Writes "snapshot
  * DATE" and a line per export file (ingest_describe()) to out, quarantine
  * notices to stderr. 0 with stats, or -1 with err and target as it was.
  */

@@ -480,10 +480,21 @@ static input *input_new(const char *name)
 int input_open(input **out, const char *path, mc_err *err)
 {
 	input *in = input_new(path);
+	struct stat st;
 	int rc = -1;
 
-	in->fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* not blocking: a FIFO without a writer must not hang the open */
+	in->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (in->fd < 0) {
+		mc_error(err, "%s: cannot open: %s", path, strerror(errno));
+		goto out;
+	}
+	if (fstat(in->fd, &st) == 0 && !S_ISREG(st.st_mode)) {
+		mc_error(err, "%s: not a regular file%s", path,
+			 S_ISDIR(st.st_mode) ? " (Is a directory)" : "");
+		goto out;
+	}
+	if (fcntl(in->fd, F_SETFL, fcntl(in->fd, F_GETFL) & ~O_NONBLOCK)) {
 		mc_error(err, "%s: cannot open: %s", path, strerror(errno));
 		goto out;
 	}

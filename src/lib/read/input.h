@@ -49,8 +49,10 @@ typedef struct input input;
 
 /*
  * Open path and detect its format. Returns 0 and sets *out, or -1 with a
- * one-line message naming the file in err. A zip must be seekable (its
- * central directory is at the end).
+ * one-line message naming the file in err. Only a regular file (or a
+ * symbolic link to one) is read: a FIFO, a device, a socket or a folder
+ * fails at once ("PATH: not a regular file"), without blocking. A zip must
+ * be seekable (its central directory is at the end).
  */
 int input_open(input **out, const char *path, mc_err *err);
 
