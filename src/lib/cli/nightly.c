@@ -6,7 +6,6 @@
 #include "out/audit.h"
 #include "out/feed.h"
 #include "store/listing.h"
-#include "store/naming.h"
 #include "store/store.h"
 
 #include <dirent.h>
@@ -19,7 +18,6 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Is the stage program name installed beside us? */
 /* The latest content hash the catalogue has for an export ("" if none). */
 static int catalogue_sha(catalogue *cat, const char *export_name, char sha[65], mc_err *err)
 {
@@ -45,6 +43,7 @@ static sqlite3_int64 latest_snapshot(catalogue *cat)
 	return id;
 }
 
+/* Is the stage program name installed beside us? */
 static int program_exists(const char *name)
 {
 	char path[PATH_MAX];
@@ -74,28 +73,22 @@ static int find_fresh(nightly *r, catalogue *cat)
 		goto out;
 	for (i = 0; i < l.n; i++) {
 		const char *name = l.folders[i].name;
-		char *file = NULL, sha[65], have[65], day[11], arg[PATH_MAX * 2];
-		int latest;
+		const store_file *latest = store_folder_latest(&l.folders[i]);
+		char file[PATH_MAX], sha[65], have[65], arg[PATH_MAX * 2];
 
-		latest = store_latest(st, name, &file, sha, &r->err);
-		if (latest < 0)
-			goto out;
-		if (latest > 0)
+		if (!latest)
 			continue;
-		if (catalogue_sha(cat, name, have, &r->err)) {
-			free(file);
+		mc_fmt(file, sizeof(file), "%s/%s", name, latest->name);
+		if (store_file_sha(st, file, sha, &r->err) ||
+		    catalogue_sha(cat, name, have, &r->err))
 			goto out;
-		}
-		if (!strcmp(sha, have) || naming_snapshot_date(file, day)) {
-			free(file);
+		if (!strcmp(sha, have))
 			continue;
-		}
 		r->fresh = xrealloc(r->fresh, (r->nfresh + 1) * sizeof(*r->fresh));
-		mc_fmt(r->fresh[r->nfresh].day, 11, "%s", day);
+		memcpy(r->fresh[r->nfresh].day, latest->date, sizeof(latest->date));
 		mc_fmt(arg, sizeof(arg), "%s=%s/%s", name, r->store, file);
 		r->fresh[r->nfresh].arg = xstrdup(arg);
 		r->nfresh++;
-		free(file);
 	}
 	if (r->nfresh)
 		qsort(r->fresh, r->nfresh, sizeof(*r->fresh), fresh_cmp);

@@ -461,9 +461,7 @@ static int hash_content(input *in, unsigned long long max_bytes, char sha[65],
 	return 0;
 }
 
-/* The content hash of a snapshot file (relative to the store): from the
- * manifest, from an earlier computation, or computed now. */
-static int file_sha(store *st, const char *file, char sha[65], mc_err *err)
+int store_file_sha(store *st, const char *file, char sha[65], mc_err *err)
 {
 	unsigned long long bytes;
 	char path[PATH_MAX];
@@ -525,7 +523,7 @@ int store_latest(store *st, const char *source, char **file, char sha[65], mc_er
 	rc = latest_name(st, source, path, sizeof(path), err);
 	if (rc)
 		return rc;
-	if (file_sha(st, path, sha, err))
+	if (store_file_sha(st, path, sha, err))
 		return -1;
 	*file = xstrdup(path);
 	return 0;
@@ -836,7 +834,7 @@ static int link_older(store *st, const char *source, const store_folder *f, cons
 		const char *name = f->files[i].name;
 
 		mc_fmt(old_rel, sizeof(old_rel), "%s/%s", source, name);
-		if (!mc_ends_with(name, ".csv.gz") || file_sha(st, old_rel, sha, err) ||
+		if (!mc_ends_with(name, ".csv.gz") || store_file_sha(st, old_rel, sha, err) ||
 		    strcmp(sha, content->sha256))
 			continue;
 		mc_fmt(old, sizeof(old), "%s/%s", dir, name);

@@ -103,6 +103,11 @@ int store_examine(const void *body, size_t len, const char *name, const colmap *
  */
 int store_latest(store *st, const char *source, char **file, char sha[65], mc_err *err);
 
+/* The content hash of a snapshot file (a path relative to the store, e.g.
+ * SOURCE/DATE.csv.gz) into sha: from the manifest, from an earlier
+ * computation, or computed now. 0, or -1 (err). */
+int store_file_sha(store *st, const char *file, char sha[65], mc_err *err);
+
 /*
  * Store body (examined into content) as a new snapshot of source fetched
  * at when: <date>.csv.gz, or a <date>T<time>Z-<sha12>.csv.gz name when the
