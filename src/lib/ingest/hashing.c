@@ -1,33 +1,8 @@
 #include "ingest/hashing.h"
-#include "base/sha256.h"
 #include "base/util.h"
 #include "read/input.h"
 
 #include <string.h>
-
-int hashing_file(const char *path, char hex[65], unsigned long long *bytes, mc_err *err)
-{
-	input *in = NULL;
-	sha256_ctx ctx;
-	const unsigned char *data;
-	size_t len;
-	int rc;
-
-	if (input_open(&in, path, err))
-		return -1;
-	sha256_init(&ctx);
-	*bytes = 0;
-	while ((rc = input_next(in, &data, &len, err)) > 0) {
-		sha256_update(&ctx, data, len);
-		*bytes += len;
-	}
-	if (rc < 0)
-		mc_error_prefix(err, "%s", path);
-	else
-		sha256_final_hex(&ctx, hex);
-	input_free(in);
-	return rc < 0 ? -1 : 0;
-}
 
 int hashing_size_differs(const char *path, unsigned long long bytes)
 {
@@ -46,7 +21,7 @@ static void *hash_content(void *arg)
 {
 	hashing_thread *h = arg;
 
-	h->rc = hashing_file(h->path, h->sha, &h->bytes, &h->err);
+	h->rc = input_file_sha256(h->path, h->sha, &h->bytes, &h->err);
 	return NULL;
 }
 

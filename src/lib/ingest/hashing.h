@@ -1,7 +1,7 @@
 /*
- * hashing: the SHA-256 of a file's content (decompressed) and its size,
- * read on its own, on this thread or on a thread of its own while the
- * rows are parsed.
+ * hashing: the SHA-256 of a file's content (decompressed) and its size
+ * (input_file_sha256(), read/input.h), on a thread of its own while the
+ * rows are parsed; and whether a file's size alone tells it apart.
  *
  * Errors: 0, or -1 with err filled (its last parameter, base/error.h).
  */
@@ -10,9 +10,6 @@
 
 #include <pthread.h>
 #include "base/error.h"
-
-/* The content's SHA-256 (hex) and size, without parsing it. 0 or -1. */
-int hashing_file(const char *path, char hex[65], unsigned long long *bytes, mc_err *err);
 
 /* Is path's content known, without reading it, to differ in size from
  * bytes? (A plain file's or zip member's size is known; gzip's is not.) */

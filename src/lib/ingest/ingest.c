@@ -2,6 +2,7 @@
 #include "ingest/hashing.h"
 #include "ingest/rowfeed.h"
 #include "db/staging.h"
+#include "read/input.h"
 
 #include <errno.h>
 #include <string.h>
@@ -69,7 +70,7 @@ static int feed_and_hash(ingest_ctx *ctx, load_sink *ls, ingest_sink *out, mc_er
 	if (rc < 0)
 		return -1;
 	if (rc == 1 && !hashing_size_differs(ls->file, previous_bytes)) {
-		if (hashing_file(ls->file, ls->sha, &ls->bytes, err))
+		if (input_file_sha256(ls->file, ls->sha, &ls->bytes, err))
 			return -1;
 	} else {
 		hashing = hashing_start(&h, ls->file) == 0;

@@ -2,6 +2,7 @@
  * memory buffer go to inflate without a cast. */
 #define ZLIB_CONST
 #include "read/input.h"
+#include "base/sha256.h"
 #include "base/util.h"
 
 #include <errno.h>
@@ -746,4 +747,40 @@ void input_free(input *in)
 	free(in->member);
 	free(in->name);
 	free(in);
+}
+
+int input_sha256(input *in, unsigned long long max_bytes, char hex[65],
+		 unsigned long long *bytes, mc_err *err)
+{
+	const unsigned char *data;
+	sha256_ctx ctx;
+	size_t n;
+	int step;
+
+	sha256_init(&ctx);
+	*bytes = 0;
+	while ((step = input_next(in, &data, &n, err)) == 1) {
+		*bytes += n;
+		if (max_bytes && *bytes > max_bytes)
+			return mc_error(err, "%s: holds more than the size cap of %llu bytes once"
+					" decompressed (a compression bomb?)", input_name(in),
+					max_bytes);
+		sha256_update(&ctx, data, n);
+	}
+	if (step < 0)
+		return mc_error_prefix(err, "%s", input_name(in));
+	sha256_final_hex(&ctx, hex);
+	return 0;
+}
+
+int input_file_sha256(const char *path, char hex[65], unsigned long long *bytes, mc_err *err)
+{
+	input *in = NULL;
+	int rc;
+
+	if (input_open(&in, path, err))
+		return -1;
+	rc = input_sha256(in, 0, hex, bytes, err);
+	input_free(in);
+	return rc;
 }

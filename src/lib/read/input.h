@@ -91,6 +91,17 @@ const char *input_member(const input *in);
 void input_free(input *in);
 
 /*
+ * The SHA-256 (64 hex digits and a NUL) and the size of what is left to
+ * read of in, decompressed; reading past max_bytes (when it is not 0) is
+ * an error ("NAME: holds more than the size cap ..."). 0, or -1 with err
+ * naming the input.
+ */
+int input_sha256(input *in, unsigned long long max_bytes, char hex[65],
+		 unsigned long long *bytes, mc_err *err);
+/* input_sha256() of the whole file at path, opened and closed here. */
+int input_file_sha256(const char *path, char hex[65], unsigned long long *bytes, mc_err *err);
+
+/*
  * The cap on inflated content: $MODELCAT_MAX_INFLATED when set (digits,
  * optionally followed by k, M or G), else INPUT_MAX_INFLATED_DEFAULT.
  * Returns 0, or -1 with a message in err when the variable is not a size.

@@ -430,44 +430,11 @@ const store_entry *store_entries(const store *st, size_t *n)
 
 /* ---- contents ---- */
 
-/*
- * The SHA-256 (and size) of the decompressed content of a file; at most
- * max_bytes are read when max_bytes is not 0. 0, or -1 with err.
- */
-static int hash_content(input *in, unsigned long long max_bytes, char sha[65],
-			unsigned long long *bytes, mc_err *err)
-{
-	const unsigned char *data;
-	sha256_ctx ctx;
-	size_t n;
-	int step;
-
-	sha256_init(&ctx);
-	*bytes = 0;
-	while ((step = input_next(in, &data, &n, err)) == 1) {
-		*bytes += n;
-		if (max_bytes && *bytes > max_bytes) {
-			mc_error(err, "%s: holds more than the size cap of %llu bytes once"
-			       " decompressed (a compression bomb?)", input_name(in), max_bytes);
-			return -1;
-		}
-		sha256_update(&ctx, data, n);
-	}
-	if (step < 0) {
-		mc_error_prefix(err, "%s", input_name(in));
-		return -1;
-	}
-	sha256_final_hex(&ctx, sha);
-	return 0;
-}
-
 int store_file_sha(store *st, const char *file, char sha[65], mc_err *err)
 {
 	unsigned long long bytes;
 	char path[PATH_MAX];
-	input *in = NULL;
 	size_t i;
-	int rc;
 
 	for (i = st->manifest.n; i-- > 0;) {
 		const store_entry *e = &st->manifest.entries[i];
@@ -484,11 +451,7 @@ int store_file_sha(store *st, const char *file, char sha[65], mc_err *err)
 		}
 	}
 	mc_fmt(path, sizeof(path), "%s/%s", st->dir, file);
-	if (input_open(&in, path, err))
-		return -1;
-	rc = hash_content(in, 0, sha, &bytes, err);
-	input_free(in);
-	if (rc)
+	if (input_file_sha256(path, sha, &bytes, err))
 		return -1;
 	st->hashes = xrealloc(st->hashes, (st->nhashes + 1) * sizeof(*st->hashes));
 	st->hashes[st->nhashes].file = xstrdup(file);
@@ -645,7 +608,7 @@ int store_examine(const void *body, size_t len, const char *name, const colmap *
 		if (input_open_mem(&in, body, len, name, err))
 			return -1;
 	}
-	if (hash_content(in, max_bytes, out->sha256, &out->bytes, err))
+	if (input_sha256(in, max_bytes, out->sha256, &out->bytes, err))
 		goto out;
 	if (!out->bytes) {
 		mc_error(err, "%s: empty content", name);
@@ -757,14 +720,8 @@ static int verify_file(const char *path, const store_content *content, mc_err *e
 {
 	unsigned long long bytes;
 	char sha[65];
-	input *in = NULL;
-	int rc;
 
-	if (input_open(&in, path, err))
-		return -1;
-	rc = hash_content(in, 0, sha, &bytes, err);
-	input_free(in);
-	if (rc)
+	if (input_file_sha256(path, sha, &bytes, err))
 		return -1;
 	if (strcmp(sha, content->sha256) || bytes != content->bytes) {
 		mc_error(err, "%s: reads back as different content (sha256 %s, %llu bytes)",
