@@ -113,9 +113,48 @@ static void test_errors(void)
 	      "usage errors exit 2, --help and --version 0");
 }
 
+/* --help: the entries of a table, short ones beside their help, a long
+ * one with its help on the next line, both from column 20. */
+static void test_help(void)
+{
+	static const char *const want =
+		"usage: unit\n"
+		"\n"
+		"Does things.\n"
+		"\n"
+		"  --db PATH         the catalogue\n"
+		"                    (second line)\n"
+		"  --flag            a flag\n"
+		"  --connect-timeout SECONDS\n"
+		"                    limit on connecting\n"
+		"  --help, --version\n"
+		"\n"
+		"Exit: 0\n";
+	const char *db = NULL;
+	long seconds = 0;
+	int flag = 0;
+	opt_spec options[] = {
+		{ .name = "db", .arg = "PATH", .type = OPT_STRING, .dest = &db,
+		  .help = "the catalogue\n(second line)" },
+		{ .name = "flag", .type = OPT_FLAG, .dest = &flag, .help = "a flag" },
+		{ .name = "connect-timeout", .arg = "SECONDS", .type = OPT_INT, .dest = &seconds,
+		  .max = 10, .help = "limit on connecting" },
+		OPT_DONE
+	};
+	opt_command cmd = { "modelcat-unit", "usage: unit\n", "Does things.\n", NULL,
+			    "Exit: 0\n", options };
+	sbuf out;
+
+	sbuf_init(&out);
+	opt_help_text(&cmd, &out);
+	CHECK_STR(out.data, want, "--help lays out the table");
+	sbuf_release(&out);
+}
+
 int main(void)
 {
 	test_values();
 	test_errors();
+	test_help();
 	return unit_done();
 }

@@ -245,8 +245,9 @@ static void help_entry(const opt_spec *o, sbuf *out)
 	sbuf_addf(out, "  --%s", o->name);
 	if (o->arg)
 		sbuf_addf(out, " %s", o->arg);
+	/* an option too long for its column has its help on the next line */
 	if (out->len - start + 2 > HELP_COLUMN)
-		sbuf_adds(out, "  ");
+		sbuf_addf(out, "\n%*s", HELP_COLUMN, "");
 	else
 		sbuf_addf(out, "%*s", (int)(HELP_COLUMN - (out->len - start)), "");
 	for (p = o->help; *p; p++) {
@@ -257,21 +258,27 @@ static void help_entry(const opt_spec *o, sbuf *out)
 	sbuf_addc(out, '\n');
 }
 
-void opt_help(const opt_command *cmd)
+void opt_help_text(const opt_command *cmd, sbuf *out)
 {
 	const opt_spec *o;
 	opt_iter it;
+
+	sbuf_addf(out, "%s\n%s\n", cmd->usage, cmd->description);
+	iter_start(&it, cmd->options);
+	while ((o = iter_next(&it)))
+		help_entry(o, out);
+	sbuf_adds(out, "  --help, --version\n");
+	if (cmd->notes)
+		sbuf_addf(out, "\n%s", cmd->notes);
+	sbuf_addf(out, "\n%s", cmd->exit);
+}
+
+void opt_help(const opt_command *cmd)
+{
 	sbuf out;
 
 	sbuf_init(&out);
-	sbuf_addf(&out, "%s\n%s\n", cmd->usage, cmd->description);
-	iter_start(&it, cmd->options);
-	while ((o = iter_next(&it)))
-		help_entry(o, &out);
-	sbuf_adds(&out, "  --help, --version\n");
-	if (cmd->notes)
-		sbuf_addf(&out, "\n%s", cmd->notes);
-	sbuf_addf(&out, "\n%s", cmd->exit);
+	opt_help_text(cmd, &out);
 	fwrite(out.data, 1, out.len, stdout);
 	sbuf_release(&out);
 }

@@ -21,6 +21,7 @@
 #define MODELCAT_OPTIONS_H
 
 #include <stddef.h>
+#include "base/util.h"
 
 /* What an option takes, and the type of its destination. */
 enum opt_type {
@@ -98,6 +99,11 @@ int opt_status(int rc);
 
 /* Write the --help text of cmd to stdout. */
 void opt_help(const opt_command *cmd);
+/* The same text, appended to out: the usage and description, one entry
+ * per option with its help from column 20 (on the next line when the
+ * option and its argument leave no room), --help and --version, the notes
+ * and the exit statuses. */
+void opt_help_text(const opt_command *cmd, sbuf *out);
 
 /*
  * Append to the NULL-terminated, allocated array *argv (n entries, the
