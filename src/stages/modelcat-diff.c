@@ -9,6 +9,7 @@
 #include "cli/stage.h"
 #include "ingest/ingest.h"
 #include "db/snapshot.h"
+#include "base/day.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -128,7 +129,7 @@ int main(int argc, char **argv)
 	memset(&d, 0, sizeof(d));
 	if (first < argc) {
 		if (!to[0])
-			catalogue_today(to);
+			day_today(to);
 		if (diff_files(&cat, argv + first, argc - first, to, &d))
 			goto out;
 	} else if (!to[0] && !from[0]) {
@@ -139,7 +140,7 @@ int main(int argc, char **argv)
 			goto out;
 		}
 	} else if (!to[0]) {
-		catalogue_today(to);
+		day_today(to);
 	} else if (!from[0] && snapshot_day_before(&cat, to, from, &err) < 0) {
 		stage_error(command.program, "%s", err.msg);
 		goto out;

@@ -6,6 +6,7 @@
 #include "store/naming.h"
 #include "ingest/ingest.h"
 #include "db/query.h"
+#include "base/day.h"
 
 #include <stdio.h>
 
@@ -50,7 +51,7 @@ int main(int argc, char **argv)
 	if (first < argc)
 		return stage_usage_error(command.program, "unexpected argument '%s'", argv[first]);
 	if (!as_of[0])
-		catalogue_today(as_of);
+		day_today(as_of);
 	if (stage_catalogue(command.program, &cat, db, CATALOGUE_READONLY))
 		return MC_EXIT_FAILURE;
 	sbuf_init(&out);

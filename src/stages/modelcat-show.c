@@ -7,6 +7,7 @@
 #include "cli/options.h"
 #include "cli/stage.h"
 #include "base/textout.h"
+#include "base/day.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -103,7 +104,7 @@ int main(int argc, char **argv)
 	if (first != argc - 1)
 		return stage_usage_error(command.program, "expected one model NAME");
 	if (!as_of[0])
-		catalogue_today(as_of);
+		day_today(as_of);
 	if (stage_catalogue(command.program, &cat, db, CATALOGUE_READONLY))
 		return MC_EXIT_FAILURE;
 	sbuf_init(&out);

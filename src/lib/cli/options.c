@@ -2,7 +2,7 @@
 #include "cli/stage.h"
 #include "base/error.h"
 #include "base/util.h"
-#include "db/catalogue.h"
+#include "base/day.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -132,7 +132,7 @@ static int store_value(const char *program, opt_spec *o, const char *value)
 		*(const char **)o->dest = value;
 		break;
 	case OPT_DAY:
-		if (!catalogue_valid_day(value))
+		if (!day_valid(value))
 			return bad_value(program, o, value);
 		mc_fmt(o->dest, 11, "%s", value);
 		break;

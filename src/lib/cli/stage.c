@@ -1,4 +1,5 @@
 #include "cli/stage.h"
+#include "base/day.h"
 #include "base/paths.h"
 
 #include <limits.h>
@@ -6,7 +7,6 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 /* Remove the registered files, then end by the signal as if uncaught. */
 static void on_fatal_signal(int sig)
@@ -109,14 +109,11 @@ int stage_begin_load(const char *program, catalogue *cat, const char *day, load 
 
 int stage_check_as_of(const char *program, const char *as_of, int allow_future)
 {
-	time_t later = time(NULL) + 24 * 60 * 60;
 	char tomorrow[11];
-	struct tm tm;
 
 	if (!as_of[0] || allow_future)
 		return 0;
-	gmtime_r(&later, &tm);
-	strftime(tomorrow, sizeof(tomorrow), "%Y-%m-%d", &tm);
+	day_tomorrow(tomorrow);
 	if (strcmp(as_of, tomorrow) <= 0)
 		return 0;
 	stage_error(program, "--as-of %s is after tomorrow (UTC); a snapshot dated in the future"

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 
@@ -45,44 +44,6 @@ int catalogue_exec(catalogue *cat, const char *sql, mc_err *err)
 		return mc_error(err, "%s: %s", cat->path,
 				catalogue_db_error(cat->db, msg, sizeof(msg)));
 	return 0;
-}
-
-void catalogue_today(char buf[11])
-{
-	time_t now = time(NULL);
-	struct tm tm;
-
-	gmtime_r(&now, &tm);
-	strftime(buf, 11, "%Y-%m-%d", &tm);
-}
-
-void catalogue_now(char buf[32])
-{
-	time_t now = time(NULL);
-	struct tm tm;
-
-	gmtime_r(&now, &tm);
-	strftime(buf, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
-}
-
-int catalogue_valid_day(const char *s)
-{
-	static const int days[] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
-	int i, year, month, day;
-
-	if (strlen(s) != 10 || s[4] != '-' || s[7] != '-')
-		return 0;
-	for (i = 0; i < 10; i++)
-		if (i != 4 && i != 7 && (s[i] < '0' || s[i] > '9'))
-			return 0;
-	year = atoi(s);
-	month = atoi(s + 5);
-	day = atoi(s + 8);
-	if (month < 1 || month > 12 || day < 1 || day > days[month - 1])
-		return 0;
-	if (month == 2 && day == 29 && !(year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)))
-		return 0;
-	return 1;
 }
 
 /* Does name look like NNN_something.sql? Returns NNN or -1. */
@@ -169,7 +130,7 @@ static int apply_migration(catalogue *cat, const char *dir, const char *name, in
 		catalogue_fail(cat, "recording the migration", err);
 		goto rollback;
 	}
-	catalogue_now(when);
+	day_now(when);
 	sqlite3_bind_int(st, 1, number);
 	if (sqlite3_bind_text(st, 2, name, -1, SQLITE_TRANSIENT) != SQLITE_OK ||
 	    sqlite3_bind_text(st, 3, when, -1, SQLITE_TRANSIENT) != SQLITE_OK ||

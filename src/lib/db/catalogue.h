@@ -13,6 +13,7 @@
 #include <sqlite3.h>
 #include <stddef.h>
 #include "base/error.h"
+#include "base/day.h"
 #include "base/util.h"
 
 typedef struct catalogue {
@@ -69,12 +70,5 @@ int catalogue_prepare(catalogue *cat, sqlite3_stmt **st, const char *sql, mc_err
 /* Append the SQL text of the file at path (a migration, the staging
  * schema) to out. 0, or -1 ("path: cannot read: why"). */
 int catalogue_read_sql(const char *path, sbuf *out, mc_err *err);
-
-/* Today's date as YYYY-MM-DD (UTC) into buf[11]. */
-void catalogue_today(char buf[11]);
-/* Now as YYYY-MM-DDTHH:MM:SSZ into buf[32]. */
-void catalogue_now(char buf[32]);
-/* Is s a valid YYYY-MM-DD date? */
-int catalogue_valid_day(const char *s);
 
 #endif

@@ -3,6 +3,7 @@
 #include "base/json.h"
 #include "base/sha256.h"
 #include "base/strmap.h"
+#include "base/day.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -221,7 +222,7 @@ int load_begin(catalogue *cat, load **out, const char *as_of, mc_err *err)
 	if (prepare_all(ld, err) ||
 	    catalogue_prepare(cat, &st, "INSERT INTO snapshot(as_of, ingested_at) VALUES (?, ?)", err))
 		goto fail;
-	catalogue_now(when);
+	day_now(when);
 	/* a copied text (SQLITE_TRANSIENT) is bound only if memory allows:
 	 * every such bind is checked, or a NULL would take its place */
 	if (sqlite3_bind_text(st, 1, as_of, -1, SQLITE_TRANSIENT) != SQLITE_OK ||

@@ -1,5 +1,6 @@
 #include "ingest/snapload.h"
 #include "base/paths.h"
+#include "base/day.h"
 
 #include <limits.h>
 #include <string.h>
@@ -59,7 +60,7 @@ int snapload_run(const snapload_job *job, FILE *out, snapload_result *result, mc
 	if (job->as_of && *job->as_of)
 		mc_fmt(day, sizeof(day), "%s", job->as_of);
 	else
-		catalogue_today(day);
+		day_today(day);
 	existed = !access(path, F_OK);
 	if (!existed)
 		mc_cleanup_add(path);

@@ -2,6 +2,7 @@
 #include "out/template.h"
 #include "out/xliff.h"
 #include "db/translation.h"
+#include "base/day.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -226,7 +227,7 @@ static int store_merges(catalogue *cat, const translate_result *result, const me
 		m[i].ntexts = PT_COUNT;
 		m[i].counts = rep->counts;
 	}
-	catalogue_now(when);
+	day_now(when);
 	rc = translation_store(cat, m, result->n, when, err);
 	free(t);
 	free(m);

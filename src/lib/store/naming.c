@@ -3,7 +3,7 @@
  */
 #include "store/naming.h"
 #include "base/util.h"
-#include "db/catalogue.h"
+#include "base/day.h"
 
 #include <string.h>
 #include <strings.h>
@@ -28,7 +28,7 @@ int naming_snapshot_stem(const char *stem, size_t len)
 		return 0;
 	memcpy(date, stem, 10);
 	date[10] = '\0';
-	if (!catalogue_valid_day(date))
+	if (!day_valid(date))
 		return 0;
 	if (len == 10)
 		return 1;
