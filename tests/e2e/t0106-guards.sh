@@ -49,8 +49,8 @@ for path in "$BAD/fifo" "$BAD/cdev" "$BAD/folder" /dev/null; do
 	failed=
 	for cmd in "ingest notable_ai_models=$TMP/small.csv" "load $TMP/staging.db" \
 		"reingest --snapshots $TMP/store" "translate" \
-		"fetch --snapshots $TMP/fstore --source notable_ai_models=http://127.0.0.1:9/x.csv" \
-		"run --snapshots $TMP/fstore --out $TMP/public --source notable_ai_models=http://127.0.0.1:9/x.csv"; do
+		"fetch --snapshots $TMP/fstore --source notable_ai_models=$TMP/small.csv" \
+		"run --snapshots $TMP/fstore --out $TMP/public --source notable_ai_models=$TMP/small.csv"; do
 		# shellcheck disable=SC2086
 		$T "$BIN/modelcat" $cmd --db "$path" >"$TMP/out" 2>"$TMP/err"
 		rc=$?
