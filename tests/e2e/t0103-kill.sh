@@ -60,6 +60,8 @@ want=1
 check_status "the next ingest loads the snapshot (or finds it whole)" "$want" \
 	mc --db "$new" ingest --as-of 2025-06-01 "all_ai_models=$TMP/all.csv"
 check_eq "every row" "$(sqlite3 "$new" 'SELECT DISTINCT loaded FROM snapshot_export')" "$rows"
+check_eq "and no half-made new catalogue of the killed ones is left" \
+	"$(find "$TMP" -name 'new.db.new-*' | wc -l)" 0
 
 # ---- parse --out over a staging file ----
 mc parse --out "$TMP/stage.db" "all_ai_models=$SNAP/all_ai_models/2025-04-23.csv.gz" >/dev/null 2>&1

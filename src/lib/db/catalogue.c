@@ -107,6 +107,36 @@ static int migration_applied(catalogue *cat, int number, int *applied, mc_err *e
 	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : catalogue_fail(cat, "reading the schema version", err);
 }
 
+/* Is any of the n migrations not yet applied (or is there no
+ * schema_version table at all: a new file)? A read only, so that opening
+ * an up-to-date catalogue read-write takes no write lock. */
+static int migrations_pending(catalogue *cat, char **names, size_t n, int *pending, mc_err *err)
+{
+	sqlite3_stmt *st;
+	int rc, applied;
+	size_t i;
+
+	*pending = 1;
+	if (sqlite3_prepare_v2(cat->db, "SELECT 1 FROM sqlite_master WHERE type = 'table'"
+			       " AND name = 'schema_version'", -1, &st, NULL) != SQLITE_OK)
+		return catalogue_fail(cat, "reading the schema", err);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc == SQLITE_DONE)
+		return 0;
+	if (rc != SQLITE_ROW)
+		return catalogue_fail(cat, "reading the schema", err);
+	for (i = 0; i < n; i++) {
+		if (migration_applied(cat, migration_number(names[i]), &applied, err))
+			return -1;
+		if (!applied)
+			return 0;
+	}
+	*pending = 0;
+	return 0;
+}
+
+/* One migration, inside the caller's transaction. */
 static int apply_migration(catalogue *cat, const char *dir, const char *name, int number, mc_err *err)
 {
 	sqlite3_stmt *st = NULL;
@@ -118,17 +148,15 @@ static int apply_migration(catalogue *cat, const char *dir, const char *name, in
 	mc_fmt(path, sizeof(path), "%s/%s", dir, name);
 	if (catalogue_read_sql(path, &sql, err))
 		goto out;
-	if (catalogue_exec(cat, "BEGIN IMMEDIATE", err))
-		goto out;
 	if (catalogue_exec(cat, sql.data, err)) {
 		mc_error_prefix(err, "%s", path);
-		goto rollback;
+		goto out;
 	}
 	if (sqlite3_prepare_v2(cat->db,
 			       "INSERT INTO schema_version(version, name, applied_at) VALUES (?, ?, ?)",
 			       -1, &st, NULL) != SQLITE_OK) {
 		catalogue_fail(cat, "recording the migration", err);
-		goto rollback;
+		goto out;
 	}
 	day_now(when);
 	sqlite3_bind_int(st, 1, number);
@@ -136,14 +164,9 @@ static int apply_migration(catalogue *cat, const char *dir, const char *name, in
 	    sqlite3_bind_text(st, 3, when, -1, SQLITE_TRANSIENT) != SQLITE_OK ||
 	    sqlite3_step(st) != SQLITE_DONE) {
 		catalogue_fail(cat, "recording the migration", err);
-		goto rollback;
+		goto out;
 	}
-	if (catalogue_exec(cat, "COMMIT", err))
-		goto rollback;
 	rc = 0;
-	goto out;
-rollback:
-	sqlite3_exec(cat->db, "ROLLBACK", NULL, NULL, NULL);
 out:
 	sqlite3_finalize(st);
 	sbuf_release(&sql);
@@ -156,7 +179,7 @@ static int migrate(catalogue *cat, const char *dir, mc_err *err)
 	struct dirent *ent;
 	char **names = NULL;
 	size_t n = 0, i;
-	int version, rc = -1;
+	int version, pending, rc = -1;
 
 	if (!d)
 		return mc_error(err, "%s: cannot open the schema folder: %s", dir, strerror(errno));
@@ -168,25 +191,38 @@ static int migrate(catalogue *cat, const char *dir, mc_err *err)
 	}
 	closedir(d);
 	qsort(names, n, sizeof(*names), name_cmp);
-	if (catalogue_exec(cat, "CREATE TABLE IF NOT EXISTS schema_version ("
-			  " version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
-			  " applied_at TEXT NOT NULL)", err))
+	if (migrations_pending(cat, names, n, &pending, err))
 		goto out;
 	/* every migration not yet applied, in number order (not only those
 	 * above the highest applied: a catalogue made by a branch that had a
-	 * later number still gets the earlier ones) */
-	for (i = 0; i < n; i++) {
-		int number = migration_number(names[i]), applied;
+	 * later number still gets the earlier ones), all in one transaction:
+	 * a new catalogue killed while it is made has the whole schema or
+	 * none, and two programs opening it at once do not both apply one */
+	if (pending) {
+		if (catalogue_exec(cat, "BEGIN IMMEDIATE", err))
+			goto out;
+		if (catalogue_exec(cat, "CREATE TABLE IF NOT EXISTS schema_version ("
+				  " version INTEGER PRIMARY KEY, name TEXT NOT NULL,"
+				  " applied_at TEXT NOT NULL)", err))
+			goto rollback;
+		for (i = 0; i < n; i++) {
+			int number = migration_number(names[i]), applied;
 
-		if (migration_applied(cat, number, &applied, err))
-			goto out;
-		if (!applied && apply_migration(cat, dir, names[i], number, err))
-			goto out;
+			if (migration_applied(cat, number, &applied, err))
+				goto rollback;
+			if (!applied && apply_migration(cat, dir, names[i], number, err))
+				goto rollback;
+		}
+		if (catalogue_exec(cat, "COMMIT", err))
+			goto rollback;
 	}
 	if (current_schema_version(cat, &version, err))
 		goto out;
 	cat->schema_version = version;
 	rc = 0;
+	goto out;
+rollback:
+	sqlite3_exec(cat->db, "ROLLBACK", NULL, NULL, NULL);
 out:
 	mc_free_strings(names, n);
 	return rc;
@@ -267,7 +303,10 @@ int catalogue_replace(const char *tmp, const char *target, mc_err *err)
 	return 0;
 }
 
-int catalogue_open(catalogue *cat, const char *path, const char *sqldir, int flags, mc_err *err)
+/* Open the connection at path as catalogue_open() describes, path already
+ * checked. */
+static int open_connection(catalogue *cat, const char *path, const char *sqldir, int flags,
+			   mc_err *err)
 {
 	int oflags = (flags & CATALOGUE_READONLY) ? SQLITE_OPEN_READONLY
 						  : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE;
@@ -275,8 +314,6 @@ int catalogue_open(catalogue *cat, const char *path, const char *sqldir, int fla
 	int version;
 
 	memset(cat, 0, sizeof(*cat));
-	if (catalogue_check_path(path, err))
-		return -1;
 	cat->path = xstrdup(path);
 	if (sqlite3_open_v2(path, &cat->db, oflags, NULL) != SQLITE_OK) {
 		mc_error(err, "%s: cannot open the catalogue: %s", path,
@@ -311,6 +348,51 @@ fail:
 	free(cat->path);
 	cat->path = NULL;
 	return -1;
+}
+
+/* A new catalogue is made whole under a temporary name, PATH.new-PID, and
+ * linked to path: a program killed while making it leaves no file at path
+ * (the temporary one is removed by the next), never a file with half a
+ * schema; link, not rename, so that a catalogue another program made
+ * meanwhile is kept. */
+static int create_new(const char *path, const char *sqldir, mc_err *err)
+{
+	char tmp[PATH_MAX + 32], prefix[PATH_MAX + 16];
+	catalogue fresh;
+	int rc;
+
+	mc_fmt(prefix, sizeof(prefix), "%s.new-", path);
+	mc_fmt(tmp, sizeof(tmp), "%s%ld", prefix, (long)getpid());
+	mc_remove_stale(prefix);
+	catalogue_remove(tmp);
+	if (open_connection(&fresh, tmp, sqldir, 0, err)) {
+		catalogue_remove(tmp);
+		return -1;
+	}
+	catalogue_close(&fresh);
+	rc = link(tmp, path);
+	if (rc && errno != EEXIST && (errno == EPERM || errno == ENOTSUP || errno == EXDEV))
+		rc = rename(tmp, path); /* a file system without hard links */
+	if (rc && errno != EEXIST) {
+		mc_error(err, "%s: cannot create the catalogue: %s", path, strerror(errno));
+		catalogue_remove(tmp);
+		return -1;
+	}
+	catalogue_remove(tmp);
+	return 0;
+}
+
+int catalogue_open(catalogue *cat, const char *path, const char *sqldir, int flags, mc_err *err)
+{
+	struct stat st;
+
+	memset(cat, 0, sizeof(*cat));
+	if (catalogue_check_path(path, err))
+		return -1;
+	if (!(flags & CATALOGUE_READONLY) && lstat(path, &st) && errno == ENOENT &&
+	    create_new(path, sqldir, err))
+		return -1;
+	return open_connection(cat, path, sqldir, flags, err);
 }
 
 void catalogue_close(catalogue *cat)
