@@ -178,3 +178,85 @@ int snapshot_export_latest(catalogue *cat, const snapshot_export_filter *f,
 		return 0;
 	return step == SQLITE_DONE ? 1 : catalogue_fail(cat, "reading earlier snapshots", err);
 }
+
+int snapshot_ref_parse(const char *text, snapshot_ref *ref)
+{
+	const char *p;
+	int n = 0;
+
+	memset(ref, 0, sizeof(*ref));
+	if (strlen(text) < 10)
+		return -1;
+	memcpy(ref->day, text, 10);
+	ref->day[10] = '\0';
+	if (!day_valid(ref->day))
+		return -1;
+	if (!text[10])
+		return 0;
+	if (text[10] != '.' || text[11] < '1' || text[11] > '9' || strlen(text + 11) > 4)
+		return -1;
+	for (p = text + 11; *p; p++) {
+		if (*p < '0' || *p > '9')
+			return -1;
+		n = n * 10 + (*p - '0');
+	}
+	ref->n = n;
+	return 0;
+}
+
+int snapshot_ref_find(catalogue *cat, const snapshot_ref *ref, sqlite3_int64 *id, mc_err *err)
+{
+	sqlite3_stmt *st = NULL;
+	int step;
+
+	*id = 0;
+	/* the day's snapshots in load order: the N-th, or the last */
+	if (catalogue_prepare(cat, &st, ref->n
+			      ? "SELECT id FROM snapshot WHERE as_of = ? ORDER BY id LIMIT 1 OFFSET ?"
+			      : "SELECT id FROM snapshot WHERE as_of = ? ORDER BY id DESC LIMIT 1",
+			      err))
+		return -1;
+	sqlite3_bind_text(st, 1, ref->day, -1, SQLITE_TRANSIENT);
+	if (ref->n)
+		sqlite3_bind_int(st, 2, ref->n - 1);
+	step = sqlite3_step(st);
+	if (step == SQLITE_ROW)
+		*id = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return step == SQLITE_ROW || step == SQLITE_DONE ? 0
+		: catalogue_fail(cat, "reading a snapshot", err);
+}
+
+int snapshot_ordinal(catalogue *cat, sqlite3_int64 id, int *n, mc_err *err)
+{
+	sqlite3_stmt *st = NULL;
+	int step;
+
+	*n = 0;
+	if (catalogue_prepare(cat, &st, "SELECT count(*) FROM snapshot AS s JOIN snapshot AS t"
+			      " ON t.as_of = s.as_of AND t.id <= s.id WHERE s.id = ?", err))
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	step = sqlite3_step(st);
+	if (step == SQLITE_ROW)
+		*n = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return step == SQLITE_ROW ? 0 : catalogue_fail(cat, "reading a snapshot", err);
+}
+
+int snapshot_label(catalogue *cat, sqlite3_int64 id, char label[16], mc_err *err)
+{
+	char day[11];
+	int n;
+
+	label[0] = '\0';
+	if (snapshot_day_of(cat, id, day, err) || snapshot_ordinal(cat, id, &n, err))
+		return -1;
+	if (!day[0] || !n)
+		return 0;
+	if (n == 1)
+		mc_fmt(label, 16, "%s", day);
+	else
+		mc_fmt(label, 16, "%s.%d", day, n);
+	return 0;
+}

@@ -27,6 +27,28 @@ int snapshot_upto(catalogue *cat, const char *day, sqlite3_int64 *id, mc_err *er
 /* The date of snapshot id into day[11] ("" when id is 0 or unknown). 0 or -1. */
 int snapshot_day_of(catalogue *cat, sqlite3_int64 id, char day[11], mc_err *err);
 
+/* A snapshot as people name it: DATE, the last one of that day, or
+ * DATE.N, the N-th of that day (from 1, in the order they were loaded). */
+typedef struct snapshot_ref {
+	char day[11];                /* YYYY-MM-DD */
+	int n;                       /* 1..9999, or 0: the day's last */
+} snapshot_ref;
+
+/* Parse "YYYY-MM-DD" or "YYYY-MM-DD.N" (N from 1 to 9999, no leading
+ * zero) into *ref. 0, or -1 when text is neither. */
+int snapshot_ref_parse(const char *text, snapshot_ref *ref);
+/* The snapshot ref names into *id (0 when the catalogue has none such).
+ * 0 or -1. */
+int snapshot_ref_find(catalogue *cat, const snapshot_ref *ref, sqlite3_int64 *id, mc_err *err);
+/* Which of its day's snapshots id is (*n from 1; 0 when id is unknown).
+ * 0 or -1. */
+int snapshot_ordinal(catalogue *cat, sqlite3_int64 id, int *n, mc_err *err);
+/* The name snapshot id is published under (audit files, feed entries):
+ * its date for the day's first snapshot, DATE.N for the N-th after it
+ * ("" when id is unknown), so that a name once published never changes
+ * when a later snapshot of the same day comes. 0 or -1. */
+int snapshot_label(catalogue *cat, sqlite3_int64 id, char label[16], mc_err *err);
+
 /* One snapshot date and when its latest snapshot was loaded. */
 typedef struct snapshot_day {
 	char day[11];                /* as_of */
