@@ -389,8 +389,10 @@ int catalogue_open(catalogue *cat, const char *path, const char *sqldir, int fla
 	memset(cat, 0, sizeof(*cat));
 	if (catalogue_check_path(path, err))
 		return -1;
-	if (!(flags & CATALOGUE_READONLY) && lstat(path, &st) && errno == ENOENT &&
-	    create_new(path, sqldir, err))
+	/* (":memory:" and "" are SQLite's in-memory and temporary databases,
+	 * not files) */
+	if (!(flags & CATALOGUE_READONLY) && path[0] && strcmp(path, ":memory:") &&
+	    lstat(path, &st) && errno == ENOENT && create_new(path, sqldir, err))
 		return -1;
 	return open_connection(cat, path, sqldir, flags, err);
 }
