@@ -96,8 +96,16 @@ static void integrity_line(void *arg, const char *line)
 {
 	catalogue_walk *w = arg;
 
-	fprintf(w->report, "%s: integrity_check: %s\n", w->path, line);
-	w->v->problems++;
+	/* one answer may hold several lines: each is a problem of its own */
+	while (*line) {
+		size_t n = strcspn(line, "\n");
+
+		if (n && strncmp(line, "*** in database", 15)) {
+			fprintf(w->report, "%s: integrity_check: %.*s\n", w->path, (int)n, line);
+			w->v->problems++;
+		}
+		line += n + (line[n] == '\n');
+	}
 }
 
 /* A snapshot export: its file must be in the store, with its content. */
