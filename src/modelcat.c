@@ -32,6 +32,7 @@ static const struct command {
 	{ "run", "the nightly job: fetch, ingest, translate, render, audit" },
 	{ "show", "a model as it stood on a date, merged across exports" },
 	{ "translate", "merge the translation catalogues into the catalogue" },
+	{ "verify", "check the snapshot store and the catalogue against each other" },
 };
 
 static void usage(FILE *out)

@@ -7,6 +7,7 @@
 #include "base/paths.h"
 #include "cli/options.h"
 #include "cli/stage.h"
+#include "cli/snapref.h"
 #include "ingest/ingest.h"
 #include "db/snapshot.h"
 #include "base/day.h"
@@ -19,7 +20,8 @@
 static const opt_command command = {
 	.program = "modelcat-diff",
 	.usage =
-		"usage: modelcat diff [--db PATH] [--from DATE] [--to DATE] [--format text|json|html]\n"
+		"usage: modelcat diff [--db PATH] [--from DATE[.N]] [--to DATE[.N]]\n"
+		"                     [--format text|json|html]\n"
 		"       modelcat diff [--db PATH] [--to DATE] [--format ...] [EXPORT=]FILE...\n",
 	.description =
 		"Compares the catalogue as it stood on --from with how it stood on --to\n"
@@ -27,12 +29,14 @@ static const opt_command command = {
 		"before it). Each export is compared on its own, in normalised form, on\n"
 		"the fields both snapshots' headers have: a column that appeared or\n"
 		"disappeared is listed once, under columns, and changes no model.\n"
+		"DATE.N names the N-th snapshot of that day (from 1, in load order):\n"
+		"--from 2025-06-01.1 --to 2025-06-01.2 compares two snapshots of one day.\n"
 		"\n"
 		"With export files, parses them as the snapshot of --to (default today)\n"
 		"and compares it with the catalogue's latest state before that date,\n"
 		"writing nothing: what `modelcat ingest` of those files would change.\n",
 	.exit =
-		"Exit: 0 written; 2 usage; 3 no snapshot, or failure.\n",
+		"Exit: 0 written; 2 usage; 3 no snapshot (or no such DATE.N), or failure.\n",
 };
 
 static int stage_one(ingest_ctx *ctx, const char *arg, load_stats *stats, mc_err *err)
@@ -85,17 +89,37 @@ out:
 	return rc;
 }
 
+/* Compare two snapshots of which one is named DATE.N: 0, or the exit
+ * status (the error printed). */
+static int diff_numbered(catalogue *cat, const char *from, const char *to, diff_result *d)
+{
+	sqlite3_int64 a, b;
+	char label[16];
+	mc_err err;
+	int rc = snapref_pair(cat, from, to, &a, &b, label, &err);
+
+	if (!rc)
+		rc = query_diff_snapshots(cat, a, b, d, &err);
+	if (rc) {
+		stage_error(command.program, "%s", err.msg);
+		return rc == 2 ? MC_EXIT_USAGE : MC_EXIT_FAILURE;
+	}
+	mc_fmt(d->from, sizeof(d->from), "%s", label);
+	mc_fmt(d->to, sizeof(d->to), "%s", to);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	static const char *const formats[] = { "text", "json", "html", NULL };
 	const char *db = NULL, *format = "text";
-	char from[11] = "", to[11] = "";
+	char from[16] = "", to[16] = "";
 	opt_spec options[] = {
 		OPT_DB(&db),
-		{ .name = "from", .arg = "DATE", .type = OPT_DAY, .dest = from,
-		  .help = "YYYY-MM-DD (the earlier date)" },
-		{ .name = "to", .arg = "DATE", .type = OPT_DAY, .dest = to,
-		  .help = "YYYY-MM-DD (the later date)" },
+		{ .name = "from", .arg = "DATE[.N]", .type = OPT_SNAPSHOT, .dest = from,
+		  .help = "YYYY-MM-DD (the earlier date) or YYYY-MM-DD.N" },
+		{ .name = "to", .arg = "DATE[.N]", .type = OPT_SNAPSHOT, .dest = to,
+		  .help = "YYYY-MM-DD (the later date) or YYYY-MM-DD.N" },
 		OPT_FORMAT(&format, formats, "text (default: counts, then each change\n"
 			   "`field: old -> new`), json (docs/diff-json.md), or html\n"
 			   "(one self-contained page)"),
@@ -105,7 +129,7 @@ int main(int argc, char **argv)
 	diff_result d;
 	mc_err err;
 	sbuf out;
-	int first, rc, status = MC_EXIT_FAILURE, existed, i;
+	int first, rc, status = MC_EXIT_FAILURE, existed, i, numbered;
 
 	stage_init();
 	if ((rc = opt_parse_table(&command, options, argc, argv, &first)))
@@ -120,7 +144,10 @@ int main(int argc, char **argv)
 	}
 	if (first < argc && from[0])
 		return stage_usage_error(command.program, "--from goes with two dates, not with files");
-	if (from[0] && to[0] && strcmp(from, to) >= 0)
+	numbered = snapref_numbered(from) || snapref_numbered(to);
+	if (first < argc && numbered)
+		return stage_usage_error(command.program, "a snapshot DATE.N does not go with files");
+	if (from[0] && to[0] && !numbered && strcmp(from, to) >= 0)
 		return stage_usage_error(command.program, "--from %s is not before --to %s", from, to);
 	existed = !access(paths_db(db), F_OK);
 	if (stage_catalogue(command.program, &cat, db, first < argc ? 0 : CATALOGUE_READONLY))
@@ -131,6 +158,11 @@ int main(int argc, char **argv)
 		if (!to[0])
 			day_today(to);
 		if (diff_files(&cat, argv + first, argc - first, to, &d))
+			goto out;
+	} else if (numbered) {
+		if (!to[0])
+			day_today(to);
+		if ((status = diff_numbered(&cat, from, to, &d)) != 0)
 			goto out;
 	} else if (!to[0] && !from[0]) {
 		rc = query_last_two(&cat, from, to, &err);
@@ -145,7 +177,7 @@ int main(int argc, char **argv)
 		stage_error(command.program, "%s", err.msg);
 		goto out;
 	}
-	if (first == argc && query_diff(&cat, from, to, &d, &err)) {
+	if (first == argc && !numbered && query_diff(&cat, from, to, &d, &err)) {
 		stage_error(command.program, "%s", err.msg);
 		goto out;
 	}

@@ -3,6 +3,7 @@
  */
 #include "cli/options.h"
 #include "cli/stage.h"
+#include "cli/snapref.h"
 #include "store/naming.h"
 #include "ingest/ingest.h"
 #include "db/query.h"
@@ -14,26 +15,30 @@
 static const opt_command command = {
 	.program = "modelcat-export",
 	.usage =
-		"usage: modelcat export [--db PATH] --source EXPORT [--as-of YYYY-MM-DD]\n",
+		"usage: modelcat export [--db PATH] --source EXPORT [--as-of DATE[.N]]\n",
 	.description =
 		"Writes EXPORT as the catalogue held it on the date (default: today, UTC):\n"
 		"the header of the latest snapshot on or before that date, with canonical\n"
 		"column names, then every row that was loaded from it, in file order, with\n"
 		"normalised values. Quarantined rows are not part of it (see the quarantine\n"
-		"table).\n",
+		"table). --as-of DATE.N names the N-th snapshot of that day (from 1, in the\n"
+		"order they were loaded): the export as it stood right after it.\n",
 	.exit =
-		"Exit: 0 written; 2 usage; 3 no such export on that date, or failure.\n",
+		"Exit: 0 written; 2 usage; 3 no such export on that date, no snapshot\n"
+		"DATE.N, or failure.\n",
 };
 
 int main(int argc, char **argv)
 {
 	const char *db = NULL, *source = NULL;
-	char as_of[11] = "";
+	char as_of[16] = "";
+	sqlite3_int64 snapshot = 0;
 	opt_spec options[] = {
 		OPT_DB(&db),
 		{ .name = "source", .arg = "EXPORT", .type = OPT_STRING, .dest = &source,
 		  .help = "notable_ai_models, all_ai_models, ..." },
-		OPT_AS_OF(as_of, "YYYY-MM-DD"),
+		OPT_AS_OF_SNAPSHOT(as_of, "YYYY-MM-DD, or YYYY-MM-DD.N: the N-th snapshot\n"
+				   "of the day (default: today, UTC)"),
 		OPT_DONE
 	};
 	catalogue cat;
@@ -55,7 +60,11 @@ int main(int argc, char **argv)
 	if (stage_catalogue(command.program, &cat, db, CATALOGUE_READONLY))
 		return MC_EXIT_FAILURE;
 	sbuf_init(&out);
-	rc = query_export_csv(&cat, source, as_of, &out, &err);
+	if (snapref_numbered(as_of))
+		rc = snapref_find(&cat, as_of, &snapshot, &err);
+	if (!rc)
+		rc = snapshot ? query_export_csv_at(&cat, source, snapshot, as_of, &out, &err)
+			: query_export_csv(&cat, source, as_of, &out, &err);
 	if (rc) {
 		stage_error(command.program, "%s", err.msg);
 	} else {

@@ -9,6 +9,7 @@
 #include "out/render.h"
 #include "cli/options.h"
 #include "cli/stage.h"
+#include "cli/snapref.h"
 #include "out/translate.h"
 
 #include <stdio.h>
@@ -19,8 +20,8 @@ static const opt_command command = {
 	.program = "modelcat-render",
 	.usage =
 		"usage: modelcat render [--db PATH] NAME [--lang LANG] [--format text|html]\n"
-		"                       [--as-of YYYY-MM-DD]\n"
-		"       modelcat render [--db PATH] --all --out DIR [--as-of YYYY-MM-DD]\n",
+		"                       [--as-of DATE[.N]]\n"
+		"       modelcat render [--db PATH] --all --out DIR [--as-of DATE[.N]]\n",
 	.description =
 		"Prints the page of the model called NAME (NAME#2 for a repeated name's second\n"
 		"row) as it stood on the date, in LANG (default en), as text (default) or as\n"
@@ -99,7 +100,7 @@ out:
 int main(int argc, char **argv)
 {
 	const char *db = NULL, *lang = "en", *format = "text", *outdir = NULL;
-	char as_of[11] = "";
+	char as_of[11] = "", as_of_arg[16] = "";
 	int first, all = 0, rc, status = MC_EXIT_FAILURE;
 	mc_err err;
 	opt_spec options[] = {
@@ -109,7 +110,8 @@ int main(int argc, char **argv)
 		/* a string, not a choice: --all writes both formats and ignores it */
 		{ .name = "format", .arg = "FORMAT", .type = OPT_STRING, .dest = &format,
 		  .help = "text (default) or html" },
-		OPT_AS_OF(as_of, "YYYY-MM-DD (default: the date of the last snapshot)"),
+		OPT_AS_OF_SNAPSHOT(as_of_arg, "YYYY-MM-DD (default: the date of the last\n"
+				   "snapshot), or YYYY-MM-DD.N when that is the day's last"),
 		{ .name = "all", .type = OPT_FLAG, .dest = &all,
 		  .help = "every model, every language, both formats" },
 		{ .name = "out", .arg = "DIR", .type = OPT_STRING, .dest = &outdir,
@@ -137,6 +139,10 @@ int main(int argc, char **argv)
 	}
 	if (stage_catalogue(command.program, &cat, db, CATALOGUE_READONLY))
 		return MC_EXIT_FAILURE;
+	if (as_of_arg[0] && snapref_day(&cat, as_of_arg, as_of, &err)) {
+		stage_error(command.program, "%s", err.msg);
+		goto out;
+	}
 	if (!as_of[0]) {
 		rc = snapshot_latest_day(&cat, as_of, &err);
 		if (rc) {

@@ -18,8 +18,9 @@ static const opt_command command = {
 	.description =
 		"The nightly job: takes a lock (a second run exits 75 at once, naming the\n"
 		"run that holds it), fetches every source into the snapshot store, ingests\n"
-		"what is new as one snapshot, merges the translation catalogues, re-renders\n"
-		"the pages, and publishes under DIR:\n"
+		"every stored snapshot the catalogue lacks (oldest first, a snapshot per\n"
+		"day, each file checked against its recorded SHA-256), merges the\n"
+		"translation catalogues, re-renders the pages, and publishes under DIR:\n"
 		"  DIR/pages/          every model's page (only files that changed are\n"
 		"                      rewritten)\n"
 		"  DIR/audit/DATE.*    the audit of the snapshot as text, JSON and HTML\n"

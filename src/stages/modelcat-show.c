@@ -6,6 +6,7 @@
 #include "db/query.h"
 #include "cli/options.h"
 #include "cli/stage.h"
+#include "cli/snapref.h"
 #include "base/textout.h"
 #include "base/day.h"
 
@@ -16,15 +17,18 @@
 static const opt_command command = {
 	.program = "modelcat-show",
 	.usage =
-		"usage: modelcat show [--db PATH] NAME [--as-of YYYY-MM-DD] [--format text|json]\n",
+		"usage: modelcat show [--db PATH] NAME [--as-of DATE[.N]] [--format text|json]\n",
 	.description =
 		"Shows the model called NAME as it stood on the date (default: today): every\n"
 		"field, merged across the exports that hold it by the precedence in\n"
 		"pipelines/precedence.tsv, with the export and snapshot each value comes\n"
 		"from, and the date it was last updated. A name repeated within an export\n"
-		"is NAME#2, NAME#3, ... for its later rows.\n",
+		"is NAME#2, NAME#3, ... for its later rows. Models are kept as they stood\n"
+		"at the end of each day: --as-of DATE.N is accepted when it is that day's\n"
+		"last snapshot.\n",
 	.exit =
-		"Exit: 0 shown; 2 usage; 3 no such model on that date, or failure.\n",
+		"Exit: 0 shown; 2 usage; 3 no such model on that date, no such snapshot\n"
+		"DATE.N (or not the day's last), or failure.\n",
 };
 
 static void show_text(const model_view *m, sbuf *out)
@@ -85,10 +89,11 @@ int main(int argc, char **argv)
 {
 	static const char *const formats[] = { "text", "json", NULL };
 	const char *db = NULL, *format = "text";
-	char as_of[11] = "";
+	char as_of[16] = "", day[11];
 	opt_spec options[] = {
 		OPT_DB(&db),
-		OPT_AS_OF(as_of, "YYYY-MM-DD"),
+		OPT_AS_OF_SNAPSHOT(as_of, "YYYY-MM-DD (default: today, UTC), or\n"
+				   "YYYY-MM-DD.N when that is the day's last snapshot"),
 		OPT_FORMAT(&format, formats, "text (default) or json"),
 		OPT_DONE
 	};
@@ -108,7 +113,12 @@ int main(int argc, char **argv)
 	if (stage_catalogue(command.program, &cat, db, CATALOGUE_READONLY))
 		return MC_EXIT_FAILURE;
 	sbuf_init(&out);
-	rc = query_model(&cat, argv[first], as_of, &m, &err);
+	memset(&m, 0, sizeof(m));
+	rc = snapref_day(&cat, as_of, day, &err);
+	if (!rc)
+		rc = query_model(&cat, argv[first], day, &m, &err);
+	else if (rc > 0)
+		rc = -1;
 	if (rc < 0) {
 		stage_error(command.program, "%s", err.msg);
 	} else if (rc > 0) {

@@ -5,8 +5,7 @@
 #include "db/query.h"
 #include "out/audit.h"
 #include "out/feed.h"
-#include "store/listing.h"
-#include "store/store.h"
+#include "store/catchup.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -17,21 +16,6 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
-
-/* The latest content hash the catalogue has for an export ("" if none). */
-static int catalogue_sha(catalogue *cat, const char *export_name, char sha[65], mc_err *err)
-{
-	snapshot_export_filter f = { export_name, 0, 0, NULL, 0 };
-	snapshot_export_info info;
-
-	sha[0] = '\0';
-	if (!cat->db)
-		return 0;
-	if (snapshot_export_latest(cat, &f, &info, err) < 0)
-		return -1;
-	mc_fmt(sha, 65, "%s", info.sha256);
-	return 0;
-}
 
 /* The catalogue's latest snapshot id (0 when none). */
 static sqlite3_int64 latest_snapshot(catalogue *cat)
@@ -52,51 +36,28 @@ static int program_exists(const char *name)
 	return !access(path, X_OK);
 }
 
-/* By day, then argument: the order the new files are ingested in. */
-static int fresh_cmp(const void *a, const void *b)
-{
-	const nightly_fresh *x = a, *y = b;
-	int c = strcmp(x->day, y->day);
-
-	return c ? c : strcmp(x->arg, y->arg);
-}
-
-/* The store's latest content of each export that the catalogue lacks. */
+/* Every stored snapshot the catalogue lacks, oldest first, each export's
+ * day a file (store/catchup.h says when the catalogue has one). */
 static int find_fresh(nightly *r, catalogue *cat)
 {
-	store *st = NULL;
-	store_listing l = { NULL, 0 };
+	catchup_plan plan;
+	char arg[PATH_MAX * 2];
 	size_t i;
-	int rc = -1;
 
-	if (store_open(&st, r->store, &r->err) || store_list(r->store, NULL, &l, &r->err))
-		goto out;
-	for (i = 0; i < l.n; i++) {
-		const char *name = l.folders[i].name;
-		const store_file *latest = store_folder_latest(&l.folders[i]);
-		char file[PATH_MAX], sha[65], have[65], arg[PATH_MAX * 2];
-
-		if (!latest)
-			continue;
-		mc_fmt(file, sizeof(file), "%s/%s", name, latest->name);
-		if (store_file_sha(st, file, sha, &r->err) ||
-		    catalogue_sha(cat, name, have, &r->err))
-			goto out;
-		if (!strcmp(sha, have))
-			continue;
-		r->fresh = xrealloc(r->fresh, (r->nfresh + 1) * sizeof(*r->fresh));
-		memcpy(r->fresh[r->nfresh].day, latest->date, sizeof(latest->date));
-		mc_fmt(arg, sizeof(arg), "%s=%s/%s", name, r->store, file);
+	if (catchup_find(r->store, cat, &plan, &r->err))
+		return -1;
+	for (i = 0; i < plan.nskipped; i++)
+		job_log(r->program, "%s", plan.skipped[i]);
+	r->fresh = xrealloc(r->fresh, (r->nfresh + plan.n + 1) * sizeof(*r->fresh));
+	for (i = 0; i < plan.n; i++) {
+		memcpy(r->fresh[r->nfresh].day, plan.files[i].day, sizeof(plan.files[i].day));
+		mc_fmt(arg, sizeof(arg), "%s=%s/%s", plan.files[i].export_name, r->store,
+		       plan.files[i].file);
 		r->fresh[r->nfresh].arg = xstrdup(arg);
 		r->nfresh++;
 	}
-	if (r->nfresh)
-		qsort(r->fresh, r->nfresh, sizeof(*r->fresh), fresh_cmp);
-	rc = 0;
-out:
-	store_listing_release(&l);
-	store_free(st);
-	return rc;
+	catchup_release(&plan);
+	return 0;
 }
 
 /* Run a stage with MODELCAT_DB set to the work copy; its exit status, or

@@ -3,6 +3,7 @@
 #include "base/error.h"
 #include "base/util.h"
 #include "base/day.h"
+#include "db/snapshot.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -103,6 +104,9 @@ static int bad_value(const char *program, const opt_spec *o, const char *value)
 	switch (o->type) {
 	case OPT_DAY:
 		return usage_error(program, "--%s '%s' is not a date YYYY-MM-DD", o->name, value);
+	case OPT_SNAPSHOT:
+		return usage_error(program, "--%s '%s' is not a snapshot YYYY-MM-DD or YYYY-MM-DD.N",
+				   o->name, value);
 	case OPT_CHOICE:
 		choice_words(o->choices, text, sizeof(text));
 		return usage_error(program, "--%s must be %s", o->name, text);
@@ -119,6 +123,7 @@ static int bad_value(const char *program, const opt_spec *o, const char *value)
 static int store_value(const char *program, opt_spec *o, const char *value)
 {
 	unsigned long long size;
+	snapshot_ref ref;
 	opt_list *list;
 	long long number;
 	char *end;
@@ -135,6 +140,11 @@ static int store_value(const char *program, opt_spec *o, const char *value)
 		if (!day_valid(value))
 			return bad_value(program, o, value);
 		mc_fmt(o->dest, 11, "%s", value);
+		break;
+	case OPT_SNAPSHOT:
+		if (snapshot_ref_parse(value, &ref))
+			return bad_value(program, o, value);
+		mc_fmt(o->dest, 16, "%s", value);
 		break;
 	case OPT_CHOICE:
 		for (i = 0; o->choices[i] && strcmp(o->choices[i], value); i++)

@@ -33,7 +33,8 @@ enum opt_type {
 	OPT_INT,       /* long *: a whole number from min to max */
 	OPT_SIZE,      /* unsigned long long *: mc_parse_size(), min to max */
 	OPT_LIST,      /* opt_list *: every argument given (repeatable) */
-	OPT_INCLUDE    /* the entries of the table at dest, in place */
+	OPT_INCLUDE,   /* the entries of the table at dest, in place */
+	OPT_SNAPSHOT   /* char[16]: a snapshot, DATE or DATE.N, checked */
 };
 
 /* The arguments of a repeatable option, in command-line order. */
@@ -72,6 +73,11 @@ typedef struct opt_command {
 	  .help = "the catalogue (default $MODELCAT_DB, else ./modelcat.db)" }
 #define OPT_AS_OF(to, text) \
 	{ .name = "as-of", .arg = "DATE", .type = OPT_DAY, .dest = (to), .help = (text) }
+/* --as-of of the commands that read a snapshot: DATE (that day's last) or
+ * DATE.N (its N-th, from 1); db/snapshot.h snapshot_ref_parse() */
+#define OPT_AS_OF_SNAPSHOT(to, text) \
+	{ .name = "as-of", .arg = "DATE[.N]", .type = OPT_SNAPSHOT, .dest = (to), \
+	  .help = (text) }
 #define OPT_ALLOW_FUTURE(to) \
 	{ .name = "allow-future", .type = OPT_FLAG, .dest = (to), \
 	  .help = "accept an --as-of after tomorrow (UTC)" }

@@ -43,8 +43,10 @@ static int content_export_upto(catalogue *cat, const char *export_name, sqlite3_
 	return content_export(cat, &f, id, err);
 }
 
-int query_export_csv(catalogue *cat, const char *export_name, const char *as_of,
-			 sbuf *out, mc_err *err)
+/* query_export_csv() on as_of, or, when snapshot is not 0, as the export
+ * stood right after that snapshot. */
+static int export_csv(catalogue *cat, const char *export_name, const char *as_of,
+		      sqlite3_int64 snapshot, sbuf *out, mc_err *err)
 {
 	sqlite3_stmt *st = NULL;
 	sqlite3_int64 export_id;
@@ -55,7 +57,8 @@ int query_export_csv(catalogue *cat, const char *export_name, const char *as_of,
 	int rc = -1, step;
 
 	strmap_init(&fields);
-	step = query_content_export(cat, export_name, as_of, &export_id, err);
+	step = snapshot ? content_export_upto(cat, export_name, snapshot, &export_id, err)
+		: query_content_export(cat, export_name, as_of, &export_id, err);
 	if (step < 0)
 		goto out;
 	if (step == 0) {
@@ -137,6 +140,18 @@ out:
 	sqlite3_finalize(st);
 	strmap_release(&fields);
 	return rc;
+}
+
+int query_export_csv(catalogue *cat, const char *export_name, const char *as_of,
+			 sbuf *out, mc_err *err)
+{
+	return export_csv(cat, export_name, as_of, 0, out, err);
+}
+
+int query_export_csv_at(catalogue *cat, const char *export_name, sqlite3_int64 snapshot,
+			const char *label, sbuf *out, mc_err *err)
+{
+	return export_csv(cat, export_name, label, snapshot, out, err);
 }
 
 

@@ -23,6 +23,10 @@ int query_content_export(catalogue *cat, const char *export_name, const char *as
  * holds no such export on or before that date, -1 on error.
  */
 int query_export_csv(catalogue *cat, const char *export_name, const char *as_of, sbuf *out, mc_err *err);
+/* The same as the export stood right after snapshot (its id; label, the
+ * name it was asked by, is used in messages). */
+int query_export_csv_at(catalogue *cat, const char *export_name, sqlite3_int64 snapshot,
+			const char *label, sbuf *out, mc_err *err);
 
 
 /* ---- what changed between two dates ---- */
@@ -62,8 +66,8 @@ typedef struct diff_quarantine {
 #define DIFF_LIST(T) struct { T *items; size_t n; }
 
 typedef struct diff_result {
-	char from[11];               /* earlier date ("" : from nothing) */
-	char to[11];                 /* later date */
+	char from[16];               /* earlier date or DATE.N ("" : from nothing) */
+	char to[16];                 /* later date or DATE.N */
 	sqlite3_int64 from_snapshot; /* the state after this snapshot (0: none) */
 	sqlite3_int64 to_snapshot;   /* against the state after this one */
 	DIFF_LIST(diff_model) added;     /* new to an export (or back) */

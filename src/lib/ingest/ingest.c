@@ -1,4 +1,5 @@
 #include "ingest/ingest.h"
+#include "store/check.h"
 #include "ingest/hashing.h"
 #include "ingest/rowfeed.h"
 #include "db/staging.h"
@@ -109,6 +110,10 @@ int ingest_file(ingest_ctx *ctx, const char *export_name, const char *path,
 	ls.ctx = ctx;
 	ls.export_name = export_name;
 	ls.file = path;
+	/* a file of the snapshot store is read only if it is what was stored */
+	if (store_check_path(path, ls.sha, err))
+		return -1;
+	ls.sha[0] = '\0';
 	if (feed_and_hash(ctx, &ls, &out, err))
 		return -1;
 	return load_export_end(ctx->load, stats, err);

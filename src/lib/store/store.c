@@ -248,21 +248,30 @@ void store_manifest_line(const store_entry *e, sbuf *out)
 	}
 }
 
-static int read_manifest(store *st, mc_err *err)
+int store_manifest_read(const char *dir, store_manifest *m, mc_err *err)
 {
 	char path[PATH_MAX], buf[65536];
+	struct stat sb;
 	sbuf all;
 	ssize_t n;
 	int fd, rc = -1;
 
 	sbuf_init(&all);
-	mc_fmt(path, sizeof(path), "%s/%s", st->dir, STORE_MANIFEST);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	mc_fmt(path, sizeof(path), "%s/%s", dir, STORE_MANIFEST);
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (fd < 0) {
 		if (errno == ENOENT)
 			return 0;
 		mc_error(err, "%s: cannot open: %s", path, strerror(errno));
 		return -1;
+	}
+	if (fstat(fd, &sb) || !S_ISREG(sb.st_mode)) {
+		mc_error(err, "%s: not a regular file", path);
+		goto out;
+	}
+	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)) {
+		mc_error(err, "%s: cannot read: %s", path, strerror(errno));
+		goto out;
 	}
 	while ((n = read(fd, buf, sizeof(buf))) != 0) {
 		if (n < 0 && errno == EINTR)
@@ -273,12 +282,17 @@ static int read_manifest(store *st, mc_err *err)
 		}
 		sbuf_add(&all, buf, (size_t)n);
 	}
-	store_manifest_parse(&st->manifest, all.data, all.len);
+	store_manifest_parse(m, all.data, all.len);
 	rc = 0;
 out:
 	close(fd);
 	sbuf_release(&all);
 	return rc;
+}
+
+static int read_manifest(store *st, mc_err *err)
+{
+	return store_manifest_read(st->dir, &st->manifest, err);
 }
 
 int store_note(store *st, const store_entry *e, mc_err *err)

@@ -140,6 +140,11 @@ void store_manifest_init(store_manifest *m);
  * a crash) are not read: m->complete says where they start.
  */
 void store_manifest_parse(store_manifest *m, const char *data, size_t len);
+/* Read DIR/MANIFEST.tsv into m (store_manifest_parse(); nothing when
+ * there is no manifest), without taking the store's lock: what readers
+ * (store/check.h) use. A manifest that is not a regular file is an error.
+ * 0, or -1 with err. */
+int store_manifest_read(const char *dir, store_manifest *m, mc_err *err);
 /* Append e as a manifest line (fields escaped, no newline) to out. */
 void store_manifest_line(const store_entry *e, sbuf *out);
 /* Free the entries; m is empty again. */

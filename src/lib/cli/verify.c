@@ -1,0 +1,167 @@
+#include "cli/verify.h"
+#include "db/integrity.h"
+#include "store/check.h"
+#include "store/listing.h"
+#include "base/strmap.h"
+#include "base/util.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The store files' hashes: name (EXPORT/NAME) -> index into sha. */
+typedef struct hashes {
+	strmap names;
+	char (*sha)[65];            /* "" for a file that failed its check */
+	size_t n;
+} hashes;
+
+void verify_init(verify_result *v)
+{
+	hashes *h = xcalloc(1, sizeof(*h));
+
+	memset(v, 0, sizeof(*v));
+	strmap_init(&h->names);
+	v->hashes = h;
+}
+
+void verify_release(verify_result *v)
+{
+	hashes *h = v->hashes;
+
+	if (h) {
+		strmap_release(&h->names);
+		free(h->sha);
+		free(h);
+	}
+	v->hashes = NULL;
+}
+
+static void remember(hashes *h, const char *file, const char *sha)
+{
+	int added;
+	size_t *slot = strmap_get_or_add(&h->names, file, strlen(file), &added);
+
+	if (added) {
+		h->sha = xrealloc(h->sha, (h->n + 1) * sizeof(*h->sha));
+		*slot = h->n++;
+	}
+	mc_fmt(h->sha[*slot], 65, "%s", sha);
+}
+
+int verify_store(const char *dir, FILE *report, verify_result *v, mc_err *err)
+{
+	store_listing l;
+	store_check sc;
+	size_t i, j;
+
+	if (store_check_open(&sc, dir, err))
+		return -1;
+	if (store_list(dir, NULL, &l, err)) {
+		store_check_release(&sc);
+		return -1;
+	}
+	for (i = 0; i < l.n; i++) {
+		const store_folder *f = &l.folders[i];
+
+		for (j = 0; j < f->n; j++) {
+			char file[PATH_MAX], sha[65];
+			int recorded;
+			mc_err why;
+
+			mc_fmt(file, sizeof(file), "%s/%s", f->name, f->files[j].name);
+			v->files++;
+			if (store_check_file(&sc, file, sha, &recorded, &why)) {
+				fprintf(report, "%s\n", why.msg);
+				v->problems++;
+				sha[0] = '\0';
+			} else if (!recorded) {
+				v->unrecorded++;
+			}
+			remember(v->hashes, file, sha);
+		}
+	}
+	store_listing_release(&l);
+	store_check_release(&sc);
+	return 0;
+}
+
+typedef struct catalogue_walk {
+	const char *path;           /* the catalogue */
+	const char *dir;            /* the store */
+	FILE *report;
+	verify_result *v;
+} catalogue_walk;
+
+static void integrity_line(void *arg, const char *line)
+{
+	catalogue_walk *w = arg;
+
+	/* one answer may hold several lines: each is a problem of its own */
+	while (*line) {
+		size_t n = strcspn(line, "\n");
+
+		if (n && strncmp(line, "*** in database", 15)) {
+			fprintf(w->report, "%s: integrity_check: %.*s\n", w->path, (int)n, line);
+			w->v->problems++;
+		}
+		line += n + (line[n] == '\n');
+	}
+}
+
+/* A snapshot export: its file must be in the store, with its content. */
+static void snapshot_file(void *arg, const integrity_file *f)
+{
+	catalogue_walk *w = arg;
+	hashes *h = w->v->hashes;
+	const char *base = strrchr(f->file, '/'), *folder = NULL;
+	char name[PATH_MAX], label[32];
+	size_t *slot;
+
+	w->v->snapshot_files++;
+	if (f->ordinal > 1)
+		mc_fmt(label, sizeof(label), "%s.%d", f->as_of, f->ordinal);
+	else
+		mc_fmt(label, sizeof(label), "%s", f->as_of);
+	if (base) {
+		for (folder = base; folder > f->file && folder[-1] != '/'; folder--)
+			;
+		mc_fmt(name, sizeof(name), "%s", folder);
+	}
+	slot = base ? strmap_find(&h->names, name, strlen(name)) : NULL;
+	if (!slot) {
+		fprintf(w->report, "%s: snapshot %s of %s was loaded from %s, which is not in the"
+			" store %s\n", w->path, label, f->export_name, f->file, w->dir);
+		w->v->problems++;
+	} else if (h->sha[*slot][0] && f->sha256[0] && strcmp(h->sha[*slot], f->sha256)) {
+		fprintf(w->report, "%s/%s: content differs from what snapshot %s of %s loaded"
+			" (catalogue: %s, file: %s)\n", w->dir, name, label, f->export_name,
+			f->sha256, h->sha[*slot]);
+		w->v->problems++;
+	}
+}
+
+int verify_catalogue(catalogue *cat, const char *dir, FILE *report, verify_result *v,
+		     mc_err *err)
+{
+	catalogue_walk w = { cat->path, dir, report, v };
+	size_t found;
+
+	if (integrity_check(cat, integrity_line, &w, &found, err))
+		return -1;
+	if (found)
+		return 0;       /* a damaged file's tables are not read further */
+	return integrity_files(cat, snapshot_file, &w, err);
+}
+
+/*
+ * The published site. INTEGRATION POINT: the publishing module provides
+ * site_verify(out, report, &problems, err); this function's body becomes
+ *     return site_verify(out, report, &v->problems, err);
+ * Until then a site cannot be checked: --out DIR fails (exit 3).
+ */
+int verify_site(const char *out, FILE *report, verify_result *v, mc_err *err)
+{
+	(void)report;
+	(void)v;
+	return mc_error(err, "%s: checking a published site is not available in this build", out);
+}
