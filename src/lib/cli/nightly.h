@@ -35,6 +35,7 @@ typedef struct nightly {
 	const char *out;              /* where pages and audits are published */
 	const char *catalogues;       /* translation catalogues, or NULL */
 	const opt_spec *fetch_options; /* fetch's options as given: passed on */
+	long wait;                    /* --wait: seconds to wait for the writer lock */
 	/* what the run finds */
 	nightly_fresh *fresh;         /* new content to ingest, oldest first */
 	size_t nfresh;                /* entries in fresh */
