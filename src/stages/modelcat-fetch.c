@@ -12,7 +12,7 @@ static const opt_command command = {
 	.program = "modelcat-fetch",
 	.usage =
 		"usage: modelcat fetch [--db PATH] [--config FILE] [--snapshots DIR]\n"
-		"                      [--source NAME[=URL]]... [options]\n",
+		"                      [--source NAME[=URL]]... [--wait SECONDS] [options]\n",
 	.description =
 		"Downloads each source into the snapshot store DIR and records it in the\n"
 		"store's MANIFEST.tsv and the catalogue (table fetch_manifest). A body is\n"
@@ -22,14 +22,16 @@ static const opt_command command = {
 		"Requests are conditional on the last validators (ETag, Last-Modified):\n"
 		"a 304, or the same content as the latest snapshot, stores nothing.\n"
 		"Prints one line per source; a progress bar on stderr when it is a\n"
-		"terminal. See docs/store.md.\n",
+		"terminal. See docs/store.md. It holds the catalogue's writer lock\n"
+		"(PATH.lock) while it works; when another writer holds it, it waits up\n"
+		"to --wait seconds, then exits 75.\n",
 	.notes =
 		"The first retry waits about $MODELCAT_RETRY_BASE_MS milliseconds (default\n"
 		"1000), doubling each time, or as long as the server's Retry-After says.\n",
 	.exit =
 		"Exit: 0 every source fetched (stored or unchanged); 2 usage; 3 failure,\n"
 		"nothing stored; 4 some sources failed (nothing stored for them), others\n"
-		"were stored.\n",
+		"were stored; 75 another writer held the catalogue, nothing fetched.\n",
 };
 
 int main(int argc, char **argv)
@@ -37,7 +39,7 @@ int main(int argc, char **argv)
 	const char *db = NULL;
 	fetch_settings settings;
 	opt_spec network[FETCHJOB_OPTIONS + 1];
-	opt_spec options[] = { OPT_DB(&db), OPT_TABLE(network), OPT_DONE };
+	opt_spec options[] = { OPT_DB(&db), OPT_TABLE(network), OPT_WAIT(&settings.wait), OPT_DONE };
 	int first, rc;
 
 	stage_init();

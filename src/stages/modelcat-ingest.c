@@ -14,7 +14,8 @@
 static const opt_command command = {
 	.program = "modelcat-ingest",
 	.usage =
-		"usage: modelcat ingest [--db PATH] [--as-of YYYY-MM-DD [--allow-future]] [EXPORT=]FILE...\n",
+		"usage: modelcat ingest [--db PATH] [--as-of YYYY-MM-DD [--allow-future]]\n"
+		"                       [--wait SECONDS] [EXPORT=]FILE...\n",
 	.description =
 		"Parses each FILE (.csv, .csv.gz or .zip), normalises its values and loads\n"
 		"all of them into the catalogue as one snapshot dated --as-of (default:\n"
@@ -29,10 +30,13 @@ static const opt_command command = {
 		"file, line, field and reason; the other rows load. A file whose content\n"
 		"equals the export's previous snapshot is recorded as no change. Past\n"
 		"98,304 distinct names in one file, the counts that number repeated names\n"
-		"(NAME#2) go to an unnamed temporary file in $TMPDIR, else /tmp.\n",
+		"(NAME#2) go to an unnamed temporary file in $TMPDIR, else /tmp.\n"
+		"\n"
+		"It holds the catalogue's writer lock (PATH.lock) while it loads; when\n"
+		"another writer holds it, it waits up to --wait seconds, then exits 75.\n",
 	.exit =
 		"Exit: 0 loaded; 1 loaded with rows quarantined; 2 usage; 3 failure, the\n"
-		"catalogue unchanged.\n",
+		"catalogue unchanged; 75 another writer held the catalogue, unchanged.\n",
 };
 
 static int load_one(ingest_ctx *ctx, const char *arg, load_stats *stats,
@@ -49,10 +53,12 @@ int main(int argc, char **argv)
 	const char *db = NULL;
 	char as_of[11] = "";
 	int allow_future = 0;
+	long wait = 0;
 	opt_spec options[] = {
 		OPT_DB(&db),
 		OPT_AS_OF(as_of, "the snapshot's date, YYYY-MM-DD"),
 		OPT_ALLOW_FUTURE(&allow_future),
+		OPT_WAIT(&wait),
 		OPT_DONE
 	};
 	colmap map;
@@ -92,8 +98,8 @@ int main(int argc, char **argv)
 	}
 	if (stage_colmap(command.program, &map))
 		return MC_EXIT_FAILURE;
-	status = stage_load_snapshot(command.program, db, as_of, &map, argv + first, argc - first,
-				     load_one);
+	status = stage_load_snapshot(command.program, db, as_of, wait, &map, argv + first,
+				     argc - first, load_one);
 	colmap_release(&map);
 	return status;
 }

@@ -1,13 +1,15 @@
 /*
  * modelcat-reingest: rebuild the catalogue from every stored snapshot,
- * oldest first. The new catalogue is built beside the old one and renamed
- * over it only when complete, so a failure leaves the old one as it was.
+ * oldest first, under the catalogue's writer lock. The new catalogue is
+ * built beside the old one and copied into it only when complete, so a
+ * failure leaves the old one as it was.
  */
 #include "ingest/rebuild.h"
 #include "base/paths.h"
 #include "db/catalogue.h"
 #include "cli/options.h"
 #include "cli/stage.h"
+#include "cli/writelock.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -16,28 +18,35 @@
 static const opt_command command = {
 	.program = "modelcat-reingest",
 	.usage =
-		"usage: modelcat reingest [--db PATH] [--snapshots DIR] [--strict]\n",
+		"usage: modelcat reingest [--db PATH] [--snapshots DIR] [--strict] [--wait SECONDS]\n",
 	.description =
 		"Rebuilds the catalogue from every stored snapshot in DIR (default:\n"
 		"./snapshots if it exists, else the installed snapshots), oldest first.\n"
 		"DIR holds <export>/<YYYY-MM-DD>.csv.gz (or .csv, .zip); the files of one\n"
 		"date form one snapshot. When fetch stored several contents of an export\n"
 		"on one day (<date>T<time>Z-<sha>.csv.gz), the latest is used. The new\n"
-		"catalogue replaces the old one only when every snapshot has loaded, with\n"
-		"its mode and owner; through a symbolic link --db, the link's target is\n"
-		"replaced and the link kept.\n"
+		"catalogue is built beside the old one and, only when every snapshot has\n"
+		"loaded, copied into the old file in one transaction (SQLite's backup):\n"
+		"the file keeps its mode and owner, other programs' open connections stay\n"
+		"valid, and through a symbolic link --db the link's target is written.\n"
+		"It holds the catalogue's writer lock (PATH.lock) throughout; when another\n"
+		"writer holds it, it waits up to --wait seconds, then exits 75. A program\n"
+		"that does not take the lock (the sqlite3 shell) and changes the catalogue\n"
+		"meanwhile makes it install nothing (exit 75).\n"
 		"Prints a line per export and a summary.\n"
 		"Rows quarantined in stored snapshots (reported when each was first\n"
 		"ingested) are quarantined again, counted in the summary and kept in the\n"
 		"quarantine table; they do not fail the rebuild unless --strict.\n",
 	.exit =
 		"Exit: 0 rebuilt; 1 rebuilt with rows quarantined (--strict only); 2 usage;\n"
-		"3 failure, the old catalogue unchanged.\n",
+		"3 failure, the old catalogue unchanged; 75 another writer held the\n"
+		"catalogue, or another program held or changed it: the catalogue as the\n"
+		"other left it.\n",
 };
 
 /* Rebuild the catalogue at path (through a symbolic link, its target)
  * from the plan; the exit status. */
-static int rebuild(const rebuild_plan *plan, const char *path, int strict)
+static int rebuild(const rebuild_plan *plan, const char *path, int strict, long wait)
 {
 	char target[PATH_MAX];
 	rebuild_stats stats;
@@ -57,12 +66,12 @@ static int rebuild(const rebuild_plan *plan, const char *path, int strict)
 		colmap_release(&map);
 		return MC_EXIT_FAILURE;
 	}
-	rc = rebuild_run(plan, target, &map, stdout, &stats, &err);
+	rc = rebuild_run(plan, target, &map, wait, stdout, &stats, &err);
 	colmap_release(&map);
 	if (rc) {
 		stage_error(command.program, "%s", err.msg);
 		stage_error(command.program, "the catalogue %s was left as it was", target);
-		return MC_EXIT_FAILURE;
+		return stats.conflict ? MC_EXIT_LOCKED : MC_EXIT_FAILURE;
 	}
 	printf("rebuilt %s from %zu snapshots (%zu export files): %lu rows loaded,"
 	       " %lu quarantined%s\n", target, stats.snapshots, plan->n, stats.loaded,
@@ -74,15 +83,18 @@ int main(int argc, char **argv)
 {
 	const char *db = NULL, *snapshot_dir = NULL;
 	int first, rc, strict = 0;
+	long wait = 0;
 	opt_spec options[] = {
 		OPT_DB(&db),
 		{ .name = "snapshots", .arg = "DIR", .type = OPT_STRING, .dest = &snapshot_dir,
 		  .help = "the snapshot store" },
 		{ .name = "strict", .type = OPT_FLAG, .dest = &strict,
 		  .help = "exit 1 when any row was quarantined" },
+		OPT_WAIT(&wait),
 		OPT_DONE
 	};
 	rebuild_plan plan;
+	writelock lock;
 	mc_err err;
 
 	stage_init();
@@ -92,8 +104,13 @@ int main(int argc, char **argv)
 		return stage_usage_error(command.program, "unexpected argument '%s'", argv[first]);
 	if (!snapshot_dir)
 		snapshot_dir = rebuild_default_store();
+	/* the lock before the store is read: a rebuild that waited for a run
+	 * has the snapshot the run stored */
+	if ((rc = writelock_stage(&lock, command.program, paths_db(db), wait)))
+		return rc;
 	if (rebuild_scan(snapshot_dir, &plan, &err)) {
 		stage_error(command.program, "%s", err.msg);
+		writelock_release(&lock);
 		return MC_EXIT_FAILURE;
 	}
 	if (!plan.n) {
@@ -101,8 +118,9 @@ int main(int argc, char **argv)
 			    snapshot_dir);
 		rc = MC_EXIT_FAILURE;
 	} else {
-		rc = rebuild(&plan, paths_db(db), strict);
+		rc = rebuild(&plan, paths_db(db), strict, wait);
 	}
 	rebuild_plan_release(&plan);
+	writelock_release(&lock);
 	return rc;
 }

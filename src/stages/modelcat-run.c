@@ -14,24 +14,31 @@ static const opt_command command = {
 	.program = "modelcat-run",
 	.usage =
 		"usage: modelcat run [--db PATH] [--config FILE] [--snapshots DIR]\n"
-		"                    [--source NAME[=URL]]... [--out DIR] [--catalogues DIR]\n",
+		"                    [--source NAME[=URL]]... [--out DIR] [--catalogues DIR]\n"
+		"                    [--wait SECONDS]\n",
 	.description =
-		"The nightly job: takes a lock (a second run exits 75 at once, naming the\n"
-		"run that holds it), fetches every source into the snapshot store, ingests\n"
-		"every stored snapshot the catalogue lacks (oldest first, a snapshot per\n"
-		"day, each file checked against its recorded SHA-256), merges the\n"
-		"translation catalogues, re-renders the pages, and publishes under DIR:\n"
+		"The nightly job: takes the catalogue's writer lock (PATH.lock; when another\n"
+		"run or writer holds it, it waits up to --wait seconds, then exits 75 naming\n"
+		"the holder), fetches every source into the snapshot store, ingests every\n"
+		"stored snapshot the catalogue lacks (oldest first, a snapshot per day, each\n"
+		"file checked against its recorded SHA-256), merges the translation\n"
+		"catalogues, re-renders the pages, and publishes under DIR:\n"
 		"  DIR/pages/          every model's page (only files that changed are\n"
 		"                      rewritten)\n"
 		"  DIR/audit/DATE.*    the audit of the snapshot as text, JSON and HTML\n"
 		"  DIR/audit/index.html, DIR/audit/feed.atom   past audits and an Atom feed\n"
 		"When nothing changed upstream it writes nothing. The catalogue is changed\n"
-		"on a copy that replaces it (a symbolic link's target) with its mode and\n"
-		"owner. Every log line (stderr) has a timestamp; the last is a summary.\n",
+		"on a copy, copied back into it at the end (SQLite's backup, in one\n"
+		"transaction: the file, a symbolic link's target, keeps its mode and owner\n"
+		"and other programs' connections stay valid); a program that does not take\n"
+		"the lock (the sqlite3 shell) and changes the catalogue meanwhile makes the\n"
+		"run install nothing. Every log line (stderr) has a timestamp; the last is\n"
+		"a summary.\n",
 	.exit =
 		"Exit: 0 done; 1 done, rows were quarantined; 2 usage; 3 or more failure,\n"
-		"the catalogue and the published pages as they were; 75 another run holds\n"
-		"the lock.\n",
+		"the catalogue and the published pages as they were; 75 another writer\n"
+		"holds the lock, or another program held or changed the catalogue during\n"
+		"the run (nothing installed).\n",
 };
 
 int main(int argc, char **argv)
@@ -47,6 +54,7 @@ int main(int argc, char **argv)
 		  .help = "where to publish (default: ./public)" },
 		{ .name = "catalogues", .arg = "DIR", .type = OPT_STRING, .dest = &r.catalogues,
 		  .help = "translation catalogues (default: the installed ones)" },
+		OPT_WAIT(&r.wait),
 		OPT_DONE
 	};
 	int first, rc;

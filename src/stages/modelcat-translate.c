@@ -7,6 +7,7 @@
 #include "base/paths.h"
 #include "cli/options.h"
 #include "cli/stage.h"
+#include "cli/writelock.h"
 #include "out/translate.h"
 
 #include <limits.h>
@@ -17,7 +18,7 @@
 static const opt_command command = {
 	.program = "modelcat-translate",
 	.usage =
-		"usage: modelcat translate [--db PATH] [--catalogues DIR]\n",
+		"usage: modelcat translate [--db PATH] [--catalogues DIR] [--wait SECONDS]\n",
 	.description =
 		"Reads the XLIFF catalogues in DIR (default: the translations folder beside\n"
 		"pipelines/): en.xlf, the English base, and one LANG.xlf per language. Each\n"
@@ -31,13 +32,15 @@ static const opt_command command = {
 		"  invalid   the translation names a placeholder English does not have\n"
 		"  unknown   an entry English does not have (ignored)\n"
 		"A malformed catalogue is reported with file and line and not loaded (its\n"
-		"language keeps what was stored before); the others still load.\n",
+		"language keeps what was stored before); the others still load.\n"
+		"It holds the catalogue's writer lock (PATH.lock) while it stores; when\n"
+		"another writer holds it, it waits up to --wait seconds, then exits 75.\n",
 	.exit =
 		"Exit: 0 every catalogue loaded and every entry translated; 1 stored, but an\n"
 		"entry was missing, stale, invalid or unknown, or a catalogue other than\n"
 		"English was refused or skipped (a file name that is no language code);\n"
 		"2 usage; 3 failure (English unreadable or incomplete, database error):\n"
-		"nothing stored.\n",
+		"nothing stored; 75 another writer held the catalogue, nothing stored.\n",
 };
 
 int main(int argc, char **argv)
@@ -47,15 +50,19 @@ int main(int argc, char **argv)
 	mc_err err;
 	translate_result result;
 	catalogue cat;
+	writelock lock;
+	long wait = 0;
 	size_t i, stored = 0;
 	opt_spec options[] = {
 		OPT_DB(&db),
 		{ .name = "catalogues", .arg = "DIR", .type = OPT_STRING, .dest = &dir,
 		  .help = "the folder of .xlf files" },
+		OPT_WAIT(&wait),
 		OPT_DONE
 	};
 	int first, rc, status = MC_EXIT_OK;
 
+	stage_init();
 	if ((rc = opt_parse_table(&command, options, argc, argv, &first)))
 		return opt_status(rc);
 	if (first != argc)
@@ -64,12 +71,17 @@ int main(int argc, char **argv)
 		paths_data_file(default_dir, sizeof(default_dir), "translations");
 		dir = default_dir;
 	}
-	if (stage_catalogue(command.program, &cat, db, 0))
+	if ((rc = writelock_stage(&lock, command.program, paths_db(db), wait)))
+		return rc;
+	if (stage_catalogue(command.program, &cat, db, 0)) {
+		writelock_release(&lock);
 		return MC_EXIT_FAILURE;
+	}
 	if (translate_catalogues(&cat, dir, stderr, &result, &err)) {
 		stage_error(command.program, "%s", err.msg);
 		stage_error(command.program, "nothing was stored");
 		catalogue_close(&cat);
+		writelock_release(&lock);
 		return MC_EXIT_FAILURE;
 	}
 	for (i = 0; i < result.n; i++) {
@@ -96,5 +108,6 @@ int main(int argc, char **argv)
 	       cat.path);
 	translate_result_release(&result);
 	catalogue_close(&cat);
+	writelock_release(&lock);
 	return status;
 }

@@ -62,7 +62,7 @@ sleep 0.5
 start=$(date +%s%N)
 check_status "a second run while one works exits 75" 75 run --source "notable_ai_models=$URL/data/notable_ai_models.csv"
 ms=$(( ($(date +%s%N) - start) / 1000000 ))
-check_grep "it names the run that holds the lock" "another run holds the lock .*(pid $a since" "$TMP/err"
+check_grep "it names the run that holds the lock" "another writer holds the catalogue: .*held by pid $a (modelcat-run) since" "$TMP/err"
 check "it exits at once (${ms} ms)" test "$ms" -lt 1000
 wait $a
 check_eq "the first run completed" "$?" 0

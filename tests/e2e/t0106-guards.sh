@@ -81,12 +81,14 @@ ln -s ../real/catalogue.db "$LINK"
 chmod 600 "$REAL"
 owner=$(id -u)
 if [ "$owner" -eq 0 ]; then chown 65534:65534 "$REAL"; owner=65534; fi
+inode=$(stat -c %i "$REAL")
 check_status "reingest through a symlinked --db exits 0" 0 $T "$BIN/modelcat" reingest --db "$LINK" --snapshots "$TMP/store"
 check "the link is still a link" test -L "$LINK"
 check_eq "its target has the rebuilt catalogue" \
 	"$(sqlite3 "$REAL" 'SELECT group_concat(as_of) FROM (SELECT as_of FROM snapshot ORDER BY as_of)')" "2025-01-01,2025-02-01"
 check_eq "the target kept its mode" "$(stat -c %a "$REAL")" 600
 check_eq "the target kept its owner" "$(stat -c %u:%g "$REAL")" "$owner:$owner"
+check_eq "the target is the same file, written into, not replaced" "$(stat -c %i "$REAL")" "$inode"
 check "no temporary catalogue is left beside the link or the target" \
 	sh -c "! ls '$TMP/real' '$TMP/links' | grep -q reingest-"
 
@@ -101,6 +103,9 @@ check "the link is still a link after run" test -L "$LINK"
 check_eq "its target has the run's snapshot" "$(sqlite3 "$REAL" "SELECT count(*) FROM snapshot WHERE as_of = '$day'")" 1
 check_eq "the target kept its mode after run" "$(stat -c %a "$REAL")" 600
 check_eq "the target kept its owner after run" "$(stat -c %u:%g "$REAL")" "$owner:$owner"
+check_eq "and is still the same file" "$(stat -c %i "$REAL")" "$inode"
+check "no lock file is left beside the target or the link" \
+	sh -c "! ls '$TMP/real' '$TMP/links' | grep -q '\.lock\$'"
 kill $server 2>/dev/null
 
 ln -s "$TMP/real/missing.db" "$TMP/links/dangling.db"

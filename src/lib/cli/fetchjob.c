@@ -1,5 +1,6 @@
 #include "cli/fetchjob.h"
 #include "cli/stage.h"
+#include "cli/writelock.h"
 #include "base/paths.h"
 #include "store/fetch.h"
 #include "store/naming.h"
@@ -30,6 +31,7 @@ typedef struct fetch_run {
 	colmap map;                /* to examine bodies */
 	store *st;                 /* the open store */
 	catalogue cat;             /* the catalogue */
+	writelock lock;            /* the catalogue's writer lock */
 	int have_map, have_cat;    /* map and cat are open */
 } fetch_run;
 
@@ -278,6 +280,12 @@ static int fetch_into(fetch_run *r, const fetch_settings *s, const char *db)
 		stage_error(r->program, "%s", err.msg);
 		return MC_EXIT_FAILURE;
 	}
+	/* the manifest is recorded in the catalogue (and a new one made):
+	 * under the writer lock, taken after the store's own lock, so that
+	 * a second fetch is told the store is busy */
+	status = writelock_stage(&r->lock, r->program, paths_db(db), s->wait);
+	if (status)
+		return status;
 	existed = !access(paths_db(db), F_OK);
 	if (stage_catalogue(r->program, &r->cat, db, 0))
 		return MC_EXIT_FAILURE;
@@ -310,6 +318,7 @@ int fetchjob_run(const char *program, const fetch_settings *s, const char *db)
 	int status;
 
 	memset(&r, 0, sizeof(r));
+	r.lock.fd = -1;
 	r.program = program;
 	sources_init(&r.configured);
 	sources_init(&r.chosen);
@@ -327,6 +336,7 @@ int fetchjob_run(const char *program, const fetch_settings *s, const char *db)
 		status = fetch_into(&r, s, db);
 	if (r.have_cat)
 		catalogue_close(&r.cat);
+	writelock_release(&r.lock);
 	store_free(r.st);
 	if (r.have_map)
 		colmap_release(&r.map);

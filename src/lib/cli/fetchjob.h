@@ -25,6 +25,9 @@ typedef struct fetch_settings {
 	long retries;                    /* --retries: retries per download */
 	long timeout;                    /* --timeout: seconds per attempt */
 	long connect_timeout;            /* --connect-timeout: seconds to connect */
+	long wait;                       /* modelcat-fetch's --wait (not in the shared
+					    table: run has its own): seconds to wait
+					    for the catalogue's writer lock */
 } fetch_settings;
 
 /* The defaults: every configured source into ./snapshots, and the HTTP

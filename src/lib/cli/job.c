@@ -1,4 +1,5 @@
 #include "cli/job.h"
+#include "cli/writelock.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -9,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/file.h>
 #include <sys/prctl.h>
 #include <signal.h>
 #include <sys/select.h>
@@ -19,43 +19,6 @@
 #include <unistd.h>
 
 extern char **environ;
-
-int job_lock(const char *path, char *holder, size_t holderlen, mc_err *err)
-{
-	char text[128], when[32];
-	time_t now = time(NULL);
-	struct tm tm;
-	ssize_t n;
-	int fd;
-
-	holder[0] = '\0';
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (fd < 0) {
-		mc_error(err, "%s: cannot open the lock: %s", path, strerror(errno));
-		return -1;
-	}
-	if (flock(fd, LOCK_EX | LOCK_NB)) {
-		if (errno == EWOULDBLOCK) {
-			n = pread(fd, holder, holderlen - 1, 0);
-			holder[n > 0 ? n : 0] = '\0';
-			holder[strcspn(holder, "\n")] = '\0';
-			if (!holder[0])
-				mc_fmt(holder, holderlen, "another process");
-			mc_error(err, "%s: held by %s", path, holder);
-		} else {
-			mc_error(err, "%s: cannot lock: %s", path, strerror(errno));
-		}
-		close(fd);
-		return -1;
-	}
-	gmtime_r(&now, &tm);
-	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	mc_fmt(text, sizeof(text), "pid %ld since %s\n", (long)getpid(), when);
-	if (ftruncate(fd, 0) || pwrite(fd, text, strlen(text), 0) < 0) {
-		/* the lock holds all the same; only the note is missing */
-	}
-	return fd;
-}
 
 void job_log(const char *program, const char *fmt, ...)
 {
@@ -155,6 +118,9 @@ int job_run(const char *bindir, char *const *argv, char *const *env, sbuf *out, 
 		dup2(errpipe[1], STDERR_FILENO);
 		for (i = 0; env && env[i]; i++)
 			putenv(env[i]);
+		/* a stage of a job that holds the catalogue's writer lock
+		 * writes under it: it gets the lock, not a wait for it */
+		writelock_hand_on();
 		execv(path, argv);
 		fprintf(stderr, "cannot run %s: %s\n", path, strerror(errno));
 		_exit(127);

@@ -1,7 +1,8 @@
 /*
- * job: what the nightly job needs around the stages: a lock that lets one
- * run at a time, timestamped log lines, running a stage program with its
- * output logged, and publishing a freshly built folder over the published
+ * job: what the nightly job needs around the stages (its lock: the
+ * catalogue's writer lock, cli/writelock.h): timestamped log lines,
+ * running a stage program with its output logged and the writer lock
+ * handed on, and publishing a freshly built folder over the published
  * one by replacing only the files that changed.
  */
 #ifndef MODELCAT_JOB_H
@@ -10,21 +11,14 @@
 #include <stddef.h>
 #include "base/util.h"
 
-/*
- * Take the lock file path (created if needed) without waiting. Returns the
- * open descriptor (keep it until the end), or -1 when another process holds
- * it (holder gets what it wrote there: "pid N since TIME") or on error
- * (holder empty, err set).
- */
-int job_lock(const char *path, char *holder, size_t holderlen, mc_err *err);
-
 /* Write "YYYY-MM-DDTHH:MM:SSZ program: message" on stderr. */
 void job_log(const char *program, const char *fmt, ...) MC_PRINTF(2, 3);
 
 /*
  * Run bindir/argv[0] with argv, its environment plus the NULL-terminated
  * "NAME=VALUE" strings of env, and log each line it prints (stdout and
- * stderr) with a timestamp under its name. Lines it prints on stdout are
+ * stderr) with a timestamp under its name. A writer lock this process
+ * holds is handed on to it (writelock_hand_on()). Lines it prints on stdout are
  * also appended to out, when out is not NULL. Returns its exit status, or
  * -1 when it could not be run (err).
  */

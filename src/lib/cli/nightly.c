@@ -1,6 +1,7 @@
 #include "cli/nightly.h"
 #include "db/snapshot.h"
 #include "cli/job.h"
+#include "cli/writelock.h"
 #include "base/paths.h"
 #include "db/query.h"
 #include "out/audit.h"
@@ -196,11 +197,16 @@ static void remove_stale_builds(const char *out)
 	closedir(d);
 }
 
+/* Set when the run's copy could not be installed because another program
+ * held or changed the catalogue: the run exits 75, not 3. */
+static int install_conflict;
+
 /* Everything after the fetch: ingest into the work copy, translate,
  * render, audit, publish, and put the copy in place. */
 static int update(nightly *r, sqlite3_int64 before, int *quarantined)
 {
 	catalogue work;
+	catalogue_stamp seen = { 0 };
 	char dir[PATH_MAX], pages_out[PATH_MAX], audit_out[PATH_MAX];
 	unsigned long written;
 	int status, rc = -1, opened = 0;
@@ -209,7 +215,7 @@ static int update(nightly *r, sqlite3_int64 before, int *quarantined)
 	mc_fmt(r->build, sizeof(r->build), "%s/.build-%ld", r->out, (long)getpid());
 	catalogue_remove(r->work);
 	mc_cleanup_add(r->work);
-	if (!access(r->target, F_OK) && catalogue_copy(r->target, r->work, &r->err))
+	if (!access(r->target, F_OK) && catalogue_copy(r->target, r->work, &seen, &r->err))
 		goto out;
 	if (mkdir(r->out, 0755) && errno != EEXIST) {
 		mc_error(&r->err, "%s: cannot create: %s", r->out, strerror(errno));
@@ -268,14 +274,15 @@ static int update(nightly *r, sqlite3_int64 before, int *quarantined)
 	job_log(r->program, "published the audit of %s in %s", r->fresh[r->nfresh - 1].day, audit_out);
 	catalogue_close(&work);
 	opened = 0;
-	if (catalogue_replace(r->work, r->target, &r->err))
+	/* copied into the live file under the writer lock, not renamed over
+	 * it; refused when another program changed it since the copy */
+	if (catalogue_install(r->work, r->target, &seen, r->wait, &install_conflict, &r->err))
 		goto out;
 	rc = 0;
 out:
 	if (opened)
 		catalogue_close(&work);
-	if (rc)
-		catalogue_remove(r->work);
+	catalogue_remove(r->work);
 	mc_cleanup_remove(r->work);
 	job_remove_tree(r->build);
 	return rc;
@@ -362,9 +369,9 @@ static void remove_leftovers(const nightly *r)
 
 int nightly_run(nightly *r)
 {
-	char lock_path[PATH_MAX], holder[256];
 	struct timespec start;
-	int fd, status = MC_EXIT_FAILURE;
+	writelock lock;
+	int rc, status = MC_EXIT_FAILURE;
 	size_t i;
 
 	clock_gettime(CLOCK_MONOTONIC, &start);
@@ -372,12 +379,13 @@ int nightly_run(nightly *r)
 		job_log(r->program, "%s", r->err.msg);
 		goto done;
 	}
-	mc_fmt(lock_path, sizeof(lock_path), "%s.lock", r->db);
-	fd = job_lock(lock_path, holder, sizeof(holder), &r->err);
-	if (fd < 0) {
-		if (holder[0]) {
-			job_log(r->program, "another run holds the lock %s (%s); exiting",
-				lock_path, holder);
+	/* the catalogue's writer lock, for the whole run; its stages get it
+	 * from job_run() */
+	rc = writelock_take(&lock, r->db, r->program, r->wait, &r->err);
+	if (rc) {
+		if (rc > 0) {
+			job_log(r->program, "another writer holds the catalogue: %s; exiting",
+				r->err.msg);
 			status = MC_EXIT_LOCKED;
 		} else {
 			job_log(r->program, "%s", r->err.msg);
@@ -392,9 +400,12 @@ int nightly_run(nightly *r)
 			"fetch failed; nothing ingested, nothing published");
 		status = status < 3 ? MC_EXIT_FAILURE : status;
 	} else {
+		install_conflict = 0;
 		status = ingest_and_publish(r);
+		if (status == MC_EXIT_FAILURE && install_conflict)
+			status = MC_EXIT_LOCKED;
 	}
-	close(fd);
+	writelock_release(&lock);
 done:
 	summary(r, &start);
 	for (i = 0; i < r->nfresh; i++)

@@ -1,11 +1,13 @@
 /*
  * nightly: the steps of `modelcat run`, the nightly job. One run at a
- * time (a lock beside the catalogue); fetch every source (modelcat-fetch);
+ * time, and no other writer meanwhile (the catalogue's writer lock,
+ * cli/writelock.h, handed on to its stages); fetch every source (modelcat-fetch);
  * ingest what is new as one snapshot; merge the translations; re-render
  * the pages; publish the audit of the snapshot, its index and an Atom
  * feed. Every log line has a timestamp; the last one is a summary.
  *
- * The catalogue is changed on a copy that replaces it only at the end, and
+ * The catalogue is changed on a copy that is copied into it only at the end
+ * (catalogue_install(): not when another program changed it meanwhile), and
  * pages are built in a folder of their own and published file by file only
  * when everything before succeeded: a failed run leaves the catalogue and
  * the published pages as they were.
@@ -35,11 +37,12 @@ typedef struct nightly {
 	const char *out;              /* where pages and audits are published */
 	const char *catalogues;       /* translation catalogues, or NULL */
 	const opt_spec *fetch_options; /* fetch's options as given: passed on */
+	long wait;                    /* --wait: seconds to wait for the writer lock */
 	/* what the run finds */
 	nightly_fresh *fresh;         /* new content to ingest, oldest first */
 	size_t nfresh;                /* entries in fresh */
 	char target[PATH_MAX];        /* the file db names (a symbolic link's target):
-					 the copy is made beside it and replaces it */
+					 the copy is made beside it and installed into it */
 	char work[PATH_MAX];          /* the catalogue copy this run changes */
 	char build[PATH_MAX];         /* the folder pages and audits are built in */
 	unsigned long sources;        /* sources fetched */

@@ -81,6 +81,12 @@ typedef struct opt_command {
 #define OPT_ALLOW_FUTURE(to) \
 	{ .name = "allow-future", .type = OPT_FLAG, .dest = (to), \
 	  .help = "accept an --as-of after tomorrow (UTC)" }
+/* A writer's wait for the catalogue's writer lock (cli/writelock.h), long *. */
+#define OPT_WAIT(to) \
+	{ .name = "wait", .arg = "SECONDS", .type = OPT_INT, .dest = (to), .min = 0, \
+	  .max = 86400, .what = "a number of seconds", \
+	  .help = "wait up to SECONDS for another writer of the\n" \
+		  "catalogue to finish (default 0: exit 75 at once)" }
 #define OPT_FORMAT(to, words, text) \
 	{ .name = "format", .arg = "FORMAT", .type = OPT_CHOICE, .dest = (to), \
 	  .choices = (words), .help = (text) }

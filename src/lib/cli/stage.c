@@ -1,4 +1,5 @@
 #include "cli/stage.h"
+#include "cli/writelock.h"
 #include "base/day.h"
 #include "base/paths.h"
 
@@ -121,20 +122,27 @@ int stage_check_as_of(const char *program, const char *as_of, int allow_future)
 	return MC_EXIT_USAGE;
 }
 
-int stage_load_snapshot(const char *program, const char *db, const char *as_of,
+int stage_load_snapshot(const char *program, const char *db, const char *as_of, long wait,
 			const colmap *map, char *const *args, int n, snapload_fn *load_one)
 {
 	snapload_job job = { db, as_of, map, args, n, load_one };
 	snapload_result result;
+	writelock lock;
 	mc_err err;
+	int status = writelock_stage(&lock, program, paths_db(db), wait);
 
+	if (status)
+		return status;
 	if (snapload_run(&job, stdout, &result, &err)) {
 		stage_error(program, "%s", err.msg);
 		if (result.aborted)
 			stage_error(program, "nothing was written to the catalogue");
-		return MC_EXIT_FAILURE;
+		status = MC_EXIT_FAILURE;
+	} else {
+		status = stage_status(result.quarantined);
 	}
-	return stage_status(result.quarantined);
+	writelock_release(&lock);
+	return status;
 }
 
 int stage_write_stdout(const char *program, const sbuf *out)

@@ -44,9 +44,11 @@ int stage_begin_load(const char *program, catalogue *cat, const char *day, load 
 int stage_check_as_of(const char *program, const char *as_of, int allow_future);
 
 /* snapload_run() of args[0..n) dated as_of (today when empty) into the
- * catalogue db, summary lines on stdout, errors printed. map may be NULL
- * when load_one does not parse. Returns the exit status. */
-int stage_load_snapshot(const char *program, const char *db, const char *as_of,
+ * catalogue db under its writer lock (waiting up to wait seconds for it:
+ * cli/writelock.h), summary lines on stdout, errors printed. map may be
+ * NULL when load_one does not parse. Returns the exit status
+ * (MC_EXIT_LOCKED: another writer held the lock). */
+int stage_load_snapshot(const char *program, const char *db, const char *as_of, long wait,
 			const colmap *map, char *const *args, int n, snapload_fn *load_one);
 
 /* Write out to stdout: MC_EXIT_OK, or MC_EXIT_FAILURE with the error printed. */

@@ -279,30 +279,6 @@ int catalogue_target(const char *path, char *out, size_t len, mc_err *err)
 	return 0;
 }
 
-int catalogue_replace(const char *tmp, const char *target, mc_err *err)
-{
-	struct stat st;
-	int fd;
-
-	if (!stat(target, &st)) {
-		fd = open(tmp, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-		if (fd < 0)
-			return mc_error(err, "%s: cannot open: %s", tmp, strerror(errno));
-		if (fchmod(fd, st.st_mode & 07777) ||
-		    ((st.st_uid != geteuid() || st.st_gid != getegid()) &&
-		     fchown(fd, st.st_uid, st.st_gid))) {
-			mc_error(err, "cannot give %s the mode and owner of %s: %s", tmp, target,
-				 strerror(errno));
-			close(fd);
-			return -1;
-		}
-		close(fd);
-	}
-	if (rename(tmp, target))
-		return mc_error(err, "cannot replace %s: %s", target, strerror(errno));
-	return 0;
-}
-
 /* Open the connection at path as catalogue_open() describes, path already
  * checked. */
 static int open_connection(catalogue *cat, const char *path, const char *sqldir, int flags,
@@ -421,14 +397,328 @@ int catalogue_prepare(catalogue *cat, sqlite3_stmt **st, const char *sql, mc_err
 	return 0;
 }
 
-int catalogue_copy(const char *src, const char *dst, mc_err *err)
+/*
+ * The stamp of the live file path, read through db, a connection to it
+ * that holds a transaction: the header through SQLite's own descriptor
+ * (SQLITE_FCNTL_FILE_POINTER), never by an open() and close() of our own,
+ * which would drop the POSIX locks the connection holds on the file (see
+ * "How To Corrupt An SQLite Database File", 2.2). The file format (section
+ * 1.3.7 of fileformat2.html): "The file change counter is a 4-byte
+ * big-endian integer at offset 24 that is incremented whenever the
+ * database file is unlocked after having been modified"; in WAL mode it
+ * might not be, which is why the catalogue keeps the rollback journal.
+ */
+static int read_stamp(sqlite3 *db, const char *path, catalogue_stamp *seen, mc_err *err)
+{
+	sqlite3_file *fp = NULL;
+	unsigned char head[28];
+	struct stat st;
+	int rc;
+
+	memset(seen, 0, sizeof(*seen));
+	if (sqlite3_file_control(db, "main", SQLITE_FCNTL_FILE_POINTER, &fp) != SQLITE_OK ||
+	    !fp || !fp->pMethods)
+		return mc_error(err, "%s: cannot read the database header", path);
+	rc = fp->pMethods->xRead(fp, head, (int)sizeof(head), 0);
+	if (rc != SQLITE_OK && rc != SQLITE_IOERR_SHORT_READ)
+		return mc_error(err, "%s: cannot read the database header", path);
+	if (stat(path, &st))
+		return mc_error(err, "%s: cannot examine: %s", path, strerror(errno));
+	seen->exists = 1;
+	memcpy(seen->counter, head + 24, sizeof(seen->counter));
+	seen->dev = (unsigned long long)st.st_dev;
+	seen->ino = (unsigned long long)st.st_ino;
+	return 0;
+}
+
+/* The stamp of a file SQLite cannot read (a damaged catalogue, which a
+ * rebuild replaces): the header read directly; no connection of ours has
+ * the file open. */
+static int read_stamp_raw(const char *path, catalogue_stamp *seen, mc_err *err)
+{
+	unsigned char head[28];
+	struct stat st;
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+
+	memset(seen, 0, sizeof(*seen));
+	if (fd < 0)
+		return mc_error(err, "%s: cannot read: %s", path, strerror(errno));
+	memset(head, 0, sizeof(head));
+	n = pread(fd, head, sizeof(head), 0);
+	if (n < 0 || fstat(fd, &st)) {
+		mc_error(err, "%s: cannot read: %s", path, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	seen->exists = 1;
+	memcpy(seen->counter, head + 24, sizeof(seen->counter));
+	seen->dev = (unsigned long long)st.st_dev;
+	seen->ino = (unsigned long long)st.st_ino;
+	return 0;
+}
+
+int catalogue_stamp_take(const char *path, catalogue_stamp *seen, mc_err *err)
+{
+	sqlite3 *db = NULL;
+	int rc = -1;
+
+	memset(seen, 0, sizeof(*seen));
+	if (catalogue_check_path(path, err))
+		return -1;
+	if (access(path, F_OK))
+		return 0;
+	/* inside a read transaction: a commit of another program is whole in
+	 * the file (or rolled back from its hot journal first) when the
+	 * header is read */
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE, NULL) == SQLITE_OK) {
+		sqlite3_busy_timeout(db, 10000);
+		if (sqlite3_exec(db, "BEGIN; SELECT count(*) FROM sqlite_master", NULL, NULL,
+				 NULL) == SQLITE_OK)
+			rc = read_stamp(db, path, seen, err);
+	}
+	sqlite3_close(db);
+	return rc ? read_stamp_raw(path, seen, err) : 0;
+}
+
+static int stamp_same(const catalogue_stamp *a, const catalogue_stamp *b)
+{
+	return a->exists == b->exists && a->dev == b->dev && a->ino == b->ino &&
+	       !memcmp(a->counter, b->counter, sizeof(a->counter));
+}
+
+/* live does not exist: link built there (a file system without hard links:
+ * rename). 0; 1 when live exists after all; -1 (err). */
+static int install_new(const char *built, const char *live, mc_err *err)
+{
+	if (!link(built, live))
+		return 0;
+	if (errno == EEXIST)
+		return 1;
+	if ((errno == EPERM || errno == ENOTSUP || errno == EXDEV) && !access(live, F_OK))
+		return 1;
+	if ((errno == EPERM || errno == ENOTSUP || errno == EXDEV) && !rename(built, live))
+		return 0;
+	return mc_error(err, "%s: cannot install the catalogue: %s", live, strerror(errno));
+}
+
+/* Is SQLite's answer one of another connection holding the file? */
+static int busy_code(int rc)
+{
+	return (rc & 0xff) == SQLITE_BUSY || (rc & 0xff) == SQLITE_LOCKED;
+}
+
+/* Is SQLite's answer one of a damaged destination? */
+static int damaged_code(int rc)
+{
+	return (rc & 0xff) == SQLITE_CORRUPT || (rc & 0xff) == SQLITE_NOTADB;
+}
+
+/* install_pages(), install_into(): live is damaged (SQLite cannot write
+ * into it; a rebuild is how it is recovered). */
+enum { INSTALL_DAMAGED = -2 };
+
+/* The backup of catalogue_install(): from and to are open; b is begun.
+ * 0, -1 (err), or INSTALL_DAMAGED. */
+static int install_pages(sqlite3_backup *b, sqlite3 *to, const char *live,
+			 const catalogue_stamp *seen, int *conflict, mc_err *err)
+{
+	catalogue_stamp now;
+	int rc;
+
+	/* sqlite3.h, sqlite3_backup_step(): "The first call to
+	 * sqlite3_backup_step() obtains an exclusive lock on the destination
+	 * file" (it begins the destination's write transaction before the
+	 * loop that copies up to N pages, so N = 0 copies none); a lock it
+	 * cannot get is waited for by the busy handler, then SQLITE_BUSY, "can
+	 * be retried later". From here no other connection reads or writes
+	 * live until the backup completes or is finished (abandoned: "any
+	 * active write-transaction on the destination database is rolled
+	 * back", live unchanged). */
+	rc = sqlite3_backup_step(b, 0);
+	if (busy_code(rc)) {
+		*conflict = 1;
+		return mc_error(err, "%s: another connection holds the catalogue (a write transaction"
+				" left open, in the sqlite3 shell?); nothing installed", live);
+	}
+	if (damaged_code(rc))
+		return INSTALL_DAMAGED;
+	if (rc != SQLITE_OK && rc != SQLITE_DONE)
+		return mc_error(err, "%s: cannot install the catalogue: %s", live,
+				sqlite3_errstr(rc));
+	if (seen) {
+		if (read_stamp(to, live, &now, err))
+			return -1;
+		if (!stamp_same(seen, &now)) {
+			*conflict = 1;
+			return mc_error(err, "%s: changed by another program during the run; nothing"
+					" installed", live);
+		}
+	}
+	if (rc == SQLITE_OK)
+		rc = sqlite3_backup_step(b, -1);
+	if (busy_code(rc)) {
+		*conflict = 1;
+		return mc_error(err, "%s: another connection holds the catalogue; nothing installed",
+				live);
+	}
+	if (damaged_code(rc))
+		return INSTALL_DAMAGED;
+	if (rc != SQLITE_DONE)
+		return mc_error(err, "%s: cannot install the catalogue: %s", live,
+				sqlite3_errstr(rc));
+	return 0;
+}
+
+/* Take the lock level on fp, waiting up to busy_ms. SQLITE_OK or not. */
+static int vfs_lock(sqlite3_file *fp, int level, int busy_ms)
+{
+	int rc, waited = 0;
+
+	while ((rc = fp->pMethods->xLock(fp, level)) == SQLITE_BUSY && waited < busy_ms) {
+		usleep(20 * 1000);
+		waited += 20;
+	}
+	return rc;
+}
+
+/* live is damaged (SQLite cannot begin a transaction on it to copy into
+ * it): empty it in place, under an exclusive lock taken through the VFS
+ * of a connection of its own, by the rules of SQLite's file locking
+ * (lockingv3.html: SHARED, RESERVED, then EXCLUSIVE, which no other
+ * connection holds any lock beside): the same file, its mode, owner and
+ * links kept, when it is still what seen says; *emptied gets its stamp
+ * then. 0, or -1 (err, *conflict). */
+static int empty_damaged(const char *live, const catalogue_stamp *seen, int busy_ms,
+			 catalogue_stamp *emptied, int *conflict, mc_err *err)
+{
+	static const int levels[] = { SQLITE_LOCK_SHARED, SQLITE_LOCK_RESERVED, SQLITE_LOCK_EXCLUSIVE };
+	sqlite3_file *fp = NULL;
+	sqlite3 *db = NULL;
+	char msg[512];
+	size_t i;
+	int rc = -1;
+
+	if (sqlite3_open_v2(live, &db, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
+		mc_error(err, "%s: cannot open: %s", live, catalogue_db_error(db, msg, sizeof(msg)));
+		goto out;
+	}
+	if (sqlite3_file_control(db, "main", SQLITE_FCNTL_FILE_POINTER, &fp) != SQLITE_OK || !fp ||
+	    !fp->pMethods) {
+		mc_error(err, "%s: cannot open the damaged catalogue", live);
+		fp = NULL;
+		goto out;
+	}
+	for (i = 0; i < sizeof(levels) / sizeof(levels[0]); i++) {
+		int got = vfs_lock(fp, levels[i], busy_ms);
+
+		if (got != SQLITE_OK) {
+			*conflict = got == SQLITE_BUSY;
+			mc_error(err, "%s: another connection holds the catalogue; nothing installed",
+				 live);
+			goto out;
+		}
+	}
+	if (read_stamp(db, live, emptied, err))
+		goto out;
+	if (seen && !stamp_same(seen, emptied)) {
+		*conflict = 1;
+		mc_error(err, "%s: changed by another program during the run; nothing installed", live);
+		goto out;
+	}
+	if (fp->pMethods->xTruncate(fp, 0) != SQLITE_OK ||
+	    fp->pMethods->xSync(fp, SQLITE_SYNC_NORMAL) != SQLITE_OK) {
+		mc_error(err, "%s: cannot empty the damaged catalogue", live);
+		goto out;
+	}
+	memset(emptied->counter, 0, sizeof(emptied->counter));
+	rc = 0;
+out:
+	if (fp)
+		fp->pMethods->xUnlock(fp, SQLITE_LOCK_NONE);
+	sqlite3_close(db);
+	return rc;
+}
+
+/* catalogue_install() into an existing live: 0, -1 (err), or
+ * INSTALL_DAMAGED. */
+static int install_into(const char *built, const char *live, const catalogue_stamp *seen,
+			int busy_ms, int *conflict, mc_err *err)
 {
 	sqlite3 *from = NULL, *to = NULL;
 	sqlite3_backup *b;
 	char msg[512];
 	int rc = -1;
 
-	if (sqlite3_open_v2(src, &from, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+	if (sqlite3_open_v2(built, &from, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		mc_error(err, "%s: cannot open: %s", built, catalogue_db_error(from, msg, sizeof(msg)));
+		goto out;
+	}
+	if (sqlite3_open_v2(live, &to, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
+		mc_error(err, "%s: cannot open: %s", live, catalogue_db_error(to, msg, sizeof(msg)));
+		goto out;
+	}
+	sqlite3_busy_timeout(to, busy_ms);
+	b = sqlite3_backup_init(to, "main", from, "main");
+	if (!b) {
+		mc_error(err, "%s: cannot install the catalogue: %s", live,
+			 catalogue_db_error(to, msg, sizeof(msg)));
+		goto out;
+	}
+	rc = install_pages(b, to, live, seen, conflict, err);
+	if (sqlite3_backup_finish(b) != SQLITE_OK && !rc)
+		rc = mc_error(err, "%s: cannot install the catalogue: %s", live,
+			      catalogue_db_error(to, msg, sizeof(msg)));
+out:
+	sqlite3_close(from);
+	sqlite3_close(to);
+	return rc;
+}
+
+int catalogue_install(const char *built, const char *live, const catalogue_stamp *seen,
+		      long wait, int *conflict, mc_err *err)
+{
+	/* readers hold the file for a moment each: wait for them, and for a
+	 * writer of another program, as long as the caller waits for the lock
+	 * but at least 10 seconds, as every connection of ours does */
+	int busy_ms = (int)((wait > 10 ? (wait < 86400 ? wait : 86400) : 10) * 1000), rc;
+	catalogue_stamp emptied;
+
+	*conflict = 0;
+	if (catalogue_check_path(live, err))
+		return -1;
+	if (access(live, F_OK)) {
+		if (seen && seen->exists) {
+			*conflict = 1;
+			return mc_error(err, "%s: removed by another program during the run; nothing"
+					" installed", live);
+		}
+		rc = install_new(built, live, err);
+		if (rc <= 0)
+			return rc;
+	}
+	rc = install_into(built, live, seen, busy_ms, conflict, err);
+	if (rc != INSTALL_DAMAGED)
+		return rc;
+	/* a damaged catalogue (a truncated file) cannot take a backup: it is
+	 * emptied in place first, then takes it as a new file would */
+	if (empty_damaged(live, seen, busy_ms, &emptied, conflict, err))
+		return -1;
+	rc = install_into(built, live, &emptied, busy_ms, conflict, err);
+	return rc == INSTALL_DAMAGED ? mc_error(err, "%s: cannot install the catalogue: the file"
+						" is damaged", live) : rc;
+}
+
+int catalogue_copy(const char *src, const char *dst, catalogue_stamp *seen, mc_err *err)
+{
+	sqlite3 *from = NULL, *to = NULL;
+	sqlite3_backup *b;
+	char msg[512];
+	int rc = -1;
+
+	if (sqlite3_open_v2(src, &from, seen ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY,
+			    NULL) != SQLITE_OK) {
 		mc_error(err, "%s: cannot open: %s", src,
 			 catalogue_db_error(from, msg, sizeof(msg)));
 		goto out;
@@ -439,6 +729,19 @@ int catalogue_copy(const char *src, const char *dst, mc_err *err)
 		goto out;
 	}
 	sqlite3_busy_timeout(from, 10000);
+	/* the stamp and the copy of one state: a read transaction on src
+	 * around both (sqlite3_backup_step() uses a read transaction already
+	 * open on the source and opens none of its own) */
+	if (seen) {
+		if (sqlite3_exec(from, "BEGIN; SELECT count(*) FROM sqlite_master", NULL, NULL,
+				 NULL) != SQLITE_OK) {
+			mc_error(err, "%s: cannot read: %s", src,
+				 catalogue_db_error(from, msg, sizeof(msg)));
+			goto out;
+		}
+		if (read_stamp(from, src, seen, err))
+			goto out;
+	}
 	b = sqlite3_backup_init(to, "main", from, "main");
 	if (!b) {
 		mc_error(err, "%s: cannot copy: %s", dst, catalogue_db_error(to, msg, sizeof(msg)));

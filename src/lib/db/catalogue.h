@@ -33,14 +33,44 @@ enum { CATALOGUE_READONLY = 1 };
  * character or block device, a socket) or for a symbolic link whose
  * target does not exist. */
 int catalogue_check_path(const char *path, mc_err *err);
-/* The file a writer replaces for path, into out (len bytes): path itself,
+/* The file a writer writes for path, into out (len bytes): path itself,
  * or the target of a symbolic link (realpath), so that a new catalogue is
- * built beside it and renamed over it, and the link stays a link. Checks
- * path first (catalogue_check_path). 0, or -1 (err). */
+ * installed into the file the link names and the link stays a link; the
+ * writer lock is TARGET.lock. Checks path first (catalogue_check_path).
+ * 0, or -1 (err). */
 int catalogue_target(const char *path, char *out, size_t len, mc_err *err);
-/* Rename the finished catalogue tmp over target, tmp given first the mode
- * and owner of target when target exists. 0, or -1 (err; tmp is left). */
-int catalogue_replace(const char *tmp, const char *target, mc_err *err);
+
+/* What a live catalogue file was when a writer read it: its file change
+ * counter (the 4 bytes at offset 24 of the SQLite header, incremented by
+ * every commit in rollback-journal mode), device and inode. */
+typedef struct catalogue_stamp {
+	int exists;                  /* 0: there was no file */
+	unsigned char counter[4];    /* the file change counter */
+	unsigned long long dev, ino; /* the file */
+} catalogue_stamp;
+
+/* The stamp of the catalogue at path (a file, not a link: catalogue_target),
+ * read inside a read transaction so that it is a committed state. 0, or
+ * -1 (err). */
+int catalogue_stamp_take(const char *path, catalogue_stamp *seen, mc_err *err);
+
+/*
+ * Install the finished catalogue built as the catalogue live (a file, not
+ * a link: catalogue_target()), with the writer lock held. When live does
+ * not exist, built is linked (or renamed) into place. Otherwise built is
+ * copied INTO live with SQLite's backup API, in one write transaction of
+ * live: the file is never replaced, so other processes' open connections,
+ * journals and transactions stay valid, and live keeps its inode, mode and
+ * owner. Before a page is copied, live's stamp is compared with seen (when
+ * not NULL): a file another program changed since seen was taken is left
+ * as it was ("changed by another program"). A connection of another
+ * program that holds live (a write transaction left open in the sqlite3
+ * shell) is waited for, up to wait seconds (at least 10). Both are
+ * conflicts: *conflict is set to 1 and -1 returned. built is left for the
+ * caller to remove. 0, or -1 (err).
+ */
+int catalogue_install(const char *built, const char *live, const catalogue_stamp *seen,
+		      long wait, int *conflict, mc_err *err);
 
 /* Open the database at path, creating it and applying the migrations in
  * sqldir as needed (not with CATALOGUE_READONLY). Refuses a path that
@@ -52,8 +82,9 @@ void catalogue_close(catalogue *cat);
 void catalogue_remove(const char *path);
 
 /* Copy the catalogue at src to dst (a new file) with SQLite's backup API,
- * a consistent copy even while others read src. 0, or -1 (err). */
-int catalogue_copy(const char *src, const char *dst, mc_err *err);
+ * a consistent copy even while others read src; when seen is not NULL, the
+ * stamp of src at the state copied (catalogue_stamp_take). 0, or -1 (err). */
+int catalogue_copy(const char *src, const char *dst, catalogue_stamp *seen, mc_err *err);
 
 /* SQLite's message for db's last error into buf (len bytes), with the
  * system error behind an I/O failure: "disk I/O error (File too large)".

@@ -146,14 +146,19 @@ static int load_all(catalogue *cat, const rebuild_plan *plan, const colmap *map,
 	return rc;
 }
 
-int rebuild_run(const rebuild_plan *plan, const char *target, const colmap *map, FILE *out,
-		rebuild_stats *stats, mc_err *err)
+int rebuild_run(const rebuild_plan *plan, const char *target, const colmap *map, long wait,
+		FILE *out, rebuild_stats *stats, mc_err *err)
 {
 	char tmp[PATH_MAX], sql[PATH_MAX];
+	catalogue_stamp seen;
 	catalogue cat;
 	int rc = -1;
 
 	memset(stats, 0, sizeof(*stats));
+	/* what target is now: a program that does not take the writer lock
+	 * (the sqlite3 shell) and commits before the install is not erased */
+	if (catalogue_stamp_take(target, &seen, err))
+		return -1;
 	/* a rebuild that was killed left its copy: it goes first */
 	mc_fmt(tmp, sizeof(tmp), "%s.reingest-", target);
 	mc_remove_stale(tmp);
@@ -166,10 +171,9 @@ int rebuild_run(const rebuild_plan *plan, const char *target, const colmap *map,
 	rc = load_all(&cat, plan, map, out, stats, err);
 	catalogue_close(&cat);
 	if (!rc)
-		rc = catalogue_replace(tmp, target, err);
+		rc = catalogue_install(tmp, target, &seen, wait, &stats->conflict, err);
 out:
 	mc_cleanup_remove(tmp);
-	if (rc)
-		catalogue_remove(tmp);
+	catalogue_remove(tmp);
 	return rc;
 }

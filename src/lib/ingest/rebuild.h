@@ -2,8 +2,10 @@
  * rebuild: a catalogue rebuilt from every snapshot in the snapshot store,
  * oldest first, the files of one date forming one snapshot (of an export's
  * several contents of one day, the latest). The new catalogue is built
- * beside the old one (TARGET.reingest-PID) and renamed over it only when
- * every snapshot has loaded, so a failure leaves the old one as it was.
+ * beside the old one (TARGET.reingest-PID) and installed into it
+ * (catalogue_install(): copied into the live file, never renamed over it)
+ * only when every snapshot has loaded, so a failure leaves the old one as
+ * it was.
  *
  * Ownership: a rebuild_plan owns its files (rebuild_plan_release()).
  */
@@ -33,6 +35,8 @@ typedef struct rebuild_stats {
 	size_t snapshots;           /* snapshots (dates) loaded */
 	unsigned long loaded;       /* rows loaded (files that were no change aside) */
 	unsigned long quarantined;  /* rows quarantined (likewise) */
+	int conflict;               /* failed: another program held or changed
+				       the catalogue meanwhile */
 } rebuild_stats;
 
 /* The store to rebuild from when none is named: ./snapshots when it is a
@@ -53,14 +57,17 @@ void rebuild_plan_release(rebuild_plan *plan);
 int rebuild_replaceable(const char *path);
 
 /*
- * Load the plan into a new catalogue and put it in place of target, with
- * the export precedence of pipelines/precedence.tsv. target is a file, not
- * a symbolic link (catalogue_target()); the new catalogue is built beside
- * it and gets its mode and owner (catalogue_replace()). Writes "snapshot
- * DATE" and a line per export file (ingest_describe()) to out, quarantine
- * notices to stderr. 0 with stats, or -1 with err and target as it was.
+ * Load the plan into a new catalogue and install it as target, with the
+ * export precedence of pipelines/precedence.tsv, the caller holding the
+ * writer lock. target is a file, not a symbolic link (catalogue_target());
+ * the new catalogue is built beside it and copied into it
+ * (catalogue_install(): same file, mode and owner), refused when another
+ * program changed target since the rebuild began, or still holds it after
+ * wait seconds (stats->conflict). Writes "snapshot DATE" and a line per
+ * export file (ingest_describe()) to out, quarantine notices to stderr. 0
+ * with stats, or -1 with err and target as it was.
  */
-int rebuild_run(const rebuild_plan *plan, const char *target, const colmap *map, FILE *out,
-		rebuild_stats *stats, mc_err *err);
+int rebuild_run(const rebuild_plan *plan, const char *target, const colmap *map, long wait,
+		FILE *out, rebuild_stats *stats, mc_err *err);
 
 #endif
