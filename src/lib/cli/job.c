@@ -20,6 +20,14 @@
 
 extern char **environ;
 
+/* The stage job_run() is waiting for (0: none), for a signal handler. */
+static volatile pid_t running_child;
+
+pid_t job_child(void)
+{
+	return running_child;
+}
+
 int job_lock(const char *path, char *holder, size_t holderlen, mc_err *err)
 {
 	char text[128], when[32];
@@ -159,6 +167,7 @@ int job_run(const char *bindir, char *const *argv, char *const *env, sbuf *out, 
 		fprintf(stderr, "cannot run %s: %s\n", path, strerror(errno));
 		_exit(127);
 	}
+	running_child = pid;
 	close(outpipe[1]);
 	close(errpipe[1]);
 	outpipe[1] = errpipe[1] = -1;
@@ -198,10 +207,12 @@ int job_run(const char *bindir, char *const *argv, char *const *env, sbuf *out, 
 		close(errpipe[0]);
 	while (waitpid(pid, &status, 0) < 0) {
 		if (errno != EINTR) {
+			running_child = 0;
 			mc_error(err, "%s: %s", path, strerror(errno));
 			return -1;
 		}
 	}
+	running_child = 0;
 	if (WIFSIGNALED(status)) {
 		mc_error(err, "%s was killed by signal %d", path, WTERMSIG(status));
 		return -1;
@@ -345,13 +356,18 @@ int job_publish(const char *src, const char *dest, int prune, unsigned long *wri
 
 void job_remove_tree(const char *path)
 {
-	DIR *d = opendir(path);
+	struct stat top;
 	struct dirent *e;
+	DIR *d;
 
-	if (!d) {
+	/* a symbolic link (to a folder or not) is removed, never followed */
+	if (lstat(path, &top) || !S_ISDIR(top.st_mode)) {
 		unlink(path);
 		return;
 	}
+	d = opendir(path);
+	if (!d)
+		return;
 	while ((e = readdir(d))) {
 		char sub[PATH_MAX];
 		struct stat st;

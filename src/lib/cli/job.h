@@ -8,6 +8,7 @@
 #define MODELCAT_JOB_H
 
 #include <stddef.h>
+#include <sys/types.h>
 #include "base/util.h"
 
 /*
@@ -39,7 +40,12 @@ int job_run(const char *bindir, char *const *argv, char *const *env, sbuf *out, 
  */
 int job_publish(const char *src, const char *dest, int prune, unsigned long *written, mc_err *err);
 
-/* Remove a folder and everything in it (a build folder of ours). */
+/* The process id of the stage job_run() is waiting for, 0 when none: a
+ * signal handler passes its signal on to it. */
+pid_t job_child(void);
+
+/* Remove a folder and everything in it (a build folder of ours). A
+ * symbolic link, at path or inside, is removed itself, never followed. */
 void job_remove_tree(const char *path);
 
 /* Remove, in the folder path and below, the temporary files that
