@@ -260,8 +260,10 @@ static int update(nightly *r, sqlite3_int64 before, int *quarantined)
 	mc_cleanup_add(r->work);
 	if (!access(r->target, F_OK) && catalogue_copy(r->target, r->work, &r->err))
 		goto out;
-	job_log(r->program, "ingesting %zu new export file%s", r->nfresh, r->nfresh == 1 ? "" : "s");
-	if (ingest_fresh(r, quarantined))
+	if (r->nfresh)
+		job_log(r->program, "ingesting %zu new export file%s", r->nfresh,
+			r->nfresh == 1 ? "" : "s");
+	if (r->nfresh && ingest_fresh(r, quarantined))
 		goto out;
 	if (program_exists("modelcat-translate")) {
 		char *argv[] = { (char *)"modelcat-translate", NULL, NULL, NULL };
@@ -296,29 +298,14 @@ out:
 	return rc;
 }
 
-/* Nothing new to ingest: publish again when the site differs from the
- * catalogue (after a rollback, or a run killed after it replaced the
- * catalogue). The exit status. */
-static int republish(nightly *r, catalogue *cat)
+/* Nothing new to ingest: is the site published from the catalogue as it
+ * is? *same 1 when it is (or there is no catalogue). 0, or -1 (r->err). */
+static int site_current(nightly *r, catalogue *cat, int *same)
 {
-	int same = 0;
-
-	if (cat->db && site_up_to_date(cat, r->out, NULL, &same, &r->err)) {
-		job_log(r->program, "%s", r->err.msg);
-		return MC_EXIT_FAILURE;
-	}
-	if (!cat->db || same) {
-		job_log(r->program, "nothing new upstream: no change");
-		return MC_EXIT_OK;
-	}
-	job_log(r->program, "nothing new upstream, but the site in %s was not published from"
-		" the catalogue as it is: publishing it again", r->out);
-	if (publish_site(r, cat)) {
-		job_log(r->program, "%s", r->err.msg);
-		job_log(r->program, "the run failed; the published pages are as they were");
-		return MC_EXIT_FAILURE;
-	}
-	return MC_EXIT_OK;
+	*same = 1;
+	if (!cat->db)
+		return 0;
+	return site_up_to_date(cat, r->out, NULL, same, &r->err);
 }
 
 /* Run modelcat-fetch with the options given to the run, into the store
@@ -373,12 +360,23 @@ static int ingest_and_publish(nightly *r)
 		return MC_EXIT_FAILURE;
 	}
 	if (!r->nfresh) {
-		int status = republish(r, &cat);
+		int same, rc = site_current(r, &cat, &same);
 
 		catalogue_close(&cat);
-		return status;
+		if (rc) {
+			job_log(r->program, "%s", r->err.msg);
+			return MC_EXIT_FAILURE;
+		}
+		if (same) {
+			job_log(r->program, "nothing new upstream: no change");
+			return MC_EXIT_OK;
+		}
+		/* after a rollback, or a run stopped between its two switches */
+		job_log(r->program, "nothing new upstream, but the site in %s was not published"
+			" from the catalogue as it is: publishing it again", r->out);
+	} else {
+		catalogue_close(&cat);
 	}
-	catalogue_close(&cat);
 	if (update(r, before, &quarantined)) {
 		job_log(r->program, "%s", r->err.msg);
 		job_log(r->program, "the run failed; the catalogue and the published pages are as"
