@@ -10,9 +10,14 @@
 . "$(dirname "$0")/lib.sh"
 export MODELCAT_RETRY_BASE_MS=10
 
-N=$SNAP/notable_ai_models/2025-05-06.csv.gz
-python3 "$TOP/tests/e2e/scale_export.py" "$N" 1 "$TMP/a.csv"
-python3 "$TOP/tests/e2e/scale_export.py" "$N" 1 "$TMP/b.csv" 5
+# the first 500 models of a real export, then 5% of them changed: a run
+# of a few seconds, 2,000 page files
+python3 - "$SNAP/notable_ai_models/2025-05-06.csv.gz" "$TMP/a.csv" <<'PY'
+import csv, gzip, sys
+rows = list(csv.reader(gzip.open(sys.argv[1], 'rt', encoding='utf-8', newline='')))
+csv.writer(open(sys.argv[2], 'w', encoding='utf-8', newline=''), lineterminator='\n').writerows(rows[:501])
+PY
+python3 "$TOP/tests/e2e/scale_export.py" "$TMP/a.csv" 1 "$TMP/b.csv" 5
 R=$TMP/run.db
 S=$TMP/store
 P=$TMP/public
@@ -60,12 +65,12 @@ run_with "$R" "$S" "$P" "$TMP/a.csv" >/dev/null 2>&1
 echo "# mine" >"$P/pages/README.md"
 cp -a "$R" "$TMP/base.db"
 cp -a "$S" "$TMP/base-store"
-cp -a "$P" "$TMP/base-public"
+# the catalogue and the store as they were before: the next run has work
+# to do (the site may stay new: the next run publishes it again)
 undo() {
-	rm -rf "$R" "$S" "$P"
+	rm -rf "$R" "$S"
 	cp -a "$TMP/base.db" "$R"
 	cp -a "$TMP/base-store" "$S"
-	cp -a "$TMP/base-public" "$P"
 }
 
 bad=0 kills=0 i=0
@@ -106,11 +111,8 @@ for sig in KILL TERM INT KILL TERM INT KILL TERM INT KILL TERM INT KILL TERM INT
 		[ "$left" = 0 ] || { bad=$((bad + 1)); echo "# $i SIG$sig: $left things of the run left:" \
 			$(find "$TMP" -maxdepth 1 -name 'run.db.run-*'; ls "$P/.modelcat"); }
 	fi
-	# a run that got as far as publishing is undone, so that the next
-	# one has work to do
-	if [ "$now" != "$was" ] || [ "$(sqlite3 "$R" 'SELECT count(*) FROM snapshot')" != 1 ]; then
-		undo
-	fi
+	# a run that got as far as replacing the catalogue is undone
+	[ "$(sqlite3 "$R" 'SELECT count(*) FROM snapshot')" = 1 ] || undo
 done
 check_eq "after each of 21 kills (SIGKILL, SIGTERM, SIGINT; $kills while running, in a $span ms run) the old site or a whole new one, no temporary name, a sound catalogue, nothing left by SIGTERM or SIGINT" "$bad" 0
 check "most were killed while running" test "$kills" -ge 15
