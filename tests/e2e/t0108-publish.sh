@@ -160,6 +160,21 @@ check_eq "a publish stopped by SIGTERM or SIGINT exits 128+N, leaves the old sit
 check "some of them were stopped by the signal ($stopped)" test "$stopped" -ge 1
 check_eq "the user's files and link survive it" "$(user_state)" "$users"
 
+# ---- render --all: its temporary files go with SIGTERM and SIGINT ----
+left=0
+for sig in TERM INT TERM; do
+	$WRAP "$BIN/modelcat" render --all --out "$TMP/r" >/dev/null 2>&1 &
+	pid=$!
+	sleep "0.$(od -An -N1 -tu1 /dev/urandom | tr -d ' ' | cut -c1)"
+	kill -"$sig" "$pid" 2>/dev/null
+	wait "$pid"
+	left=$((left + $(find "$TMP/r" -name '*.tmp[0-9]*' | wc -l)))
+done
+check_eq "render --all stopped by SIGTERM or SIGINT leaves no temporary file" "$left" 0
+echo half >"$TMP/r/en/index.html.tmp99999999"
+mc render --all --out "$TMP/r" >/dev/null 2>&1
+check "the next render --all removes one a SIGKILL left" test ! -e "$TMP/r/en/index.html.tmp99999999"
+
 # ---- DIR/pages a symbolic link that is not modelcat's ----
 mkdir -p "$TMP/q/elsewhere"
 ln -s elsewhere "$TMP/q/pages"
