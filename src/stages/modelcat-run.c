@@ -19,18 +19,20 @@ static const opt_command command = {
 		"The nightly job: takes a lock (a second run exits 75 at once, naming the\n"
 		"run that holds it), fetches every source into the snapshot store, ingests\n"
 		"what is new as one snapshot, merges the translation catalogues, re-renders\n"
-		"the pages, and publishes under DIR:\n"
-		"  DIR/pages/          every model's page (only files that changed are\n"
-		"                      rewritten)\n"
-		"  DIR/audit/DATE.*    the audit of the snapshot as text, JSON and HTML\n"
+		"the pages, and publishes under DIR in one switch (as modelcat publish):\n"
+		"  DIR/pages/          every model's page\n"
+		"  DIR/audit/DATE.*    the audit of each snapshot as text, JSON and HTML\n"
+		"                      (DATE.N.* for the N-th of a day)\n"
 		"  DIR/audit/index.html, DIR/audit/feed.atom   past audits and an Atom feed\n"
-		"When nothing changed upstream it writes nothing. The catalogue is changed\n"
-		"on a copy that replaces it (a symbolic link's target) with its mode and\n"
-		"owner. Every log line (stderr) has a timestamp; the last is a summary.\n",
+		"When nothing changed upstream and the site was published from the catalogue\n"
+		"as it is, it writes nothing. The catalogue is changed on a copy that\n"
+		"replaces it (a symbolic link's target) with its mode and owner. Every log\n"
+		"line (stderr) has a timestamp; the last is a summary.\n",
 	.exit =
 		"Exit: 0 done; 1 done, rows were quarantined; 2 usage; 3 or more failure,\n"
 		"the catalogue and the published pages as they were; 75 another run holds\n"
-		"the lock.\n",
+		"the lock; 128 + N stopped by signal N (SIGINT, SIGTERM, SIGHUP), the\n"
+		"catalogue and the published pages as they were.\n",
 };
 
 int main(int argc, char **argv)
