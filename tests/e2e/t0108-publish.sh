@@ -19,6 +19,12 @@ second=$SNAP/notable_ai_models/2025-05-06.csv.gz
 day=$(date -u +%Y-%m-%d)
 run() { mc run --snapshots "$S" --out "$P" "$@"; }
 publish() { mc publish --out "$P" "$@"; }
+# python3 -c "$sigint_default" COMMAND...: COMMAND with SIGINT as by
+# default (same process): a shell starts a background job with SIGINT
+# ignored, and modelcat leaves an ignored signal ignored
+sigint_default='import os, signal, sys
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+os.execvp(sys.argv[1], sys.argv[1:])'
 # temporary names a reader could see under the resolved DIR/pages, DIR/audit
 temps() {
 	find "$P/pages/" "$P/audit/" \( -name '*.tmp*' -o -name '.build-*' -o -name '*new-*' \
@@ -139,7 +145,7 @@ check_grep "publish says nothing was withdrawn now" ", 0 withdrawn" "$TMP/out"
 bad=0 stopped=0
 for sig in TERM INT TERM INT TERM INT; do
 	before=$(readlink "$P/.modelcat/current")
-	$WRAP "$BIN/modelcat" publish --out "$P" >/dev/null 2>&1 &
+	python3 -c "$sigint_default" $WRAP "$BIN/modelcat" publish --out "$P" >/dev/null 2>&1 &
 	pid=$!
 	sleep "0.$(od -An -N1 -tu1 /dev/urandom | tr -d ' ' | cut -c1)"
 	kill -"$sig" "$pid" 2>/dev/null
@@ -157,13 +163,13 @@ for sig in TERM INT TERM INT TERM INT; do
 	[ "$(temps)" = 0 ] || bad=$((bad + 1))
 done
 check_eq "a publish stopped by SIGTERM or SIGINT exits 128+N, leaves the old site whole and nothing half-built" "$bad" 0
-check "some of them were stopped by the signal ($stopped)" test "$stopped" -ge 1
+check "some of them were stopped by the signal ($stopped of 6)" test "$stopped" -ge 2
 check_eq "the user's files and link survive it" "$(user_state)" "$users"
 
 # ---- render --all: its temporary files go with SIGTERM and SIGINT ----
 left=0
 for sig in TERM INT TERM; do
-	$WRAP "$BIN/modelcat" render --all --out "$TMP/r" >/dev/null 2>&1 &
+	python3 -c "$sigint_default" $WRAP "$BIN/modelcat" render --all --out "$TMP/r" >/dev/null 2>&1 &
 	pid=$!
 	sleep "0.$(od -An -N1 -tu1 /dev/urandom | tr -d ' ' | cut -c1)"
 	kill -"$sig" "$pid" 2>/dev/null

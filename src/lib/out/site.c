@@ -43,7 +43,8 @@ struct linux_dirent64 {
  * a symbolic link), everything in it. Only system calls: async-signal-safe. */
 static void remove_at(int dirfd, const char *name)
 {
-	char buf[2048];
+	/* aligned for the records getdents64 writes */
+	char buf[2048] __attribute__((aligned(8)));
 	int fd, pass;
 	long n;
 
@@ -1249,16 +1250,24 @@ int site_verify(const char *out, FILE *report, size_t *problems, mc_err *err)
 		return 0;
 	}
 	for (i = 0; i < m.n; i++) {
+		const char *rel = m.paths[i];
+		char shown[PATH_MAX];
 		struct stat st;
 		mc_err ferr;
 
-		mc_fmt(path, sizeof(path), "%s/%s", root, m.paths[i]);
+		/* named as a reader names it: DIR/pages/..., DIR/audit/... */
+		mc_fmt(path, sizeof(path), "%s/%s", root, rel);
+		if (!strncmp(rel, "pages/", 6) || !strncmp(rel, "audit/", 6))
+			mc_fmt(shown, sizeof(shown), "%s/%s", out, rel);
+		else
+			mc_fmt(shown, sizeof(shown), "%s", path);
 		if (lstat(path, &st) || !S_ISREG(st.st_mode))
-			problem(report, problems, "%s: missing", path);
+			problem(report, problems, "%s: missing", shown);
 		else if (sha256_file(path, sha, NULL, &ferr))
 			problem(report, problems, "%s", ferr.msg);
 		else if (strcmp(sha, m.sha[i]))
-			problem(report, problems, "%s: SHA-256 %s, published as %s", path, sha, m.sha[i]);
+			problem(report, problems, "%s: SHA-256 %s, published as %s", shown, sha,
+				m.sha[i]);
 	}
 	manifest_release(&m);
 	return 0;
