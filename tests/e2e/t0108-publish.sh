@@ -168,6 +168,7 @@ check_eq "the user's files and link survive it" "$(user_state)" "$users"
 
 # ---- render --all: its temporary files go with SIGTERM and SIGINT ----
 left=0
+mkdir -p "$TMP/r/en"
 for sig in TERM INT TERM; do
 	python3 -c "$sigint_default" $WRAP "$BIN/modelcat" render --all --out "$TMP/r" >/dev/null 2>&1 &
 	pid=$!
