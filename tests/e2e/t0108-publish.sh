@@ -87,6 +87,22 @@ check_eq "no temporary name is visible" "$(temps)" 0
 check "every file of the manifest is there with its hash" whole
 check_eq "one version is left" "$(find "$P/.modelcat" -maxdepth 1 -name 'site-*' | wc -l)" 1
 
+# ---- an old version with a file added while it was published ----
+# (as a publish stopped after its switch leaves it: the next one retires it)
+cur=$(readlink "$P/.modelcat/current")
+cp -al "$P/.modelcat/$cur" "$P/.modelcat/site-1-1"
+echo late >"$P/.modelcat/site-1-1/pages/late.txt"
+rm "$P/.modelcat/site-1-1/pages/style.css"
+echo "other body{}" >"$P/.modelcat/site-1-1/pages/style.css"
+check_status "publish retires an old version left behind" 0 publish
+check_eq "a file added to it is moved into the published version" "$(cat "$P/pages/late.txt")" late
+check_eq "one whose name the published version has stays where it was" \
+	"$(cat "$P/.modelcat/site-1-1/pages/style.css")" "other body{}"
+check_grep "a log line says so" "left .*site-1-1/pages/style.css in place" "$TMP/err"
+check_eq "nothing else is left of it" "$(find "$P/.modelcat/site-1-1" ! -type d | wc -l)" 2
+check_eq "the user's style.css is the published one" "$(cat "$P/pages/style.css")" "body{}"
+rm -r "$P/.modelcat/site-1-1" "$P/pages/late.txt"
+
 # ---- a second run the same day ----
 check_status "a second run the same day (exit 0)" 0 run --source "notable_ai_models=$second"
 for kind in txt json html; do

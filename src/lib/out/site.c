@@ -467,6 +467,8 @@ typedef struct retire_ctx {
 	const char *new_base;        /* the new version's matching folder */
 	const char *prefix;          /* manifest paths of old_base's files start with it */
 	const manifest *mine;        /* the files modelcat wrote (by prefix + path) */
+	int blocked;                 /* the new version has a non-folder where this
+					folder is: nothing is moved under it */
 	size_t kept;                 /* files left in place */
 } retire_ctx;
 
@@ -477,27 +479,34 @@ static void retire_file(retire_ctx *c, const char *rel, const struct stat *st)
 {
 	char from[PATH_MAX], to[PATH_MAX], key[PATH_MAX], a[PATH_MAX], b[PATH_MAX];
 	struct stat nst;
-	int free_name;
+	int exists, free_name;
 	ssize_t na, nb;
 
 	mc_fmt(from, sizeof(from), "%s/%s", c->old_base, rel);
 	mc_fmt(to, sizeof(to), "%s/%s", c->new_base, rel);
 	mc_fmt(key, sizeof(key), "%s%s", c->prefix, rel);
-	free_name = lstat(to, &nst) && errno == ENOENT;
 	if (S_ISREG(st->st_mode) && manifest_find(c->mine, key)) {
 		unlink(from);
 		return;
 	}
-	if (!free_name && S_ISREG(st->st_mode) && st->st_dev == nst.st_dev &&
-	    st->st_ino == nst.st_ino) {
-		unlink(from);
+	if (c->blocked) {
+		c->kept++;
+		note(c->p, "left %s in place: not modelcat's, and the published version has"
+		     " no folder for it", from);
 		return;
 	}
-	if (!free_name && S_ISLNK(st->st_mode) && S_ISLNK(nst.st_mode)) {
+	exists = !lstat(to, &nst);
+	free_name = !exists && errno == ENOENT;
+	if (exists && S_ISREG(st->st_mode) && S_ISREG(nst.st_mode) &&
+	    st->st_dev == nst.st_dev && st->st_ino == nst.st_ino) {
+		unlink(from);             /* carried already: the same file */
+		return;
+	}
+	if (exists && S_ISLNK(st->st_mode) && S_ISLNK(nst.st_mode)) {
 		na = readlink(from, a, sizeof(a) - 1);
 		nb = readlink(to, b, sizeof(b) - 1);
 		if (na >= 0 && na == nb && !memcmp(a, b, (size_t)na)) {
-			unlink(from);
+			unlink(from);     /* made again already: the same link */
 			return;
 		}
 	}
@@ -533,8 +542,17 @@ static void retire_dir(retire_ctx *c, const char *rel)
 			continue;
 		}
 		mc_fmt(to, sizeof(to), "%s/%s", c->new_base, sub);
-		made = !mkdir(to, st.st_mode & 07777);
-		retire_dir(c, sub);
+		{
+			struct stat nst;
+			int was_blocked = c->blocked;
+
+			made = !c->blocked && !mkdir(to, st.st_mode & 07777);
+			/* never move anything through a symbolic link (or into a file) */
+			if (!made && (lstat(to, &nst) || !S_ISDIR(nst.st_mode)))
+				c->blocked = 1;
+			retire_dir(c, sub);
+			c->blocked = was_blocked;
+		}
 		rmdir(path);
 		if (made)
 			rmdir(to);
@@ -546,7 +564,7 @@ static void retire_dir(retire_ctx *c, const char *rel)
 static size_t retire(const publish *p, const char *old_base, const char *new_base,
 		     const char *prefix, const manifest *mine)
 {
-	retire_ctx c = { p, old_base, new_base, prefix, mine, 0 };
+	retire_ctx c = { p, old_base, new_base, prefix, mine, 0, 0 };
 
 	retire_dir(&c, "");
 	return c.kept;
