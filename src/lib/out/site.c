@@ -612,7 +612,8 @@ static void remove_stale(publish *p)
 		mc_fmt(path, sizeof(path), "%s/%s", p->state, name);
 		if (dead_pid_name(name, "build-")) {
 			remove_tree(path);
-		} else if (dead_pid_name(name, "current.new-") || dead_pid_name(name, "link-")) {
+		} else if (dead_pid_name(name, "current.new-") || dead_pid_name(name, "link-") ||
+			   dead_pid_name(name, "id.new-")) {
 			unlink(path);
 		} else if (!strncmp(name, "site-", 5) && strcmp(name, p->prev_name)) {
 			if (!p->prev_name[0]) {
