@@ -79,7 +79,10 @@ users=$(user_state)
 page=$(find "$P/pages/en/" -name '*.html' ! -name index.html | head -1)
 mtime=$(stat -c %Y "$page")
 sleep 1
+audit_inode=$(stat -c %i "$P/audit/$day.json")
 check_status "publish with nothing new (exit 0)" 0 publish
+check_grep "computes no audit again" ", 0 audits computed" "$TMP/out"
+check_eq "the audit is the same file (linked)" "$(stat -c %i "$P/audit/$day.json")" "$audit_inode"
 check_eq "the user's files and link survive publish; the link's folder is whole" "$(user_state)" "$users"
 check "the link is still a symbolic link" test -L "$P/pages/en-link"
 check_eq "an unchanged page keeps its time (linked, not written)" "$(stat -c %Y "$page")" "$mtime"
@@ -105,6 +108,7 @@ rm -r "$P/.modelcat/site-1-1" "$P/pages/late.txt"
 
 # ---- a second run the same day ----
 check_status "a second run the same day (exit 0)" 0 run --source "notable_ai_models=$second"
+check_grep "it computes the new snapshot's audit only" "1 audit computed" "$TMP/err"
 for kind in txt json html; do
 	check "the first audit of the day is kept ($day.$kind)" test -s "$P/audit/$day.$kind"
 	check "the second has its own ($day.2.$kind)" test -s "$P/audit/$day.2.$kind"
