@@ -27,6 +27,7 @@ static const struct command {
 	{ "ingest", "parse export files and load them as one snapshot" },
 	{ "load", "load staging files written by parse as one snapshot" },
 	{ "parse", "read one export, normalise it, report bad rows" },
+	{ "publish", "render the catalogue and publish it in one switch" },
 	{ "reingest", "rebuild the catalogue from every stored snapshot" },
 	{ "render", "model pages as text or HTML, one or all (--all)" },
 	{ "run", "the nightly job: fetch, ingest, translate, render, audit" },

@@ -120,6 +120,7 @@ int main(int argc, char **argv)
 	};
 	catalogue cat;
 
+	stage_init();
 	if ((rc = opt_parse_table(&command, options, argc, argv, &first)))
 		return opt_status(rc);
 	if (all) {

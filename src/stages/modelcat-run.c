@@ -22,23 +22,25 @@ static const opt_command command = {
 		"the holder), fetches every source into the snapshot store, ingests every\n"
 		"stored snapshot the catalogue lacks (oldest first, a snapshot per day, each\n"
 		"file checked against its recorded SHA-256), merges the translation\n"
-		"catalogues, re-renders the pages, and publishes under DIR:\n"
-		"  DIR/pages/          every model's page (only files that changed are\n"
-		"                      rewritten)\n"
-		"  DIR/audit/DATE.*    the audit of the snapshot as text, JSON and HTML\n"
+		"catalogues, re-renders the pages, and publishes under DIR in one switch (as\n"
+		"modelcat publish):\n"
+		"  DIR/pages/          every model's page\n"
+		"  DIR/audit/DATE.*    the audit of each snapshot as text, JSON and HTML\n"
+		"                      (DATE.N.* for the N-th of a day)\n"
 		"  DIR/audit/index.html, DIR/audit/feed.atom   past audits and an Atom feed\n"
-		"When nothing changed upstream it writes nothing. The catalogue is changed\n"
-		"on a copy, copied back into it at the end (SQLite's backup, in one\n"
-		"transaction: the file, a symbolic link's target, keeps its mode and owner\n"
-		"and other programs' connections stay valid); a program that does not take\n"
-		"the lock (the sqlite3 shell) and changes the catalogue meanwhile makes the\n"
-		"run install nothing. Every log line (stderr) has a timestamp; the last is\n"
-		"a summary.\n",
+		"When nothing changed upstream and the site was published from the catalogue\n"
+		"as it is, it writes nothing. The catalogue is changed on a copy, copied\n"
+		"back into it at the end (SQLite's backup, in one transaction: the file, a\n"
+		"symbolic link's target, keeps its mode and owner and other programs'\n"
+		"connections stay valid); a program that does not take the lock (the sqlite3\n"
+		"shell) and changes the catalogue meanwhile makes the run install nothing.\n"
+		"Every log line (stderr) has a timestamp; the last is a summary.\n",
 	.exit =
 		"Exit: 0 done; 1 done, rows were quarantined; 2 usage; 3 or more failure,\n"
 		"the catalogue and the published pages as they were; 75 another writer\n"
 		"holds the lock, or another program held or changed the catalogue during\n"
-		"the run (nothing installed).\n",
+		"the run (nothing installed); 128 + N stopped by signal N (SIGINT, SIGTERM,\n"
+		"SIGHUP), the catalogue and the published pages as they were.\n",
 };
 
 int main(int argc, char **argv)

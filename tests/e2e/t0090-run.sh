@@ -34,7 +34,7 @@ check_grep "the index links the audit" "$day.html" "$TMP/public/audit/index.html
 check "the Atom feed is valid XML" xmllint --noout "$TMP/public/audit/feed.atom"
 check_grep "the feed lists the run's changes" "954 added" "$TMP/public/audit/feed.atom"
 if [ -x "$BIN/modelcat-render" ]; then
-	n=$(find "$TMP/public/pages" -type f | wc -l)
+	n=$(find "$TMP/public/pages/" -type f | wc -l)
 	check "pages are published ($n files)" test "$n" -gt 954
 else
 	skip "pages are published" "no modelcat-render in $BIN: run publishes no pages"

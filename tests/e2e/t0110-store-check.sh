@@ -13,17 +13,11 @@ N=$SNAP/notable_ai_models
 STORE=$TMP/store
 X=$STORE/notable_ai_models
 mkdir -p "$X" "$TMP/www"
-# run without render and translate: the pages are not what is tested here
-FAST=$TMP/bin
-mkdir -p "$FAST"
-for p in "$BIN"/modelcat*; do
-	case $p in *-render|*-translate) ;; *) cp "$p" "$FAST/" ;; esac
-done
 export MODELCAT_DATADIR=$TOP
 gzip -dc "$N/2024-12-24.csv.gz" >"$TMP/www/notable_ai_models.csv"
 SRC="notable_ai_models=file://$TMP/www/notable_ai_models.csv"
 # shellcheck disable=SC2086
-run() { timeout 20 $WRAP "$FAST/modelcat" run --snapshots "$STORE" --out "$TMP/public" --source "$SRC"; }
+run() { timeout 20 $WRAP "$BIN/modelcat" run --snapshots "$STORE" --out "$TMP/public" --source "$SRC"; }
 T="timeout 20"
 
 # put NAME FILE.gz [nomanifest]: store FILE as fetch would have, with its

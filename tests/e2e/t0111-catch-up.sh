@@ -13,13 +13,12 @@ STORE=$TMP/store
 WWW=$TMP/www
 mkdir -p "$STORE/notable_ai_models" "$STORE/large_scale_ai_models" "$WWW"
 
-# The run's programs without render and translate (the pages are not what
-# is tested here, and they take most of a run's time), so that ingest can
-# be swapped for one that fails.
+# A copy of the run's programs, so that ingest can be swapped for one that
+# fails.
 FAST=$TMP/bin
 mkdir -p "$FAST"
 for p in "$BIN"/modelcat*; do
-	case $p in *-render|*-translate) ;; *) cp "$p" "$FAST/" ;; esac
+	cp "$p" "$FAST/"
 done
 export MODELCAT_DATADIR=$TOP
 break_ingest() { mv "$FAST/modelcat-ingest" "$FAST/real-ingest"

@@ -20,6 +20,14 @@
 
 extern char **environ;
 
+/* The stage job_run() is waiting for (0: none), for a signal handler. */
+static volatile pid_t running_child;
+
+pid_t job_child(void)
+{
+	return running_child;
+}
+
 void job_log(const char *program, const char *fmt, ...)
 {
 	char when[32];
@@ -125,6 +133,7 @@ int job_run(const char *bindir, char *const *argv, char *const *env, sbuf *out, 
 		fprintf(stderr, "cannot run %s: %s\n", path, strerror(errno));
 		_exit(127);
 	}
+	running_child = pid;
 	close(outpipe[1]);
 	close(errpipe[1]);
 	outpipe[1] = errpipe[1] = -1;
@@ -164,10 +173,12 @@ int job_run(const char *bindir, char *const *argv, char *const *env, sbuf *out, 
 		close(errpipe[0]);
 	while (waitpid(pid, &status, 0) < 0) {
 		if (errno != EINTR) {
+			running_child = 0;
 			mc_error(err, "%s: %s", path, strerror(errno));
 			return -1;
 		}
 	}
+	running_child = 0;
 	if (WIFSIGNALED(status)) {
 		mc_error(err, "%s was killed by signal %d", path, WTERMSIG(status));
 		return -1;
@@ -185,139 +196,20 @@ fail:
 	return -1;
 }
 
-/* Read a whole file into out; 0, or -1 (errno). */
-static int slurp(const char *path, sbuf *out)
-{
-	char buf[65536];
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	while ((n = read(fd, buf, sizeof(buf))) > 0)
-		sbuf_add(out, buf, (size_t)n);
-	close(fd);
-	return n < 0 ? -1 : 0;
-}
-
-/* Write data to path through a temporary file renamed into place. */
-static int write_atomically(const char *path, const sbuf *data, mc_err *err)
-{
-	char tmp[PATH_MAX];
-	int fd;
-	size_t done = 0;
-
-	mc_fmt(tmp, sizeof(tmp), "%s.tmp-%ld", path, (long)getpid());
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		goto fail;
-	while (done < data->len) {
-		ssize_t n = write(fd, data->data + done, data->len - done);
-
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			close(fd);
-			goto fail;
-		}
-		done += (size_t)n;
-	}
-	if (fsync(fd) || close(fd) || rename(tmp, path))
-		goto fail;
-	return 0;
-fail:
-	mc_error(err, "%s: cannot write: %s", path, strerror(errno));
-	unlink(tmp);
-	return -1;
-}
-
-static int publish_dir(const char *src, const char *dest, int prune, unsigned long *written,
-		       mc_err *err)
-{
-	DIR *d;
-	struct dirent *e;
-	int rc = 0;
-
-	if (mkdir(dest, 0755) && errno != EEXIST) {
-		mc_error(err, "%s: cannot create: %s", dest, strerror(errno));
-		return -1;
-	}
-	d = opendir(src);
-	if (!d) {
-		mc_error(err, "%s: cannot read: %s", src, strerror(errno));
-		return -1;
-	}
-	while (!rc && (e = readdir(d))) {
-		char from[PATH_MAX], to[PATH_MAX];
-		struct stat st;
-		sbuf a, b;
-
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		mc_fmt(from, sizeof(from), "%s/%s", src, e->d_name);
-		mc_fmt(to, sizeof(to), "%s/%s", dest, e->d_name);
-		if (lstat(from, &st))
-			continue;
-		if (S_ISDIR(st.st_mode)) {
-			rc = publish_dir(from, to, prune, written, err);
-			continue;
-		}
-		if (!S_ISREG(st.st_mode))
-			continue;
-		sbuf_init(&a);
-		sbuf_init(&b);
-		if (slurp(from, &a)) {
-			mc_error(err, "%s: cannot read: %s", from, strerror(errno));
-			rc = -1;
-		} else if (slurp(to, &b) || a.len != b.len || memcmp(a.data, b.data, a.len)) {
-			rc = write_atomically(to, &a, err);
-			if (!rc)
-				(*written)++;
-		}
-		sbuf_release(&a);
-		sbuf_release(&b);
-	}
-	closedir(d);
-	if (rc || !prune)
-		return rc;
-	/* what src no longer has */
-	d = opendir(dest);
-	if (!d)
-		return 0;
-	while ((e = readdir(d))) {
-		char from[PATH_MAX], to[PATH_MAX];
-		struct stat st;
-
-		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-			continue;
-		mc_fmt(from, sizeof(from), "%s/%s", src, e->d_name);
-		mc_fmt(to, sizeof(to), "%s/%s", dest, e->d_name);
-		if (!lstat(from, &st) || lstat(to, &st))
-			continue;
-		if (S_ISDIR(st.st_mode))
-			job_remove_tree(to);
-		else
-			unlink(to);
-	}
-	closedir(d);
-	return 0;
-}
-
-int job_publish(const char *src, const char *dest, int prune, unsigned long *written, mc_err *err)
-{
-	*written = 0;
-	return publish_dir(src, dest, prune, written, err);
-}
-
 void job_remove_tree(const char *path)
 {
-	DIR *d = opendir(path);
+	struct stat top;
 	struct dirent *e;
+	DIR *d;
 
-	if (!d) {
+	/* a symbolic link (to a folder or not) is removed, never followed */
+	if (lstat(path, &top) || !S_ISDIR(top.st_mode)) {
 		unlink(path);
 		return;
 	}
+	d = opendir(path);
+	if (!d)
+		return;
 	while ((e = readdir(d))) {
 		char sub[PATH_MAX];
 		struct stat st;

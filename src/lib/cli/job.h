@@ -1,14 +1,15 @@
 /*
  * job: what the nightly job needs around the stages (its lock: the
  * catalogue's writer lock, cli/writelock.h): timestamped log lines,
- * running a stage program with its output logged and the writer lock
- * handed on, and publishing a freshly built folder over the published
- * one by replacing only the files that changed.
+ * running a stage program with its output logged, the writer lock handed
+ * on and a signal passed on to it, removing a folder of ours without
+ * following symbolic links. (Publishing: out/site.h.)
  */
 #ifndef MODELCAT_JOB_H
 #define MODELCAT_JOB_H
 
 #include <stddef.h>
+#include <sys/types.h>
 #include "base/util.h"
 
 /* Write "YYYY-MM-DDTHH:MM:SSZ program: message" on stderr. */
@@ -24,21 +25,17 @@ void job_log(const char *program, const char *fmt, ...) MC_PRINTF(2, 3);
  */
 int job_run(const char *bindir, char *const *argv, char *const *env, sbuf *out, mc_err *err);
 
-/*
- * Make the folder dest hold what src holds: each file whose content differs
- * (or is new) is copied beside its destination and renamed into place, so a
- * reader never sees half a file and an unchanged file keeps its time;
- * files under dest that src does not have are removed when prune is set.
- * *written counts the files written. 0, or -1 (err).
- */
-int job_publish(const char *src, const char *dest, int prune, unsigned long *written, mc_err *err);
+/* The process id of the stage job_run() is waiting for, 0 when none: a
+ * signal handler passes its signal on to it. */
+pid_t job_child(void);
 
-/* Remove a folder and everything in it (a build folder of ours). */
+/* Remove a folder and everything in it (a build folder of ours). A
+ * symbolic link, at path or inside, is removed itself, never followed. */
 void job_remove_tree(const char *path);
 
-/* Remove, in the folder path and below, the temporary files that
- * write_atomically() names FILE.tmp-PID, of runs that were killed (PID no
- * longer runs): a published folder is left with whole files only. */
+/* Remove, in the folder path and below, the temporary files named
+ * FILE.tmp-PID that runs publishing file by file (before site versions,
+ * out/site.h) left when killed (PID no longer runs). */
 void job_remove_stale_temps(const char *path);
 
 #endif

@@ -4,9 +4,9 @@
 #include "cli/writelock.h"
 #include "base/paths.h"
 #include "db/query.h"
-#include "out/audit.h"
-#include "out/feed.h"
+#include "out/site.h"
 #include "store/catchup.h"
+#include "store/store.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -102,36 +103,12 @@ static int ingest_fresh(nightly *r, int *quarantined)
 	return 0;
 }
 
-/* Write text to the file path (created or replaced). 0, or -1 (err). */
-static int write_text(const char *path, const sbuf *text, mc_err *err)
+/* The counts of the summary: what changed from the catalogue's latest
+ * snapshot before the run to the latest now. */
+static int count_changes(nightly *r, catalogue *work, sqlite3_int64 from)
 {
-	FILE *f = fopen(path, "wb");
-	int short_write;
-
-	if (!f)
-		return mc_error(err, "%s: cannot write: %s", path, strerror(errno));
-	/* fclose() once, whatever happened: a second one is undefined */
-	short_write = fwrite(text->data, 1, text->len, f) != text->len;
-	if (fclose(f) || short_write)
-		return mc_error(err, "%s: cannot write: %s", path, strerror(errno));
-	return 0;
-}
-
-/* The audit of this run's snapshot(s), in the build folder. */
-static int build_audit(nightly *r, catalogue *work, sqlite3_int64 from)
-{
-	static const char *const kinds[] = { "txt", "json", "html" };
-	const char *to = r->fresh[r->nfresh - 1].day;
-	char dir[PATH_MAX], path[PATH_MAX + 32];
 	diff_result d;
-	size_t k;
-	int rc = -1;
 
-	mc_fmt(dir, sizeof(dir), "%s/audit", r->build);
-	if (mkdir(dir, 0755) && errno != EEXIST) {
-		mc_error(&r->err, "%s: cannot create: %s", dir, strerror(errno));
-		return -1;
-	}
 	if (query_diff_snapshots(work, from, latest_snapshot(work), &d, &r->err))
 		return -1;
 	r->added = d.added.n;
@@ -139,24 +116,87 @@ static int build_audit(nightly *r, catalogue *work, sqlite3_int64 from)
 	r->renamed = d.renamed.n;
 	r->changed = d.changed.n;
 	r->quarantined = d.quarantined.n;
-	for (k = 0; k < 3; k++) {
-		sbuf text;
-
-		sbuf_init(&text);
-		if (k == 0)
-			audit_text(&d, &text);
-		else if (k == 1)
-			audit_json(&d, &text);
-		else
-			audit_html(&d, &text);
-		mc_fmt(path, sizeof(path), "%s/%s.%s", dir, to, kinds[k]);
-		rc = write_text(path, &text, &r->err);
-		sbuf_release(&text);
-		if (rc)
-			break;
-	}
 	diff_result_release(&d);
-	return rc;
+	return 0;
+}
+
+/* Set when the run's copy could not be installed because another program
+ * held or changed the catalogue: the run exits 75, not 3. */
+static int install_conflict;
+
+/* What the site's before_switch step needs: the run's copy is installed
+ * into the catalogue once the new site version is built and before it is
+ * switched to, so that a refused install (another program changed the
+ * catalogue) publishes nothing, and the site never shows a snapshot the
+ * catalogue does not have. */
+typedef struct install_step {
+	nightly *r;
+	const catalogue_stamp *seen;  /* the catalogue as the copy was taken */
+} install_step;
+
+static int install_copy(void *arg, mc_err *err)
+{
+	install_step *s = arg;
+
+	job_log(s->r->program, "site built; installing the new catalogue into %s", s->r->target);
+	/* copied into the live file under the writer lock, not renamed over
+	 * it; refused when another program changed it since the copy */
+	return catalogue_install(s->r->work, s->r->target, s->seen, s->r->wait,
+				 &install_conflict, err);
+}
+
+/* Publish the site of cat under DIR in one switch (out/site.h), the run's
+ * copy installed just before the switch. */
+static int publish_site(nightly *r, catalogue *cat, const catalogue_stamp *seen)
+{
+	install_step step = { r, seen };
+	site_options o = { NULL, r->program, job_log, install_copy, &step };
+	site_stats st;
+
+	if (site_publish(cat, r->out, &o, &st, &r->err))
+		return -1;
+	r->pages = st.pages;
+	job_log(r->program, "published %lu page files and the audits of %zu snapshot%s up to %s"
+		" in %s (%lu files written, %lu unchanged; %zu audit%s computed, %zu withdrawn)",
+		st.pages, st.snapshots, st.snapshots == 1 ? "" : "s", st.label, r->out, st.written,
+		st.files - st.written, st.audits, st.audits == 1 ? "" : "s", st.withdrawn);
+	return 0;
+}
+
+/* SIGINT, SIGTERM, SIGHUP during a run: the stage running gets the signal
+ * and is waited for, the half-built site version and the catalogue copy
+ * are removed; the published site and the catalogue stay as they were.
+ * Exit 128 + the signal's number. */
+static void on_signal(int sig)
+{
+	pid_t child = job_child();
+
+	if (child > 0) {
+		kill(child, sig);
+		while (waitpid(child, NULL, 0) < 0 && errno == EINTR)
+			;
+	}
+	site_signal_cleanup();
+	mc_cleanup_run();
+	_exit(128 + sig);
+}
+
+static void catch_signals(void)
+{
+	static const int fatal[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa;
+	size_t i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigfillset(&sa.sa_mask);
+	for (i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++) {
+		struct sigaction old;
+
+		if (sigaction(fatal[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+			continue;
+		sigaction(fatal[i], &sa, NULL);
+	}
 }
 
 static void summary(const nightly *r, const struct timespec *start)
@@ -197,36 +237,24 @@ static void remove_stale_builds(const char *out)
 	closedir(d);
 }
 
-/* Set when the run's copy could not be installed because another program
- * held or changed the catalogue: the run exits 75, not 3. */
-static int install_conflict;
-
 /* Everything after the fetch: ingest into the work copy, translate,
- * render, audit, publish, and put the copy in place. */
+ * publish the site (pages, audits, feed) in one switch, and put the copy
+ * in place. */
 static int update(nightly *r, sqlite3_int64 before, int *quarantined)
 {
 	catalogue work;
 	catalogue_stamp seen = { 0 };
-	char dir[PATH_MAX], pages_out[PATH_MAX], audit_out[PATH_MAX];
-	unsigned long written;
 	int status, rc = -1, opened = 0;
 
 	mc_fmt(r->work, sizeof(r->work), "%s.run-%ld", r->target, (long)getpid());
-	mc_fmt(r->build, sizeof(r->build), "%s/.build-%ld", r->out, (long)getpid());
 	catalogue_remove(r->work);
 	mc_cleanup_add(r->work);
 	if (!access(r->target, F_OK) && catalogue_copy(r->target, r->work, &seen, &r->err))
 		goto out;
-	if (mkdir(r->out, 0755) && errno != EEXIST) {
-		mc_error(&r->err, "%s: cannot create: %s", r->out, strerror(errno));
-		goto out;
-	}
-	if (mkdir(r->build, 0755)) {
-		mc_error(&r->err, "%s: cannot create: %s", r->build, strerror(errno));
-		goto out;
-	}
-	job_log(r->program, "ingesting %zu new export file%s", r->nfresh, r->nfresh == 1 ? "" : "s");
-	if (ingest_fresh(r, quarantined))
+	if (r->nfresh)
+		job_log(r->program, "ingesting %zu new export file%s", r->nfresh,
+			r->nfresh == 1 ? "" : "s");
+	if (r->nfresh && ingest_fresh(r, quarantined))
 		goto out;
 	if (program_exists("modelcat-translate")) {
 		char *argv[] = { (char *)"modelcat-translate", NULL, NULL, NULL };
@@ -242,41 +270,10 @@ static int update(nightly *r, sqlite3_int64 before, int *quarantined)
 			goto out;
 		}
 	}
-	if (program_exists("modelcat-render")) {
-		char *argv[] = { (char *)"modelcat-render", (char *)"--all", (char *)"--out", dir, NULL };
-
-		mc_fmt(dir, sizeof(dir), "%s/pages", r->build);
-		status = stage(r, argv, NULL);
-		if (status != 0) {
-			if (status > 0)
-				mc_error(&r->err, "render failed (exit %d)", status);
-			goto out;
-		}
-	}
 	if (catalogue_open(&work, r->work, NULL, CATALOGUE_READONLY, &r->err))
 		goto out;
 	opened = 1;
-	if (build_audit(r, &work, before))
-		goto out;
-	/* publish: pages, then the audit, then the feed, then the catalogue */
-	mc_fmt(dir, sizeof(dir), "%s/pages", r->build);
-	mc_fmt(pages_out, sizeof(pages_out), "%s/pages", r->out);
-	if (!access(dir, F_OK)) {
-		if (job_publish(dir, pages_out, 1, &r->pages, &r->err))
-			goto out;
-		job_log(r->program, "published %lu page files in %s", r->pages, pages_out);
-	}
-	mc_fmt(dir, sizeof(dir), "%s/audit", r->build);
-	mc_fmt(audit_out, sizeof(audit_out), "%s/audit", r->out);
-	if (job_publish(dir, audit_out, 0, &written, &r->err) ||
-	    feed_write(&work, audit_out, &r->err))
-		goto out;
-	job_log(r->program, "published the audit of %s in %s", r->fresh[r->nfresh - 1].day, audit_out);
-	catalogue_close(&work);
-	opened = 0;
-	/* copied into the live file under the writer lock, not renamed over
-	 * it; refused when another program changed it since the copy */
-	if (catalogue_install(r->work, r->target, &seen, r->wait, &install_conflict, &r->err))
+	if (count_changes(r, &work, before) || publish_site(r, &work, &seen))
 		goto out;
 	rc = 0;
 out:
@@ -284,8 +281,17 @@ out:
 		catalogue_close(&work);
 	catalogue_remove(r->work);
 	mc_cleanup_remove(r->work);
-	job_remove_tree(r->build);
 	return rc;
+}
+
+/* Nothing new to ingest: is the site published from the catalogue as it
+ * is? *same 1 when it is (or there is no catalogue). 0, or -1 (r->err). */
+static int site_current(nightly *r, catalogue *cat, int *same)
+{
+	*same = 1;
+	if (!cat->db)
+		return 0;
+	return site_up_to_date(cat, r->out, NULL, same, &r->err);
 }
 
 /* Run modelcat-fetch with the options given to the run, into the store
@@ -339,10 +345,23 @@ static int ingest_and_publish(nightly *r)
 		catalogue_close(&cat);
 		return MC_EXIT_FAILURE;
 	}
-	catalogue_close(&cat);
 	if (!r->nfresh) {
-		job_log(r->program, "nothing new upstream: no change");
-		return MC_EXIT_OK;
+		int same, rc = site_current(r, &cat, &same);
+
+		catalogue_close(&cat);
+		if (rc) {
+			job_log(r->program, "%s", r->err.msg);
+			return MC_EXIT_FAILURE;
+		}
+		if (same) {
+			job_log(r->program, "nothing new upstream: no change");
+			return MC_EXIT_OK;
+		}
+		/* after a rollback, or a run stopped between its two switches */
+		job_log(r->program, "nothing new upstream, but the site in %s was not published"
+			" from the catalogue as it is: publishing it again", r->out);
+	} else {
+		catalogue_close(&cat);
 	}
 	if (update(r, before, &quarantined)) {
 		job_log(r->program, "%s", r->err.msg);
@@ -375,6 +394,7 @@ int nightly_run(nightly *r)
 	size_t i;
 
 	clock_gettime(CLOCK_MONOTONIC, &start);
+	catch_signals();
 	if (catalogue_target(r->db, r->target, sizeof(r->target), &r->err)) {
 		job_log(r->program, "%s", r->err.msg);
 		goto done;

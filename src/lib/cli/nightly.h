@@ -8,9 +8,12 @@
  *
  * The catalogue is changed on a copy that is copied into it only at the end
  * (catalogue_install(): not when another program changed it meanwhile), and
- * pages are built in a folder of their own and published file by file only
- * when everything before succeeded: a failed run leaves the catalogue and
- * the published pages as they were.
+ * the site (pages, audits, feed) is built as a new version and published
+ * in one switch (out/site.h) only when everything before succeeded: a
+ * failed or interrupted run (SIGINT, SIGTERM, SIGHUP: exit 128 + signal)
+ * leaves the catalogue and the published site as they were. With nothing
+ * new to ingest, the site is published again when it was not published
+ * from the catalogue as it is (after a rollback).
  *
  * Ownership: the caller owns the settings and the option table; the
  * nightly struct owns what a run finds and frees it in nightly_run().
@@ -44,7 +47,6 @@ typedef struct nightly {
 	char target[PATH_MAX];        /* the file db names (a symbolic link's target):
 					 the copy is made beside it and installed into it */
 	char work[PATH_MAX];          /* the catalogue copy this run changes */
-	char build[PATH_MAX];         /* the folder pages and audits are built in */
 	unsigned long sources;        /* sources fetched */
 	unsigned long pages;          /* page files written */
 	size_t added, removed, renamed, changed, quarantined; /* the audit's counts */

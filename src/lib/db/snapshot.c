@@ -1,4 +1,5 @@
 #include "db/snapshot.h"
+#include "base/sha256.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -259,4 +260,67 @@ int snapshot_label(catalogue *cat, sqlite3_int64 id, char label[16], mc_err *err
 	else
 		mc_fmt(label, 16, "%s.%d", day, n);
 	return 0;
+}
+
+/* Close the content hash of the last entry of list. */
+static void entry_finish(snapshot_entry *list, size_t n, sha256_ctx *hash)
+{
+	if (n)
+		sha256_final_hex(hash, list[n - 1].content);
+}
+
+int snapshot_list(catalogue *cat, const char *upto, snapshot_entry **list, size_t *n,
+		  mc_err *err)
+{
+	sqlite3_stmt *st = NULL;
+	sha256_ctx hash;
+	int step, ordinal = 0;
+
+	*list = NULL;
+	*n = 0;
+	if (catalogue_prepare(cat, &st, "SELECT s.id, s.as_of, s.ingested_at, se.export, se.sha256"
+			      " FROM snapshot AS s LEFT JOIN snapshot_export AS se"
+			      " ON se.snapshot_id = s.id WHERE ?1 IS NULL OR s.as_of <= ?1"
+			      " ORDER BY s.as_of, s.id, se.export, se.id", err))
+		return -1;
+	if (upto && *upto)
+		sqlite3_bind_text(st, 1, upto, -1, SQLITE_TRANSIENT);
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		sqlite3_int64 id = sqlite3_column_int64(st, 0);
+		const char *export_name = (const char *)sqlite3_column_text(st, 3);
+		const char *sha = (const char *)sqlite3_column_text(st, 4);
+
+		if (!*n || (*list)[*n - 1].id != id) {
+			snapshot_entry *e;
+
+			entry_finish(*list, *n, &hash);
+			*list = xrealloc(*list, (*n + 1) * sizeof(**list));
+			e = &(*list)[*n];
+			memset(e, 0, sizeof(*e));
+			e->id = id;
+			column_copy(st, 1, e->day, sizeof(e->day));
+			column_copy(st, 2, e->loaded, sizeof(e->loaded));
+			ordinal = *n && !strcmp((*list)[*n - 1].day, e->day) ? ordinal + 1 : 1;
+			if (ordinal == 1)
+				mc_fmt(e->label, sizeof(e->label), "%s", e->day);
+			else
+				mc_fmt(e->label, sizeof(e->label), "%s.%d", e->day, ordinal);
+			sha256_init(&hash);
+			(*n)++;
+		}
+		if (export_name && sha) {
+			sha256_update(&hash, export_name, strlen(export_name));
+			sha256_update(&hash, " ", 1);
+			sha256_update(&hash, sha, strlen(sha));
+			sha256_update(&hash, "\n", 1);
+		}
+	}
+	sqlite3_finalize(st);
+	entry_finish(*list, *n, &hash);
+	if (step == SQLITE_DONE)
+		return 0;
+	free(*list);
+	*list = NULL;
+	*n = 0;
+	return catalogue_fail(cat, "listing the snapshots", err);
 }

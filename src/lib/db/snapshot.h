@@ -88,4 +88,20 @@ typedef struct snapshot_export_info {
 int snapshot_export_latest(catalogue *cat, const snapshot_export_filter *f,
 			   snapshot_export_info *out, mc_err *err);
 
+/* One snapshot as it is published: its name, date, when it was loaded,
+ * and a hash of its content (each export and the SHA-256 of its file). */
+typedef struct snapshot_entry {
+	sqlite3_int64 id;            /* the snapshot */
+	char day[11];                /* as_of */
+	char label[16];              /* DATE or DATE.N (snapshot_label) */
+	char loaded[32];             /* ingested_at */
+	char content[65];            /* SHA-256 of "EXPORT SHA256\n" lines, by export */
+} snapshot_entry;
+
+/* Every snapshot dated on or before upto (NULL or "": all), oldest
+ * first (by date, then as loaded), into *list (the caller frees it) and
+ * *n. 0 or -1. */
+int snapshot_list(catalogue *cat, const char *upto, snapshot_entry **list, size_t *n,
+		  mc_err *err);
+
 #endif

@@ -55,4 +55,12 @@ int translation_load(catalogue *cat, const char *lang,
  * string and the array. 0 or -1. */
 int translation_languages(catalogue *cat, char ***langs, size_t *n, mc_err *err);
 
+/* Copy the page texts (the translation and translation_catalogue rows)
+ * of the catalogue file from into cat, which has none: a rebuilt catalogue
+ * keeps the texts the one it replaces had, so that it can be published
+ * without merging the catalogues again. *langs counts the languages
+ * carried (0 when from does not exist or has none). 0, or -1 (err: from
+ * could not be read; cat is unchanged). */
+int translation_carry(catalogue *cat, const char *from, size_t *langs, mc_err *err);
+
 #endif

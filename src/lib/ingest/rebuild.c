@@ -1,4 +1,5 @@
 #include "ingest/rebuild.h"
+#include "db/translation.h"
 #include "ingest/ingest.h"
 #include "store/listing.h"
 #include "base/paths.h"
@@ -146,6 +147,22 @@ static int load_all(catalogue *cat, const rebuild_plan *plan, const colmap *map,
 	return rc;
 }
 
+/* The page texts the catalogue being replaced had (modelcat translate's
+ * merge) go into the rebuilt one, so that it can be published as it is.
+ * One that cannot be read (a damaged catalogue) is said, not fatal: the
+ * texts come back with the next modelcat translate or run. */
+static void carry_texts(catalogue *cat, const char *target, FILE *out)
+{
+	size_t langs;
+	mc_err err;
+
+	if (translation_carry(cat, target, &langs, &err))
+		fprintf(out, "page texts: not carried over (%s); run modelcat translate\n", err.msg);
+	else if (langs)
+		fprintf(out, "page texts: %zu language%s carried over from the catalogue it replaces\n",
+			langs, langs == 1 ? "" : "s");
+}
+
 int rebuild_run(const rebuild_plan *plan, const char *target, const colmap *map, long wait,
 		FILE *out, rebuild_stats *stats, mc_err *err)
 {
@@ -169,6 +186,8 @@ int rebuild_run(const rebuild_plan *plan, const char *target, const colmap *map,
 	if (catalogue_open(&cat, tmp, sql, 0, err))
 		goto out;
 	rc = load_all(&cat, plan, map, out, stats, err);
+	if (!rc)
+		carry_texts(&cat, target, out);
 	catalogue_close(&cat);
 	if (!rc)
 		rc = catalogue_install(tmp, target, &seen, wait, &stats->conflict, err);

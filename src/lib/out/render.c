@@ -4,7 +4,9 @@
 #include "out/translate.h"
 #include "db/translation.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -65,17 +67,53 @@ static int write_file(const char *dir, const char *file, const sbuf *content, mc
 
 	mc_fmt(path, sizeof(path), "%s/%s", dir, file);
 	mc_fmt(tmp, sizeof(tmp), "%s.tmp%ld", path, (long)getpid());
+	/* SIGINT, SIGTERM, SIGHUP (stage_init) remove it */
+	mc_cleanup_add(tmp);
 	f = fopen(tmp, "wb");
-	if (!f)
+	if (!f) {
+		mc_cleanup_remove(tmp);
 		return mc_error(err, "%s: cannot create: %s", tmp, strerror(errno));
+	}
 	ok = fwrite(content->data, 1, content->len, f) == content->len;
 	ok = (fclose(f) == 0) && ok;
 	if (!ok || rename(tmp, path)) {
 		mc_error(err, "%s: cannot write: %s", path, strerror(errno));
 		unlink(tmp);
+		mc_cleanup_remove(tmp);
 		return -1;
 	}
+	mc_cleanup_remove(tmp);
 	return 0;
+}
+
+/* Remove from dir the files NAME.tmpPID that a render killed outright
+ * (SIGKILL) left, PID a process that no longer runs. */
+static void remove_stale_temps(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		const char *mark = strstr(e->d_name, ".tmp"), *next;
+		char path[4096], *end;
+		struct stat st;
+		long pid;
+
+		while (mark && (next = strstr(mark + 1, ".tmp")))
+			mark = next;
+		if (!mark || mark == e->d_name || !mark[4])
+			continue;
+		errno = 0;
+		pid = strtol(mark + 4, &end, 10);
+		if (errno || pid <= 0 || *end || (kill((pid_t)pid, 0) == 0 || errno != ESRCH))
+			continue;
+		mc_fmt(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (!lstat(path, &st) && S_ISREG(st.st_mode))
+			unlink(path);
+	}
+	closedir(d);
 }
 
 /* Render p as text and HTML to dir/stem.txt and dir/stem.html. */
@@ -138,6 +176,7 @@ static int load_languages(render_run *r, const char *outdir, mc_err *err)
 		r->dirs[i] = sbuf_detach(&dir, NULL);
 		if (make_dirs(r->dirs[i], err))
 			return -1;
+		remove_stale_temps(r->dirs[i]);
 	}
 	return 0;
 }

@@ -32,8 +32,10 @@ typedef struct render_stats {
 /*
  * Write every model on record on as_of in every stored language, as text
  * and HTML, and an index page per language, under outdir (created if
- * needed). Each file is written under a temporary name and renamed into
- * place. Returns 0, or -1 with err. (The models on record: query_models();
+ * needed). Each file is written under a temporary name (NAME.tmpPID,
+ * registered with mc_cleanup_add() while it exists, so that the signals
+ * stage_init() catches remove it) and renamed into place; such names that
+ * a process killed outright left are removed first. Returns 0, or -1 with err. (The models on record: query_models();
  * the date of the latest snapshot: snapshot_latest_day().)
  */
 int render_all(catalogue *cat, const char *as_of, const char *outdir, render_stats *stats,

@@ -1,0 +1,1294 @@
+#include "out/site.h"
+#include "out/audit.h"
+#include "out/feed.h"
+#include "out/render.h"
+#include "db/query.h"
+#include "db/snapshot.h"
+#include "base/day.h"
+#include "base/sha256.h"
+#include "base/strmap.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <unistd.h>
+
+#define STATE ".modelcat"
+
+/* ---- removing a tree without following symbolic links ---- */
+
+/* The version this process builds: removed by site_signal_cleanup(). */
+static char building[PATH_MAX];
+static volatile sig_atomic_t building_set;
+
+struct linux_dirent64 {
+	unsigned long long d_ino;
+	long long d_off;
+	unsigned short d_reclen;
+	unsigned char d_type;
+	char d_name[];
+};
+
+/* Remove name in the folder dirfd and, when it is a folder (never through
+ * a symbolic link), everything in it. Only system calls: async-signal-safe. */
+static void remove_at(int dirfd, const char *name)
+{
+	/* aligned for the records getdents64 writes */
+	char buf[2048] __attribute__((aligned(8)));
+	int fd, pass;
+	long n;
+
+	if (!unlinkat(dirfd, name, 0) || (errno != EISDIR && errno != EPERM))
+		return;
+	fd = openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return;
+	/* entries removed while reading may hide others: read again, a few times */
+	for (pass = 0; pass < 4; pass++) {
+		lseek(fd, 0, SEEK_SET);
+		while ((n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0) {
+			long at = 0;
+
+			while (at < n) {
+				struct linux_dirent64 *e = (struct linux_dirent64 *)(buf + at);
+
+				at += e->d_reclen;
+				if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+					remove_at(fd, e->d_name);
+			}
+		}
+		if (!unlinkat(dirfd, name, AT_REMOVEDIR) || errno != ENOTEMPTY)
+			break;
+	}
+	close(fd);
+}
+
+static void remove_tree(const char *path)
+{
+	remove_at(AT_FDCWD, path);
+}
+
+void site_signal_cleanup(void)
+{
+	if (building_set)
+		remove_tree(building);
+}
+
+/* ---- small file helpers ---- */
+
+static int make_dir(const char *path, mc_err *err)
+{
+	if (mkdir(path, 0755) && errno != EEXIST)
+		return mc_error(err, "%s: cannot create: %s", path, strerror(errno));
+	return 0;
+}
+
+static int write_file(const char *path, const void *data, size_t len, mc_err *err)
+{
+	size_t done = 0;
+	int fd;
+
+	/* a new file, never one shared with the published version by a link */
+	unlink(path);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (fd < 0)
+		return mc_error(err, "%s: cannot write: %s", path, strerror(errno));
+	while (done < len) {
+		ssize_t n = write(fd, (const char *)data + done, len - done);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			mc_error(err, "%s: cannot write: %s", path, strerror(errno));
+			close(fd);
+			return -1;
+		}
+		done += (size_t)n;
+	}
+	if (close(fd))
+		return mc_error(err, "%s: cannot write: %s", path, strerror(errno));
+	return 0;
+}
+
+/* A whole file into out (appended); 0, or -1 (errno) */
+static int read_file(const char *path, sbuf *out)
+{
+	char buf[65536];
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
+	ssize_t n;
+
+	if (fd < 0)
+		return -1;
+	while ((n = read(fd, buf, sizeof(buf))) > 0)
+		sbuf_add(out, buf, (size_t)n);
+	close(fd);
+	return n < 0 ? -1 : 0;
+}
+
+/* Is name PREFIX<pid> with pid a process that no longer runs (or this one)? */
+static int dead_pid_name(const char *name, const char *prefix)
+{
+	size_t k = strlen(prefix);
+	char *end;
+	long pid;
+
+	if (strncmp(name, prefix, k))
+		return 0;
+	errno = 0;
+	pid = strtol(name + k, &end, 10);
+	if (errno || pid <= 0 || end == name + k || (*end && *end != '-'))
+		return 0;
+	if (pid == (long)getpid())
+		return 1;
+	return kill((pid_t)pid, 0) != 0 && errno == ESRCH;
+}
+
+/* ---- the manifest: relative path -> SHA-256 ---- */
+
+typedef struct manifest {
+	strmap map;                  /* path -> index + 1 */
+	char **paths;                /* relative paths */
+	char (*sha)[65];             /* their hashes */
+	size_t n;                    /* entries */
+} manifest;
+
+static void manifest_init(manifest *m)
+{
+	memset(m, 0, sizeof(*m));
+	strmap_init(&m->map);
+}
+
+static void manifest_release(manifest *m)
+{
+	strmap_release(&m->map);
+	mc_free_strings(m->paths, m->n);
+	free(m->sha);
+	manifest_init(m);
+}
+
+static void manifest_add(manifest *m, const char *path, const char *sha)
+{
+	int added;
+	size_t *slot = strmap_get_or_add(&m->map, path, strlen(path), &added);
+
+	if (!added) {
+		mc_fmt(m->sha[*slot - 1], 65, "%s", sha);
+		return;
+	}
+	*slot = m->n + 1;
+	m->paths = xrealloc(m->paths, (m->n + 1) * sizeof(*m->paths));
+	m->sha = xrealloc(m->sha, (m->n + 1) * sizeof(*m->sha));
+	m->paths[m->n] = xstrdup(path);
+	mc_fmt(m->sha[m->n], 65, "%s", sha);
+	m->n++;
+}
+
+/* The hash of path in m, or NULL. */
+static const char *manifest_find(const manifest *m, const char *path)
+{
+	size_t *slot = m ? strmap_find(&m->map, path, strlen(path)) : NULL;
+
+	return slot ? m->sha[*slot - 1] : NULL;
+}
+
+/* Read root/MANIFEST ("SHA256  PATH" lines). 0, 1 when there is none, -1 (err). */
+static int manifest_read(const char *root, manifest *m, mc_err *err)
+{
+	char path[PATH_MAX];
+	sbuf text;
+	char *line, *save = NULL;
+
+	mc_fmt(path, sizeof(path), "%s/MANIFEST", root);
+	sbuf_init(&text);
+	if (read_file(path, &text)) {
+		sbuf_release(&text);
+		if (errno == ENOENT)
+			return 1;
+		return mc_error(err, "%s: cannot read: %s", path, strerror(errno));
+	}
+	for (line = strtok_r(text.data, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (strlen(line) < 67 || line[64] != ' ' || line[65] != ' ') {
+			sbuf_release(&text);
+			return mc_error(err, "%s: not a manifest line: %.40s", path, line);
+		}
+		line[64] = '\0';
+		manifest_add(m, line + 66, line);
+	}
+	sbuf_release(&text);
+	return 0;
+}
+
+static int path_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int manifest_write(const char *root, const manifest *m, mc_err *err)
+{
+	char path[PATH_MAX], **sorted = xcalloc(m->n + 1, sizeof(*sorted));
+	sbuf text;
+	size_t i;
+	int rc;
+
+	memcpy(sorted, m->paths, m->n * sizeof(*sorted));
+	qsort(sorted, m->n, sizeof(*sorted), path_cmp);
+	sbuf_init(&text);
+	for (i = 0; i < m->n; i++)
+		sbuf_addf(&text, "%s  %s\n", manifest_find(m, sorted[i]), sorted[i]);
+	free(sorted);
+	mc_fmt(path, sizeof(path), "%s/MANIFEST", root);
+	rc = write_file(path, text.data, text.len, err);
+	sbuf_release(&text);
+	return rc;
+}
+
+/* ---- one publish ---- */
+
+/* A row of published.tsv (label, content, fingerprint, loaded) or of
+ * withdrawn.tsv (label, content, when withdrawn, loaded). */
+typedef struct site_row {
+	char label[16];
+	char content[65];
+	char third[65];              /* fingerprint, or when withdrawn */
+	char loaded[32];
+} site_row;
+
+typedef struct publish {
+	catalogue *cat;
+	const site_options *o;
+	site_stats *stats;
+	char out[PATH_MAX];          /* DIR */
+	char state[PATH_MAX];        /* DIR/.modelcat */
+	char build[PATH_MAX];        /* DIR/.modelcat/build-PID */
+	char prev[PATH_MAX];         /* the published version's folder (DIR when legacy; "" none) */
+	char prev_name[64];          /* its name, site-ID ("" when none or legacy) */
+	char site[PATH_MAX];         /* the new version, once renamed */
+	char as_of[11];              /* the date rendered */
+	char id[40];                 /* the site's id */
+	int legacy;                  /* DIR/pages or DIR/audit are folders of their own */
+	manifest old;                /* the published version's manifest */
+	manifest now;                /* the new one's */
+	snapshot_entry *snaps;       /* the catalogue's snapshots, oldest first */
+	size_t nsnaps;
+	site_row *published;         /* what the published version was published from */
+	size_t npublished;
+	site_row *withdrawn;         /* withdrawn snapshots, oldest first */
+	size_t nwithdrawn;
+	mc_err *err;
+} publish;
+
+static void note(const publish *p, const char *fmt, ...) MC_PRINTF(2, 3);
+static void note(const publish *p, const char *fmt, ...)
+{
+	char msg[PATH_MAX + 256];
+	va_list ap;
+
+	if (!p->o->log)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	p->o->log(p->o->program, "%s", msg);
+}
+
+/* Read root/name (tab-separated rows) into *rows; a missing file is no rows. */
+static int rows_read(const char *root, const char *name, site_row **rows, size_t *n, mc_err *err)
+{
+	char path[PATH_MAX];
+	char *line, *save = NULL;
+	sbuf text;
+
+	*rows = NULL;
+	*n = 0;
+	mc_fmt(path, sizeof(path), "%s/%s", root, name);
+	sbuf_init(&text);
+	if (read_file(path, &text)) {
+		sbuf_release(&text);
+		return errno == ENOENT ? 0 : mc_error(err, "%s: cannot read: %s", path, strerror(errno));
+	}
+	for (line = strtok_r(text.data, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *f[4] = { NULL, NULL, NULL, NULL }, *fs = NULL;
+		site_row *r;
+		int k;
+
+		for (k = 0; k < 4; k++)
+			f[k] = strtok_r(k ? NULL : line, "\t", &fs);
+		if (!f[3])
+			continue;
+		*rows = xrealloc(*rows, (*n + 1) * sizeof(**rows));
+		r = &(*rows)[(*n)++];
+		mc_fmt(r->label, sizeof(r->label), "%s", f[0]);
+		mc_fmt(r->content, sizeof(r->content), "%s", f[1]);
+		mc_fmt(r->third, sizeof(r->third), "%s", f[2]);
+		mc_fmt(r->loaded, sizeof(r->loaded), "%s", f[3]);
+	}
+	sbuf_release(&text);
+	return 0;
+}
+
+static int rows_write(const char *root, const char *name, const site_row *rows, size_t n,
+		      mc_err *err)
+{
+	char path[PATH_MAX];
+	sbuf text;
+	size_t i;
+	int rc;
+
+	sbuf_init(&text);
+	for (i = 0; i < n; i++)
+		sbuf_addf(&text, "%s\t%s\t%s\t%s\n", rows[i].label, rows[i].content, rows[i].third,
+			  rows[i].loaded);
+	mc_fmt(path, sizeof(path), "%s/%s", root, name);
+	rc = write_file(path, text.data, text.len, err);
+	sbuf_release(&text);
+	return rc;
+}
+
+/* The published version's name (site-ID) from DIR/.modelcat/current, or "". */
+static void current_name(const char *state, char name[64])
+{
+	char path[PATH_MAX];
+	ssize_t n;
+
+	mc_fmt(path, sizeof(path), "%s/current", state);
+	n = readlink(path, name, 63);
+	name[n > 0 ? n : 0] = '\0';
+	if (strncmp(name, "site-", 5) || strchr(name, '/') || strstr(name, ".."))
+		name[0] = '\0';
+}
+
+/* DIR/NAME: absent, modelcat's symbolic link, or a folder (the layout of
+ * before versions: *legacy). Anything else is refused. */
+static int check_entry(publish *p, const char *name)
+{
+	char path[PATH_MAX], want[64], got[PATH_MAX];
+	struct stat st;
+	ssize_t n;
+
+	mc_fmt(path, sizeof(path), "%s/%s", p->out, name);
+	mc_fmt(want, sizeof(want), STATE "/current/%s", name);
+	if (lstat(path, &st))
+		return errno == ENOENT ? 0 : mc_error(p->err, "%s: %s", path, strerror(errno));
+	if (S_ISDIR(st.st_mode)) {
+		p->legacy = 1;
+		return 0;
+	}
+	if (S_ISLNK(st.st_mode)) {
+		n = readlink(path, got, sizeof(got) - 1);
+		got[n > 0 ? n : 0] = '\0';
+		if (!strcmp(got, want))
+			return 0;
+		return mc_error(p->err, "%s: a symbolic link to %s, not to %s: move it away to"
+				" publish here", path, got, want);
+	}
+	return mc_error(p->err, "%s: neither a folder nor modelcat's symbolic link: move it away"
+			" to publish here", path);
+}
+
+/* The site's id, made once (random) and kept in DIR/.modelcat/id. */
+static int site_id(publish *p)
+{
+	char path[PATH_MAX], tmp[PATH_MAX];
+	unsigned char bytes[8];
+	sbuf text;
+	size_t i;
+
+	mc_fmt(path, sizeof(path), "%s/id", p->state);
+	sbuf_init(&text);
+	if (read_file(path, &text) || text.len < 16) {
+		char hex[17];
+
+		if (getrandom(bytes, sizeof(bytes), 0) != (ssize_t)sizeof(bytes))
+			return mc_error(p->err, "%s: no random bytes: %s", path, strerror(errno));
+		for (i = 0; i < sizeof(bytes); i++)
+			mc_fmt(hex + 2 * i, 3, "%02x", bytes[i]);
+		mc_fmt(tmp, sizeof(tmp), "%s/id.new-%ld", p->state, (long)getpid());
+		if (write_file(tmp, hex, 16, p->err))
+			return -1;
+		if (link(tmp, path) && errno != EEXIST) {
+			unlink(tmp);
+			return mc_error(p->err, "%s: cannot create: %s", path, strerror(errno));
+		}
+		unlink(tmp);
+		sbuf_reset(&text);
+		if (read_file(path, &text) || text.len < 16) {
+			sbuf_release(&text);
+			return mc_error(p->err, "%s: cannot read", path);
+		}
+	}
+	mc_fmt(p->id, sizeof(p->id), "%.16s", text.data);
+	sbuf_release(&text);
+	return 0;
+}
+
+/* ---- retiring an old version: only what modelcat wrote goes ---- */
+
+static int names_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The names in folder path (no "." and ".."), sorted; NULL when unreadable. */
+static char **list_names(const char *path, size_t *n)
+{
+	DIR *d = opendir(path);
+	struct dirent *e;
+	char **names = NULL;
+
+	*n = 0;
+	if (!d)
+		return NULL;
+	while ((e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		names = xrealloc(names, (*n + 1) * sizeof(*names));
+		names[(*n)++] = xstrdup(e->d_name);
+	}
+	closedir(d);
+	if (*n)
+		qsort(names, *n, sizeof(*names), names_cmp);
+	return names;
+}
+
+/* Where an old version's folder is retired into. */
+typedef struct retire_ctx {
+	const publish *p;
+	const char *old_base;        /* the old folder */
+	const char *new_base;        /* the new version's matching folder */
+	const char *prefix;          /* manifest paths of old_base's files start with it */
+	const manifest *mine;        /* the files modelcat wrote (by prefix + path) */
+	int blocked;                 /* the new version has a non-folder where this
+					folder is: nothing is moved under it */
+	size_t kept;                 /* files left in place */
+} retire_ctx;
+
+/* One entry that is not a folder: removed when modelcat's or already
+ * carried, moved into the new version when its name is free there, else
+ * left (and said). */
+static void retire_file(retire_ctx *c, const char *rel, const struct stat *st)
+{
+	char from[PATH_MAX], to[PATH_MAX], key[PATH_MAX], a[PATH_MAX], b[PATH_MAX];
+	struct stat nst;
+	int exists, free_name;
+	ssize_t na, nb;
+
+	mc_fmt(from, sizeof(from), "%s/%s", c->old_base, rel);
+	mc_fmt(to, sizeof(to), "%s/%s", c->new_base, rel);
+	mc_fmt(key, sizeof(key), "%s%s", c->prefix, rel);
+	if (S_ISREG(st->st_mode) && manifest_find(c->mine, key)) {
+		unlink(from);
+		return;
+	}
+	if (c->blocked) {
+		c->kept++;
+		note(c->p, "left %s in place: not modelcat's, and the published version has"
+		     " no folder for it", from);
+		return;
+	}
+	exists = !lstat(to, &nst);
+	free_name = !exists && errno == ENOENT;
+	if (exists && S_ISREG(st->st_mode) && S_ISREG(nst.st_mode) &&
+	    st->st_dev == nst.st_dev && st->st_ino == nst.st_ino) {
+		unlink(from);             /* carried already: the same file */
+		return;
+	}
+	if (exists && S_ISLNK(st->st_mode) && S_ISLNK(nst.st_mode)) {
+		na = readlink(from, a, sizeof(a) - 1);
+		nb = readlink(to, b, sizeof(b) - 1);
+		if (na >= 0 && na == nb && !memcmp(a, b, (size_t)na)) {
+			unlink(from);     /* made again already: the same link */
+			return;
+		}
+	}
+	if (free_name && (S_ISREG(st->st_mode) || S_ISLNK(st->st_mode)) && !rename(from, to)) {
+		note(c->p, "moved %s, not modelcat's, into the published version", to);
+		return;
+	}
+	c->kept++;
+	note(c->p, "left %s in place: not modelcat's, and the published version has that name",
+	     from);
+}
+
+static void retire_dir(retire_ctx *c, const char *rel)
+{
+	char path[PATH_MAX], sub[PATH_MAX], to[PATH_MAX];
+	size_t n, i;
+	char **names;
+
+	mc_fmt(path, sizeof(path), "%s%s%s", c->old_base, *rel ? "/" : "", rel);
+	names = list_names(path, &n);
+	for (i = 0; i < n; i++) {
+		struct stat st;
+		int made = 0;
+
+		mc_fmt(sub, sizeof(sub), "%s%s%s", rel, *rel ? "/" : "", names[i]);
+		mc_fmt(path, sizeof(path), "%s/%s", c->old_base, sub);
+		if (!*rel && !strcmp(names[i], "MANIFEST"))
+			continue;
+		if (lstat(path, &st))
+			continue;
+		if (!S_ISDIR(st.st_mode)) {
+			retire_file(c, sub, &st);
+			continue;
+		}
+		mc_fmt(to, sizeof(to), "%s/%s", c->new_base, sub);
+		{
+			struct stat nst;
+			int was_blocked = c->blocked;
+
+			made = !c->blocked && !mkdir(to, st.st_mode & 07777);
+			/* never move anything through a symbolic link (or into a file) */
+			if (!made && (lstat(to, &nst) || !S_ISDIR(nst.st_mode)))
+				c->blocked = 1;
+			retire_dir(c, sub);
+			c->blocked = was_blocked;
+		}
+		rmdir(path);
+		if (made)
+			rmdir(to);
+	}
+	mc_free_strings(names, n);
+}
+
+/* Retire old_base into new_base; 0 when nothing was left in it. */
+static size_t retire(const publish *p, const char *old_base, const char *new_base,
+		     const char *prefix, const manifest *mine)
+{
+	retire_ctx c = { p, old_base, new_base, prefix, mine, 0, 0 };
+
+	retire_dir(&c, "");
+	return c.kept;
+}
+
+/* Retire the old version folder name (a site-ID) into the published one. */
+static void retire_version(publish *p, const char *name, const char *into)
+{
+	char path[PATH_MAX], file[PATH_MAX];
+	manifest m;
+	mc_err err;
+	int rc;
+
+	mc_fmt(path, sizeof(path), "%s/%s", p->state, name);
+	manifest_init(&m);
+	rc = manifest_read(path, &m, &err);
+	if (rc) {
+		note(p, "left %s in place: %s", path, rc < 0 ? err.msg : "it has no MANIFEST");
+		manifest_release(&m);
+		return;
+	}
+	if (!retire(p, path, into, "", &m)) {
+		mc_fmt(file, sizeof(file), "%s/MANIFEST", path);
+		unlink(file);
+		if (rmdir(path))
+			note(p, "left %s in place: %s", path, strerror(errno));
+	} else {
+		note(p, "left the old version %s in place: it holds files that are not modelcat's",
+		     path);
+	}
+	manifest_release(&m);
+}
+
+/* Under the lock, before building: what killed publishes left (build
+ * folders, links being made) and old versions not yet removed. */
+static void remove_stale(publish *p)
+{
+	char path[PATH_MAX], into[PATH_MAX];
+	size_t n, i;
+	char **names = list_names(p->state, &n);
+
+	for (i = 0; i < n; i++) {
+		const char *name = names[i];
+
+		mc_fmt(path, sizeof(path), "%s/%s", p->state, name);
+		if (dead_pid_name(name, "build-")) {
+			remove_tree(path);
+		} else if (dead_pid_name(name, "current.new-") || dead_pid_name(name, "link-") ||
+			   dead_pid_name(name, "id.new-")) {
+			unlink(path);
+		} else if (!strncmp(name, "site-", 5) && strcmp(name, p->prev_name)) {
+			if (!p->prev_name[0]) {
+				/* never published: nothing in it but modelcat's and links */
+				remove_tree(path);
+				continue;
+			}
+			mc_fmt(into, sizeof(into), "%s/%s", p->state, p->prev_name);
+			retire_version(p, name, into);
+		} else if (p->prev_name[0] && (!strncmp(name, "old-pages-", 10) ||
+					       !strncmp(name, "old-audit-", 10))) {
+			mc_fmt(into, sizeof(into), "%s/%s/%.5s", p->state, p->prev_name, name + 4);
+			if (!retire(p, path, into, name[4] == 'p' ? "pages/" : "audit/", &p->old))
+				rmdir(path);
+		}
+	}
+	mc_free_strings(names, n);
+}
+
+/* ---- building the new version ---- */
+
+static const char *const audit_kinds[] = { "txt", "json", "html" };
+
+/* What snapshot i's audit depends on: it and the snapshot before it. */
+static void fingerprint(const publish *p, size_t i, char fp[65])
+{
+	sha256_ctx h;
+	const snapshot_entry *s = &p->snaps[i], *b = i ? &p->snaps[i - 1] : NULL;
+
+	sha256_init(&h);
+	sha256_update(&h, s->label, strlen(s->label));
+	sha256_update(&h, s->content, strlen(s->content));
+	if (b) {
+		sha256_update(&h, b->label, strlen(b->label));
+		sha256_update(&h, b->content, strlen(b->content));
+	}
+	sha256_final_hex(&h, fp);
+}
+
+/* Link snapshot label's audit and entry from the published version when
+ * it was published with the same fingerprint. 1 linked, 0 not. */
+static int audit_reuse(publish *p, const char *label, const char *fp)
+{
+	char from[PATH_MAX], to[PATH_MAX];
+	size_t i, k;
+
+	for (i = 0; i < p->npublished; i++)
+		if (!strcmp(p->published[i].label, label) && !strcmp(p->published[i].third, fp))
+			break;
+	if (i == p->npublished || !p->prev_name[0])
+		return 0;
+	for (k = 0; k < 4; k++) {
+		if (k < 3) {
+			mc_fmt(from, sizeof(from), "%s/audit/%s.%s", p->prev, label, audit_kinds[k]);
+			mc_fmt(to, sizeof(to), "%s/audit/%s.%s", p->build, label, audit_kinds[k]);
+		} else {
+			mc_fmt(from, sizeof(from), "%s/entries/%s", p->prev, label);
+			mc_fmt(to, sizeof(to), "%s/entries/%s", p->build, label);
+		}
+		unlink(to);
+		if (link(from, to))
+			return 0;
+	}
+	return 1;
+}
+
+/* Compute snapshot i's audit (from the snapshot before it) and its feed
+ * entry text ("TITLE\nTEXT") into the build. */
+static int audit_make(publish *p, size_t i)
+{
+	const snapshot_entry *s = &p->snaps[i];
+	char path[PATH_MAX];
+	diff_result d;
+	sbuf text;
+	size_t k;
+	int rc = 0;
+
+	if (query_diff_snapshots(p->cat, i ? p->snaps[i - 1].id : 0, s->id, &d, p->err))
+		return -1;
+	sbuf_init(&text);
+	for (k = 0; !rc && k < 4; k++) {
+		sbuf_reset(&text);
+		if (k == 0)
+			audit_text(&d, &text);
+		else if (k == 1)
+			audit_json(&d, &text);
+		else if (k == 2)
+			audit_html(&d, &text);
+		if (k < 3) {
+			mc_fmt(path, sizeof(path), "%s/audit/%s.%s", p->build, s->label, audit_kinds[k]);
+		} else {
+			sbuf_addf(&text, "%s: %zu added, %zu removed, %zu renamed, %zu changed\n",
+				  s->label, d.added.n, d.removed.n, d.renamed.n, d.changed.n);
+			feed_entry_text(&d, &text);
+			mc_fmt(path, sizeof(path), "%s/entries/%s", p->build, s->label);
+		}
+		rc = write_file(path, text.data, text.len, p->err);
+	}
+	sbuf_release(&text);
+	diff_result_release(&d);
+	p->stats->audits++;
+	return rc;
+}
+
+/* Every snapshot's audit: linked when unchanged, computed otherwise; and
+ * the rows of published.tsv. */
+static int build_audits(publish *p, site_row *rows)
+{
+	size_t i;
+
+	for (i = 0; i < p->nsnaps; i++) {
+		site_row *r = &rows[i];
+
+		mc_fmt(r->label, sizeof(r->label), "%s", p->snaps[i].label);
+		mc_fmt(r->content, sizeof(r->content), "%s", p->snaps[i].content);
+		mc_fmt(r->loaded, sizeof(r->loaded), "%s", p->snaps[i].loaded);
+		fingerprint(p, i, r->third);
+		if (!audit_reuse(p, r->label, r->third) && audit_make(p, i))
+			return -1;
+	}
+	return 0;
+}
+
+/* The published snapshots no longer in the catalogue join the withdrawn. */
+static void find_withdrawn(publish *p)
+{
+	char now[32];
+	size_t i, j;
+
+	day_now(now);
+	for (i = 0; i < p->npublished; i++) {
+		const site_row *r = &p->published[i];
+
+		for (j = 0; j < p->nsnaps; j++)
+			if (!strcmp(p->snaps[j].label, r->label) &&
+			    !strcmp(p->snaps[j].content, r->content))
+				break;
+		if (j < p->nsnaps)
+			continue;
+		for (j = 0; j < p->nwithdrawn; j++)
+			if (!strcmp(p->withdrawn[j].label, r->label) &&
+			    !strcmp(p->withdrawn[j].content, r->content))
+				break;
+		if (j < p->nwithdrawn)
+			continue;
+		p->withdrawn = xrealloc(p->withdrawn, (p->nwithdrawn + 1) * sizeof(*p->withdrawn));
+		p->withdrawn[p->nwithdrawn] = *r;
+		mc_fmt(p->withdrawn[p->nwithdrawn].third, sizeof(r->third), "%s", now);
+		p->nwithdrawn++;
+		p->stats->withdrawn++;
+		note(p, "snapshot %s is no longer in the catalogue: withdrawn", r->label);
+	}
+}
+
+/* A feed entry with the strings it owns. */
+typedef struct owned_entry {
+	feed_entry e;
+	char id[160];
+	char link[40];
+	sbuf title, text;
+} owned_entry;
+
+static int entry_newer(const void *a, const void *b)
+{
+	const owned_entry *x = a, *y = b;
+
+	return strcmp(y->e.updated, x->e.updated);
+}
+
+/* Snapshot i's entry, from the entry text in the build. */
+static int entry_of_snapshot(publish *p, size_t i, owned_entry *o)
+{
+	const snapshot_entry *s = &p->snaps[i];
+	char path[PATH_MAX], *nl;
+	sbuf text;
+
+	mc_fmt(path, sizeof(path), "%s/entries/%s", p->build, s->label);
+	sbuf_init(&text);
+	if (read_file(path, &text)) {
+		sbuf_release(&text);
+		return mc_error(p->err, "%s: cannot read: %s", path, strerror(errno));
+	}
+	nl = strchr(text.data, '\n');
+	sbuf_add(&o->title, text.data, nl ? (size_t)(nl - text.data) : text.len);
+	sbuf_adds(&o->text, nl ? nl + 1 : "");
+	sbuf_release(&text);
+	mc_fmt(o->id, sizeof(o->id), "urn:modelcat:%s:snapshot:%s:%.12s", p->id, s->label, s->content);
+	mc_fmt(o->link, sizeof(o->link), "%s.html", s->label);
+	o->e.link = o->link;
+	o->e.updated = s->loaded;
+	return 0;
+}
+
+static void entry_of_withdrawal(publish *p, const site_row *r, owned_entry *o)
+{
+	sbuf_addf(&o->title, "Snapshot %s withdrawn", r->label);
+	sbuf_addf(&o->text, "The snapshot %s (loaded %s) is no longer in the catalogue: its"
+		  " audit was removed and the pages were published again without it.",
+		  r->label, r->loaded);
+	mc_fmt(o->id, sizeof(o->id), "urn:modelcat:%s:withdrawn:%s:%.12s", p->id, r->label,
+	       r->content);
+	o->e.link = NULL;
+	o->e.updated = r->third;
+}
+
+/* audit/feed.atom and audit/index.html of the build. */
+static int build_feed(publish *p)
+{
+	size_t n = 0, i, max = FEED_ENTRIES + p->nwithdrawn;
+	owned_entry *o = xcalloc(max + 1, sizeof(*o));
+	char **labels = xcalloc(p->nsnaps + 1, sizeof(*labels));
+	char **gone = xcalloc(p->nwithdrawn + 1, sizeof(*gone));
+	char path[PATH_MAX], feed_id[64];
+	feed_entry *e = xcalloc(max + 1, sizeof(*e));
+	sbuf out;
+	int rc = 0;
+
+	for (i = 0; i < max; i++) {
+		sbuf_init(&o[i].title);
+		sbuf_init(&o[i].text);
+	}
+	for (i = p->nsnaps; !rc && i > 0 && n < FEED_ENTRIES; i--)
+		rc = entry_of_snapshot(p, i - 1, &o[n++]);
+	for (i = 0; i < p->nwithdrawn; i++)
+		entry_of_withdrawal(p, &p->withdrawn[i], &o[n++]);
+	qsort(o, n, sizeof(*o), entry_newer);
+	for (i = 0; i < n; i++) {
+		e[i] = o[i].e;
+		e[i].id = o[i].id;
+		e[i].title = o[i].title.data;
+		e[i].text = o[i].text.data;
+	}
+	for (i = 0; i < p->nsnaps; i++)
+		labels[i] = p->snaps[p->nsnaps - 1 - i].label;
+	for (i = 0; i < p->nwithdrawn; i++)
+		gone[i] = p->withdrawn[p->nwithdrawn - 1 - i].label;
+	sbuf_init(&out);
+	mc_fmt(feed_id, sizeof(feed_id), "urn:modelcat:%s:audit", p->id);
+	if (!rc)
+		rc = feed_atom(feed_id, e, n, &out, p->err);
+	mc_fmt(path, sizeof(path), "%s/audit/feed.atom", p->build);
+	if (!rc)
+		rc = write_file(path, out.data, out.len, p->err);
+	sbuf_reset(&out);
+	feed_index_html(labels, p->nsnaps, gone, p->nwithdrawn, &out);
+	mc_fmt(path, sizeof(path), "%s/audit/index.html", p->build);
+	if (!rc)
+		rc = write_file(path, out.data, out.len, p->err);
+	sbuf_release(&out);
+	for (i = 0; i < max; i++) {
+		sbuf_release(&o[i].title);
+		sbuf_release(&o[i].text);
+	}
+	free(o);
+	free(e);
+	free(labels);
+	free(gone);
+	return rc;
+}
+
+/* Hash every file of the build folder rel into the new manifest; a file
+ * whose bytes the published version has under the same name is linked
+ * from it instead (it keeps its time; nothing is written twice). */
+static int hash_build(publish *p, const char *rel)
+{
+	char path[PATH_MAX], sub[PATH_MAX], from[PATH_MAX], tmp[PATH_MAX], sha[65];
+	size_t n, i;
+	char **names;
+	int rc = 0;
+
+	mc_fmt(path, sizeof(path), "%s/%s", p->build, rel);
+	names = list_names(path, &n);
+	for (i = 0; !rc && i < n; i++) {
+		const char *had;
+		struct stat st, pst;
+
+		mc_fmt(sub, sizeof(sub), "%s/%s", rel, names[i]);
+		mc_fmt(path, sizeof(path), "%s/%s", p->build, sub);
+		if (lstat(path, &st))
+			continue;
+		if (S_ISDIR(st.st_mode)) {
+			rc = hash_build(p, sub);
+			continue;
+		}
+		if (!S_ISREG(st.st_mode) || sha256_file(path, sha, NULL, p->err)) {
+			rc = S_ISREG(st.st_mode) ? -1 : 0;
+			continue;
+		}
+		manifest_add(&p->now, sub, sha);
+		p->stats->files++;
+		had = manifest_find(&p->old, sub);
+		mc_fmt(from, sizeof(from), "%s/%s", p->prev, sub);
+		if (had && !strcmp(had, sha) && !lstat(from, &pst) && S_ISREG(pst.st_mode) &&
+		    pst.st_size == st.st_size) {
+			if (pst.st_ino == st.st_ino && pst.st_dev == st.st_dev)
+				continue;
+			mc_fmt(tmp, sizeof(tmp), "%s.link", path);
+			if (!link(from, tmp) && !rename(tmp, path))
+				continue;
+			unlink(tmp);
+		}
+		p->stats->written++;
+		if (!strncmp(sub, "pages/", 6))
+			p->stats->pages++;
+	}
+	mc_free_strings(names, n);
+	return rc;
+}
+
+/* Carry the files under the published version's folder rel that modelcat
+ * did not write into the build: hard links, symbolic links made again
+ * (never followed), folders made. */
+static int carry(publish *p, const char *rel)
+{
+	char from[PATH_MAX], to[PATH_MAX], sub[PATH_MAX], target[PATH_MAX];
+	size_t n, i;
+	char **names;
+	int rc = 0;
+
+	mc_fmt(from, sizeof(from), "%s/%s", p->prev, rel);
+	names = list_names(from, &n);
+	for (i = 0; !rc && i < n; i++) {
+		struct stat st, nst;
+		int there;
+		ssize_t len;
+
+		mc_fmt(sub, sizeof(sub), "%s/%s", rel, names[i]);
+		mc_fmt(from, sizeof(from), "%s/%s", p->prev, sub);
+		mc_fmt(to, sizeof(to), "%s/%s", p->build, sub);
+		if (lstat(from, &st) || (p->prev_name[0] && manifest_find(&p->old, sub)))
+			continue;
+		there = !lstat(to, &nst);
+		if (S_ISDIR(st.st_mode)) {
+			if (there && !S_ISDIR(nst.st_mode))
+				continue;
+			if (!there && mkdir(to, st.st_mode & 07777))
+				rc = mc_error(p->err, "%s: cannot create: %s", to, strerror(errno));
+			else
+				rc = carry(p, sub);
+		} else if (there) {
+			continue;
+		} else if (S_ISREG(st.st_mode)) {
+			if (link(from, to))
+				rc = mc_error(p->err, "%s: cannot link to %s: %s", to, from, strerror(errno));
+		} else if (S_ISLNK(st.st_mode)) {
+			len = readlink(from, target, sizeof(target) - 1);
+			if (len >= 0) {
+				target[len] = '\0';
+				if (symlink(target, to))
+					rc = mc_error(p->err, "%s: cannot create: %s", to, strerror(errno));
+			}
+		}
+	}
+	mc_free_strings(names, n);
+	return rc;
+}
+
+/* ---- the switch ---- */
+
+/* Make DIR/NAME modelcat's symbolic link .modelcat/current/NAME. A folder
+ * there (the layout before versions) is exchanged with the link in one
+ * rename, then retired into the new version. */
+static void install_link(publish *p, const char *name)
+{
+	char path[PATH_MAX], tmp[PATH_MAX], target[64], old[PATH_MAX], into[PATH_MAX];
+	struct stat st;
+
+	mc_fmt(path, sizeof(path), "%s/%s", p->out, name);
+	mc_fmt(target, sizeof(target), STATE "/current/%s", name);
+	mc_fmt(tmp, sizeof(tmp), "%s/link-%ld", p->state, (long)getpid());
+	if (!lstat(path, &st) && S_ISLNK(st.st_mode))
+		return;
+	unlink(tmp);
+	if (symlink(target, tmp)) {
+		note(p, "%s: cannot create: %s", tmp, strerror(errno));
+		return;
+	}
+	if (lstat(path, &st) && errno == ENOENT) {
+		if (rename(tmp, path))
+			note(p, "%s: cannot create: %s", path, strerror(errno));
+		return;
+	}
+	mc_fmt(old, sizeof(old), "%s/old-%s-%ld", p->state, name, (long)getpid());
+	if (renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_EXCHANGE)) {
+		/* no exchange on this file system: two renames */
+		if (rename(path, old) || rename(tmp, path)) {
+			note(p, "%s: cannot replace by a symbolic link: %s", path, strerror(errno));
+			unlink(tmp);
+			return;
+		}
+	} else if (rename(tmp, old)) {
+		note(p, "%s: cannot rename: %s", tmp, strerror(errno));
+		return;
+	}
+	note(p, "%s is now a symbolic link to %s; its files that modelcat did not write were"
+	     " carried over", path, target);
+	mc_fmt(into, sizeof(into), "%s/%s", p->site, name);
+	mc_fmt(tmp, sizeof(tmp), "%s/", name);
+	if (!retire(p, old, into, tmp, &p->now))
+		rmdir(old);
+}
+
+/* Rename the build to site-ID and current to it; DIR/pages and DIR/audit
+ * lead there; the old version is retired. Signals wait meanwhile. */
+static int switch_version(publish *p)
+{
+	char name[64], link_tmp[PATH_MAX], current[PATH_MAX];
+	sigset_t block, saved;
+	struct timespec now;
+	int rc = -1;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	mc_fmt(name, sizeof(name), "site-%ld-%lld%03ld", (long)getpid(), (long long)now.tv_sec,
+	       now.tv_nsec / 1000000);
+	mc_fmt(p->site, sizeof(p->site), "%s/%s", p->state, name);
+	mc_fmt(link_tmp, sizeof(link_tmp), "%s/current.new-%ld", p->state, (long)getpid());
+	mc_fmt(current, sizeof(current), "%s/current", p->state);
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigprocmask(SIG_BLOCK, &block, &saved);
+	unlink(link_tmp);
+	if (rename(p->build, p->site)) {
+		mc_error(p->err, "%s: cannot rename: %s", p->build, strerror(errno));
+		goto out;
+	}
+	building_set = 0;
+	if (symlink(name, link_tmp) || rename(link_tmp, current)) {
+		mc_error(p->err, "%s: cannot switch: %s", current, strerror(errno));
+		unlink(link_tmp);
+		remove_tree(p->site);
+		goto out;
+	}
+	rc = 0;
+	install_link(p, "pages");
+	install_link(p, "audit");
+	if (p->prev_name[0])
+		retire_version(p, p->prev_name, p->site);
+out:
+	sigprocmask(SIG_SETMASK, &saved, NULL);
+	return rc;
+}
+
+/* ---- publish ---- */
+
+/* Where things are, what is published, what the catalogue holds. */
+static int publish_prepare(publish *p, const char *out)
+{
+	mc_fmt(p->out, sizeof(p->out), "%s", out);
+	mc_fmt(p->state, sizeof(p->state), "%s/" STATE, out);
+	mc_fmt(p->build, sizeof(p->build), "%s/build-%ld", p->state, (long)getpid());
+	if (make_dir(p->out, p->err) || make_dir(p->state, p->err) ||
+	    check_entry(p, "pages") || check_entry(p, "audit") || site_id(p))
+		return -1;
+	current_name(p->state, p->prev_name);
+	if (p->prev_name[0]) {
+		p->legacy = 0;
+		mc_fmt(p->prev, sizeof(p->prev), "%s/%s", p->state, p->prev_name);
+		if (manifest_read(p->prev, &p->old, p->err) < 0 ||
+		    rows_read(p->prev, "published.tsv", &p->published, &p->npublished, p->err) ||
+		    rows_read(p->prev, "withdrawn.tsv", &p->withdrawn, &p->nwithdrawn, p->err))
+			return -1;
+	} else if (p->legacy) {
+		mc_fmt(p->prev, sizeof(p->prev), "%s", p->out);
+	}
+	remove_stale(p);
+	if (p->o->as_of && *p->o->as_of) {
+		mc_fmt(p->as_of, sizeof(p->as_of), "%s", p->o->as_of);
+	} else {
+		int rc = snapshot_latest_day(p->cat, p->as_of, p->err);
+
+		if (rc)
+			return rc < 0 ? -1 : mc_error(p->err, "%s: the catalogue holds no snapshot",
+						      p->cat->path);
+	}
+	if (snapshot_list(p->cat, p->as_of, &p->snaps, &p->nsnaps, p->err))
+		return -1;
+	if (!p->nsnaps)
+		return mc_error(p->err, "%s: no snapshot on or before %s", p->cat->path, p->as_of);
+	p->stats->snapshots = p->nsnaps;
+	mc_fmt(p->stats->label, sizeof(p->stats->label), "%s", p->snaps[p->nsnaps - 1].label);
+	return 0;
+}
+
+/* The new version, whole, in the build folder. */
+static int publish_build(publish *p)
+{
+	static const char *const dirs[] = { "", "/pages", "/audit", "/entries" };
+	site_row *rows = xcalloc(p->nsnaps + 1, sizeof(*rows));
+	render_stats rs;
+	char path[PATH_MAX];
+	size_t k;
+	int rc = -1;
+
+	mc_fmt(building, sizeof(building), "%s", p->build);
+	building_set = 1;
+	remove_tree(p->build);
+	for (k = 0; k < 4; k++) {
+		mc_fmt(path, sizeof(path), "%s%s", p->build, dirs[k]);
+		if (mkdir(path, 0755)) {
+			mc_error(p->err, "%s: cannot create: %s", path, strerror(errno));
+			goto out;
+		}
+	}
+	mc_fmt(path, sizeof(path), "%s/pages", p->build);
+	if (render_all(p->cat, p->as_of, path, &rs, p->err) || build_audits(p, rows))
+		goto out;
+	find_withdrawn(p);
+	if (build_feed(p) ||
+	    rows_write(p->build, "published.tsv", rows, p->nsnaps, p->err) ||
+	    rows_write(p->build, "withdrawn.tsv", p->withdrawn, p->nwithdrawn, p->err) ||
+	    hash_build(p, "pages") || hash_build(p, "audit") || hash_build(p, "entries"))
+		goto out;
+	for (k = 0; k < 2; k++) {
+		const char *name = k ? "withdrawn.tsv" : "published.tsv";
+
+		mc_fmt(path, sizeof(path), "%s/%s", p->build, name);
+		{
+			char sha[65];
+
+			if (sha256_file(path, sha, NULL, p->err))
+				goto out;
+			manifest_add(&p->now, name, sha);
+		}
+	}
+	if (p->prev[0] && (carry(p, "pages") || carry(p, "audit")))
+		goto out;
+	if (manifest_write(p->build, &p->now, p->err))
+		goto out;
+	{
+		int fd = open(p->build, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+		/* the new version is on disk before any reader can be sent to it */
+		if (fd >= 0) {
+			syncfs(fd);
+			close(fd);
+		}
+	}
+	rc = 0;
+out:
+	free(rows);
+	return rc;
+}
+
+int site_publish(catalogue *cat, const char *out, const site_options *o, site_stats *stats,
+		 mc_err *err)
+{
+	publish p;
+	int rc = -1;
+
+	memset(&p, 0, sizeof(p));
+	memset(stats, 0, sizeof(*stats));
+	p.cat = cat;
+	p.o = o;
+	p.stats = stats;
+	p.err = err;
+	manifest_init(&p.old);
+	manifest_init(&p.now);
+	if (publish_prepare(&p, out) || publish_build(&p) ||
+	    (o->before_switch && o->before_switch(o->arg, err)) || switch_version(&p)) {
+		if (building_set)
+			remove_tree(p.build);
+		goto out;
+	}
+	rc = 0;
+out:
+	building_set = 0;
+	manifest_release(&p.old);
+	manifest_release(&p.now);
+	free(p.snaps);
+	free(p.published);
+	free(p.withdrawn);
+	return rc;
+}
+
+int site_up_to_date(catalogue *cat, const char *out, const char *as_of, int *same, mc_err *err)
+{
+	char state[PATH_MAX], name[64], root[PATH_MAX];
+	snapshot_entry *snaps = NULL;
+	site_row *rows = NULL;
+	size_t nsnaps = 0, nrows = 0, i;
+	int rc = -1;
+
+	*same = 0;
+	mc_fmt(state, sizeof(state), "%s/" STATE, out);
+	current_name(state, name);
+	if (!name[0])
+		return 0;
+	mc_fmt(root, sizeof(root), "%s/%s", state, name);
+	if (rows_read(root, "published.tsv", &rows, &nrows, err) ||
+	    snapshot_list(cat, as_of, &snaps, &nsnaps, err))
+		goto out;
+	*same = nrows == nsnaps;
+	for (i = 0; *same && i < nsnaps; i++)
+		*same = !strcmp(rows[i].label, snaps[i].label) &&
+			!strcmp(rows[i].content, snaps[i].content);
+	rc = 0;
+out:
+	free(rows);
+	free(snaps);
+	return rc;
+}
+
+/* A problem line; counts it. */
+static void problem(FILE *report, size_t *problems, const char *fmt, ...) MC_PRINTF(3, 4);
+static void problem(FILE *report, size_t *problems, const char *fmt, ...)
+{
+	va_list ap;
+
+	(*problems)++;
+	if (!report)
+		return;
+	va_start(ap, fmt);
+	vfprintf(report, fmt, ap);
+	va_end(ap);
+	fputc('\n', report);
+}
+
+int site_verify(const char *out, FILE *report, size_t *problems, mc_err *err)
+{
+	char state[PATH_MAX], name[64], root[PATH_MAX], path[PATH_MAX], got[PATH_MAX], sha[65];
+	static const char *const links[] = { "pages", "audit" };
+	manifest m;
+	size_t i;
+	int rc;
+
+	*problems = 0;
+	mc_fmt(state, sizeof(state), "%s/" STATE, out);
+	current_name(state, name);
+	if (!name[0]) {
+		problem(report, problems, "%s/current: no published site", state);
+		return 0;
+	}
+	for (i = 0; i < 2; i++) {
+		ssize_t n;
+
+		mc_fmt(path, sizeof(path), "%s/%s", out, links[i]);
+		n = readlink(path, got, sizeof(got) - 1);
+		got[n > 0 ? n : 0] = '\0';
+		if (strncmp(got, STATE "/current/", sizeof(STATE "/current/") - 1) ||
+		    strcmp(got + sizeof(STATE "/current/") - 1, links[i]))
+			problem(report, problems, "%s: not the symbolic link " STATE "/current/%s",
+				path, links[i]);
+	}
+	mc_fmt(root, sizeof(root), "%s/%s", state, name);
+	manifest_init(&m);
+	rc = manifest_read(root, &m, err);
+	if (rc) {
+		manifest_release(&m);
+		if (rc < 0)
+			return -1;
+		problem(report, problems, "%s/MANIFEST: missing", root);
+		return 0;
+	}
+	for (i = 0; i < m.n; i++) {
+		const char *rel = m.paths[i];
+		char shown[PATH_MAX];
+		struct stat st;
+		mc_err ferr;
+
+		/* named as a reader names it: DIR/pages/..., DIR/audit/... */
+		mc_fmt(path, sizeof(path), "%s/%s", root, rel);
+		if (!strncmp(rel, "pages/", 6) || !strncmp(rel, "audit/", 6))
+			mc_fmt(shown, sizeof(shown), "%s/%s", out, rel);
+		else
+			mc_fmt(shown, sizeof(shown), "%s", path);
+		if (lstat(path, &st) || !S_ISREG(st.st_mode))
+			problem(report, problems, "%s: missing", shown);
+		else if (sha256_file(path, sha, NULL, &ferr))
+			problem(report, problems, "%s", ferr.msg);
+		else if (strcmp(sha, m.sha[i]))
+			problem(report, problems, "%s: SHA-256 %s, published as %s", shown, sha,
+				m.sha[i]);
+	}
+	manifest_release(&m);
+	return 0;
+}

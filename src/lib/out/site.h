@@ -1,0 +1,78 @@
+/*
+ * site: the published site under DIR, built whole and switched in one
+ * rename (docs/operations.md, "Publish").
+ *
+ *   DIR/.modelcat/site-ID/      one version: pages/, audit/ (what readers
+ *                               see), entries/ (the feed's entry texts),
+ *                               published.tsv (the snapshots it was
+ *                               published from), withdrawn.tsv (snapshots
+ *                               withdrawn since), MANIFEST (every file
+ *                               modelcat wrote in it, with its SHA-256)
+ *   DIR/.modelcat/current       symbolic link "site-ID": the published one
+ *   DIR/.modelcat/id            a random id of this site (feed entry ids)
+ *   DIR/pages, DIR/audit        symbolic links .modelcat/current/pages and
+ *                               .modelcat/current/audit, made once
+ *
+ * A version is built in DIR/.modelcat/build-PID, renamed to site-ID when
+ * complete, and published by renaming a new symbolic link over current:
+ * a reader resolving a path under DIR/pages or DIR/audit sees the old
+ * version or the new one, never a mix, and never a temporary name. Files
+ * modelcat did not write (in no MANIFEST) are carried from version to
+ * version (hard links; a symbolic link is made again, never followed);
+ * an old version loses only what its MANIFEST lists.
+ *
+ * The caller holds the catalogue's writer lock: one publisher at a time.
+ */
+#ifndef MODELCAT_SITE_H
+#define MODELCAT_SITE_H
+
+#include <stdio.h>
+#include "db/catalogue.h"
+
+/* How to publish. */
+typedef struct site_options {
+	const char *as_of;           /* render as of this date (NULL or "": the latest) */
+	const char *program;         /* the name log lines carry */
+	/* where log lines go (job_log's signature; NULL: nowhere) */
+	void (*log)(const char *program, const char *fmt, ...) MC_PRINTF(2, 3);
+	/* called once the new version is built whole, just before the switch
+	 * (NULL: nothing): run installs its catalogue copy here, so that the
+	 * site never shows a snapshot the catalogue does not have. A failure
+	 * (-1, err set) removes the new version; the published site stays. */
+	int (*before_switch)(void *arg, mc_err *err);
+	void *arg;                   /* before_switch's argument */
+} site_options;
+
+/* What a publish did. */
+typedef struct site_stats {
+	unsigned long files;         /* files modelcat wrote in the new version */
+	unsigned long written;       /* of those, written anew (not linked from the old one) */
+	unsigned long pages;         /* page files written anew */
+	size_t audits;               /* audits computed (the others were linked) */
+	size_t withdrawn;            /* snapshots this publish withdrew */
+	size_t snapshots;            /* snapshots published */
+	char label[16];              /* the newest snapshot's label */
+} site_stats;
+
+/* Build the site of cat (pages, audits of every snapshot, audit index,
+ * feed) and publish it under out in one switch; then remove the old
+ * version and what killed publishes left. 0, or -1 (err; the published
+ * site is as it was). */
+int site_publish(catalogue *cat, const char *out, const site_options *o, site_stats *stats,
+		 mc_err *err);
+
+/* Is the site under out published from exactly the snapshots cat holds
+ * (up to as_of)? *same 1 or 0. 0, or -1 (err). */
+int site_up_to_date(catalogue *cat, const char *out, const char *as_of, int *same, mc_err *err);
+
+/* Remove the version this process is building, if any. Async-signal-safe:
+ * for a signal handler, which then ends the process. */
+void site_signal_cleanup(void);
+
+/* Check the published site under out: DIR/pages and DIR/audit lead to
+ * the current version, and every file of its MANIFEST is there with its
+ * SHA-256. One line per problem on report; *problems counts them. 0, or
+ * -1 (err) when the check could not be made. */
+int site_verify(const char *out, FILE *report, size_t *problems, mc_err *err);
+
+#endif

@@ -1,0 +1,123 @@
+/*
+ * modelcat-publish: render the catalogue (every model's pages, the audit
+ * of every snapshot, the audit index, the Atom feed) and publish it under
+ * DIR in one switch (out/site.h), as `modelcat run` does after ingesting.
+ */
+#include "base/paths.h"
+#include "cli/job.h"
+#include "cli/options.h"
+#include "cli/stage.h"
+#include "cli/writelock.h"
+#include "out/site.h"
+
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+/* the --help texts; main has the option table (opt_parse_table) */
+static const opt_command command = {
+	.program = "modelcat-publish",
+	.usage = "usage: modelcat publish [--db PATH] [--out DIR] [--as-of DATE] [--wait SECONDS]\n",
+	.description =
+		"Renders the catalogue as it stood on the date (default: its latest snapshot)\n"
+		"and publishes it under DIR (default ./public) as one switch: every model's\n"
+		"page in every stored language, the audit of every snapshot (DATE.* for the\n"
+		"day's first, DATE.N.* for the N-th), the audit index and the Atom feed. A\n"
+		"reader of DIR/pages and DIR/audit sees the old site or the new one, never a\n"
+		"mix. A snapshot published before and no longer in the catalogue (a rollback)\n"
+		"is withdrawn: its audit goes and the feed says so in an entry of its own.\n"
+		"Files under DIR/pages and DIR/audit that modelcat did not write are kept.\n"
+		"Holds the catalogue's writer lock (PATH.lock) while it publishes, as run\n"
+		"does: when another writer holds it, waits up to --wait seconds, then exits 75\n"
+		"naming the holder.\n",
+	.exit =
+		"Exit: 0 published; 2 usage; 3 failure, the published site as it was; 75\n"
+		"another writer holds the lock; 128 + N killed by signal N (SIGINT, SIGTERM,\n"
+		"SIGHUP): the half-built version is removed, the published site as it was.\n",
+};
+
+/* SIGINT, SIGTERM, SIGHUP: remove the half-built version, end 128 + N. */
+static void on_signal(int sig)
+{
+	site_signal_cleanup();
+	mc_cleanup_run();
+	_exit(128 + sig);
+}
+
+static void catch_signals(void)
+{
+	static const int fatal[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa;
+	size_t i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigfillset(&sa.sa_mask);
+	for (i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++) {
+		struct sigaction old;
+
+		if (sigaction(fatal[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+			continue;
+		sigaction(fatal[i], &sa, NULL);
+	}
+}
+
+/* Publish under the lock; the exit status. */
+static int publish(const char *db, const char *out, const char *as_of, long wait)
+{
+	site_options o = { as_of, command.program, job_log, NULL, NULL };
+	writelock lock;
+	site_stats st;
+	catalogue cat;
+	mc_err err;
+	int status = MC_EXIT_FAILURE;
+
+	/* the writer lock: one publish, run or other writer at a time */
+	if ((status = writelock_stage(&lock, command.program, db, wait)))
+		return status;
+	status = MC_EXIT_FAILURE;
+	if (stage_catalogue(command.program, &cat, db, CATALOGUE_READONLY)) {
+		writelock_release(&lock);
+		return MC_EXIT_FAILURE;
+	}
+	if (site_publish(&cat, out, &o, &st, &err)) {
+		stage_error(command.program, "%s", err.msg);
+	} else {
+		printf("published %s in %s: %zu snapshots, %lu files (%lu written), %zu audits"
+		       " computed, %zu withdrawn\n", st.label, out, st.snapshots, st.files,
+		       st.written, st.audits, st.withdrawn);
+		status = fflush(stdout) ? MC_EXIT_FAILURE : MC_EXIT_OK;
+	}
+	catalogue_close(&cat);
+	writelock_release(&lock);
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	const char *db = NULL, *out = "public";
+	char as_of[11] = "";
+	long wait = 0;
+	opt_spec options[] = {
+		OPT_DB(&db),
+		{ .name = "out", .arg = "DIR", .type = OPT_STRING, .dest = &out,
+		  .help = "where to publish (default: ./public)" },
+		OPT_AS_OF(as_of, "the date to render (default: the latest snapshot's)"),
+		OPT_WAIT(&wait),
+		OPT_DONE
+	};
+	int first, rc;
+
+	stage_init();
+	catch_signals();
+	rc = opt_parse_table(&command, options, argc, argv, &first);
+	if (rc)
+		return opt_status(rc);
+	if (first < argc)
+		return stage_usage_error(command.program, "unexpected argument '%s'", argv[first]);
+	if (!*out)
+		return stage_usage_error(command.program, "--out needs a folder");
+	return publish(paths_db(db), out, as_of, wait);
+}
