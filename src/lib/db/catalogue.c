@@ -341,7 +341,11 @@ static int create_new(const char *path, const char *sqldir, mc_err *err)
 	mc_fmt(tmp, sizeof(tmp), "%s%ld", prefix, (long)getpid());
 	mc_remove_stale(prefix);
 	catalogue_remove(tmp);
+	/* an allocation failing ends the process (x*alloc): its cleanup
+	 * removes tmp then */
+	mc_cleanup_add(tmp);
 	if (open_connection(&fresh, tmp, sqldir, 0, err)) {
+		mc_cleanup_remove(tmp);
 		catalogue_remove(tmp);
 		return -1;
 	}
@@ -351,9 +355,11 @@ static int create_new(const char *path, const char *sqldir, mc_err *err)
 		rc = rename(tmp, path); /* a file system without hard links */
 	if (rc && errno != EEXIST) {
 		mc_error(err, "%s: cannot create the catalogue: %s", path, strerror(errno));
+		mc_cleanup_remove(tmp);
 		catalogue_remove(tmp);
 		return -1;
 	}
+	mc_cleanup_remove(tmp);
 	catalogue_remove(tmp);
 	return 0;
 }
