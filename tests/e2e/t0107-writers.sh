@@ -68,7 +68,9 @@ hold_db() {
 	sqlite3 "$1" <"$TMP/hold.in" >"$TMP/hold.out" 2>&1 &
 	hold_pid=$!
 	exec 3>"$TMP/hold.in"
-	echo "BEGIN IMMEDIATE; ${2:-}" >&3
+	# the shell waits for the lock (.timeout): the probe below takes it for
+	# a moment, and a shell without a timeout would fail its BEGIN then
+	printf '.timeout 20000\nBEGIN IMMEDIATE; %s\n' "${2:-}" >&3
 	i=0
 	while sqlite3 "$1" "BEGIN IMMEDIATE; ROLLBACK;" 2>/dev/null; do
 		i=$((i + 1)); [ $i -gt 400 ] && break
@@ -262,7 +264,7 @@ while ! grep -q "ingesting" "$TMP/bg.$n.err" 2>/dev/null && kill -0 "$run" 2>/de
 done
 hold_db "$DB" "INSERT INTO note VALUES ('during run');"
 i=0
-while ! grep -q "published the audit" "$TMP/bg.$n.err" 2>/dev/null && kill -0 "$run" 2>/dev/null && [ $i -lt 2400 ]; do
+while ! grep -q "installing the new catalogue" "$TMP/bg.$n.err" 2>/dev/null && kill -0 "$run" 2>/dev/null && [ $i -lt 2400 ]; do
 	sleep 0.05; i=$((i + 1))
 done
 release_db "COMMIT;"
