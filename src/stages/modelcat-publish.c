@@ -11,7 +11,6 @@
 #include "out/site.h"
 
 #include <limits.h>
-#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -37,32 +36,6 @@ static const opt_command command = {
 		"another writer holds the lock; 128 + N killed by signal N (SIGINT, SIGTERM,\n"
 		"SIGHUP): the half-built version is removed, the published site as it was.\n",
 };
-
-/* SIGINT, SIGTERM, SIGHUP: remove the half-built version, end 128 + N. */
-static void on_signal(int sig)
-{
-	site_signal_cleanup();
-	mc_cleanup_run();
-	_exit(128 + sig);
-}
-
-static void catch_signals(void)
-{
-	static const int fatal[] = { SIGINT, SIGTERM, SIGHUP };
-	struct sigaction sa;
-	size_t i;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigfillset(&sa.sa_mask);
-	for (i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++) {
-		struct sigaction old;
-
-		if (sigaction(fatal[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
-			continue;
-		sigaction(fatal[i], &sa, NULL);
-	}
-}
 
 /* Publish under the lock; the exit status. */
 static int publish(const char *db, const char *out, const char *as_of, long wait)
@@ -111,7 +84,7 @@ int main(int argc, char **argv)
 	int first, rc;
 
 	stage_init();
-	catch_signals();
+	job_catch_signals();
 	rc = opt_parse_table(&command, options, argc, argv, &first);
 	if (rc)
 		return opt_status(rc);

@@ -1,4 +1,6 @@
 #include "cli/job.h"
+#include "cli/stage.h"
+#include "out/site.h"
 #include "cli/writelock.h"
 
 #include <dirent.h>
@@ -26,6 +28,29 @@ static volatile pid_t running_child;
 pid_t job_child(void)
 {
 	return running_child;
+}
+
+/* SIGINT, SIGTERM, SIGHUP during run or publish: the stage running gets
+ * the signal and is waited for, the half-built site version and the files
+ * on the cleanup list (the catalogue copy) are removed; the published site
+ * and the catalogue stay as they were. Exit 128 + the signal's number. */
+static void on_job_signal(int sig)
+{
+	pid_t child = running_child;
+
+	if (child > 0) {
+		kill(child, sig);
+		while (waitpid(child, NULL, 0) < 0 && errno == EINTR)
+			;
+	}
+	site_signal_cleanup();
+	mc_cleanup_run();
+	_exit(128 + sig);
+}
+
+void job_catch_signals(void)
+{
+	stage_catch_signals(on_job_signal);
 }
 
 void job_log(const char *program, const char *fmt, ...)

@@ -28,6 +28,11 @@ int job_run(const char *bindir, char *const *argv, char *const *env, sbuf *out, 
 /* The process id of the stage job_run() is waiting for, 0 when none: a
  * signal handler passes its signal on to it. */
 pid_t job_child(void);
+/* Catch SIGINT, SIGTERM and SIGHUP for run and publish: the running stage
+ * gets the signal and is waited for, the site version being built and the
+ * files on the cleanup list are removed, and the process ends with 128 +
+ * the signal's number. */
+void job_catch_signals(void);
 
 /* Remove a folder and everything in it (a build folder of ours). A
  * symbolic link, at path or inside, is removed itself, never followed. */

@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -161,42 +160,6 @@ static int publish_site(nightly *r, catalogue *cat, const catalogue_stamp *seen)
 		st.pages, st.snapshots, st.snapshots == 1 ? "" : "s", st.label, r->out, st.written,
 		st.files - st.written, st.audits, st.audits == 1 ? "" : "s", st.withdrawn);
 	return 0;
-}
-
-/* SIGINT, SIGTERM, SIGHUP during a run: the stage running gets the signal
- * and is waited for, the half-built site version and the catalogue copy
- * are removed; the published site and the catalogue stay as they were.
- * Exit 128 + the signal's number. */
-static void on_signal(int sig)
-{
-	pid_t child = job_child();
-
-	if (child > 0) {
-		kill(child, sig);
-		while (waitpid(child, NULL, 0) < 0 && errno == EINTR)
-			;
-	}
-	site_signal_cleanup();
-	mc_cleanup_run();
-	_exit(128 + sig);
-}
-
-static void catch_signals(void)
-{
-	static const int fatal[] = { SIGINT, SIGTERM, SIGHUP };
-	struct sigaction sa;
-	size_t i;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigfillset(&sa.sa_mask);
-	for (i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++) {
-		struct sigaction old;
-
-		if (sigaction(fatal[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
-			continue;
-		sigaction(fatal[i], &sa, NULL);
-	}
 }
 
 static void summary(const nightly *r, const struct timespec *start)
@@ -394,7 +357,7 @@ int nightly_run(nightly *r)
 	size_t i;
 
 	clock_gettime(CLOCK_MONOTONIC, &start);
-	catch_signals();
+	job_catch_signals();
 	if (catalogue_target(r->db, r->target, sizeof(r->target), &r->err)) {
 		job_log(r->program, "%s", r->err.msg);
 		goto done;

@@ -17,16 +17,16 @@ static void on_fatal_signal(int sig)
 	raise(sig);
 }
 
-void stage_init(void)
+void stage_catch_signals(void (*handler)(int))
 {
 	static const int fatal[] = { SIGINT, SIGTERM, SIGHUP };
 	struct sigaction sa;
 	size_t i;
 
-	signal(SIGXFSZ, SIG_IGN);
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_fatal_signal;
-	sigemptyset(&sa.sa_mask);
+	sa.sa_handler = handler;
+	/* the others wait while one is handled: its cleanup runs once */
+	sigfillset(&sa.sa_mask);
 	for (i = 0; i < sizeof(fatal) / sizeof(fatal[0]); i++) {
 		struct sigaction old;
 
@@ -35,6 +35,12 @@ void stage_init(void)
 			continue;
 		sigaction(fatal[i], &sa, NULL);
 	}
+}
+
+void stage_init(void)
+{
+	signal(SIGXFSZ, SIG_IGN);
+	stage_catch_signals(on_fatal_signal);
 }
 
 void stage_error(const char *program, const char *fmt, ...)

@@ -20,6 +20,9 @@
  * catalogue the run created) before the process ends by the signal.
  */
 void stage_init(void);
+/* Catch SIGINT, SIGTERM and SIGHUP with handler (those ignored by whoever
+ * started us stay ignored), the others blocked while it runs. */
+void stage_catch_signals(void (*handler)(int));
 
 /* Print "modelcat-NAME: message" to stderr (one line). */
 void stage_error(const char *program, const char *fmt, ...) MC_PRINTF(2, 3);
