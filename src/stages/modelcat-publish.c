@@ -6,6 +6,7 @@
 #include "base/paths.h"
 #include "cli/job.h"
 #include "cli/options.h"
+#include "cli/snapref.h"
 #include "cli/stage.h"
 #include "cli/writelock.h"
 #include "out/site.h"
@@ -18,7 +19,7 @@
 /* the --help texts; main has the option table (opt_parse_table) */
 static const opt_command command = {
 	.program = "modelcat-publish",
-	.usage = "usage: modelcat publish [--db PATH] [--out DIR] [--as-of DATE] [--wait SECONDS]\n",
+	.usage = "usage: modelcat publish [--db PATH] [--out DIR] [--as-of DATE[.N]] [--wait SECONDS]\n",
 	.description =
 		"Renders the catalogue as it stood on the date (default: its latest snapshot)\n"
 		"and publishes it under DIR (default ./public) as one switch: every model's\n"
@@ -38,8 +39,9 @@ static const opt_command command = {
 };
 
 /* Publish under the lock; the exit status. */
-static int publish(const char *db, const char *out, const char *as_of, long wait)
+static int publish(const char *db, const char *out, const char *as_of_arg, long wait)
 {
+	char as_of[11] = "";
 	site_options o = { as_of, command.program, job_log, NULL, NULL };
 	writelock lock;
 	site_stats st;
@@ -55,7 +57,9 @@ static int publish(const char *db, const char *out, const char *as_of, long wait
 		writelock_release(&lock);
 		return MC_EXIT_FAILURE;
 	}
-	if (site_publish(&cat, out, &o, &st, &err)) {
+	if (as_of_arg[0] && snapref_day(&cat, as_of_arg, as_of, &err)) {
+		stage_error(command.program, "%s", err.msg);
+	} else if (site_publish(&cat, out, &o, &st, &err)) {
 		stage_error(command.program, "%s", err.msg);
 	} else {
 		printf("published %s in %s: %zu snapshots, %lu files (%lu written), %zu audits"
@@ -71,13 +75,14 @@ static int publish(const char *db, const char *out, const char *as_of, long wait
 int main(int argc, char **argv)
 {
 	const char *db = NULL, *out = "public";
-	char as_of[11] = "";
+	char as_of[16] = "";
 	long wait = 0;
 	opt_spec options[] = {
 		OPT_DB(&db),
 		{ .name = "out", .arg = "DIR", .type = OPT_STRING, .dest = &out,
 		  .help = "where to publish (default: ./public)" },
-		OPT_AS_OF(as_of, "the date to render (default: the latest snapshot's)"),
+		OPT_AS_OF_SNAPSHOT(as_of, "the date to render (default: the latest snapshot's),\n"
+				   "or YYYY-MM-DD.N when that is the day's last"),
 		OPT_WAIT(&wait),
 		OPT_DONE
 	};

@@ -201,6 +201,12 @@ cp --remove-destination "$TMP/page.keep" "$page"
 check_status "and the site clean again once the page is put back" 0 \
 	mc verify --snapshots "$S" --out "$P"
 
+# ---- publish --as-of names a snapshot as the other readers do ----
+check_status "publish --as-of DATE.N of a snapshot the catalogue lacks: exit 3" 3 \
+	publish --as-of 2001-01-01.2
+check_grep "naming it" "no snapshot 2001-01-01.2" "$TMP/err"
+check_status "a malformed one: exit 2" 2 publish --as-of 2001-01-01.x
+
 # ---- render --all: its temporary files go with SIGTERM and SIGINT ----
 left=0
 mkdir -p "$TMP/r/en"
