@@ -93,18 +93,18 @@ mkdir -p "$S/all_ai_models" "$S/notable_ai_models"
 cp "$SNAP/notable_ai_models/"*.csv.gz "$S/notable_ai_models/"
 gzip -9n <"$TMP/all.csv" >"$S/all_ai_models/2025-04-23.csv.gz"
 mc ingest --as-of 2024-07-06 "$SNAP/notable_ai_models/2024-07-06.csv.gz" >/dev/null 2>&1
-before=$(sha256sum <"$MODELCAT_DB")
 span=$(time_of mc --db "$TMP/timing2.db" reingest --snapshots "$S")
 kills=0 bad=0
 for i in 1 2 3 4; do
 	kill_after "$span" reingest --snapshots "$S"
 	kills=$((kills + killed))
-	if [ "$killed" = 1 ] && [ "$(sha256sum <"$MODELCAT_DB")" != "$before" ]; then
-		# killed after the rename: then it must be the whole rebuild
-		[ "$(sql 'PRAGMA integrity_check; SELECT count(*) FROM snapshot' | tr '\n' ' ')" = "ok 7 " ] ||
-			bad=$((bad + 1))
-	fi
-	before=$(sha256sum <"$MODELCAT_DB")
+	# the rebuild is copied into the catalogue file in one transaction: a
+	# kill during the copy leaves a hot journal that the next open rolls
+	# back, so the catalogue as read is the old one (1 snapshot) or the
+	# whole rebuild (7; an earlier kill may have come after the copy)
+	got=$(sql 'PRAGMA integrity_check; SELECT count(*) FROM snapshot' | tr '\n' ' ')
+	[ "$got" = "ok 1 " ] || [ "$got" = "ok 7 " ] ||
+		{ bad=$((bad + 1)); echo "# kill $i: catalogue $got"; }
 done
 check_eq "a killed reingest leaves the catalogue as it was, or whole ($kills kills in a $span ms rebuild)" "$bad" 0
 check "some of those were killed" test "$kills" -ge 1
