@@ -134,6 +134,20 @@ MODELCAT_HOME=$TMP/cronhome MODELCAT_BIN=$BIN sh "$TOP/cron/modelcat-nightly" \
 	--source "notable_ai_models=$URL/status/500" --retries 0 >"$TMP/cron.out" 2>&1
 check_eq "a failed run: the wrapper exits 3" "$?" 3
 check_grep "and prints the run's log for cron to mail" "exited with status 3" "$TMP/cron.out"
+# exit 75: silent when another writer held the lock, said when a program
+# that does not take it held or changed the catalogue (nothing installed)
+mkdir -p "$TMP/fakebin"
+printf '#!/bin/sh\necho "modelcat-run: $FAKE_LINE" >&2\nexit 75\n' >"$TMP/fakebin/modelcat"
+chmod +x "$TMP/fakebin/modelcat"
+FAKE_LINE="another run holds the lock" MODELCAT_HOME=$TMP/cronhome MODELCAT_BIN=$TMP/fakebin \
+	sh "$TOP/cron/modelcat-nightly" >"$TMP/cron.out" 2>&1
+check_eq "locked: the wrapper exits 75" "$?" 75
+check "and prints nothing" test ! -s "$TMP/cron.out"
+FAKE_LINE="/x/modelcat.db: changed by another program during the run; nothing installed" \
+	MODELCAT_HOME=$TMP/cronhome MODELCAT_BIN=$TMP/fakebin \
+	sh "$TOP/cron/modelcat-nightly" >"$TMP/cron.out" 2>&1
+check_eq "nothing installed: the wrapper exits 75" "$?" 75
+check_grep "and prints the run's log for cron to mail" "changed by another program" "$TMP/cron.out"
 MODELCAT_LOG_SIZE=0 MODELCAT_HOME=$TMP/cronhome MODELCAT_BIN=$BIN sh "$TOP/cron/modelcat-nightly" \
 	--source "notable_ai_models=$URL/data/notable_ai_models.csv" >/dev/null 2>&1
 check "the log is rotated" test -s "$TMP/cronhome/log/modelcat.log.1"
