@@ -1251,17 +1251,18 @@ static int raw_has_field(const char *raw, const char *name)
  * A record no loaded row carries, whose name is a field of a row
  * quarantined in this snapshot, keeps its current version: its row is
  * likely inside the broken one (a quote left open swallows the rows after
- * it). Recorded in held_model with the broken row's line. 1 kept, 0 not,
+ * it). Recorded in held_model with the broken row's line, its version in
+ * the snapshot's rows (held, after the file's rows). 1 kept, 0 not,
  * -1 on error.
  */
-static int keep_swallowed(load *ld, const char *name, mc_err *err)
+static int keep_swallowed(load *ld, const gone *g, mc_err *err)
 {
 	sqlite3_stmt *st = NULL;
 	size_t i;
 	int rc = -1;
 
 	for (i = 0; i < ld->nheld; i++)
-		if (raw_has_field(ld->held[i].raw, name))
+		if (raw_has_field(ld->held[i].raw, g->name))
 			break;
 	if (i == ld->nheld)
 		return 0;
@@ -1271,11 +1272,14 @@ static int keep_swallowed(load *ld, const char *name, mc_err *err)
 	sqlite3_bind_int64(st, 1, ld->snapshot_id);
 	sqlite3_bind_int64(st, 4, (sqlite3_int64)ld->held[i].line);
 	if (sqlite3_bind_text(st, 2, ld->export_name, -1, SQLITE_TRANSIENT) != SQLITE_OK ||
-	    sqlite3_bind_text(st, 3, name, -1, SQLITE_TRANSIENT) != SQLITE_OK ||
+	    sqlite3_bind_text(st, 3, g->name, -1, SQLITE_TRANSIENT) != SQLITE_OK ||
 	    sqlite3_step(st) != SQLITE_DONE) {
 		catalogue_fail(ld->cat, "recording a held model", err);
 		goto out;
 	}
+	/* its version stands in the snapshot, held, after the file's rows */
+	if (add_row(ld, ld->stats.rows + ld->stats.models_held, g->version, 1, err))
+		goto out;
 	ld->stats.models_held++;
 	rc = 1;
 out:
@@ -1319,7 +1323,7 @@ static int finish_export(load *ld, mc_err *err)
 
 		if (gone_list[i].match >= 0)
 			continue;
-		kept = keep_swallowed(ld, gone_list[i].name, err);
+		kept = keep_swallowed(ld, &gone_list[i], err);
 		if (kept < 0)
 			goto out;
 		if (kept)

@@ -353,6 +353,18 @@ void diff_result_release(diff_result *d)
 	free(d->columns_removed.items);
 	free(d->headers_respelled.items);
 	free(d->quarantined.items);
+	for (i = 0; i < d->held_exports.n + d->held_models.n; i++) {
+		diff_held *h = i < d->held_exports.n ? &d->held_exports.items[i]
+			: &d->held_models.items[i - d->held_exports.n];
+
+		free(h->export);
+		free(h->guard);
+		free(h->reason);
+		free(h->name);
+		free(h->as_of);
+	}
+	free(d->held_exports.items);
+	free(d->held_models.items);
 	mc_free_strings(d->exports.items, d->exports.n);
 	memset(d, 0, sizeof(*d));
 }
@@ -525,6 +537,45 @@ static int diff_quarantined(catalogue *cat, diff_result *d, mc_err *err)
 	return step == SQLITE_DONE ? 0 : catalogue_fail(cat, "reading the quarantine", err);
 }
 
+/* What was held for review in (from, to]: exports (models 0) or models. */
+static int diff_held_list(catalogue *cat, diff_result *d, int models, mc_err *err)
+{
+	sqlite3_stmt *st = NULL;
+	int step;
+
+	/* a catalogue opened read-only before migration 007 has held nothing */
+	if (catalogue_prepare(cat, &st, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND"
+			      " name = 'held_export'", err))
+		return -1;
+	step = sqlite3_step(st);
+	sqlite3_finalize(st);
+	st = NULL;
+	if (step != SQLITE_ROW)
+		return step == SQLITE_DONE ? 0 : catalogue_fail(cat, "reading what was held", err);
+	if (catalogue_prepare(cat, &st, models
+			      ? "SELECT h.export, NULL, NULL, h.name, h.line, s.as_of FROM held_model h"
+				" JOIN snapshot s ON s.id = h.snapshot_id WHERE s.id > ? AND s.id <= ?"
+				" ORDER BY s.as_of, s.id, h.export, h.name"
+			      : "SELECT h.export, h.guard, h.reason, NULL, 0, s.as_of FROM held_export h"
+				" JOIN snapshot s ON s.id = h.snapshot_id WHERE s.id > ? AND s.id <= ?"
+				" ORDER BY s.as_of, s.id, h.export", err))
+		return -1;
+	sqlite3_bind_int64(st, 1, d->from_snapshot);
+	sqlite3_bind_int64(st, 2, d->to_snapshot);
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		diff_held *h = models ? LIST_PUSH(d->held_models) : LIST_PUSH(d->held_exports);
+
+		h->export = column_dup(st, 0);
+		h->guard = column_dup(st, 1);
+		h->reason = column_dup(st, 2);
+		h->name = column_dup(st, 3);
+		h->line = (long)sqlite3_column_int64(st, 4);
+		h->as_of = column_dup(st, 5);
+	}
+	sqlite3_finalize(st);
+	return step == SQLITE_DONE ? 0 : catalogue_fail(cat, "reading what was held", err);
+}
+
 int query_diff_snapshots(catalogue *cat, sqlite3_int64 from_id, sqlite3_int64 to_id,
 			 diff_result *out, mc_err *err)
 {
@@ -550,7 +601,8 @@ int query_diff_snapshots(catalogue *cat, sqlite3_int64 from_id, sqlite3_int64 to
 	for (i = 0; i < out->exports.n; i++)
 		if (diff_export(cat, out, out->exports.items[i], err))
 			return -1;
-	return diff_quarantined(cat, out, err);
+	return diff_quarantined(cat, out, err) || diff_held_list(cat, out, 0, err) ||
+	       diff_held_list(cat, out, 1, err) ? -1 : 0;
 }
 
 int query_diff(catalogue *cat, const char *from, const char *to, diff_result *out, mc_err *err)

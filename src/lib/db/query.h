@@ -62,6 +62,18 @@ typedef struct diff_quarantine {
 	char *as_of;                 /* snapshot date */
 } diff_quarantine;
 
+/* Held for review in (from, to]: an export a guard held (name NULL), or
+ * a model kept because its name is inside a quarantined row (guard and
+ * reason NULL). */
+typedef struct diff_held {
+	char *export;                /* the export */
+	char *guard;                 /* export: the guard (empty, remove, quarantine, columns) */
+	char *reason;                /* export: the guard and the numbers */
+	char *name;                  /* model: its name */
+	long line;                   /* model: the quarantined row's line */
+	char *as_of;                 /* snapshot date */
+} diff_held;
+
 /* A list of T: items and count. */
 #define DIFF_LIST(T) struct { T *items; size_t n; }
 
@@ -79,6 +91,8 @@ typedef struct diff_result {
 	DIFF_LIST(diff_column) headers_respelled;  /* alias spellings: no change */
 	DIFF_LIST(diff_quarantine) quarantined;  /* rows quarantined in (from, to] */
 	DIFF_LIST(char *) exports;       /* exports compared */
+	DIFF_LIST(diff_held) held_exports; /* exports a guard held (nothing applied) */
+	DIFF_LIST(diff_held) held_models;  /* models kept: inside a quarantined row */
 } diff_result;
 
 /*

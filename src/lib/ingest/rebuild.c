@@ -1,6 +1,7 @@
 #include "ingest/rebuild.h"
 #include "db/translation.h"
 #include "ingest/ingest.h"
+#include "ingest/snapload.h"
 #include "store/listing.h"
 #include "base/paths.h"
 #include "base/util.h"
@@ -99,7 +100,7 @@ static int load_date(catalogue *cat, const rebuild_plan *plan, size_t i, size_t 
 	load *ld = NULL;
 
 	if (load_begin(cat, &ld, plan->files[i].date, err) ||
-	    load_precedence(ld, precedence, nprecedence, err)) {
+	    load_precedence(ld, precedence, nprecedence, err) || snapload_guards(ld, 0, err)) {
 		load_abort(ld);
 		return -1;
 	}
@@ -114,7 +115,9 @@ static int load_date(catalogue *cat, const rebuild_plan *plan, size_t i, size_t 
 		}
 		fprintf(out, "  ");
 		ingest_describe(plan->files[i].export_name, &ls, out);
-		if (!ls.same_content) {
+		if (ls.held)
+			stats->held++;
+		else if (!ls.same_content) {
 			stats->quarantined += ls.quarantined;
 			stats->loaded += ls.loaded;
 		}
@@ -185,7 +188,10 @@ int rebuild_run(const rebuild_plan *plan, const char *target, const colmap *map,
 	paths_data_file(sql, sizeof(sql), "sql");
 	if (catalogue_open(&cat, tmp, sql, 0, err))
 		goto out;
-	rc = load_all(&cat, plan, map, out, stats, err);
+	/* content accepted in the catalogue being replaced stays accepted */
+	rc = load_carry_accepted(&cat, target, err);
+	if (!rc)
+		rc = load_all(&cat, plan, map, out, stats, err);
 	if (!rc)
 		carry_texts(&cat, target, out);
 	catalogue_close(&cat);
