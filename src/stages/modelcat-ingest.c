@@ -113,7 +113,8 @@ int main(int argc, char **argv)
 	if (stage_colmap(command.program, &map))
 		return MC_EXIT_FAILURE;
 	status = stage_load_snapshot(command.program, db, as_of, wait, &map, argv + first,
-				     argc - first, load_one, accept, &accept_exports);
+				     argc - first, load_one, accept, accept_exports.items,
+				     accept_exports.n);
 	colmap_release(&map);
 	opt_release(options);
 	return status;
