@@ -74,6 +74,16 @@ typedef struct diff_held {
 	char *as_of;                 /* snapshot date */
 } diff_held;
 
+/* The models a column added (or removed) gave (or took) a value: each is
+ * a change of that model (its page shows, or no longer shows, the value). */
+typedef struct diff_column_values {
+	char *export;                /* the export */
+	char *field;                 /* canonical field */
+	int removed;                 /* 0: a new column, 1: a column removed */
+	char **names;                /* the models, in file order */
+	size_t n;                    /* entries in names */
+} diff_column_values;
+
 /* A list of T: items and count. */
 #define DIFF_LIST(T) struct { T *items; size_t n; }
 
@@ -93,6 +103,7 @@ typedef struct diff_result {
 	DIFF_LIST(char *) exports;       /* exports compared */
 	DIFF_LIST(diff_held) held_exports; /* exports a guard held (nothing applied) */
 	DIFF_LIST(diff_held) held_models;  /* models kept: inside a quarantined row */
+	DIFF_LIST(diff_column_values) column_values; /* values of new or removed columns */
 } diff_result;
 
 /*

@@ -72,6 +72,54 @@ static void held_section(const diff_result *d, sbuf *out, int format)
 		sbuf_adds(out, "</ul>\n");
 }
 
+/* The values a new column gave, or a removed column took from, each
+ * model: changes of those models, grouped by column ("New column X: N
+ * models", each named). JSON: a "column_values" member, after a comma. */
+static void column_values_section(const diff_result *d, sbuf *out, int format)
+{
+	size_t i, k;
+
+	if (format == HELD_JSON)
+		sbuf_adds(out, ",\n \"column_values\": [");
+	for (i = 0; i < d->column_values.n; i++) {
+		const diff_column_values *c = &d->column_values.items[i];
+		const char *what = c->removed ? "Column removed" : "New column";
+
+		if (format == HELD_JSON) {
+			sbuf_adds(out, i ? ",\n   {\"export\": " : "\n   {\"export\": ");
+			json_str(out, c->export);
+			sbuf_adds(out, ", \"field\": ");
+			json_str(out, c->field);
+			sbuf_addf(out, ", \"kind\": \"%s\", \"models\": [", c->removed ? "removed" : "added");
+		} else if (format == HELD_TEXT) {
+			sbuf_addf(out, "\n%s %s (%s): %zu model%s\n", what, c->field, c->export, c->n,
+				  c->n == 1 ? "" : "s");
+		} else {
+			sbuf_addf(out, "<h2>%s ", what);
+			html(out, c->field);
+			sbuf_addf(out, ": %zu model%s <span class=\"export\">", c->n, c->n == 1 ? "" : "s");
+			html(out, c->export);
+			sbuf_adds(out, "</span></h2>\n<ul>\n");
+		}
+		for (k = 0; k < c->n; k++) {
+			if (format == HELD_JSON) {
+				if (k)
+					sbuf_adds(out, ", ");
+				json_str(out, c->names[k]);
+			} else if (format == HELD_TEXT) {
+				sbuf_addf(out, "  %s\n", c->names[k]);
+			} else {
+				sbuf_adds(out, "<li>");
+				html(out, c->names[k]);
+				sbuf_adds(out, "</li>\n");
+			}
+		}
+		sbuf_adds(out, format == HELD_JSON ? "]}" : format == HELD_HTML ? "</ul>\n" : "");
+	}
+	if (format == HELD_JSON)
+		sbuf_addc(out, ']');
+}
+
 /* ---- text ---- */
 
 /* A value on one line: line breaks folded to spaces, cut at 300 bytes. */
@@ -155,6 +203,7 @@ void audit_text(const diff_result *d, sbuf *out)
 		text_value(out, q->reason);
 		sbuf_addc(out, '\n');
 	}
+	column_values_section(d, out, HELD_TEXT);
 	held_section(d, out, HELD_TEXT);
 }
 
@@ -311,6 +360,7 @@ void audit_json(const diff_result *d, sbuf *out)
 		sbuf_addf(out, ", \"renamed\": %zu, \"changed\": %zu, \"quarantined\": %zu}", n, c, q);
 	}
 	sbuf_adds(out, "}");
+	column_values_section(d, out, HELD_JSON);
 	held_section(d, out, HELD_JSON);
 	sbuf_adds(out, "}\n");
 }
@@ -470,6 +520,7 @@ void audit_html(const diff_result *d, sbuf *out)
 		}
 		sbuf_adds(out, "</table>\n");
 	}
+	column_values_section(d, out, HELD_HTML);
 	held_section(d, out, HELD_HTML);
 	sbuf_adds(out, "</body>\n</html>\n");
 }
