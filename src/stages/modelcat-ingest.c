@@ -43,9 +43,9 @@ static const opt_command command = {
 		"It holds the catalogue's writer lock (PATH.lock) while it loads; when\n"
 		"another writer holds it, it waits up to --wait seconds, then exits 75.\n",
 	.exit =
-		"Exit: 0 loaded; 1 loaded with rows quarantined or an export held; 2 usage;\n"
-		"3 failure, the\n"
-		"catalogue unchanged; 75 another writer held the catalogue, unchanged.\n",
+		"Exit: 0 loaded; 1 loaded with rows quarantined, or an export held; 2 usage;\n"
+		"3 failure, the catalogue unchanged; 75 another writer held the catalogue,\n"
+		"unchanged.\n",
 };
 
 static int load_one(ingest_ctx *ctx, const char *arg, load_stats *stats,

@@ -25,8 +25,7 @@ static const opt_command command = {
 		"applies it.\n",
 	.exit =
 		"Exit: 0 loaded; 1 loaded, some rows were quarantined or an export held;\n"
-		"2 usage; 3 failure;\n"
-		"75 another writer held the catalogue.\n",
+		"2 usage; 3 failure; 75 another writer held the catalogue.\n",
 };
 
 static int load_one(ingest_ctx *ctx, const char *arg, load_stats *stats,

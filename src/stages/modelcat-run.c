@@ -40,11 +40,11 @@ static const opt_command command = {
 		"--accept EXPORT applies it.\n",
 	.exit =
 		"Exit: 0 done; 1 done, rows were quarantined or an export held; 2 usage;\n"
-		"3 or more failure,\n"
-		"the catalogue and the published pages as they were; 75 another writer\n"
-		"holds the lock, or another program held or changed the catalogue during\n"
-		"the run (nothing installed); 128 + N stopped by signal N (SIGINT, SIGTERM,\n"
-		"SIGHUP), the catalogue and the published pages as they were.\n",
+		"3 or more failure, the catalogue and the published pages as they were;\n"
+		"75 another writer holds the lock, or another program held or changed the\n"
+		"catalogue during the run (nothing installed); 128 + N stopped by signal N\n"
+		"(SIGINT, SIGTERM, SIGHUP), the catalogue and the published pages as they\n"
+		"were.\n",
 };
 
 int main(int argc, char **argv)

@@ -150,6 +150,19 @@ static int load_all(catalogue *cat, const rebuild_plan *plan, const colmap *map,
 	return rc;
 }
 
+/* The contents accepted (--accept) in the catalogue being replaced stay
+ * accepted: a file a guard holds is applied again if it was accepted. One
+ * that cannot be read (a damaged catalogue) is said, not fatal: its held
+ * files are held again until accepted again. */
+static void carry_accepted(catalogue *cat, const char *target, FILE *out)
+{
+	mc_err err;
+
+	if (load_carry_accepted(cat, target, &err))
+		fprintf(out, "accepted files: not carried over (%s); a file a guard holds is held"
+			" again until accepted again\n", err.msg);
+}
+
 /* The page texts the catalogue being replaced had (modelcat translate's
  * merge) go into the rebuilt one, so that it can be published as it is.
  * One that cannot be read (a damaged catalogue) is said, not fatal: the
@@ -188,10 +201,8 @@ int rebuild_run(const rebuild_plan *plan, const char *target, const colmap *map,
 	paths_data_file(sql, sizeof(sql), "sql");
 	if (catalogue_open(&cat, tmp, sql, 0, err))
 		goto out;
-	/* content accepted in the catalogue being replaced stays accepted */
-	rc = load_carry_accepted(&cat, target, err);
-	if (!rc)
-		rc = load_all(&cat, plan, map, out, stats, err);
+	carry_accepted(&cat, target, out);
+	rc = load_all(&cat, plan, map, out, stats, err);
 	if (!rc)
 		carry_texts(&cat, target, out);
 	catalogue_close(&cat);
