@@ -15,7 +15,8 @@ static const opt_command command = {
 	.program = "modelcat-ingest",
 	.usage =
 		"usage: modelcat ingest [--db PATH] [--as-of YYYY-MM-DD [--allow-future]]\n"
-		"                       [--wait SECONDS] [EXPORT=]FILE...\n",
+		"                       [--wait SECONDS] [--accept | --accept-export EXPORT...]\n"
+		"                       [EXPORT=]FILE...\n",
 	.description =
 		"Parses each FILE (.csv, .csv.gz or .zip), normalises its values and loads\n"
 		"all of them into the catalogue as one snapshot dated --as-of (default:\n"
@@ -32,11 +33,19 @@ static const opt_command command = {
 		"98,304 distinct names in one file, the counts that number repeated names\n"
 		"(NAME#2) go to an unnamed temporary file in $TMPDIR, else /tmp.\n"
 		"\n"
+		"An export whose file trips a guard of pipelines/guards.tsv (no rows; too\n"
+		"many models removed, rows quarantined, or columns gained or lost) is held\n"
+		"for review: nothing of it is applied, one line on stderr names the guard\n"
+		"and the numbers, and the snapshot records it. --accept applies it (every\n"
+		"export; --accept-export EXPORT: that one), and the content so accepted is\n"
+		"applied by later loads and reingest too.\n"
+		"\n"
 		"It holds the catalogue's writer lock (PATH.lock) while it loads; when\n"
 		"another writer holds it, it waits up to --wait seconds, then exits 75.\n",
 	.exit =
-		"Exit: 0 loaded; 1 loaded with rows quarantined; 2 usage; 3 failure, the\n"
-		"catalogue unchanged; 75 another writer held the catalogue, unchanged.\n",
+		"Exit: 0 loaded; 1 loaded with rows quarantined, or an export held; 2 usage;\n"
+		"3 failure, the catalogue unchanged; 75 another writer held the catalogue,\n"
+		"unchanged.\n",
 };
 
 static int load_one(ingest_ctx *ctx, const char *arg, load_stats *stats,
@@ -52,13 +61,18 @@ int main(int argc, char **argv)
 {
 	const char *db = NULL;
 	char as_of[11] = "";
-	int allow_future = 0;
+	int allow_future = 0, accept = 0;
 	long wait = 0;
+	opt_list accept_exports = { NULL, 0 };
 	opt_spec options[] = {
 		OPT_DB(&db),
 		OPT_AS_OF(as_of, "the snapshot's date, YYYY-MM-DD"),
 		OPT_ALLOW_FUTURE(&allow_future),
 		OPT_WAIT(&wait),
+		{ .name = "accept", .type = OPT_FLAG, .dest = &accept,
+		  .help = "apply the exports a guard would hold" },
+		{ .name = "accept-export", .arg = "EXPORT", .type = OPT_LIST,
+		  .dest = &accept_exports, .help = "apply EXPORT if a guard would hold it" },
 		OPT_DONE
 	};
 	colmap map;
@@ -99,7 +113,9 @@ int main(int argc, char **argv)
 	if (stage_colmap(command.program, &map))
 		return MC_EXIT_FAILURE;
 	status = stage_load_snapshot(command.program, db, as_of, wait, &map, argv + first,
-				     argc - first, load_one);
+				     argc - first, load_one, accept, accept_exports.items,
+				     accept_exports.n);
 	colmap_release(&map);
+	opt_release(options);
 	return status;
 }

@@ -6,8 +6,10 @@
 dirty=$DATA/dirty/notable_ai_models-spreadsheet-resave.csv.gz
 expected=$DATA/dirty/expected-quarantine.txt
 
+# 21 of its rows are quarantined, more than the guard's 2 % (t0112): the
+# re-save is loaded with --accept
 check_status "ingest of the re-save exits 1 (rows quarantined)" 1 \
-	mc ingest --as-of 2025-05-10 "notable_ai_models=$dirty"
+	mc ingest --accept --as-of 2025-05-10 "notable_ai_models=$dirty"
 cp "$TMP/err" "$TMP/ingest.err"
 
 grep -v '^#' "$expected" | sort >"$TMP/want"

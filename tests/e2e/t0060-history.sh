@@ -104,7 +104,8 @@ check_status "diff of the files against the catalogue writes nothing" 0 mc diff 
 	--format json "notable_ai_models=$DATA/dirty/notable_ai_models-spreadsheet-resave.csv.gz"
 cp "$TMP/out" "$TMP/dry.json"
 check "the catalogue is unchanged by the dry run" cmp -s "$MODELCAT_DB" "$TMP/base.db"
-check_status "the re-save ingests with exit 1" 1 mc ingest --as-of 2025-05-10 \
+# (more than 2 % of its rows are quarantined: held unless accepted, t0112)
+check_status "the re-save ingests with exit 1" 1 mc ingest --accept --as-of 2025-05-10 \
 	"notable_ai_models=$DATA/dirty/notable_ai_models-spreadsheet-resave.csv.gz"
 mc diff --from 2025-05-06 --to 2025-05-10 --format json >"$TMP/dirty.json"
 check_eq "only the real edits are changes (GPT-4 and AlphaGo Lee gained a parameter count)" \

@@ -95,7 +95,8 @@ out.append(["Every field " + payload] + [payload if h in text else "" for h in h
 out[-1][header.index("Publication date")] = "2024-01-02"
 csv.writer(open(sys.argv[1], "w", newline="")).writerows(out)
 EOF2
-check_status "ingest of the hostile rows exits 0" 0 mc ingest --as-of 2026-06-01 notable_ai_models="$TMP/evil.csv"
+# (its header lacks most of the fixture's columns: a guard would hold it)
+check_status "ingest of the hostile rows exits 0" 0 mc ingest --accept --as-of 2026-06-01 notable_ai_models="$TMP/evil.csv"
 check_status "render --all of the hostile rows exits 0" 0 mc render --all --out "$TMP/site"
 check "every HTML page passes xmllint --html without a message" \
 	sh -c "xmllint --html --noout '$TMP'/site/*/*.html 2>&1 | (! grep -q .)"

@@ -65,7 +65,7 @@ w.writerow(["Model", "Organization", "Link", "Reference", "Training compute (FLO
 w.writerow(["<script>document.title=\"pwned\"</script>Evil", "\"><img src=x onerror=\"document.title=1\">",
             "javascript:document.title=2", "<script>document.title=3</script>", "1e+20"])
 ' "$TMP/evil.csv"
-mc ingest --as-of 2026-06-01 notable_ai_models="$TMP/evil.csv" >/dev/null
+mc ingest --accept --as-of 2026-06-01 notable_ai_models="$TMP/evil.csv" >/dev/null  # a guard would hold it: few columns
 mc render '<script>document.title="pwned"</script>Evil' --format html --lang nl >"$TMP/evil.html"
 dump "$TMP/evil.html" | rendered_text >"$TMP/evil.txt"
 check_grep "the hostile page rendered, its name shown as text" '^<script>document.title="pwned"</script>Evil$' "$TMP/evil.txt"

@@ -81,7 +81,9 @@ check_eq "today has two stored contents" "$n" 2
 
 # --- the next good run catches up -------------------------------------------
 mend_ingest
-check_status "the next good run exits 0" 0 run --source "$SRC"
+# (day 3's large_scale_ai_models keeps 119 of its rows: it would remove more
+# than 5 % of the export's models, so the guard holds it unless accepted)
+check_status "the next good run exits 0" 0 run --source "$SRC" --accept large_scale_ai_models
 cp "$TMP/err" "$TMP/catchup.log"
 check_grep "it ingested the four new files (each export's day a file)" "ingesting 4 new export files" "$TMP/catchup.log"
 check_eq "its snapshots: one per stored day, oldest first" \
@@ -91,6 +93,8 @@ check_status "a run with nothing new exits 0" 0 run --source "$SRC"
 check_grep "and says no change" "nothing new upstream: no change" "$TMP/err"
 
 # --- equal to a reingest of the same store ----------------------------------
+# a rebuild of this catalogue (a copy: it keeps what was accepted past a guard)
+cp "$MODELCAT_DB" "$TMP/re.db"
 check_status "reingest of the same store" 0 "$BIN/modelcat" reingest --db "$TMP/re.db" --snapshots "$STORE"
 same=0 total=0
 for day in 2025-01-01 2025-01-02 2025-01-03 "$today"; do
@@ -112,9 +116,10 @@ upstream "$N/2024-07-06.csv.gz"
 break_ingest
 check_status "a run storing a third content today fails at ingest (exit 3)" 3 run --source "$SRC"
 mend_ingest
-check_status "the next run catches it up" 0 run --source "$SRC"
+check_status "the next run catches it up" 0 run --source "$SRC" --accept notable_ai_models
 check_eq "today has two snapshots" "$(sql "SELECT count(*) FROM snapshot WHERE as_of = '$today'")" 2
 rm -f "$TMP/re.db"
+cp "$MODELCAT_DB" "$TMP/re.db"
 "$BIN/modelcat" reingest --db "$TMP/re.db" --snapshots "$STORE" >/dev/null 2>&1
 mc export --source notable_ai_models --as-of "$today" >"$TMP/a.csv"
 mc --db "$TMP/re.db" export --source notable_ai_models --as-of "$today" >"$TMP/b.csv"

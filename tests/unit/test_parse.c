@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static colmap map;
 
@@ -106,6 +107,50 @@ static void test_cases(void)
 	sbuf_release(&out);
 }
 
+/* Write text to dir/guards.tsv and read it back into *g; the result. */
+static int guards_from(const char *dir, const char *text, colmap_guards *g, mc_err *err)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/guards.tsv", dir);
+	f = fopen(path, "w");
+	if (!f)
+		return -2;
+	fputs(text, f);
+	fclose(f);
+	return colmap_guards_read(dir, g, err);
+}
+
+/* pipelines/guards.tsv and its format: every guard given, file and line
+ * named for a bad one. */
+static void test_guards(void)
+{
+	char dir[] = "/tmp/test_guards.XXXXXX", path[512];
+	colmap_guards g;
+	mc_err err = { "" };
+
+	CHECK(colmap_guards_read("pipelines", &g, &err) == 0, "pipelines/guards.tsv reads (%s)", err.msg);
+	CHECK(g.on && g.remove_pct == 5 && g.remove_min == 5 && g.quarantine_pct == 2 &&
+	      g.quarantine_min == 5 && g.columns == 10,
+	      "its guards: remove 5 %% and 5, quarantine 2 %% and 5, columns 10");
+	if (!CHECK(mkdtemp(dir) != NULL, "a temporary folder"))
+		return;
+	CHECK(guards_from(dir, "# c\nremove\t7.5\t3\nquarantine\t1%\t0\ncolumns\t2\n", &g, &err) == 0 &&
+	      g.remove_pct == 7.5 && g.remove_min == 3 && g.quarantine_pct == 1 && g.columns == 2,
+	      "a percentage with or without %%");
+	CHECK(guards_from(dir, "remove\t5%\t5\ncolumns\tten\nquarantine\t2%\t5\n", &g, &err) == -1,
+	      "a count that is not a number fails");
+	CHECK(strstr(err.msg, "guards.tsv:2: expected") != NULL, "naming file and line (%s)", err.msg);
+	CHECK(guards_from(dir, "remove\t5%\t5\nquarantine\t2%\t5\n", &g, &err) == -1 &&
+	      strstr(err.msg, "every guard must be given"), "a guard left out fails");
+	CHECK(guards_from(dir, "remove\t5%\t5\t1\n", &g, &err) == -1, "a field too many fails");
+	CHECK(guards_from(dir, "shrink\t5%\t5\n", &g, &err) == -1, "an unknown guard fails");
+	snprintf(path, sizeof(path), "%s/guards.tsv", dir);
+	remove(path);
+	rmdir(dir);
+}
+
 int main(void)
 {
 	mc_err err = { "" };
@@ -114,6 +159,7 @@ int main(void)
 		   "load the column map (%s)", err.msg))
 		return unit_done();
 	test_cases();
+	test_guards();
 	colmap_release(&map);
 	CHECK(colmap_load(&map, "tests/no-such-folder", &err) == -1, "a missing column map fails");
 	CHECK_STR(err.msg, "tests/no-such-folder/columns.tsv: cannot open: No such file or directory",

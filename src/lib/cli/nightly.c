@@ -80,13 +80,17 @@ static int ingest_fresh(nightly *r, int *quarantined)
 
 	*quarantined = 0;
 	for (i = 0; i < r->nfresh; i = j) {
-		char **argv = xcalloc(r->nfresh + 5, sizeof(*argv));
-		size_t n = 0;
+		char **argv = xcalloc(r->nfresh + 2 * r->naccept + 5, sizeof(*argv));
+		size_t n = 0, k;
 		int status;
 
 		argv[n++] = (char *)"modelcat-ingest";
 		argv[n++] = (char *)"--as-of";
 		argv[n++] = r->fresh[i].day;
+		for (k = 0; k < r->naccept; k++) {
+			argv[n++] = (char *)"--accept-export";
+			argv[n++] = (char *)r->accept[k];
+		}
 		for (j = i; j < r->nfresh && !strcmp(r->fresh[j].day, r->fresh[i].day); j++)
 			argv[n++] = r->fresh[j].arg;
 		status = stage(r, argv, NULL);

@@ -41,6 +41,9 @@ typedef struct nightly {
 	const char *catalogues;       /* translation catalogues, or NULL */
 	const opt_spec *fetch_options; /* fetch's options as given: passed on */
 	long wait;                    /* --wait: seconds to wait for the writer lock */
+	const char *const *accept;    /* --accept: exports whose held file ingest
+					 applies (ingest --accept-export) */
+	size_t naccept;               /* entries in accept */
 	/* what the run finds */
 	nightly_fresh *fresh;         /* new content to ingest, oldest first */
 	size_t nfresh;                /* entries in fresh */

@@ -129,9 +129,11 @@ int stage_check_as_of(const char *program, const char *as_of, int allow_future)
 }
 
 int stage_load_snapshot(const char *program, const char *db, const char *as_of, long wait,
-			const colmap *map, char *const *args, int n, snapload_fn *load_one)
+			const colmap *map, char *const *args, int n, snapload_fn *load_one,
+			int accept, const char *const *accept_exports, size_t naccept)
 {
-	snapload_job job = { db, as_of, map, args, n, load_one };
+	snapload_job job = { db, as_of, map, args, n, load_one, accept, accept_exports, naccept,
+			     program };
 	snapload_result result;
 	writelock lock;
 	mc_err err;
@@ -139,13 +141,13 @@ int stage_load_snapshot(const char *program, const char *db, const char *as_of, 
 
 	if (status)
 		return status;
-	if (snapload_run(&job, stdout, &result, &err)) {
+	if (snapload_run(&job, stdout, stderr, &result, &err)) {
 		stage_error(program, "%s", err.msg);
 		if (result.aborted)
 			stage_error(program, "nothing was written to the catalogue");
 		status = MC_EXIT_FAILURE;
 	} else {
-		status = stage_status(result.quarantined);
+		status = stage_status(result.quarantined + result.held);
 	}
 	writelock_release(&lock);
 	return status;

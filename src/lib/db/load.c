@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* A loaded row whose name the export did not have: added or renamed. */
 typedef struct pending {
@@ -76,13 +77,18 @@ struct load {
 	unsigned char *seen;          /* seen[record id]: carried by a row */
 	size_t seen_cap;              /* entries in seen */
 	struct held_row {
-		char *name;           /* model name of a quarantined row */
+		char *name;           /* model name of a quarantined row ("": none) */
 		unsigned long position; /* its row index */
-	} *held;                      /* quarantined rows with a name */
+		unsigned long line;   /* its line in the file */
+		char *raw;            /* the row as read */
+	} *held;                      /* quarantined rows */
 	size_t nheld;                 /* entries in held */
 	pending *pend;                /* rows with new names */
 	size_t npend;                 /* entries in pend */
 	load_stats stats;             /* counts for the current export */
+	load_guards guards;           /* see load_set_guards */
+	int accept;                   /* --accept: apply what a guard holds */
+	char sha[65];                 /* the current export's content hash */
 	sqlite3_stmt *find_record;    /* prepared statements, see prepare_all(err) */
 	sqlite3_stmt *insert_record;
 	sqlite3_stmt *rename_record;
@@ -175,8 +181,10 @@ static void clear_export(load *ld)
 	ld->fields = NULL;
 	ld->nfields = 0;
 	strmap_release(&ld->field_names);
-	for (i = 0; i < ld->nheld; i++)
+	for (i = 0; i < ld->nheld; i++) {
 		free(ld->held[i].name);
+		free(ld->held[i].raw);
+	}
 	free(ld->held);
 	ld->held = NULL;
 	ld->nheld = 0;
@@ -521,7 +529,11 @@ int load_export_begin(load *ld, const char *export_name, const char *file,
 	clear_export(ld);
 	memset(&ld->stats, 0, sizeof(ld->stats));
 	ld->same_content = 0;
+	mc_fmt(ld->sha, sizeof(ld->sha), "%s", sha256);
 	*same = 0;
+	/* what the export writes can be taken back if a guard holds it */
+	if (catalogue_exec(ld->cat, "SAVEPOINT export_load", err))
+		return -1;
 	/* the export's latest earlier snapshot: order and content */
 	if (check_earlier(ld, sha256, err))
 		return -1;
@@ -678,6 +690,8 @@ static int hold_quarantined(load *ld, mc_err *err)
 		sqlite3_int64 record = 0, version = 0;
 		int step;
 
+		if (!*ld->held[i].name)
+			continue;
 		sqlite3_bind_text(st, 1, ld->export_name, -1, SQLITE_STATIC);
 		sqlite3_bind_text(st, 2, ld->held[i].name, -1, SQLITE_STATIC);
 		while ((step = sqlite3_step(st)) == SQLITE_ROW) {
@@ -883,12 +897,12 @@ static int load_quarantined(load *ld, const load_row *row, mc_err *err)
 	sqlite3_stmt *st = ld->insert_quarantine;
 
 	ld->stats.quarantined++;
-	if (row->name && *row->name) {
-		ld->held = xrealloc(ld->held, (ld->nheld + 1) * sizeof(*ld->held));
-		ld->held[ld->nheld].name = xstrdup(row->name);
-		ld->held[ld->nheld].position = row->position;
-		ld->nheld++;
-	}
+	ld->held = xrealloc(ld->held, (ld->nheld + 1) * sizeof(*ld->held));
+	ld->held[ld->nheld].name = xstrdup(row->name ? row->name : "");
+	ld->held[ld->nheld].position = row->position;
+	ld->held[ld->nheld].line = row->line;
+	ld->held[ld->nheld].raw = xstrdup(row->raw_csv ? row->raw_csv : "");
+	ld->nheld++;
 	sqlite3_bind_int64(st, 1, ld->export_id);
 	sqlite3_bind_text(st, 2, ld->file, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 3, (sqlite3_int64)row->line);
@@ -1214,6 +1228,65 @@ static int collect_gone(load *ld, gone **out, size_t *n, mc_err *err)
 	return 0;
 }
 
+/* Is name a field of the raw text raw (between separators: start, line
+ * break, comma or quote on either side)? */
+static int raw_has_field(const char *raw, const char *name)
+{
+	size_t len = strlen(name);
+	const char *p = raw;
+
+	if (!len)
+		return 0;
+	while ((p = strstr(p, name))) {
+		char before = p == raw ? ',' : p[-1], after = p[len];
+
+		if (strchr(",\"\n\r", before) && (!after || strchr(",\"\n\r", after)))
+			return 1;
+		p++;
+	}
+	return 0;
+}
+
+/*
+ * A record no loaded row carries, whose name is a field of a row
+ * quarantined in this snapshot, keeps its current version: its row is
+ * likely inside the broken one (a quote left open swallows the rows after
+ * it). Recorded in held_model with the broken row's line, its version in
+ * the snapshot's rows (held, after the file's rows). 1 kept, 0 not,
+ * -1 on error.
+ */
+static int keep_swallowed(load *ld, const gone *g, mc_err *err)
+{
+	sqlite3_stmt *st = NULL;
+	size_t i;
+	int rc = -1;
+
+	for (i = 0; i < ld->nheld; i++)
+		if (raw_has_field(ld->held[i].raw, g->name))
+			break;
+	if (i == ld->nheld)
+		return 0;
+	if (catalogue_prepare(ld->cat, &st, "INSERT OR IGNORE INTO held_model(snapshot_id, export,"
+			      " name, line) VALUES (?, ?, ?, ?)", err))
+		return -1;
+	sqlite3_bind_int64(st, 1, ld->snapshot_id);
+	sqlite3_bind_int64(st, 4, (sqlite3_int64)ld->held[i].line);
+	if (sqlite3_bind_text(st, 2, ld->export_name, -1, SQLITE_TRANSIENT) != SQLITE_OK ||
+	    sqlite3_bind_text(st, 3, g->name, -1, SQLITE_TRANSIENT) != SQLITE_OK ||
+	    sqlite3_step(st) != SQLITE_DONE) {
+		catalogue_fail(ld->cat, "recording a held model", err);
+		goto out;
+	}
+	/* its version stands in the snapshot, held, after the file's rows */
+	if (add_row(ld, ld->stats.rows + ld->stats.models_held, g->version, 1, err))
+		goto out;
+	ld->stats.models_held++;
+	rc = 1;
+out:
+	sqlite3_finalize(st);
+	return rc;
+}
+
 static int finish_export(load *ld, mc_err *err)
 {
 	gone *gone_list = NULL;
@@ -1246,8 +1319,14 @@ static int finish_export(load *ld, mc_err *err)
 	for (i = 0; i < ngone; i++) {
 		version_values tomb = { gone_list[i].name, 0, NULL, NULL, NULL, NULL };
 		sqlite3_int64 version;
+		int kept;
 
 		if (gone_list[i].match >= 0)
+			continue;
+		kept = keep_swallowed(ld, &gone_list[i], err);
+		if (kept < 0)
+			goto out;
+		if (kept)
 			continue;
 		if (open_version(ld, gone_list[i].record, gone_list[i].version, "removed", &tomb,
 				 &version, err))
@@ -1262,6 +1341,167 @@ out:
 	}
 	free(gone_list);
 	free(rules);
+	return rc;
+}
+
+void load_set_guards(load *ld, const load_guards *guards, int accept)
+{
+	ld->guards = *guards;
+	ld->accept = accept;
+}
+
+void load_set_accept(load *ld, int accept)
+{
+	ld->accept = accept;
+}
+
+/* Is part more than pct % of whole, and more than min? Its share in *share. */
+static int over(unsigned long part, unsigned long whole, double pct, unsigned long min,
+		double *share)
+{
+	*share = whole ? 100.0 * (double)part / (double)whole : 0.0;
+	return part > min && *share > pct;
+}
+
+/* Which guard the export's load trips: its name (reason filled), or NULL. */
+static const char *tripped(load *ld, char *reason, size_t size)
+{
+	const load_guards *g = &ld->guards;
+	const load_stats *s = &ld->stats;
+	unsigned long models = (unsigned long)ld->ncurrent;
+	double share;
+
+	if (!g->on || ld->same_content)
+		return NULL;
+	if (!s->rows) {
+		mc_fmt(reason, size, "the file has a header and no rows (the export has %lu model%s)",
+		       models, models == 1 ? "" : "s");
+		return "empty";
+	}
+	if (over(s->removed, models, g->remove_pct, g->remove_min, &share)) {
+		mc_fmt(reason, size, "it would remove %lu of %lu models (%.1f %%; the guard is %g %%"
+		       " and more than %lu)", s->removed, models, share, g->remove_pct, g->remove_min);
+		return "remove";
+	}
+	if (over(s->quarantined, s->rows, g->quarantine_pct, g->quarantine_min, &share)) {
+		mc_fmt(reason, size, "it quarantines %lu of %lu rows (%.1f %%; the guard is %g %%"
+		       " and more than %lu)", s->quarantined, s->rows, share, g->quarantine_pct,
+		       g->quarantine_min);
+		return "quarantine";
+	}
+	if (s->columns_added > g->columns || s->columns_removed > g->columns) {
+		int gains = s->columns_added > g->columns;
+
+		mc_fmt(reason, size, "its header %s %lu columns (the guard is more than %lu)",
+		       gains ? "gains" : "loses", gains ? s->columns_added : s->columns_removed,
+		       g->columns);
+		return "columns";
+	}
+	return NULL;
+}
+
+/* Was the export's content accepted before? 1, 0, or -1. */
+static int accepted_before(load *ld, mc_err *err)
+{
+	sqlite3_stmt *st = NULL;
+	int step;
+
+	if (catalogue_prepare(ld->cat, &st, "SELECT 1 FROM accepted_content WHERE export = ? AND"
+			      " sha256 = ?", err))
+		return -1;
+	sqlite3_bind_text(st, 1, ld->export_name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, ld->sha, -1, SQLITE_STATIC);
+	step = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (step != SQLITE_ROW && step != SQLITE_DONE)
+		return catalogue_fail(ld->cat, "reading the accepted contents", err);
+	return step == SQLITE_ROW;
+}
+
+/* Record (export, content) as held (held 1) or accepted (held 0). 0 or -1. */
+static int record_guard(load *ld, int held, const char *guard, mc_err *err)
+{
+	sqlite3_stmt *st = NULL;
+	char when[32];
+	int rc = -1;
+
+	if (held ? catalogue_prepare(ld->cat, &st, "INSERT OR REPLACE INTO held_export(snapshot_id,"
+				     " export, sha256, guard, reason) VALUES (?, ?, ?, ?, ?)", err)
+		 : catalogue_prepare(ld->cat, &st, "INSERT OR IGNORE INTO accepted_content(export,"
+				     " sha256, accepted_at) VALUES (?, ?, ?)", err))
+		return -1;
+	day_now(when);
+	if (held) {
+		sqlite3_bind_int64(st, 1, ld->snapshot_id);
+		sqlite3_bind_text(st, 2, ld->export_name, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, ld->sha, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 4, guard, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 5, ld->stats.held_reason, -1, SQLITE_STATIC);
+	} else {
+		sqlite3_bind_text(st, 1, ld->export_name, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, ld->sha, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, when, -1, SQLITE_STATIC);
+	}
+	if (sqlite3_step(st) != SQLITE_DONE)
+		catalogue_fail(ld->cat, "recording a guard", err);
+	else
+		rc = 0;
+	sqlite3_finalize(st);
+	return rc;
+}
+
+/* Apply the guards to the finished export: release what it wrote, or,
+ * held, take all of it back and record why. 0 or -1. */
+static int guard_export(load *ld, mc_err *err)
+{
+	const char *guard = tripped(ld, ld->stats.held_reason, sizeof(ld->stats.held_reason));
+	int before;
+
+	if (!guard)
+		return catalogue_exec(ld->cat, "RELEASE export_load", err);
+	before = ld->accept ? 0 : accepted_before(ld, err);
+	if (before < 0)
+		return -1;
+	if (ld->accept || before) {
+		ld->stats.accepted = 1;
+		return record_guard(ld, 0, guard, err) ||
+		       catalogue_exec(ld->cat, "RELEASE export_load", err);
+	}
+	ld->stats.held = 1;
+	if (catalogue_exec(ld->cat, "ROLLBACK TO export_load; RELEASE export_load", err))
+		return -1;
+	return record_guard(ld, 1, guard, err);
+}
+
+int load_carry_accepted(catalogue *cat, const char *from, mc_err *err)
+{
+	sqlite3_stmt *st = NULL;
+	int has, rc = -1;
+
+	if (access(from, F_OK))
+		return 0;
+	if (catalogue_prepare(cat, &st, "ATTACH DATABASE ? AS accepted_from", err))
+		return -1;
+	sqlite3_bind_text(st, 1, from, -1, SQLITE_TRANSIENT);
+	has = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (has != SQLITE_DONE)
+		return catalogue_fail(cat, "reading the catalogue it replaces", err);
+	if (catalogue_prepare(cat, &st, "SELECT count(*) FROM accepted_from.sqlite_master WHERE"
+			      " type = 'table' AND name = 'accepted_content'", err))
+		goto out;
+	has = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : -1;
+	sqlite3_finalize(st);
+	if (has < 0) {
+		catalogue_fail(cat, "reading the accepted contents it replaces", err);
+		goto out;
+	}
+	if (has && catalogue_exec(cat, "INSERT OR IGNORE INTO main.accepted_content SELECT export,"
+				  " sha256, accepted_at FROM accepted_from.accepted_content", err))
+		goto out;
+	rc = 0;
+out:
+	sqlite3_exec(cat->db, "DETACH DATABASE accepted_from", NULL, NULL, NULL);
 	return rc;
 }
 
@@ -1285,6 +1525,8 @@ int load_export_end(load *ld, load_stats *stats, mc_err *err)
 	else
 		rc = 0;
 	sqlite3_finalize(st);
+	if (!rc)
+		rc = guard_export(ld, err);
 	if (stats)
 		*stats = ld->stats;
 	return rc;
@@ -1405,6 +1647,7 @@ int load_export_content(load *ld, const char *sha256, unsigned long long bytes, 
 
 	if (ld->same_content)
 		return 0;
+	mc_fmt(ld->sha, sizeof(ld->sha), "%s", sha256);
 	if (catalogue_prepare(ld->cat, &st,
 			      "UPDATE snapshot_export SET sha256 = ?, bytes = ? WHERE id = ?", err))
 		return -1;

@@ -32,6 +32,7 @@
 #define MODELCAT_LOAD_H
 
 #include "db/catalogue.h"
+#include "read/colmap.h"
 
 /* One column of an export (see export_column). */
 typedef struct load_column {
@@ -84,7 +85,24 @@ typedef struct load_stats {
 	unsigned long columns_removed; /* columns gone from the export */
 	unsigned long headers_respelled; /* same field, header spelled another way */
 	int same_content;            /* 1: identical to the previous snapshot */
+	int held;                    /* 1: a guard held the export: nothing of it
+					was applied (see load_guards) */
+	char held_reason[256];       /* with held: the guard and the numbers */
+	unsigned long models_held;   /* models kept because their name is in a
+					quarantined row (see held_model) */
+	int accepted;                /* 1: a guard tripped, --accept applied it */
 } load_stats;
+
+/*
+ * Guards against damaged input (pipelines/guards.tsv): an export's file is
+ * held, nothing of it applied, when it has a header and no rows; or it
+ * would remove more than remove_pct % of the export's models and more
+ * than remove_min; or it quarantines more than quarantine_pct % of its
+ * rows and more than quarantine_min; or its header gains or loses more
+ * than columns columns. A held export is recorded in held_export (the
+ * snapshot says why) and its previous versions stay current.
+ */
+typedef colmap_guards load_guards;
 
 typedef struct load load;
 
@@ -131,6 +149,16 @@ void load_known_ids(const load_known *known, size_t ref, sqlite3_int64 *version,
 int load_export_content(load *ld, const char *sha256, unsigned long long bytes, mc_err *err);
 /* Finish the export: renames, removals, counts. */
 int load_export_end(load *ld, load_stats *stats, mc_err *err);
+/* Set the guards of the load; accept 1: a file a guard would hold is
+ * applied and its content remembered as accepted (accepted_content), so
+ * that a reingest applies it too. Without it, content accepted before
+ * (the same export and SHA-256) is applied as well. */
+void load_set_guards(load *ld, const load_guards *guards, int accept);
+/* Change accept for the exports that follow. */
+void load_set_accept(load *ld, int accept);
+/* Copy the accepted contents of the catalogue file from (a catalogue being
+ * rebuilt) into cat; nothing when from does not exist or has none. 0 or -1. */
+int load_carry_accepted(catalogue *cat, const char *from, mc_err *err);
 /* Record a notice (undeclared column, unknown value, repeated name). */
 int load_notice(load *ld, const char *message, mc_err *err);
 /* Commit and free; or abort (roll back) and free. Both accept NULL. */

@@ -353,6 +353,24 @@ void diff_result_release(diff_result *d)
 	free(d->columns_removed.items);
 	free(d->headers_respelled.items);
 	free(d->quarantined.items);
+	for (i = 0; i < d->held_exports.n + d->held_models.n; i++) {
+		diff_held *h = i < d->held_exports.n ? &d->held_exports.items[i]
+			: &d->held_models.items[i - d->held_exports.n];
+
+		free(h->export);
+		free(h->guard);
+		free(h->reason);
+		free(h->name);
+		free(h->as_of);
+	}
+	for (i = 0; i < d->column_values.n; i++) {
+		free(d->column_values.items[i].export);
+		free(d->column_values.items[i].field);
+		mc_free_strings(d->column_values.items[i].names, d->column_values.items[i].n);
+	}
+	free(d->column_values.items);
+	free(d->held_exports.items);
+	free(d->held_models.items);
 	mc_free_strings(d->exports.items, d->exports.n);
 	memset(d, 0, sizeof(*d));
 }
@@ -439,6 +457,54 @@ static void diff_columns(diff_result *d, const char *export_name, const header *
 	}
 }
 
+/* The models of s (only those of other too) with a value in field. */
+static void column_models(diff_column_values *c, const state *s, const state *other)
+{
+	size_t i;
+
+	for (i = 0; i < s->n; i++) {
+		json_flat values;
+		const json_pair *v;
+
+		if (!state_find(other, s->rows[i].record) || !s->rows[i].norm ||
+		    json_flat_parse(&values, s->rows[i].norm))
+			continue;
+		v = json_flat_get(&values, c->field);
+		if (v && v->len) {
+			c->names = xrealloc(c->names, (c->n + 1) * sizeof(*c->names));
+			c->names[c->n++] = xstrdup(s->rows[i].name);
+		}
+		json_flat_release(&values);
+	}
+}
+
+/* The values columns added to (removed from) the export gave (took from)
+ * the models both states have. */
+static void diff_column_values_of(diff_result *d, const char *export_name, const header *ha,
+				  const header *hb, const state *sa, const state *sb)
+{
+	size_t i;
+
+	for (i = 0; i < ha->n + hb->n; i++) {
+		int removed = i < ha->n;
+		const char *field = removed ? ha->fields[i] : hb->fields[i - ha->n];
+		diff_column_values *c;
+
+		if (header_has(removed ? hb : ha, field))
+			continue;
+		c = LIST_PUSH(d->column_values);
+		c->export = xstrdup(export_name);
+		c->field = xstrdup(field);
+		c->removed = removed;
+		column_models(c, removed ? sa : sb, removed ? sb : sa);
+		if (!c->n) {
+			free(c->export);
+			free(c->field);
+			d->column_values.n--;
+		}
+	}
+}
+
 static int diff_export(catalogue *cat, diff_result *d, const char *export_name, mc_err *err)
 {
 	sqlite3_int64 ea = 0, eb = 0;
@@ -469,8 +535,10 @@ static int diff_export(catalogue *cat, diff_result *d, const char *export_name, 
 	if (header_load(cat, ea, &ha, err) || header_load(cat, eb, &hb, err) ||
 	    state_load(cat, ea, &sa, err) || state_load(cat, eb, &sb, err))
 		goto out;
-	if (ea && eb)
+	if (ea && eb) {
 		diff_columns(d, export_name, &ha, &hb);
+		diff_column_values_of(d, export_name, &ha, &hb, &sa, &sb);
+	}
 	for (i = 0; i < sb.n; i++) {
 		const state_row *b = &sb.rows[i], *a = state_find(&sa, b->record);
 
@@ -525,6 +593,45 @@ static int diff_quarantined(catalogue *cat, diff_result *d, mc_err *err)
 	return step == SQLITE_DONE ? 0 : catalogue_fail(cat, "reading the quarantine", err);
 }
 
+/* What was held for review in (from, to]: exports (models 0) or models. */
+static int diff_held_list(catalogue *cat, diff_result *d, int models, mc_err *err)
+{
+	sqlite3_stmt *st = NULL;
+	int step;
+
+	/* a catalogue opened read-only before migration 007 has held nothing */
+	if (catalogue_prepare(cat, &st, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND"
+			      " name = 'held_export'", err))
+		return -1;
+	step = sqlite3_step(st);
+	sqlite3_finalize(st);
+	st = NULL;
+	if (step != SQLITE_ROW)
+		return step == SQLITE_DONE ? 0 : catalogue_fail(cat, "reading what was held", err);
+	if (catalogue_prepare(cat, &st, models
+			      ? "SELECT h.export, NULL, NULL, h.name, h.line, s.as_of FROM held_model h"
+				" JOIN snapshot s ON s.id = h.snapshot_id WHERE s.id > ? AND s.id <= ?"
+				" ORDER BY s.as_of, s.id, h.export, h.name"
+			      : "SELECT h.export, h.guard, h.reason, NULL, 0, s.as_of FROM held_export h"
+				" JOIN snapshot s ON s.id = h.snapshot_id WHERE s.id > ? AND s.id <= ?"
+				" ORDER BY s.as_of, s.id, h.export", err))
+		return -1;
+	sqlite3_bind_int64(st, 1, d->from_snapshot);
+	sqlite3_bind_int64(st, 2, d->to_snapshot);
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		diff_held *h = models ? LIST_PUSH(d->held_models) : LIST_PUSH(d->held_exports);
+
+		h->export = column_dup(st, 0);
+		h->guard = column_dup(st, 1);
+		h->reason = column_dup(st, 2);
+		h->name = column_dup(st, 3);
+		h->line = (long)sqlite3_column_int64(st, 4);
+		h->as_of = column_dup(st, 5);
+	}
+	sqlite3_finalize(st);
+	return step == SQLITE_DONE ? 0 : catalogue_fail(cat, "reading what was held", err);
+}
+
 int query_diff_snapshots(catalogue *cat, sqlite3_int64 from_id, sqlite3_int64 to_id,
 			 diff_result *out, mc_err *err)
 {
@@ -550,7 +657,8 @@ int query_diff_snapshots(catalogue *cat, sqlite3_int64 from_id, sqlite3_int64 to
 	for (i = 0; i < out->exports.n; i++)
 		if (diff_export(cat, out, out->exports.items[i], err))
 			return -1;
-	return diff_quarantined(cat, out, err);
+	return diff_quarantined(cat, out, err) || diff_held_list(cat, out, 0, err) ||
+	       diff_held_list(cat, out, 1, err) ? -1 : 0;
 }
 
 int query_diff(catalogue *cat, const char *from, const char *to, diff_result *out, mc_err *err)
@@ -689,8 +797,20 @@ static int model_lookup(catalogue *cat, const char *name, long occurrence,
 			      " AND v.valid_from <= ? AND (v.valid_to IS NULL OR v.valid_to > ?)"
 			      " ORDER BY coalesce(p.rank, 1000000), r.export", err) ||
 	    catalogue_prepare(cat, &upd,
-			      "SELECT max(valid_from) FROM version WHERE record_id = ? AND valid_from <= ?"
-			      " AND kind IN ('added', 'changed', 'renamed', 'removed')", err))
+			      /* a value shown changed: the model's versions (a new
+				 column's values included), and the columns removed
+				 from its export while it had a value in them */
+			      "SELECT max(d) FROM (SELECT max(valid_from) AS d FROM version"
+			      " WHERE record_id = ?1 AND valid_from <= ?2"
+			      " AND kind IN ('added', 'changed', 'renamed', 'removed', 'revised')"
+			      " UNION ALL SELECT max(s.as_of) FROM column_change cc"
+			      " JOIN snapshot_export se ON se.id = cc.snapshot_export_id"
+			      " JOIN snapshot s ON s.id = se.snapshot_id"
+			      " JOIN record r ON r.id = ?1 AND r.export = se.export"
+			      " JOIN version v ON v.record_id = r.id AND v.tombstone = 0"
+			      " AND v.valid_from < s.as_of AND (v.valid_to IS NULL OR v.valid_to >= s.as_of)"
+			      " WHERE cc.kind = 'removed' AND s.as_of <= ?2"
+			      " AND EXISTS (SELECT 1 FROM json_each(v.norm) j WHERE j.key = cc.field))", err))
 		goto out;
 	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 2, occurrence);
@@ -800,9 +920,28 @@ static void add_value(sbuf *out, const char *value)
 	}
 }
 
+/* The values of version (bound to st's ?1) that columns new to its
+ * export in its snapshot gave it, or that columns removed while it was
+ * current took from it: changes of the model. */
+static void history_columns(sqlite3_stmt *st, sqlite3_int64 version, int removed, sbuf *out)
+{
+	sqlite3_bind_int64(st, 1, version);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		if (removed)
+			sbuf_addf(out, "  %s  columns  %s: %s removed\n", sqlite3_column_text(st, 2),
+				  sqlite3_column_text(st, 3), sqlite3_column_text(st, 0));
+		sbuf_addf(out, "      %s: ", sqlite3_column_text(st, 0));
+		add_value(out, removed ? (const char *)sqlite3_column_text(st, 1) : NULL);
+		sbuf_adds(out, " -> ");
+		add_value(out, removed ? NULL : (const char *)sqlite3_column_text(st, 1));
+		sbuf_adds(out, removed ? " (column removed)\n" : " (new column)\n");
+	}
+	sqlite3_reset(st);
+}
+
 static int history_record(catalogue *cat, sqlite3_int64 record, sbuf *out, mc_err *err)
 {
-	sqlite3_stmt *vs = NULL, *fc = NULL, *rn = NULL;
+	sqlite3_stmt *vs = NULL, *fc = NULL, *rn = NULL, *nc = NULL, *rc_ = NULL;
 	int step, rc = -1;
 
 	if (catalogue_prepare(cat, &vs,
@@ -812,7 +951,24 @@ static int history_record(catalogue *cat, sqlite3_int64 record, sbuf *out, mc_er
 	    catalogue_prepare(cat, &fc,
 			      "SELECT field, old, new FROM field_change WHERE version_id = ? ORDER BY id", err) ||
 	    catalogue_prepare(cat, &rn,
-			      "SELECT old_name, new_name, evidence FROM rename WHERE version_id = ?", err))
+			      "SELECT old_name, new_name, evidence FROM rename WHERE version_id = ?", err) ||
+	    catalogue_prepare(cat, &nc,
+			      "SELECT cc.field, j.value, s.as_of, se.export FROM version v"
+			      " JOIN record r ON r.id = v.record_id"
+			      " JOIN snapshot_export se ON se.export = r.export"
+			      " JOIN snapshot s ON s.id = se.snapshot_id AND s.as_of = v.valid_from"
+			      " JOIN column_change cc ON cc.snapshot_export_id = se.id AND cc.kind = 'added',"
+			      " json_each(v.norm) j WHERE v.id = ?1 AND v.tombstone = 0 AND j.key = cc.field"
+			      " AND j.value <> '' ORDER BY cc.rowid", err) ||
+	    catalogue_prepare(cat, &rc_,
+			      "SELECT cc.field, j.value, s.as_of, se.export FROM version v"
+			      " JOIN record r ON r.id = v.record_id"
+			      " JOIN snapshot_export se ON se.export = r.export"
+			      " JOIN snapshot s ON s.id = se.snapshot_id AND s.as_of > v.valid_from"
+			      " AND (v.valid_to IS NULL OR s.as_of <= v.valid_to)"
+			      " JOIN column_change cc ON cc.snapshot_export_id = se.id AND cc.kind = 'removed',"
+			      " json_each(v.norm) j WHERE v.id = ?1 AND v.tombstone = 0 AND j.key = cc.field"
+			      " AND j.value <> '' ORDER BY s.as_of, cc.rowid", err))
 		goto out;
 	sqlite3_bind_int64(vs, 1, record);
 	while ((step = sqlite3_step(vs)) == SQLITE_ROW) {
@@ -838,6 +994,8 @@ static int history_record(catalogue *cat, sqlite3_int64 record, sbuf *out, mc_er
 			sbuf_addc(out, '\n');
 		}
 		sqlite3_reset(fc);
+		history_columns(nc, sqlite3_column_int64(vs, 0), 0, out);
+		history_columns(rc_, sqlite3_column_int64(vs, 0), 1, out);
 	}
 	if (step != SQLITE_DONE) {
 		catalogue_fail(cat, "reading the history", err);
@@ -848,6 +1006,8 @@ out:
 	sqlite3_finalize(vs);
 	sqlite3_finalize(fc);
 	sqlite3_finalize(rn);
+	sqlite3_finalize(nc);
+	sqlite3_finalize(rc_);
 	return rc;
 }
 
@@ -859,7 +1019,7 @@ int query_history(catalogue *cat, const char *name, sbuf *out, mc_err *err)
 	if (catalogue_prepare(cat, &st,
 			      "SELECT r.id, r.export, r.name, r.occurrence,"
 			      " (SELECT max(valid_from) FROM version WHERE record_id = r.id"
-			      "  AND kind IN ('added', 'changed', 'renamed', 'removed'))"
+			      "  AND kind IN ('added', 'changed', 'renamed', 'removed', 'revised'))"
 			      " FROM record r LEFT JOIN precedence p ON p.export = r.export"
 			      " WHERE r.id IN (SELECT record_id FROM version WHERE name = ?"
 			      "                UNION SELECT record_id FROM rename WHERE old_name = ?)"

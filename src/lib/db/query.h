@@ -62,6 +62,28 @@ typedef struct diff_quarantine {
 	char *as_of;                 /* snapshot date */
 } diff_quarantine;
 
+/* Held for review in (from, to]: an export a guard held (name NULL), or
+ * a model kept because its name is inside a quarantined row (guard and
+ * reason NULL). */
+typedef struct diff_held {
+	char *export;                /* the export */
+	char *guard;                 /* export: the guard (empty, remove, quarantine, columns) */
+	char *reason;                /* export: the guard and the numbers */
+	char *name;                  /* model: its name */
+	long line;                   /* model: the quarantined row's line */
+	char *as_of;                 /* snapshot date */
+} diff_held;
+
+/* The models a column added (or removed) gave (or took) a value: each is
+ * a change of that model (its page shows, or no longer shows, the value). */
+typedef struct diff_column_values {
+	char *export;                /* the export */
+	char *field;                 /* canonical field */
+	int removed;                 /* 0: a new column, 1: a column removed */
+	char **names;                /* the models, in file order */
+	size_t n;                    /* entries in names */
+} diff_column_values;
+
 /* A list of T: items and count. */
 #define DIFF_LIST(T) struct { T *items; size_t n; }
 
@@ -79,6 +101,9 @@ typedef struct diff_result {
 	DIFF_LIST(diff_column) headers_respelled;  /* alias spellings: no change */
 	DIFF_LIST(diff_quarantine) quarantined;  /* rows quarantined in (from, to] */
 	DIFF_LIST(char *) exports;       /* exports compared */
+	DIFF_LIST(diff_held) held_exports; /* exports a guard held (nothing applied) */
+	DIFF_LIST(diff_held) held_models;  /* models kept: inside a quarantined row */
+	DIFF_LIST(diff_column_values) column_values; /* values of new or removed columns */
 } diff_result;
 
 /*

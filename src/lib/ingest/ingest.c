@@ -299,6 +299,11 @@ out:
 
 void ingest_describe(const char *export_name, const load_stats *stats, FILE *out)
 {
+	if (stats->held) {
+		fprintf(out, "%s: held for review, nothing applied: %s\n", export_name,
+			stats->held_reason);
+		return;
+	}
 	if (stats->same_content) {
 		fprintf(out, "%s: same content as its previous snapshot; no change (%lu rows)\n",
 			export_name, stats->rows);
@@ -313,6 +318,11 @@ void ingest_describe(const char *export_name, const load_stats *stats, FILE *out
 	if (stats->columns_added || stats->columns_removed)
 		fprintf(out, "; columns: %lu added, %lu removed", stats->columns_added,
 			stats->columns_removed);
+	if (stats->models_held)
+		fprintf(out, "; %lu model%s held (name inside a quarantined row)", stats->models_held,
+			stats->models_held == 1 ? "" : "s");
+	if (stats->accepted)
+		fprintf(out, "; accepted although a guard would hold it");
 	if (stats->headers_respelled)
 		fprintf(out, "; %lu header%s respelled (same field)", stats->headers_respelled,
 			stats->headers_respelled == 1 ? "" : "s");

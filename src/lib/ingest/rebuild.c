@@ -1,6 +1,7 @@
 #include "ingest/rebuild.h"
 #include "db/translation.h"
 #include "ingest/ingest.h"
+#include "ingest/snapload.h"
 #include "store/listing.h"
 #include "base/paths.h"
 #include "base/util.h"
@@ -99,7 +100,7 @@ static int load_date(catalogue *cat, const rebuild_plan *plan, size_t i, size_t 
 	load *ld = NULL;
 
 	if (load_begin(cat, &ld, plan->files[i].date, err) ||
-	    load_precedence(ld, precedence, nprecedence, err)) {
+	    load_precedence(ld, precedence, nprecedence, err) || snapload_guards(ld, 0, err)) {
 		load_abort(ld);
 		return -1;
 	}
@@ -114,7 +115,9 @@ static int load_date(catalogue *cat, const rebuild_plan *plan, size_t i, size_t 
 		}
 		fprintf(out, "  ");
 		ingest_describe(plan->files[i].export_name, &ls, out);
-		if (!ls.same_content) {
+		if (ls.held)
+			stats->held++;
+		else if (!ls.same_content) {
 			stats->quarantined += ls.quarantined;
 			stats->loaded += ls.loaded;
 		}
@@ -145,6 +148,19 @@ static int load_all(catalogue *cat, const rebuild_plan *plan, const colmap *map,
 	}
 	colmap_free_list(names);
 	return rc;
+}
+
+/* The contents accepted (--accept) in the catalogue being replaced stay
+ * accepted: a file a guard holds is applied again if it was accepted. One
+ * that cannot be read (a damaged catalogue) is said, not fatal: its held
+ * files are held again until accepted again. */
+static void carry_accepted(catalogue *cat, const char *target, FILE *out)
+{
+	mc_err err;
+
+	if (load_carry_accepted(cat, target, &err))
+		fprintf(out, "accepted files: not carried over (%s); a file a guard holds is held"
+			" again until accepted again\n", err.msg);
 }
 
 /* The page texts the catalogue being replaced had (modelcat translate's
@@ -185,6 +201,7 @@ int rebuild_run(const rebuild_plan *plan, const char *target, const colmap *map,
 	paths_data_file(sql, sizeof(sql), "sql");
 	if (catalogue_open(&cat, tmp, sql, 0, err))
 		goto out;
+	carry_accepted(&cat, target, out);
 	rc = load_all(&cat, plan, map, out, stats, err);
 	if (!rc)
 		carry_texts(&cat, target, out);

@@ -35,6 +35,9 @@ typedef struct rebuild_stats {
 	size_t snapshots;           /* snapshots (dates) loaded */
 	unsigned long loaded;       /* rows loaded (files that were no change aside) */
 	unsigned long quarantined;  /* rows quarantined (likewise) */
+	unsigned long held;         /* exports held by a guard (pipelines/guards.tsv;
+				       content accepted in the catalogue replaced
+				       is applied) */
 	int conflict;               /* failed: another program held or changed
 				       the catalogue meanwhile */
 } rebuild_stats;

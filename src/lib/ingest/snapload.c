@@ -1,6 +1,7 @@
 #include "ingest/snapload.h"
 #include "base/paths.h"
 #include "base/day.h"
+#include "store/naming.h"
 
 #include <limits.h>
 #include <string.h>
@@ -28,9 +29,21 @@ out:
 	return rc;
 }
 
+int snapload_guards(load *ld, int accept, mc_err *err)
+{
+	char dir[PATH_MAX];
+	load_guards g;
+
+	paths_data_file(dir, sizeof(dir), "pipelines");
+	if (colmap_guards_read(dir, &g, err))
+		return -1;
+	load_set_guards(ld, &g, accept);
+	return 0;
+}
+
 /* Load every argument into ld, a summary line each on out. 0 or -1. */
-static int load_args(const snapload_job *job, load *ld, FILE *out, snapload_result *result,
-		     mc_err *err)
+static int load_args(const snapload_job *job, load *ld, FILE *out, FILE *errors,
+		     snapload_result *result, mc_err *err)
 {
 	char label[1024];
 	int i;
@@ -38,17 +51,33 @@ static int load_args(const snapload_job *job, load *ld, FILE *out, snapload_resu
 	for (i = 0; i < job->n; i++) {
 		ingest_ctx ctx = { ld, job->map, stderr };
 		load_stats stats;
+		char name[NAMING_EXPORT_MAX + 1];
+		const char *path;
+		size_t k;
+		int accept = job->accept;
 
+		if (job->naccept_exports && !naming_split_arg(job->args[i], name, sizeof(name), &path))
+			for (k = 0; k < job->naccept_exports && !accept; k++)
+				accept = !strcmp(name, job->accept_exports[k]);
+		load_set_accept(ld, accept);
 		if (job->load_one(&ctx, job->args[i], &stats, label, sizeof(label), err))
 			return -1;
 		ingest_describe(label, &stats, out);
+		if (stats.held) {
+			fprintf(errors, "%s%s%s: held for review: %s; ingest --accept to apply it\n",
+				job->program ? job->program : "", job->program ? ": " : "", label,
+				stats.held_reason);
+			result->held++;
+			continue;
+		}
 		if (!stats.same_content)
 			result->quarantined += stats.quarantined;
 	}
 	return 0;
 }
 
-int snapload_run(const snapload_job *job, FILE *out, snapload_result *result, mc_err *err)
+int snapload_run(const snapload_job *job, FILE *out, FILE *errors, snapload_result *result,
+		 mc_err *err)
 {
 	const char *path = paths_db(job->db);
 	catalogue cat;
@@ -73,7 +102,7 @@ int snapload_run(const snapload_job *job, FILE *out, snapload_result *result, mc
 	}
 	if (snapload_begin(&cat, day, &ld, err))
 		goto out;
-	if (load_args(job, ld, out, result, err)) {
+	if (snapload_guards(ld, job->accept, err) || load_args(job, ld, out, errors, result, err)) {
 		result->aborted = 1;
 		load_abort(ld);
 		goto out;

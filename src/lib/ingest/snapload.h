@@ -17,6 +17,9 @@
  * of pipelines/precedence.tsv; the caller commits or aborts *out. 0 or -1
  * (*out NULL). */
 int snapload_begin(catalogue *cat, const char *day, load **out, mc_err *err);
+/* Set the guards of pipelines/guards.tsv on ld (accept: see
+ * load_set_guards). 0 or -1. */
+int snapload_guards(load *ld, int accept, mc_err *err);
 
 /* Load one argument (an export file, a staging file) into ctx->load; set
  * label to what the summary line calls it. 0 or -1. */
@@ -31,21 +34,29 @@ typedef struct snapload_job {
 	char *const *args;          /* the arguments */
 	int n;                      /* their number */
 	snapload_fn *load_one;      /* loads one of them */
+	int accept;                 /* --accept: apply what a guard would hold */
+	const char *const *accept_exports; /* --accept-export: only these exports' */
+	size_t naccept_exports;     /* entries in accept_exports */
+	const char *program;        /* prefixes the held lines, or NULL */
 } snapload_job;
 
 /* How a snapshot's load went. */
 typedef struct snapload_result {
 	unsigned long quarantined;  /* rows quarantined (exports with new content) */
 	int aborted;                /* 1: failed inside the transaction: nothing written */
+	unsigned long held;         /* exports a guard held (nothing of them applied) */
 } snapload_result;
 
 /*
  * Load job->args as one snapshot into the catalogue job->db (created and
  * migrated when missing), in one transaction: one summary line per
- * argument and a last "snapshot DAY loaded into DB" line on out. On
+ * argument and a last "snapshot DAY loaded into DB" line on out; an
+ * export a guard held has its line on errors ("EXPORT: held for review:
+ * REASON; ingest --accept to apply it"). On
  * failure nothing is written, and a catalogue the run created is removed.
  * 0 or -1.
  */
-int snapload_run(const snapload_job *job, FILE *out, snapload_result *result, mc_err *err);
+int snapload_run(const snapload_job *job, FILE *out, FILE *errors, snapload_result *result,
+		 mc_err *err);
 
 #endif

@@ -3,6 +3,123 @@
 
 #include <string.h>
 
+static void json_str(sbuf *out, const char *s);
+static void html(sbuf *out, const char *s);
+
+/* ---- held for review (text, JSON, HTML) ---- */
+
+enum { HELD_TEXT, HELD_JSON, HELD_HTML };
+
+/* The exports a guard held and the models kept because their row is
+ * likely inside a quarantined one: a "Held for review" section (JSON: a
+ * "held" member, after a comma). */
+static void held_section(const diff_result *d, sbuf *out, int format)
+{
+	static const char kept[] = "kept, not removed: its row is likely inside the broken row"
+				   " at line";
+	size_t i, n = d->held_exports.n + d->held_models.n;
+
+	if (format == HELD_JSON)
+		sbuf_adds(out, ",\n \"held\": [");
+	else if (n)
+		sbuf_addf(out, format == HELD_TEXT ? "\nHeld for review\n"
+			  : "<h2 id=\"held\">Held for review (%zu)</h2>\n<ul>\n", n);
+	for (i = 0; i < n; i++) {
+		const diff_held *h = i < d->held_exports.n ? &d->held_exports.items[i]
+			: &d->held_models.items[i - d->held_exports.n];
+		char line[32];
+
+		mc_fmt(line, sizeof(line), "%ld", h->line);
+		if (format == HELD_TEXT) {
+			sbuf_addf(out, "  %s %s: ", h->as_of, h->export);
+			if (h->name)
+				sbuf_addf(out, "%s: %s %s\n", h->name, kept, line);
+			else
+				sbuf_addf(out, "held for review, nothing applied (guard %s): %s\n",
+					  h->guard, h->reason);
+		} else if (format == HELD_JSON) {
+			sbuf_adds(out, i ? ",\n   {\"export\": " : "\n   {\"export\": ");
+			json_str(out, h->export);
+			sbuf_adds(out, ", \"snapshot\": ");
+			json_str(out, h->as_of);
+			if (h->name) {
+				sbuf_adds(out, ", \"name\": ");
+				json_str(out, h->name);
+				sbuf_addf(out, ", \"line\": %ld}", h->line);
+			} else {
+				sbuf_adds(out, ", \"guard\": ");
+				json_str(out, h->guard);
+				sbuf_adds(out, ", \"reason\": ");
+				json_str(out, h->reason);
+				sbuf_addc(out, '}');
+			}
+		} else {
+			sbuf_adds(out, "<li><span class=\"export\">");
+			html(out, h->export);
+			sbuf_adds(out, "</span> ");
+			html(out, h->name ? h->name : "held, nothing applied: ");
+			html(out, h->name ? ": " : h->reason);
+			if (h->name) {
+				html(out, kept);
+				sbuf_addf(out, " %s", line);
+			}
+			sbuf_adds(out, "</li>\n");
+		}
+	}
+	if (format == HELD_JSON)
+		sbuf_addc(out, ']');
+	else if (n && format == HELD_HTML)
+		sbuf_adds(out, "</ul>\n");
+}
+
+/* The values a new column gave, or a removed column took from, each
+ * model: changes of those models, grouped by column ("New column X: N
+ * models", each named). JSON: a "column_values" member, after a comma. */
+static void column_values_section(const diff_result *d, sbuf *out, int format)
+{
+	size_t i, k;
+
+	if (format == HELD_JSON)
+		sbuf_adds(out, ",\n \"column_values\": [");
+	for (i = 0; i < d->column_values.n; i++) {
+		const diff_column_values *c = &d->column_values.items[i];
+		const char *what = c->removed ? "Column removed" : "New column";
+
+		if (format == HELD_JSON) {
+			sbuf_adds(out, i ? ",\n   {\"export\": " : "\n   {\"export\": ");
+			json_str(out, c->export);
+			sbuf_adds(out, ", \"field\": ");
+			json_str(out, c->field);
+			sbuf_addf(out, ", \"kind\": \"%s\", \"models\": [", c->removed ? "removed" : "added");
+		} else if (format == HELD_TEXT) {
+			sbuf_addf(out, "\n%s %s (%s): %zu model%s\n", what, c->field, c->export, c->n,
+				  c->n == 1 ? "" : "s");
+		} else {
+			sbuf_addf(out, "<h2>%s ", what);
+			html(out, c->field);
+			sbuf_addf(out, ": %zu model%s <span class=\"export\">", c->n, c->n == 1 ? "" : "s");
+			html(out, c->export);
+			sbuf_adds(out, "</span></h2>\n<ul>\n");
+		}
+		for (k = 0; k < c->n; k++) {
+			if (format == HELD_JSON) {
+				if (k)
+					sbuf_adds(out, ", ");
+				json_str(out, c->names[k]);
+			} else if (format == HELD_TEXT) {
+				sbuf_addf(out, "  %s\n", c->names[k]);
+			} else {
+				sbuf_adds(out, "<li>");
+				html(out, c->names[k]);
+				sbuf_adds(out, "</li>\n");
+			}
+		}
+		sbuf_adds(out, format == HELD_JSON ? "]}" : format == HELD_HTML ? "</ul>\n" : "");
+	}
+	if (format == HELD_JSON)
+		sbuf_addc(out, ']');
+}
+
 /* ---- text ---- */
 
 /* A value on one line: line breaks folded to spaces, cut at 300 bytes. */
@@ -86,6 +203,8 @@ void audit_text(const diff_result *d, sbuf *out)
 		text_value(out, q->reason);
 		sbuf_addc(out, '\n');
 	}
+	column_values_section(d, out, HELD_TEXT);
+	held_section(d, out, HELD_TEXT);
 }
 
 /* ---- JSON ---- */
@@ -240,7 +359,10 @@ void audit_json(const diff_result *d, sbuf *out)
 		json_export_names(out, "removed", d->removed.items, d->removed.n, e);
 		sbuf_addf(out, ", \"renamed\": %zu, \"changed\": %zu, \"quarantined\": %zu}", n, c, q);
 	}
-	sbuf_adds(out, "}}\n");
+	sbuf_adds(out, "}");
+	column_values_section(d, out, HELD_JSON);
+	held_section(d, out, HELD_JSON);
+	sbuf_adds(out, "}\n");
 }
 
 /* ---- HTML ---- */
@@ -398,5 +520,7 @@ void audit_html(const diff_result *d, sbuf *out)
 		}
 		sbuf_adds(out, "</table>\n");
 	}
+	column_values_section(d, out, HELD_HTML);
+	held_section(d, out, HELD_HTML);
 	sbuf_adds(out, "</body>\n</html>\n");
 }

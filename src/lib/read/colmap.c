@@ -315,3 +315,77 @@ void colmap_free_list(char **names)
 		free(names[i]);
 	free(names);
 }
+
+/* A number from text (a percentage when pct: "5%" or "5"); 0 or -1. */
+static int guard_number(const char *text, int pct, double *out)
+{
+	char *end;
+
+	errno = 0;
+	*out = strtod(text, &end);
+	if (pct && *end == '%')
+		end++;
+	if (errno || end == text || *end || *out < 0 || (!pct && *out != (double)(unsigned long)*out))
+		return -1;
+	return 0;
+}
+
+int colmap_guards_read(const char *dir, colmap_guards *g, mc_err *err)
+{
+	static const char *const names[] = { "remove", "quarantine", "columns" };
+	char *line = NULL, *parts[3];
+	size_t cap = 0, n, i;
+	unsigned long lineno = 0;
+	int got, seen = 0, rc = -1;
+	sbuf path;
+	FILE *f;
+
+	memset(g, 0, sizeof(*g));
+	sbuf_init(&path);
+	sbuf_addf(&path, "%s/guards.tsv", dir);
+	f = fopen(path.data, "r");
+	if (!f) {
+		mc_error(err, "%s: cannot open: %s", path.data, strerror(errno));
+		goto out;
+	}
+	while ((got = next_line(f, &line, &cap, &lineno)) == 1) {
+		double a = 0, b = 0;
+
+		n = split_tabs(line, parts, 3);
+		for (i = 0; i < 3 && (n < 1 || strcmp(parts[0], names[i])); i++)
+			;
+		if (i == 3 || n != (i == 2 ? 2u : 3u) || guard_number(parts[1], i < 2, &a) ||
+		    (i < 2 && guard_number(parts[2], 0, &b))) {
+			mc_error(err, "%s:%lu: expected remove<TAB>PERCENT<TAB>COUNT,"
+				 " quarantine<TAB>PERCENT<TAB>COUNT or columns<TAB>COUNT",
+				 path.data, lineno);
+			goto out;
+		}
+		seen |= 1 << i;
+		if (i == 0) {
+			g->remove_pct = a;
+			g->remove_min = (unsigned long)b;
+		} else if (i == 1) {
+			g->quarantine_pct = a;
+			g->quarantine_min = (unsigned long)b;
+		} else {
+			g->columns = (unsigned long)a;
+		}
+	}
+	if (got < 0) {
+		mc_error(err, "%s: cannot read: %s", path.data, strerror(errno));
+		goto out;
+	}
+	if (seen != 7) {
+		mc_error(err, "%s: every guard must be given: remove, quarantine, columns", path.data);
+		goto out;
+	}
+	g->on = 1;
+	rc = 0;
+out:
+	if (f)
+		fclose(f);
+	free(line);
+	sbuf_release(&path);
+	return rc;
+}

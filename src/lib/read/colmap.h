@@ -66,4 +66,19 @@ const char *colmap_type_name(enum colmap_type type);
 int colmap_precedence(const char *dir, char ***names, size_t *n, mc_err *err);
 void colmap_free_list(char **names);
 
+/* The guards against damaged input of pipelines/guards.tsv (db/load.h
+ * says what each holds). */
+typedef struct colmap_guards {
+	int on;                      /* 1: read from a file */
+	double remove_pct;           /* remove PCT MIN */
+	unsigned long remove_min;
+	double quarantine_pct;       /* quarantine PCT MIN */
+	unsigned long quarantine_min;
+	unsigned long columns;       /* columns N */
+} colmap_guards;
+
+/* Read dir/guards.tsv into *g (every guard must be given). Returns 0, or
+ * -1 with a message naming file and line in err. */
+int colmap_guards_read(const char *dir, colmap_guards *g, mc_err *err);
+
 #endif
