@@ -8,6 +8,7 @@
 #include "cli/options.h"
 #include "cli/stage.h"
 #include "base/paths.h"
+#include "out/site.h"
 
 /* the --help texts; main has the option table (opt_parse_table) */
 static const opt_command command = {
@@ -15,7 +16,7 @@ static const opt_command command = {
 	.usage =
 		"usage: modelcat run [--db PATH] [--config FILE] [--snapshots DIR]\n"
 		"                    [--source NAME[=URL]]... [--out DIR] [--catalogues DIR]\n"
-		"                    [--wait SECONDS]\n",
+		"                    [--wait SECONDS] [--base-url URL]\n",
 	.description =
 		"The nightly job: takes the catalogue's writer lock (PATH.lock; when another\n"
 		"run or writer holds it, it waits up to --wait seconds, then exits 75 naming\n"
@@ -34,7 +35,9 @@ static const opt_command command = {
 		"symbolic link's target, keeps its mode and owner and other programs'\n"
 		"connections stay valid); a program that does not take the lock (the sqlite3\n"
 		"shell) and changes the catalogue meanwhile makes the run install nothing.\n"
-		"Every log line (stderr) has a timestamp; the last is a summary.\n",
+		"Every log line (stderr) has a timestamp; the last is a summary. --base-url\n"
+		"(or a base-url line in pipelines/site.tsv) is the URL of DIR: the Atom\n"
+		"feed's links are made absolute with it.\n",
 	.exit =
 		"Exit: 0 done; 1 done, rows were quarantined; 2 usage; 3 or more failure,\n"
 		"the catalogue and the published pages as they were; 75 another writer\n"
@@ -57,6 +60,8 @@ int main(int argc, char **argv)
 		{ .name = "catalogues", .arg = "DIR", .type = OPT_STRING, .dest = &r.catalogues,
 		  .help = "translation catalogues (default: the installed ones)" },
 		OPT_WAIT(&r.wait),
+		{ .name = "base-url", .arg = "URL", .type = OPT_STRING, .dest = &r.base_url,
+		  .help = "the URL of DIR: absolute links in the feed" },
 		OPT_DONE
 	};
 	int first, rc;
@@ -69,6 +74,9 @@ int main(int argc, char **argv)
 		rc = opt_status(rc);
 	} else if (first < argc) {
 		rc = stage_usage_error(command.program, "unexpected argument '%s'", argv[first]);
+	} else if (r.base_url && !site_base_url_ok(r.base_url)) {
+		rc = stage_usage_error(command.program, "--base-url %s: not an http:// or https:// URL",
+				       r.base_url);
 	} else {
 		r.db = paths_db(db);
 		r.store = settings.snapshots;

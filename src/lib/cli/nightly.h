@@ -41,6 +41,7 @@ typedef struct nightly {
 	const char *catalogues;       /* translation catalogues, or NULL */
 	const opt_spec *fetch_options; /* fetch's options as given: passed on */
 	long wait;                    /* --wait: seconds to wait for the writer lock */
+	const char *base_url;         /* --base-url: the site's URL, or NULL */
 	/* what the run finds */
 	nightly_fresh *fresh;         /* new content to ingest, oldest first */
 	size_t nfresh;                /* entries in fresh */

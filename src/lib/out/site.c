@@ -5,6 +5,7 @@
 #include "db/query.h"
 #include "db/snapshot.h"
 #include "base/day.h"
+#include "base/paths.h"
 #include "base/sha256.h"
 #include "base/strmap.h"
 
@@ -284,6 +285,9 @@ typedef struct publish {
 	size_t npublished;
 	site_row *withdrawn;         /* withdrawn snapshots, oldest first */
 	size_t nwithdrawn;
+	char base_url[1024];         /* the site's URL ("": not known) */
+	strmap models;               /* the models with a page (audit links) */
+	char models_sha[65];         /* SHA-256 of their names */
 	mc_err *err;
 } publish;
 
@@ -637,7 +641,12 @@ static void remove_stale(publish *p)
 
 static const char *const audit_kinds[] = { "txt", "json", "html" };
 
-/* What snapshot i's audit depends on: it and the snapshot before it. */
+/* The audits' format: a new one makes every audit again. */
+#define AUDIT_FORMAT "audit-2"
+
+/* What snapshot i's audit depends on: it, the snapshots before and after
+ * it (its links), the models with a page (links to them) and the
+ * audit's format. */
 static void fingerprint(const publish *p, size_t i, char fp[65])
 {
 	sha256_ctx h;
@@ -650,7 +659,40 @@ static void fingerprint(const publish *p, size_t i, char fp[65])
 		sha256_update(&h, b->label, strlen(b->label));
 		sha256_update(&h, b->content, strlen(b->content));
 	}
+	sha256_update(&h, "\n", 1);
+	if (i + 1 < p->nsnaps)
+		sha256_update(&h, p->snaps[i + 1].label, strlen(p->snaps[i + 1].label));
+	sha256_update(&h, AUDIT_FORMAT, strlen(AUDIT_FORMAT));
+	sha256_update(&h, p->models_sha, strlen(p->models_sha));
 	sha256_final_hex(&h, fp);
+}
+
+static int has_page(void *arg, const char *name)
+{
+	const publish *p = arg;
+
+	return strmap_find(&p->models, name, strlen(name)) != NULL;
+}
+
+/* The models on record (they have pages) into p->models and p->models_sha. */
+static int models_load(publish *p)
+{
+	char **names = NULL;
+	size_t n = 0, i;
+	sha256_ctx h;
+	int added;
+
+	if (query_models(p->cat, p->as_of, &names, &n, p->err))
+		return -1;
+	sha256_init(&h);
+	strmap_reserve(&p->models, n);
+	for (i = 0; i < n; i++) {
+		strmap_get_or_add(&p->models, names[i], strlen(names[i]), &added);
+		sha256_update(&h, names[i], strlen(names[i]) + 1);
+	}
+	sha256_final_hex(&h, p->models_sha);
+	mc_free_strings(names, n);
+	return 0;
 }
 
 /* Link snapshot label's audit and entry from the published version when
@@ -691,6 +733,10 @@ static int audit_make(publish *p, size_t i)
 	size_t k;
 	int rc = 0;
 
+	audit_links links = { i ? p->snaps[i - 1].label : NULL,
+			      i + 1 < p->nsnaps ? p->snaps[i + 1].label : NULL, 1, "../pages/en",
+			      has_page, p };
+
 	if (query_diff_snapshots(p->cat, i ? p->snaps[i - 1].id : 0, s->id, &d, p->err))
 		return -1;
 	sbuf_init(&text);
@@ -701,12 +747,12 @@ static int audit_make(publish *p, size_t i)
 		else if (k == 1)
 			audit_json(&d, &text);
 		else if (k == 2)
-			audit_html(&d, &text);
+			audit_html_linked(&d, &links, &text);
 		if (k < 3) {
 			mc_fmt(path, sizeof(path), "%s/audit/%s.%s", p->build, s->label, audit_kinds[k]);
 		} else {
-			sbuf_addf(&text, "%s: %zu added, %zu removed, %zu renamed, %zu changed\n",
-				  s->label, d.added.n, d.removed.n, d.renamed.n, d.changed.n);
+			feed_entry_title(s->label, &d, &text);
+			sbuf_addc(&text, '\n');
 			feed_entry_text(&d, &text);
 			mc_fmt(path, sizeof(path), "%s/entries/%s", p->build, s->label);
 		}
@@ -724,6 +770,8 @@ static int build_audits(publish *p, site_row *rows)
 {
 	size_t i;
 
+	if (models_load(p))
+		return -1;
 	for (i = 0; i < p->nsnaps; i++) {
 		site_row *r = &rows[i];
 
@@ -828,6 +876,9 @@ static int build_feed(publish *p)
 	char **gone = xcalloc(p->nwithdrawn + 1, sizeof(*gone));
 	char path[PATH_MAX], feed_id[64];
 	feed_entry *e = xcalloc(max + 1, sizeof(*e));
+	sbuf *counts = xcalloc(p->nsnaps + 1, sizeof(*counts));
+	const char **sums = xcalloc(p->nsnaps + 1, sizeof(*sums));
+	feed_site site = { NULL, p->base_url };
 	sbuf out;
 	int rc = 0;
 
@@ -846,19 +897,27 @@ static int build_feed(publish *p)
 		e[i].title = o[i].title.data;
 		e[i].text = o[i].text.data;
 	}
-	for (i = 0; i < p->nsnaps; i++)
+	for (i = 0; i < p->nsnaps; i++) {
+		char *nl;
+
 		labels[i] = p->snaps[p->nsnaps - 1 - i].label;
+		sbuf_init(&counts[i]);
+		mc_fmt(path, sizeof(path), "%s/entries/%s", p->build, labels[i]);
+		if (!read_file(path, &counts[i]) && (nl = strchr(counts[i].data, '\n')))
+			counts[i].len = (size_t)(nl - counts[i].data), *nl = 0;
+		sums[i] = counts[i].data;
+	}
 	for (i = 0; i < p->nwithdrawn; i++)
 		gone[i] = p->withdrawn[p->nwithdrawn - 1 - i].label;
 	sbuf_init(&out);
 	mc_fmt(feed_id, sizeof(feed_id), "urn:modelcat:%s:audit", p->id);
 	if (!rc)
-		rc = feed_atom(feed_id, e, n, &out, p->err);
+		site.id = feed_id, rc = feed_atom(&site, e, n, &out, p->err);
 	mc_fmt(path, sizeof(path), "%s/audit/feed.atom", p->build);
 	if (!rc)
 		rc = write_file(path, out.data, out.len, p->err);
 	sbuf_reset(&out);
-	feed_index_html(labels, p->nsnaps, gone, p->nwithdrawn, &out);
+	feed_index_html(labels, sums, p->nsnaps, gone, p->nwithdrawn, &out);
 	mc_fmt(path, sizeof(path), "%s/audit/index.html", p->build);
 	if (!rc)
 		rc = write_file(path, out.data, out.len, p->err);
@@ -869,6 +928,10 @@ static int build_feed(publish *p)
 	}
 	free(o);
 	free(e);
+	for (i = 0; i < p->nsnaps; i++)
+		sbuf_release(&counts[i]);
+	free(counts);
+	free(sums);
 	free(labels);
 	free(gone);
 	return rc;
@@ -1061,6 +1124,56 @@ out:
 /* ---- publish ---- */
 
 /* Where things are, what is published, what the catalogue holds. */
+/* Is url an absolute http(s) URL with no space, quote or markup? */
+static int url_ok(const char *url)
+{
+	if (strncmp(url, "http://", 7) && strncmp(url, "https://", 8))
+		return 0;
+	return !url[strcspn(url, " \t\r\n\"'<>\\")] && strlen(url) < 1000 &&
+	       url[strchr(url, ':') - url + 3];
+}
+
+int site_base_url_ok(const char *url)
+{
+	return url_ok(url);
+}
+
+/* The site's URL: o->base_url, else the base-url line of
+ * pipelines/site.tsv, else "". 0, or -1 (err: a bad line). */
+static int base_url_find(publish *p)
+{
+	char path[PATH_MAX], line[2048];
+	long n = 0;
+	FILE *f;
+
+	if (p->o->base_url && *p->o->base_url) {
+		if (!url_ok(p->o->base_url))
+			return mc_error(p->err, "--base-url %s: not an http:// or https:// URL",
+					p->o->base_url);
+		mc_fmt(p->base_url, sizeof(p->base_url), "%s", p->o->base_url);
+		return 0;
+	}
+	paths_data_file(path, sizeof(path), "pipelines/site.tsv");
+	if (!(f = fopen(path, "r")))
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		char *v;
+
+		n++;
+		line[strcspn(line, "\r\n")] = 0;
+		if (line[0] == '#' || !line[0])
+			continue;
+		v = strchr(line, '\t');
+		if (!v || strncmp(line, "base-url\t", 9) || !url_ok(v + 1)) {
+			fclose(f);
+			return mc_error(p->err, "%s:%ld: expected base-url<TAB>http(s)://...", path, n);
+		}
+		mc_fmt(p->base_url, sizeof(p->base_url), "%s", v + 1);
+	}
+	fclose(f);
+	return 0;
+}
+
 static int publish_prepare(publish *p, const char *out)
 {
 	mc_fmt(p->out, sizeof(p->out), "%s", out);
@@ -1081,6 +1194,8 @@ static int publish_prepare(publish *p, const char *out)
 		mc_fmt(p->prev, sizeof(p->prev), "%s", p->out);
 	}
 	remove_stale(p);
+	if (base_url_find(p))
+		return -1;
 	if (p->o->as_of && *p->o->as_of) {
 		mc_fmt(p->as_of, sizeof(p->as_of), "%s", p->o->as_of);
 	} else {
@@ -1173,6 +1288,7 @@ int site_publish(catalogue *cat, const char *out, const site_options *o, site_st
 	p.err = err;
 	manifest_init(&p.old);
 	manifest_init(&p.now);
+	strmap_init(&p.models);
 	if (publish_prepare(&p, out) || publish_build(&p) ||
 	    (o->before_switch && o->before_switch(o->arg, err)) || switch_version(&p)) {
 		if (building_set)
@@ -1184,6 +1300,7 @@ out:
 	building_set = 0;
 	manifest_release(&p.old);
 	manifest_release(&p.now);
+	strmap_release(&p.models);
 	free(p.snaps);
 	free(p.published);
 	free(p.withdrawn);
