@@ -1,0 +1,137 @@
+#!/bin/sh
+# The published side read as a reader reads it: a site built over the six
+# real notable snapshots and a copy of the last with one damaged row. No
+# machine path in any published audit, page or feed; every quarantine line
+# names its model; every link of the audits, feed and pages leads to a
+# file; the feed is valid Atom (RFC 4287's RELAX NG schema) with
+# rel="self", absolute links from --base-url and the site's own id; the
+# audit's counts are ingest's; changes sorted by name, values as pages
+# show them; at 400 px no audit or model page scrolls sideways.
+. "$(dirname "$0")/lib.sh"
+
+P=$TMP/public
+BASE=https://models.example.org/catalogue/
+chromium=$(command -v chromium || command -v chromium-browser || true)
+
+for f in "$SNAP"/notable_ai_models/*.csv.gz; do
+	day=$(basename "$f" .csv.gz)
+	gzip -dc "$f" >"$TMP/notable_ai_models.csv"
+	mc ingest --as-of "$day" "notable_ai_models=$TMP/notable_ai_models.csv" >"$TMP/ingest-$day.out" 2>&1
+done
+# the last snapshot again, with bytes that are no UTF-8 in GPT-4's row
+python3 -c '
+import sys
+data = open(sys.argv[1], "rb").read()
+i = data.index(b"\nGPT-4,")
+open(sys.argv[2], "wb").write(data[:i + 7] + b"\xff\xfe" + data[i + 7:])' \
+	"$TMP/notable_ai_models.csv" "$TMP/damaged.csv"
+check_status "the damaged copy: one row quarantined (exit 1)" 1 \
+	mc ingest --as-of 2025-05-10 "notable_ai_models=$TMP/damaged.csv"
+mc translate >/dev/null
+check_status "publish with a base URL" 0 mc publish --out "$P" --base-url "$BASE"
+check_status "a base URL that is no http(s) URL: usage error" 2 \
+	mc publish --out "$P" --base-url "ftp://x/"
+A=$P/audit
+
+# ---- no machine path anywhere published ----
+store=$(cd "$TMP" && pwd -P)
+n=$(grep -rlF -e "$TMP" -e "$store" -e /tmp/ -e /var/ -e "$HOME/" "$A/" "$P/pages/" | wc -l)
+check_eq "no published audit, page or feed holds a path of the machine" "$n" 0
+
+# ---- quarantine lines name their model ----
+check_grep "the text audit's quarantine line names GPT-4, export and line" \
+	"^  2025-05-10 notable_ai_models line [0-9]*: GPT-4: " "$A/2025-05-10.txt"
+check_eq "every quarantine line of the text audit names a model" \
+	"$(sed -n '/^Quarantined$/,$p' "$A/2025-05-10.txt" | grep -c '^  .* line [0-9]*: [^(]')" \
+	"$(sed -n '/^Quarantined$/,$p' "$A/2025-05-10.txt" | grep -c '^  ')"
+check_eq "the JSON audit names the model of each quarantined row, no file" \
+	"$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print([(q["name"], "file" in q) for q in d["quarantined"]])' "$A/2025-05-10.json")" \
+	"[('GPT-4', False)]"
+check_grep "the HTML audit's quarantine row names the model" \
+	'<td class="n">[0-9]*</td><td>GPT-4</td>' "$A/2025-05-10.html"
+
+# ---- one definition of each count: ingest's, the audit's, the feed's ----
+for f in "$TMP"/ingest-*.out; do
+	day=${f#"$TMP"/ingest-}
+	day=${day%.out}
+	want=$(sed -n 's/.*rows: \([0-9]* added, [0-9]* removed, [0-9]* renamed, [0-9]* changed\),.*/\1/p' "$f")
+	check_grep "$day: the audit counts as ingest did ($want)" "^$want, " "$A/$day.txt"
+	check_grep "$day: the feed's entry title has every count" \
+		"<title>$day: $want, 0 quarantined</title>" "$A/feed.atom"
+	check_grep "$day: the audit index shows the counts" "$day.json\">JSON</a>): $want" "$A/index.html"
+done
+check_grep "the damaged night's entry counts the quarantined row" \
+	"<title>2025-05-10: 0 added, 0 removed, 0 renamed, 0 changed, 1 quarantined</title>" "$A/feed.atom"
+
+# ---- the audit reads: sorted by name, values as pages show them ----
+sed -n '/^Added$/,/^$/p' "$A/2024-07-16.txt" | sed -n 's/^  [^:]*: //p' >"$TMP/added"
+LC_ALL=C sort -f "$TMP/added" >"$TMP/added.sorted"
+check "the added models are listed by name" cmp -s "$TMP/added" "$TMP/added.sorted"
+# GPT-4's citations on 2024-07-16 from the source file, grouped as pages show them
+cit=$(gzip -dc "$SNAP/notable_ai_models/2024-07-16.csv.gz" | python3 -c '
+import csv, sys
+for r in csv.DictReader(sys.stdin):
+    if r["System"] == "GPT-4": print("{:,}".format(int(float(r["Citations"]))))')
+check_grep "a changed count is shown grouped ($cit), as on pages" "    Citations: [0-9,]* → $cit$" "$A/2024-07-16.txt"
+check_grep "the HTML keeps the stored value in the title" "<ins title=\"[0-9]*\">[0-9,]*</ins>" "$A/2024-07-16.html"
+
+# ---- links ----
+check_grep "the HTML audit links the previous audit" 'rel="prev" href="2024-07-06.html"' "$A/2024-07-16.html"
+check_grep "and the next" 'rel="next" href="2024-12-24.html"' "$A/2024-07-16.html"
+check_grep "a changed model links to its page" 'href="../pages/en/[a-z0-9-]*.html">GPT-4</a>' "$A/2024-07-16.html"
+python3 "$MODELCAT_TOP/tests/e2e/linkcheck.py" "$P" "$BASE" "$A"/*.html "$A/feed.atom" \
+	"$P"/pages/*/*.html >"$TMP/links" 2>&1
+st=$?
+check_eq "every link of the audits, the feed and the pages leads to a file ($(tail -1 "$TMP/links"))" "$st" 0
+n=$(sed -n 's/^checked \([0-9]*\) links.*/\1/p' "$TMP/links")
+check "links were checked ($n)" test "${n:-0}" -gt 1000
+
+# ---- the feed ----
+check "the feed is valid Atom (RFC 4287, RELAX NG)" \
+	xmllint --noout --relaxng "$MODELCAT_TOP/tests/data/atom.rng" "$A/feed.atom"
+check_grep "the feed names itself (rel=self, absolute)" \
+	"<link rel=\"self\" type=\"application/atom+xml\" href=\"${BASE}audit/feed.atom\"/>" "$A/feed.atom"
+check_grep "entries link their audit absolutely" "href=\"${BASE}audit/2025-05-10.html\"" "$A/feed.atom"
+check_grep "the feed id is this site's" "<id>urn:modelcat:$(cat "$P/.modelcat/id" | cut -c1-16):audit</id>" "$A/feed.atom"
+mc publish --out "$TMP/public2" >/dev/null 2>&1
+check "without a base URL the feed is valid too" \
+	xmllint --noout --relaxng "$MODELCAT_TOP/tests/data/atom.rng" "$TMP/public2/audit/feed.atom"
+check_grep "and says that links are relative" "no base URL configured" "$TMP/public2/audit/feed.atom"
+check_grep "its self link is relative" '<link rel="self" type="application/atom+xml" href="feed.atom"/>' \
+	"$TMP/public2/audit/feed.atom"
+id1=$(sed -n 's/^ <id>\(.*\)<\/id>/\1/p' "$A/feed.atom")
+id2=$(sed -n 's/^ <id>\(.*\)<\/id>/\1/p' "$TMP/public2/audit/feed.atom")
+check "another site has another feed id ($id1, $id2)" test -n "$id1" -a "$id1" != "$id2"
+
+# ---- 400 px ----
+# width FILE: scrollWidth and innerWidth of FILE shown in a 400 px wide
+# frame (headless Chromium's window is at least 500 px wide): the page is
+# the frame's srcdoc, so that the outer page may read the frame's layout
+width() {
+	python3 -c '
+import html, sys
+page = open(sys.argv[1], encoding="utf-8").read()
+print("<!DOCTYPE html><html><body style=\"margin:0\"><iframe id=\"f\" style=\"width:400px;height:900px;border:0\""
+      " onload=\"var w=this.contentWindow; document.body.setAttribute(&quot;data-w&quot;,"
+      " w.document.documentElement.scrollWidth + &quot; &quot; + w.innerWidth)\" srcdoc=\""
+      + html.escape(page, quote=True) + "\"></iframe></body></html>")' "$1" >"$TMP/probe.html"
+	profile=$(mktemp -d "$TMP/profile.XXXXXX")
+	timeout 120 "$chromium" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+		--disable-background-networking --disable-component-update --disable-sync \
+		--user-data-dir="$profile" --window-size=800,1000 --dump-dom "file://$TMP/probe.html" \
+		2>"$TMP/chromium.err" | sed -n 's/.*data-w="\([0-9]*\) \([0-9]*\)".*/\1 \2/p'
+}
+if [ -z "$chromium" ]; then
+	skip "no horizontal scrolling at 400 px" "chromium is not installed"
+else
+	big=$(ls -S "$A"/*.html | head -1)
+	page=$(grep -l '<h1>GPT-4</h1>' "$P"/pages/en/*.html | head -1)
+	for f in "$big" "$page"; do
+		set -- $(width "$f")
+		check "Chromium laid $(basename "$f") out at 400 px (inner width ${2:-?})" \
+			test -n "$2" -a "${2:-999}" -le 400
+		check "$(basename "$f"): no horizontal scrolling (scrollWidth ${1:-?} <= 400)" \
+			test -n "$1" -a "${1:-999}" -le 400
+	done
+fi
+done_testing
