@@ -6,7 +6,8 @@
 # file; the feed is valid Atom (RFC 4287's RELAX NG schema) with
 # rel="self", absolute links from --base-url and the site's own id; the
 # audit's counts are ingest's; changes sorted by name, values as pages
-# show them; at 400 px no audit or model page scrolls sideways.
+# show them; a renamed model's old page leads to its new one, which names
+# its former name; at 400 px no audit or model page scrolls sideways.
 . "$(dirname "$0")/lib.sh"
 
 P=$TMP/public
@@ -85,6 +86,34 @@ st=$?
 check_eq "every link of the audits, the feed and the pages leads to a file ($(tail -1 "$TMP/links"))" "$st" 0
 n=$(sed -n 's/^checked \([0-9]*\) links.*/\1/p' "$TMP/links")
 check "links were checked ($n)" test "${n:-0}" -gt 1000
+
+# ---- a rename keeps its URL ----
+# a real rename of the snapshots, the model still on record under the new name
+pair=$(sql "SELECT old_name || '|' || new_name FROM rename WHERE new_name = 'ChatGLM3-6B'")
+check_eq "the snapshots rename ChatGLM3 to ChatGLM3-6B" "$pair" "ChatGLM3|ChatGLM3-6B"
+# stem NAME: the page's file stem (docs/pages.md), computed here on its own
+stem() {
+	python3 -c '
+import hashlib, re, sys
+n = sys.argv[1]
+slug = re.sub("-+", "-", re.sub("[^a-z0-9]", "-", n.encode().decode("ascii", "replace").lower()))[:60].strip("-")
+print("%s-%s" % (slug or "model", hashlib.sha256(n.encode()).hexdigest()[:10]))' "$1"
+}
+old=$(stem ChatGLM3)
+new=$(stem ChatGLM3-6B)
+for lang in en nl; do
+	check_grep "$lang: the old name's page refreshes to the new page" \
+		"<meta http-equiv=\"refresh\" content=\"0; url=$new.html\">" "$P/pages/$lang/$old.html"
+	check_grep "$lang: and names it canonical" "<link rel=\"canonical\" href=\"$new.html\">" \
+		"$P/pages/$lang/$old.html"
+	check_grep "$lang: with a visible link" "<a href=\"$new.html\">ChatGLM3-6B</a>" "$P/pages/$lang/$old.html"
+	check_eq "$lang: the old text page is one line naming the new page" \
+		"$(cat "$P/pages/$lang/$old.txt")" "ChatGLM3 → ChatGLM3-6B: $new.txt"
+done
+check_grep "the new page lists its former name" "^Formerly: ChatGLM3$" "$P/pages/en/$new.txt"
+check_grep "in Dutch too" "^Voorheen: ChatGLM3$" "$P/pages/nl/$new.txt"
+check_eq "a model never renamed has no such line" \
+	"$(grep -c '^Formerly' "$P/pages/en/$(stem GPT-4).txt")" 0
 
 # ---- the feed ----
 check "the feed is valid Atom (RFC 4287, RELAX NG)" \

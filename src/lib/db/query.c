@@ -903,3 +903,86 @@ out:
 	sqlite3_finalize(st);
 	return rc;
 }
+
+/* ---- renames ---- */
+
+/* Append the former names of one record's renames [from, to) of r. */
+static void formers_of_record(char **old, char **new, size_t from, size_t to, former_name **out,
+			      size_t *n)
+{
+	const char *now = new[to - 1];
+	size_t i, k;
+
+	for (i = from; i < to; i++) {
+		if (!strcmp(old[i], now))
+			continue;
+		for (k = from; k < i; k++)
+			if (!strcmp(old[k], old[i]))
+				break;
+		if (k < i)
+			continue;
+		*out = xrealloc(*out, (*n + 1) * sizeof(**out));
+		(*out)[*n].name = xstrdup(now);
+		(*out)[*n].former = xstrdup(old[i]);
+		(*n)++;
+	}
+}
+
+int query_former_names(catalogue *cat, const char *as_of, former_name **out, size_t *n,
+		       mc_err *err)
+{
+	sqlite3_stmt *st = NULL;
+	sqlite3_int64 *rec = NULL;
+	char **old = NULL, **new = NULL;
+	size_t m = 0, i, start;
+	int step;
+
+	*out = NULL;
+	*n = 0;
+	if (catalogue_prepare(cat, &st,
+			      "SELECT record_id, old_name, new_name FROM rename WHERE as_of <= ?"
+			      " ORDER BY record_id, as_of, id", err))
+		return -1;
+	sqlite3_bind_text(st, 1, as_of, -1, SQLITE_STATIC);
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		rec = xrealloc(rec, (m + 1) * sizeof(*rec));
+		old = xrealloc(old, (m + 1) * sizeof(*old));
+		new = xrealloc(new, (m + 1) * sizeof(*new));
+		rec[m] = sqlite3_column_int64(st, 0);
+		old[m] = column_dup(st, 1);
+		new[m] = column_dup(st, 2);
+		m++;
+	}
+	sqlite3_finalize(st);
+	if (step == SQLITE_DONE)
+		for (start = 0, i = 1; i <= m; i++)
+			if (i == m || rec[i] != rec[start]) {
+				formers_of_record(old, new, start, i, out, n);
+				start = i;
+			}
+	for (i = 0; i < m; i++) {
+		free(old[i]);
+		free(new[i]);
+	}
+	free(old);
+	free(new);
+	free(rec);
+	if (step != SQLITE_DONE) {
+		former_names_release(*out, *n);
+		*out = NULL;
+		*n = 0;
+		return catalogue_fail(cat, "reading the renames", err);
+	}
+	return 0;
+}
+
+void former_names_release(former_name *f, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(f[i].name);
+		free(f[i].former);
+	}
+	free(f);
+}

@@ -105,6 +105,25 @@ int query_last_two(catalogue *cat, char from[11], char to[11], mc_err *err);
  * array. 0 or -1. */
 int query_models(catalogue *cat, const char *as_of, char ***names, size_t *n, mc_err *err);
 
+/* ---- renames ---- */
+
+/* A name a model had before. */
+typedef struct former_name {
+	char *name;                  /* its name on the date (its last rename's) */
+	char *former;                /* a name it had before */
+} former_name;
+
+/*
+ * Every former name of every record renamed on or before as_of: one pair
+ * per (record, former name), the record's renames in the order they were
+ * made; a name the record has again is no former name. Whether the record
+ * is still on record under name is the caller's question (query_models).
+ * 0 or -1.
+ */
+int query_former_names(catalogue *cat, const char *as_of, former_name **out, size_t *n,
+		       mc_err *err);
+void former_names_release(former_name *f, size_t n);
+
 /* ---- one model ---- */
 
 typedef struct model_value {
