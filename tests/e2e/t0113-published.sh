@@ -76,6 +76,19 @@ for r in csv.DictReader(sys.stdin):
 check_grep "a changed count is shown grouped ($cit), as on pages" "    Citations: [0-9,]* → $cit$" "$A/2024-07-16.txt"
 check_grep "the HTML keeps the stored value in the title" "<ins title=\"[0-9]*\">[0-9,]*</ins>" "$A/2024-07-16.html"
 
+# ---- a model that comes back is "returned" ----
+# PhraseCond: in the 2024-07-06 file, not in 2024-07-16's, again in 2024-12-24's
+rows() { gzip -dc "$SNAP/notable_ai_models/$1.csv.gz" | grep -c '^PhraseCond,'; }
+check_eq "the files: PhraseCond is there, gone, back" "$(rows 2024-07-06) $(rows 2024-07-16) $(rows 2024-12-24)" "1 0 1"
+check_grep "the text audit says it returned" "^  notable_ai_models: PhraseCond (returned)$" "$A/2024-12-24.txt"
+check_grep "the JSON lists it as returned" '"returned": \[{"name": "PhraseCond", "export": "notable_ai_models"}\]' \
+	"$A/2024-12-24.json"
+check_grep "the HTML marks it" 'PhraseCond</a> <strong class="returned">returned</strong>' "$A/2024-12-24.html"
+check_grep "the feed entry too" "^returned: PhraseCond (notable_ai_models)" "$A/feed.atom"
+check_eq "AdaRNN is in no file before 2024-07-16" \
+	"$(gzip -dc "$SNAP/notable_ai_models/2024-07-06.csv.gz" | grep -c '^AdaRNN,')" 0
+check_grep "a model new to the export is a plain added" "^  notable_ai_models: AdaRNN$" "$A/2024-07-16.txt"
+
 # ---- links ----
 check_grep "the HTML audit links the previous audit" 'rel="prev" href="2024-07-06.html"' "$A/2024-07-16.html"
 check_grep "and the next" 'rel="next" href="2024-12-24.html"' "$A/2024-07-16.html"

@@ -439,6 +439,32 @@ static void diff_columns(diff_result *d, const char *export_name, const header *
 	}
 }
 
+/* Did export_name hold row b's record, or a model of its name, in a
+ * snapshot before snapshot_export eb? *yes 1 or 0; 0, or -1 (err). */
+static int returned(catalogue *cat, const char *export_name, sqlite3_int64 eb, const state_row *b,
+		    int *yes, mc_err *err)
+{
+	sqlite3_stmt *st = NULL;
+	int step;
+
+	if (catalogue_prepare(cat, &st,
+			      "SELECT 1 FROM snapshot_row sr JOIN version v ON v.id = sr.version_id"
+			      " JOIN snapshot_export se ON se.id = sr.snapshot_export_id"
+			      " WHERE (v.record_id = ? OR v.name = ?) AND se.export = ? AND se.id < ?"
+			      " LIMIT 1", err))
+		return -1;
+	sqlite3_bind_int64(st, 1, b->record);
+	sqlite3_bind_text(st, 2, b->name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, export_name, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 4, eb);
+	step = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (step != SQLITE_ROW && step != SQLITE_DONE)
+		return catalogue_fail(cat, "reading a model's earlier rows", err);
+	*yes = step == SQLITE_ROW;
+	return 0;
+}
+
 static int diff_export(catalogue *cat, diff_result *d, const char *export_name, mc_err *err)
 {
 	sqlite3_int64 ea = 0, eb = 0;
@@ -475,7 +501,10 @@ static int diff_export(catalogue *cat, diff_result *d, const char *export_name, 
 		const state_row *b = &sb.rows[i], *a = state_find(&sa, b->record);
 
 		if (!a) {
-			push_model(d, 0, export_name, b->name);
+			diff_model *m = push_model(d, 0, export_name, b->name);
+
+			if (ea && returned(cat, export_name, eb, b, &m->returned, err))
+				goto out;
 			continue;
 		}
 		if (a->version == b->version)

@@ -43,6 +43,8 @@ typedef struct diff_model {
 	char *old_name;              /* renames: the name before */
 	diff_field *fields;          /* changed: the fields that changed */
 	size_t nfields;              /* entries in fields */
+	int returned;                /* added: the export had it (this record or
+					this name) before, and lost it: it came back */
 } diff_model;
 
 typedef struct diff_column {

@@ -132,7 +132,8 @@ static void text_names(sbuf *out, const char *title, const diff_model *items, si
 	if (n)
 		sbuf_addf(out, "\n%s\n", title);
 	for (i = 0; i < n; i++)
-		sbuf_addf(out, "  %s: %s\n", v[i]->export, v[i]->name);
+		sbuf_addf(out, "  %s: %s%s\n", v[i]->export, v[i]->name,
+			  v[i]->returned ? " (returned)" : "");
 	free(v);
 }
 
@@ -283,6 +284,19 @@ void audit_json(const diff_result *d, sbuf *out)
 	json_str(out, d->to);
 	json_names(out, "added", d->added.items, d->added.n);
 	json_names(out, "removed", d->removed.items, d->removed.n);
+	v = sorted(d->added.items, d->added.n);
+	sbuf_adds(out, ",\n \"returned\": [");
+	for (i = 0, k = 0; i < d->added.n; i++) {
+		if (!v[i]->returned)
+			continue;
+		sbuf_adds(out, k++ ? ", {\"name\": " : "{\"name\": ");
+		json_str(out, v[i]->name);
+		sbuf_adds(out, ", \"export\": ");
+		json_str(out, v[i]->export);
+		sbuf_addc(out, '}');
+	}
+	sbuf_addc(out, ']');
+	free(v);
 	v = sorted(d->renamed.items, d->renamed.n);
 	sbuf_adds(out, ",\n \"renamed\": [");
 	for (i = 0; i < d->renamed.n; i++) {
@@ -419,6 +433,8 @@ static void html_models(sbuf *out, const audit_links *l, const char *title,
 		} else {
 			html_model(out, l, v[i]->name, linked);
 		}
+		if (v[i]->returned)
+			sbuf_adds(out, " <strong class=\"returned\">returned</strong>");
 		sbuf_adds(out, " <span class=\"export\">");
 		html(out, v[i]->export);
 		sbuf_adds(out, "</span></li>\n");

@@ -23,7 +23,8 @@ void feed_entry_text(const diff_result *d, sbuf *out)
 	sbuf_addf(out, "%zu added, %zu removed, %zu renamed, %zu changed, %zu quarantined.",
 		  d->added.n, d->removed.n, d->renamed.n, audit_changed_count(d), d->quarantined.n);
 	for (i = 0; i < d->added.n && i < 50; i++)
-		sbuf_addf(out, "\nadded: %s (%s)", d->added.items[i].name, d->added.items[i].export);
+		sbuf_addf(out, "\n%s: %s (%s)", d->added.items[i].returned ? "returned" : "added",
+			  d->added.items[i].name, d->added.items[i].export);
 	for (i = 0; i < d->removed.n && i < 50; i++)
 		sbuf_addf(out, "\nremoved: %s (%s)", d->removed.items[i].name,
 			  d->removed.items[i].export);
