@@ -5,8 +5,9 @@
 # names its model; every link of the audits, feed and pages leads to a
 # file; the feed is valid Atom (RFC 4287's RELAX NG schema) with
 # rel="self", absolute links from --base-url and the site's own id; the
-# audit's counts are ingest's; changes sorted by name, values as pages
-# show them; a renamed model's old page leads to its new one, which names
+# audit's counts are ingest's; changes sorted by name, citation-only
+# changes in a compact section, values as pages show them; a model that
+# comes back is "returned"; a renamed model's old page leads to its new one, which names
 # its former name; at 400 px no audit or model page scrolls sideways.
 . "$(dirname "$0")/lib.sh"
 
@@ -75,6 +76,27 @@ for r in csv.DictReader(sys.stdin):
     if r["System"] == "GPT-4": print("{:,}".format(int(float(r["Citations"]))))')
 check_grep "a changed count is shown grouped ($cit), as on pages" "    Citations: [0-9,]* → $cit$" "$A/2024-07-16.txt"
 check_grep "the HTML keeps the stored value in the title" "<ins title=\"[0-9]*\">[0-9,]*</ins>" "$A/2024-07-16.html"
+
+# ---- citations-only changes: a compact section of their own ----
+# Citations is flagged volatile in pipelines/columns.tsv
+check_grep "columns.tsv flags Citations volatile" "^Citations	number		volatile$" "$MODELCAT_TOP/pipelines/columns.tsv"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+only = sorted(c["name"] for c in d["changed"] if [f["field"] for f in c["fields"]] == ["Citations"])
+marked = sorted(c["name"] for c in d["changed"] if c.get("volatile_only"))
+print(len(only), only == marked)' "$A/2024-07-16.json" >"$TMP/volatile.json.out"
+check_eq "2024-07-16: 351 models changed only their citations, marked so in the JSON" \
+	"$(cat "$TMP/volatile.json.out")" "351 True"
+sed -n '/^Changed only in volatile fields (Citations)$/,/^$/p' "$A/2024-07-16.txt" | grep -c '^  ' >"$TMP/n"
+check_eq "the text audit lists them in the compact section, one line each" "$(cat "$TMP/n")" 351
+check_eq "and not among the substantive changes" \
+	"$(sed -n '/^Changed$/,/^Changed only/p' "$A/2024-07-16.txt" | grep -c '^  notable_ai_models: ')" $((530 - 351))
+check "the substantive changes come first" sh -c \
+	"grep -n '^Changed\$' '$A/2024-07-16.txt' | cut -d: -f1 | { read a; b=\$(grep -n '^Changed only' '$A/2024-07-16.txt' | cut -d: -f1); test \"\$a\" -lt \"\$b\"; }"
+check_grep "the HTML audit has the compact section" '<h2 id="volatile">Changed only in volatile fields (351)</h2>' \
+	"$A/2024-07-16.html"
+check_grep "and counts the substantive changes apart" '<h2 id="changed">Changed (179)</h2>' "$A/2024-07-16.html"
 
 # ---- a model that comes back is "returned" ----
 # PhraseCond: in the 2024-07-06 file, not in 2024-07-16's, again in 2024-12-24's

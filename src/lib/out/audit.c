@@ -76,6 +76,32 @@ size_t audit_changed_count(const diff_result *d)
 	return n;
 }
 
+/* Are all of m's changes in volatile fields (l's)? */
+static int volatile_only(const audit_links *l, const diff_model *m)
+{
+	size_t i, k;
+
+	if (!l || !l->nvolatile || !m->nfields)
+		return 0;
+	for (i = 0; i < m->nfields; i++) {
+		for (k = 0; k < l->nvolatile; k++)
+			if (!strcmp(m->fields[i].field, l->volatile_fields[k]))
+				break;
+		if (k == l->nvolatile)
+			return 0;
+	}
+	return 1;
+}
+
+/* The volatile fields, "A, B". */
+static void volatile_names(const audit_links *l, sbuf *out)
+{
+	size_t k;
+
+	for (k = 0; k < l->nvolatile; k++)
+		sbuf_addf(out, "%s%s", k ? ", " : "", l->volatile_fields[k]);
+}
+
 /* ---- text ---- */
 
 /* A value on one line: line breaks folded to spaces, cut at 300 bytes. */
@@ -139,6 +165,36 @@ static void text_names(sbuf *out, const char *title, const diff_model *items, si
 
 void audit_text(const diff_result *d, sbuf *out)
 {
+	audit_text_with(d, NULL, out);
+}
+
+/* Models whose only changes are volatile: one line each. */
+static void text_volatile(const diff_result *d, const audit_links *l, const diff_model **v,
+			  sbuf *out)
+{
+	size_t i, k, n = 0;
+
+	for (i = 0; i < d->changed.n; i++) {
+		if (rename_of(d, v[i]) || !volatile_only(l, v[i]))
+			continue;
+		if (!n++) {
+			sbuf_adds(out, "\nChanged only in volatile fields (");
+			volatile_names(l, out);
+			sbuf_adds(out, ")\n");
+		}
+		sbuf_addf(out, "  %s: %s:", v[i]->export, v[i]->name);
+		for (k = 0; k < v[i]->nfields; k++) {
+			sbuf_addf(out, "%s %s ", k ? ";" : "", v[i]->fields[k].field);
+			text_value(out, v[i]->fields[k].field, v[i]->fields[k].old);
+			sbuf_adds(out, " \xe2\x86\x92 ");
+			text_value(out, v[i]->fields[k].field, v[i]->fields[k].new);
+		}
+		sbuf_addc(out, '\n');
+	}
+}
+
+void audit_text_with(const diff_result *d, const audit_links *l, sbuf *out)
+{
 	const diff_model **v;
 	size_t i;
 
@@ -166,14 +222,18 @@ void audit_text(const diff_result *d, sbuf *out)
 	}
 	free(v);
 	v = sorted(d->changed.items, d->changed.n);
-	if (audit_changed_count(d))
+	for (i = 0; i < d->changed.n; i++)
+		if (!rename_of(d, v[i]) && !volatile_only(l, v[i]))
+			break;
+	if (i < d->changed.n)
 		sbuf_adds(out, "\nChanged\n");
 	for (i = 0; i < d->changed.n; i++) {
-		if (rename_of(d, v[i]))
+		if (rename_of(d, v[i]) || volatile_only(l, v[i]))
 			continue;
 		sbuf_addf(out, "  %s: %s\n", v[i]->export, v[i]->name);
 		text_fields(v[i], out);
 	}
+	text_volatile(d, l, v, out);
 	free(v);
 	if (d->quarantined.n)
 		sbuf_adds(out, "\nQuarantined\n");
@@ -275,6 +335,11 @@ static void json_fields(sbuf *out, const diff_model *m)
 
 void audit_json(const diff_result *d, sbuf *out)
 {
+	audit_json_with(d, NULL, out);
+}
+
+void audit_json_with(const diff_result *d, const audit_links *l, sbuf *out)
+{
 	const diff_model **v;
 	size_t i, k;
 
@@ -320,6 +385,8 @@ void audit_json(const diff_result *d, sbuf *out)
 		sbuf_adds(out, ", \"export\": ");
 		json_str(out, v[i]->export);
 		json_fields(out, v[i]);
+		if (volatile_only(l, v[i]))
+			sbuf_adds(out, ", \"volatile_only\": true");
 		sbuf_addc(out, '}');
 	}
 	free(v);
@@ -593,10 +660,46 @@ static void html_quarantined(const diff_result *d, sbuf *out)
 	sbuf_adds(out, "</table>\n");
 }
 
+/* Models whose only changes are volatile: a compact list. */
+static void html_volatile(const diff_result *d, const audit_links *l, const diff_model **v,
+			  sbuf *out)
+{
+	size_t i, k, n = 0;
+	sbuf names;
+
+	for (i = 0; i < d->changed.n; i++)
+		n += !rename_of(d, v[i]) && volatile_only(l, v[i]);
+	if (!n)
+		return;
+	sbuf_init(&names);
+	volatile_names(l, &names);
+	sbuf_addf(out, "<h2 id=\"volatile\">Changed only in volatile fields (%zu)</h2>\n"
+		  "<p>Models whose only change is in a field that changes on its own (", n);
+	html(out, names.data);
+	sbuf_adds(out, ").</p>\n<ul class=\"volatile\">\n");
+	sbuf_release(&names);
+	for (i = 0; i < d->changed.n; i++) {
+		if (rename_of(d, v[i]) || !volatile_only(l, v[i]))
+			continue;
+		sbuf_adds(out, "<li>");
+		html_model(out, l, v[i]->name, 1);
+		for (k = 0; k < v[i]->nfields; k++) {
+			sbuf_adds(out, k ? "; " : ": ");
+			html(out, v[i]->fields[k].field);
+			sbuf_adds(out, " ");
+			html_value(out, "del", v[i]->fields[k].field, v[i]->fields[k].old);
+			sbuf_adds(out, " \xe2\x86\x92 ");
+			html_value(out, "ins", v[i]->fields[k].field, v[i]->fields[k].new);
+		}
+		sbuf_adds(out, "</li>\n");
+	}
+	sbuf_adds(out, "</ul>\n");
+}
+
 void audit_html_linked(const diff_result *d, const audit_links *l, sbuf *out)
 {
 	const diff_model **v;
-	size_t i;
+	size_t i, k;
 
 	sbuf_adds(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 		  "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -633,10 +736,12 @@ void audit_html_linked(const diff_result *d, const audit_links *l, sbuf *out)
 	}
 	free(v);
 	v = sorted(d->changed.items, d->changed.n);
-	if (audit_changed_count(d))
-		sbuf_addf(out, "<h2 id=\"changed\">Changed (%zu)</h2>\n", audit_changed_count(d));
+	for (i = 0, k = 0; i < d->changed.n; i++)
+		k += !rename_of(d, v[i]) && !volatile_only(l, v[i]);
+	if (k)
+		sbuf_addf(out, "<h2 id=\"changed\">Changed (%zu)</h2>\n", k);
 	for (i = 0; i < d->changed.n; i++) {
-		if (rename_of(d, v[i]))
+		if (rename_of(d, v[i]) || volatile_only(l, v[i]))
 			continue;
 		sbuf_adds(out, "<h3>");
 		html_model(out, l, v[i]->name, 1);
@@ -645,6 +750,7 @@ void audit_html_linked(const diff_result *d, const audit_links *l, sbuf *out)
 		sbuf_adds(out, "</span></h3>\n");
 		html_fields(out, v[i]);
 	}
+	html_volatile(d, l, v, out);
 	free(v);
 	html_models(out, l, "Added", d->added.items, d->added.n, "added", 1);
 	html_models(out, l, "Removed", d->removed.items, d->removed.n, "removed", 0);

@@ -26,7 +26,16 @@ typedef struct audit_links {
 	/* does name have a page (NULL: every model has)? */
 	int (*has_page)(void *arg, const char *name);
 	void *arg;                   /* has_page's argument */
+	/* the volatile fields (pipelines/columns.tsv's flag): a model whose
+	 * only changes are in them is listed in a compact section of its own */
+	char *const *volatile_fields;
+	size_t nvolatile;
 } audit_links;
+
+/* The text and JSON audits with links' volatile fields (links NULL: none;
+ * audit_text and audit_json are these with NULL). */
+void audit_text_with(const diff_result *d, const audit_links *links, sbuf *out);
+void audit_json_with(const diff_result *d, const audit_links *links, sbuf *out);
 
 /* Counts first, then each change, `field: old -> new`; models sorted by
  * name, values formatted as pages show them (format_field_value); no path

@@ -6,6 +6,7 @@
 #include "db/snapshot.h"
 #include "base/day.h"
 #include "base/paths.h"
+#include "read/colmap.h"
 #include "base/sha256.h"
 #include "base/strmap.h"
 
@@ -287,6 +288,8 @@ typedef struct publish {
 	size_t nwithdrawn;
 	char base_url[1024];         /* the site's URL ("": not known) */
 	strmap models;               /* the models with a page (audit links) */
+	char **volatile_fields;      /* columns.tsv's volatile fields */
+	size_t nvolatile;
 	char models_sha[65];         /* SHA-256 of their names */
 	mc_err *err;
 } publish;
@@ -642,7 +645,7 @@ static void remove_stale(publish *p)
 static const char *const audit_kinds[] = { "txt", "json", "html" };
 
 /* The audits' format: a new one makes every audit again. */
-#define AUDIT_FORMAT "audit-2"
+#define AUDIT_FORMAT "audit-3"
 
 /* What snapshot i's audit depends on: it, the snapshots before and after
  * it (its links), the models with a page (links to them) and the
@@ -674,17 +677,33 @@ static int has_page(void *arg, const char *name)
 	return strmap_find(&p->models, name, strlen(name)) != NULL;
 }
 
-/* The models on record (they have pages) into p->models and p->models_sha. */
+/* The models on record (they have pages) into p->models and p->models_sha;
+ * the volatile fields of the column map; the hash covers both. */
 static int models_load(publish *p)
 {
-	char **names = NULL;
+	char **names = NULL, dir[PATH_MAX];
 	size_t n = 0, i;
 	sha256_ctx h;
+	colmap map;
 	int added;
 
-	if (query_models(p->cat, p->as_of, &names, &n, p->err))
+	memset(&map, 0, sizeof(map));
+	paths_data_file(dir, sizeof(dir), "pipelines");
+	if (colmap_load(&map, dir, p->err))
 		return -1;
 	sha256_init(&h);
+	for (i = 0; i < map.nfields; i++) {
+		if (!map.fields[i].is_volatile)
+			continue;
+		p->volatile_fields = xrealloc(p->volatile_fields,
+					      (p->nvolatile + 1) * sizeof(*p->volatile_fields));
+		p->volatile_fields[p->nvolatile++] = xstrdup(map.fields[i].name);
+		sha256_update(&h, map.fields[i].name, strlen(map.fields[i].name) + 1);
+	}
+	colmap_release(&map);
+	sha256_update(&h, "\n", 1);
+	if (query_models(p->cat, p->as_of, &names, &n, p->err))
+		return -1;
 	strmap_reserve(&p->models, n);
 	for (i = 0; i < n; i++) {
 		strmap_get_or_add(&p->models, names[i], strlen(names[i]), &added);
@@ -735,7 +754,7 @@ static int audit_make(publish *p, size_t i)
 
 	audit_links links = { i ? p->snaps[i - 1].label : NULL,
 			      i + 1 < p->nsnaps ? p->snaps[i + 1].label : NULL, 1, "../pages/en",
-			      has_page, p };
+			      has_page, p, p->volatile_fields, p->nvolatile };
 
 	if (query_diff_snapshots(p->cat, i ? p->snaps[i - 1].id : 0, s->id, &d, p->err))
 		return -1;
@@ -743,9 +762,9 @@ static int audit_make(publish *p, size_t i)
 	for (k = 0; !rc && k < 4; k++) {
 		sbuf_reset(&text);
 		if (k == 0)
-			audit_text(&d, &text);
+			audit_text_with(&d, &links, &text);
 		else if (k == 1)
-			audit_json(&d, &text);
+			audit_json_with(&d, &links, &text);
 		else if (k == 2)
 			audit_html_linked(&d, &links, &text);
 		if (k < 3) {
@@ -1301,6 +1320,7 @@ out:
 	manifest_release(&p.old);
 	manifest_release(&p.now);
 	strmap_release(&p.models);
+	mc_free_strings(p.volatile_fields, p.nvolatile);
 	free(p.snaps);
 	free(p.published);
 	free(p.withdrawn);
