@@ -8,7 +8,8 @@
 # audit's counts are ingest's; changes sorted by name, citation-only
 # changes in a compact section, values as pages show them; a model that
 # comes back is "returned"; a renamed model's old page leads to its new one, which names
-# its former name; at 400 px no audit or model page scrolls sideways.
+# its former name; a repeated name's second row is NAME#2 in the audit
+# and in history; at 400 px no audit or model page scrolls sideways.
 . "$(dirname "$0")/lib.sh"
 
 P=$TMP/public
@@ -166,6 +167,19 @@ check_grep "its self link is relative" '<link rel="self" type="application/atom+
 id1=$(sed -n 's/^ <id>\(.*\)<\/id>/\1/p' "$A/feed.atom")
 id2=$(sed -n 's/^ <id>\(.*\)<\/id>/\1/p' "$TMP/public2/audit/feed.atom")
 check "another site has another feed id ($id1, $id2)" test -n "$id1" -a "$id1" != "$id2"
+
+# ---- a repeated name carries its occurrence ----
+# two rows named Dup, then the second one gone: it is Dup#2 everywhere
+printf 'Model,Link,Publication date\nDup,https://a.example/1,2020-01-01\nOther,https://b.example/,2020-01-02\nDup,https://a.example/2,2020-02-01\n' >"$TMP/dup1.csv"
+printf 'Model,Link,Publication date\nDup,https://a.example/1,2020-01-01\nOther,https://b.example/,2020-01-02\n' >"$TMP/dup2.csv"
+MODELCAT_DB=$TMP/dup.db mc ingest --as-of 2024-01-01 "notable_ai_models=$TMP/dup1.csv" >/dev/null
+MODELCAT_DB=$TMP/dup.db mc ingest --as-of 2024-01-02 "notable_ai_models=$TMP/dup2.csv" >/dev/null
+MODELCAT_DB=$TMP/dup.db mc diff >"$TMP/dup.txt"
+check_grep "the removed second row is Dup#2 in the audit" "^  notable_ai_models: Dup#2$" "$TMP/dup.txt"
+check_status "history accepts Dup#2" 0 env MODELCAT_DB="$TMP/dup.db" "$BIN/modelcat" history 'Dup#2'
+check_grep "and shows the second row's removal" '2024-01-02  removed  notable_ai_models  "Dup"' "$TMP/out"
+check_grep "of the record that was line 4" '"Dup" (line 4)' "$TMP/out"
+check_status "Dup#3 was never a model" 3 env MODELCAT_DB="$TMP/dup.db" "$BIN/modelcat" history 'Dup#3'
 
 # ---- 400 px ----
 # width FILE: scrollWidth and innerWidth of FILE shown in a 400 px wide

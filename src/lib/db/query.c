@@ -270,8 +270,8 @@ static int state_load(catalogue *cat, sqlite3_int64 export_id, state *s, mc_err 
 	if (!export_id)
 		return 0;
 	if (catalogue_prepare(cat, &st,
-			      "SELECT v.record_id, v.id, v.name, v.norm FROM snapshot_row sr"
-			      " JOIN version v ON v.id = sr.version_id"
+			      "SELECT v.record_id, v.id, v.name, v.norm, r.occurrence FROM snapshot_row sr"
+			      " JOIN version v ON v.id = sr.version_id JOIN record r ON r.id = v.record_id"
 			      " WHERE sr.snapshot_export_id = ? ORDER BY sr.position", err))
 		return -1;
 	sqlite3_bind_int64(st, 1, export_id);
@@ -285,6 +285,15 @@ static int state_load(catalogue *cat, sqlite3_int64 export_id, state *s, mc_err 
 		r->version = sqlite3_column_int64(st, 1);
 		r->name = column_dup(st, 2);
 		r->norm = column_dup(st, 3);
+		if (r->name && sqlite3_column_int64(st, 4) > 1) {
+			/* a repeated name's later rows: "NAME#2", as query_models names them */
+			sbuf n;
+
+			sbuf_init(&n);
+			sbuf_addf(&n, "%s#%lld", r->name, (long long)sqlite3_column_int64(st, 4));
+			free(r->name);
+			r->name = sbuf_detach(&n, NULL);
+		}
 		mc_fmt(key, sizeof(key), "%lld", (long long)r->record);
 		*strmap_get_or_add(&s->by_record, key, strlen(key), NULL) = s->n;
 	}
@@ -1014,4 +1023,50 @@ void former_names_release(former_name *f, size_t n)
 		free(f[i].former);
 	}
 	free(f);
+}
+
+int query_history_nth(catalogue *cat, const char *name, sbuf *out, mc_err *err)
+{
+	sqlite3_stmt *st = NULL;
+	long occurrence;
+	sbuf base;
+	int step, found = 0, rc = -1;
+
+	sbuf_init(&base);
+	split_occurrence(name, &base, &occurrence);
+	if (occurrence < 2) {
+		sbuf_release(&base);
+		return 1;
+	}
+	if (catalogue_prepare(cat, &st,
+			      "SELECT r.id, r.export, r.name, r.occurrence,"
+			      " (SELECT max(valid_from) FROM version WHERE record_id = r.id"
+			      "  AND kind IN ('added', 'changed', 'renamed', 'removed'))"
+			      " FROM record r LEFT JOIN precedence p ON p.export = r.export"
+			      " WHERE r.occurrence = ? AND r.id IN (SELECT record_id FROM version WHERE name = ?"
+			      "                UNION SELECT record_id FROM rename WHERE old_name = ?)"
+			      " ORDER BY coalesce(p.rank, 1000000), r.export", err)) {
+		sbuf_release(&base);
+		return -1;
+	}
+	sqlite3_bind_int64(st, 1, occurrence);
+	sqlite3_bind_text(st, 2, base.data, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, base.data, -1, SQLITE_STATIC);
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		found = 1;
+		sbuf_addf(out, "%s: \"%s#%lld\", last updated %s\n", sqlite3_column_text(st, 1),
+			  sqlite3_column_text(st, 2), (long long)sqlite3_column_int64(st, 3),
+			  sqlite3_column_text(st, 4));
+		if (history_record(cat, sqlite3_column_int64(st, 0), out, err))
+			goto out;
+	}
+	if (step != SQLITE_DONE) {
+		catalogue_fail(cat, "reading the history", err);
+		goto out;
+	}
+	rc = found ? 0 : 1;
+out:
+	sqlite3_finalize(st);
+	sbuf_release(&base);
+	return rc;
 }

@@ -158,5 +158,10 @@ void model_view_release(model_view *m);
  * text lines. Returns 0, 1 when no record ever had the name, -1 on error.
  */
 int query_history(catalogue *cat, const char *name, sbuf *out, mc_err *err);
+/* The same for "NAME#n" (n >= 2): the records that were the n-th row
+ * carrying NAME (as query_models names them), under any name they had.
+ * Returns 0, 1 when name has no such suffix or no record matches, -1 on
+ * error. */
+int query_history_nth(catalogue *cat, const char *name, sbuf *out, mc_err *err);
 
 #endif

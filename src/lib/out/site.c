@@ -290,7 +290,7 @@ typedef struct publish {
 	strmap models;               /* the models with a page (audit links) */
 	char **volatile_fields;      /* columns.tsv's volatile fields */
 	size_t nvolatile;
-	char models_sha[65];         /* SHA-256 of their names */
+	char models_sha[65];         /* SHA-256 of the volatile fields' names */
 	mc_err *err;
 } publish;
 
@@ -648,8 +648,8 @@ static const char *const audit_kinds[] = { "txt", "json", "html" };
 #define AUDIT_FORMAT "audit-3"
 
 /* What snapshot i's audit depends on: it, the snapshots before and after
- * it (its links), the models with a page (links to them) and the
- * audit's format. */
+ * it (its links), the volatile fields and the audit's format. (Which of
+ * the models it names have a page: entries/LABEL.links, audit_reuse.) */
 static void fingerprint(const publish *p, size_t i, char fp[65])
 {
 	sha256_ctx h;
@@ -677,8 +677,8 @@ static int has_page(void *arg, const char *name)
 	return strmap_find(&p->models, name, strlen(name)) != NULL;
 }
 
-/* The models on record (they have pages) into p->models and p->models_sha;
- * the volatile fields of the column map; the hash covers both. */
+/* The models on record (they have pages) into p->models; the volatile
+ * fields of the column map, and their hash into p->models_sha. */
 static int models_load(publish *p)
 {
 	char **names = NULL, dir[PATH_MAX];
@@ -705,17 +705,50 @@ static int models_load(publish *p)
 	if (query_models(p->cat, p->as_of, &names, &n, p->err))
 		return -1;
 	strmap_reserve(&p->models, n);
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n; i++)
 		strmap_get_or_add(&p->models, names[i], strlen(names[i]), &added);
-		sha256_update(&h, names[i], strlen(names[i]) + 1);
-	}
 	sha256_final_hex(&h, p->models_sha);
 	mc_free_strings(names, n);
 	return 0;
 }
 
+/* The models an audit names with a link when they have a page, as lines
+ * "1<TAB>NAME" (has a page: linked) or "0<TAB>NAME" into out. */
+static void links_of(publish *p, const diff_result *d, sbuf *out)
+{
+	const diff_model *items[3] = { d->added.items, d->renamed.items, d->changed.items };
+	size_t n[3] = { d->added.n, d->renamed.n, d->changed.n }, k, i;
+
+	for (k = 0; k < 3; k++)
+		for (i = 0; i < n[k]; i++)
+			sbuf_addf(out, "%d\t%s\n", has_page(p, items[k][i].name), items[k][i].name);
+}
+
+/* Do the models the published audit of label names have a page now as
+ * they had then (entries/LABEL.links)? 1 or 0. */
+static int links_same(publish *p, const char *label)
+{
+	char path[PATH_MAX], *line, *nl;
+	sbuf text;
+	int same = 1;
+
+	mc_fmt(path, sizeof(path), "%s/entries/%s.links", p->prev, label);
+	sbuf_init(&text);
+	if (read_file(path, &text)) {
+		sbuf_release(&text);
+		return 0;
+	}
+	for (line = text.data; same && (nl = strchr(line, '\n')); line = nl + 1) {
+		*nl = 0;
+		same = strlen(line) > 2 && line[1] == '\t' && (line[0] == '1') == has_page(p, line + 2);
+	}
+	sbuf_release(&text);
+	return same;
+}
+
 /* Link snapshot label's audit and entry from the published version when
- * it was published with the same fingerprint. 1 linked, 0 not. */
+ * it was published with the same fingerprint and the models it names
+ * have pages as they had. 1 linked, 0 not. */
 static int audit_reuse(publish *p, const char *label, const char *fp)
 {
 	char from[PATH_MAX], to[PATH_MAX];
@@ -724,15 +757,15 @@ static int audit_reuse(publish *p, const char *label, const char *fp)
 	for (i = 0; i < p->npublished; i++)
 		if (!strcmp(p->published[i].label, label) && !strcmp(p->published[i].third, fp))
 			break;
-	if (i == p->npublished || !p->prev_name[0])
+	if (i == p->npublished || !p->prev_name[0] || !links_same(p, label))
 		return 0;
-	for (k = 0; k < 4; k++) {
+	for (k = 0; k < 5; k++) {
 		if (k < 3) {
 			mc_fmt(from, sizeof(from), "%s/audit/%s.%s", p->prev, label, audit_kinds[k]);
 			mc_fmt(to, sizeof(to), "%s/audit/%s.%s", p->build, label, audit_kinds[k]);
 		} else {
-			mc_fmt(from, sizeof(from), "%s/entries/%s", p->prev, label);
-			mc_fmt(to, sizeof(to), "%s/entries/%s", p->build, label);
+			mc_fmt(from, sizeof(from), "%s/entries/%s%s", p->prev, label, k == 4 ? ".links" : "");
+			mc_fmt(to, sizeof(to), "%s/entries/%s%s", p->build, label, k == 4 ? ".links" : "");
 		}
 		unlink(to);
 		if (link(from, to))
@@ -775,6 +808,12 @@ static int audit_make(publish *p, size_t i)
 			feed_entry_text(&d, &text);
 			mc_fmt(path, sizeof(path), "%s/entries/%s", p->build, s->label);
 		}
+		rc = write_file(path, text.data, text.len, p->err);
+	}
+	if (!rc) {
+		sbuf_reset(&text);
+		links_of(p, &d, &text);
+		mc_fmt(path, sizeof(path), "%s/entries/%s.links", p->build, s->label);
 		rc = write_file(path, text.data, text.len, p->err);
 	}
 	sbuf_release(&text);
