@@ -1,39 +1,47 @@
 #!/bin/sh
-# The published side read as a reader reads it: a site built over the six
-# real notable snapshots and a copy of the last with one damaged row. No
-# machine path in any published audit, page or feed; every quarantine line
-# names its model; every link of the audits, feed and pages leads to a
-# file; the feed is valid Atom (RFC 4287's RELAX NG schema) with
-# rel="self", absolute links from --base-url and the site's own id; the
-# audit's counts are ingest's; changes sorted by name, citation-only
-# changes in a compact section, values as pages show them; a model that
-# comes back is "returned"; a renamed model's old page leads to its new one, which names
-# its former name; a repeated name's second row is NAME#2 in the audit
-# and in history; at 400 px no audit or model page scrolls sideways.
+# The published side read as a reader reads it: `run` catches up the six
+# real notable snapshots from its store and fetches a copy of the last
+# with one damaged row. No machine path in any published audit, page or
+# feed; every quarantine line names its model; every link of the audits,
+# feed and pages leads to a file; the feed is valid Atom (RFC 4287's
+# RELAX NG schema) with rel="self", absolute links from --base-url and the
+# site's own id; the audit's counts are ingest's; changes sorted by name,
+# citation-only changes in a compact section, values as pages show them;
+# a model that comes back is "returned"; a renamed model's old page leads
+# to its new one, which names its former name; a repeated name's second
+# row is NAME#2 in the audit and in history; at 400 px no audit or model
+# page scrolls sideways.
 . "$(dirname "$0")/lib.sh"
 
 P=$TMP/public
 BASE=https://models.example.org/catalogue/
 chromium=$(command -v chromium || command -v chromium-browser || true)
 
-for f in "$SNAP"/notable_ai_models/*.csv.gz; do
-	day=$(basename "$f" .csv.gz)
-	gzip -dc "$f" >"$TMP/notable_ai_models.csv"
-	mc ingest --as-of "$day" "notable_ai_models=$TMP/notable_ai_models.csv" >"$TMP/ingest-$day.out" 2>&1
-done
-# the last snapshot again, with bytes that are no UTF-8 in GPT-4's row
+# the store holds the six real snapshots (catch-up ingests them in date
+# order); the run fetches the last one again with bytes that are no UTF-8
+# in GPT-4's row: one row quarantined, as today's snapshot
+mkdir -p "$TMP/store/notable_ai_models"
+cp "$SNAP"/notable_ai_models/*.csv.gz "$TMP/store/notable_ai_models/"
+gzip -dc "$SNAP/notable_ai_models/2025-05-06.csv.gz" >"$TMP/notable_ai_models.csv"
 python3 -c '
 import sys
 data = open(sys.argv[1], "rb").read()
 i = data.index(b"\nGPT-4,")
 open(sys.argv[2], "wb").write(data[:i + 7] + b"\xff\xfe" + data[i + 7:])' \
 	"$TMP/notable_ai_models.csv" "$TMP/damaged.csv"
-check_status "the damaged copy: one row quarantined (exit 1)" 1 \
-	mc ingest --as-of 2025-05-10 "notable_ai_models=$TMP/damaged.csv"
-mc translate >/dev/null
-check_status "publish with a base URL" 0 mc publish --out "$P" --base-url "$BASE"
+check_status "run: six snapshots caught up, the damaged copy fetched, one row quarantined (exit 1)" 1 \
+	mc run --snapshots "$TMP/store" --out "$P" --base-url "$BASE" \
+	--source "notable_ai_models=$TMP/damaged.csv"
+cp "$TMP/err" "$TMP/run.log"
+# the label of each snapshot the run loaded, with ingest's counts: "DATE COUNTS"
+sed -n -e 's/.*notable_ai_models: [0-9]* rows: \([0-9]* added, [0-9]* removed, [0-9]* renamed, [0-9]* changed\),.*/\1/p' \
+	-e 's/.*snapshot \([0-9-]*\) loaded into.*/=\1/p' "$TMP/run.log" |
+	awk '/^=/ { print substr($0, 2) " " counts; next } { counts = $0 }' >"$TMP/loaded"
+check_eq "the run loaded seven snapshots" "$(wc -l <"$TMP/loaded")" 7
+D=$(tail -1 "$TMP/loaded" | cut -d' ' -f1)
 check_status "a base URL that is no http(s) URL: usage error" 2 \
 	mc publish --out "$P" --base-url "ftp://x/"
+check_status "so is one with a space" 2 mc run --out "$P" --base-url "https://a b/"
 A=$P/audit
 
 # ---- no machine path anywhere published ----
@@ -43,28 +51,25 @@ check_eq "no published audit, page or feed holds a path of the machine" "$n" 0
 
 # ---- quarantine lines name their model ----
 check_grep "the text audit's quarantine line names GPT-4, export and line" \
-	"^  2025-05-10 notable_ai_models line [0-9]*: GPT-4: " "$A/2025-05-10.txt"
+	"^  $D notable_ai_models line [0-9]*: GPT-4: " "$A/$D.txt"
 check_eq "every quarantine line of the text audit names a model" \
-	"$(sed -n '/^Quarantined$/,$p' "$A/2025-05-10.txt" | grep -c '^  .* line [0-9]*: [^(]')" \
-	"$(sed -n '/^Quarantined$/,$p' "$A/2025-05-10.txt" | grep -c '^  ')"
+	"$(sed -n '/^Quarantined$/,$p' "$A/$D.txt" | grep -c '^  .* line [0-9]*: [^(]')" \
+	"$(sed -n '/^Quarantined$/,$p' "$A/$D.txt" | grep -c '^  ')"
 check_eq "the JSON audit names the model of each quarantined row, no file" \
-	"$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print([(q["name"], "file" in q) for q in d["quarantined"]])' "$A/2025-05-10.json")" \
+	"$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print([(q["name"], "file" in q) for q in d["quarantined"]])' "$A/$D.json")" \
 	"[('GPT-4', False)]"
 check_grep "the HTML audit's quarantine row names the model" \
-	'<td class="n">[0-9]*</td><td>GPT-4</td>' "$A/2025-05-10.html"
+	'<td class="n">[0-9]*</td><td>GPT-4</td>' "$A/$D.html"
 
 # ---- one definition of each count: ingest's, the audit's, the feed's ----
-for f in "$TMP"/ingest-*.out; do
-	day=${f#"$TMP"/ingest-}
-	day=${day%.out}
-	want=$(sed -n 's/.*rows: \([0-9]* added, [0-9]* removed, [0-9]* renamed, [0-9]* changed\),.*/\1/p' "$f")
+while read -r day want; do
 	check_grep "$day: the audit counts as ingest did ($want)" "^$want, " "$A/$day.txt"
 	check_grep "$day: the feed's entry title has every count" \
-		"<title>$day: $want, 0 quarantined</title>" "$A/feed.atom"
+		"<title>$day: $want, [01] quarantined</title>" "$A/feed.atom"
 	check_grep "$day: the audit index shows the counts" "$day.json\">JSON</a>): $want" "$A/index.html"
-done
+done <"$TMP/loaded"
 check_grep "the damaged night's entry counts the quarantined row" \
-	"<title>2025-05-10: 0 added, 0 removed, 0 renamed, 0 changed, 1 quarantined</title>" "$A/feed.atom"
+	"<title>$D: 0 added, 0 removed, 0 renamed, 0 changed, 1 quarantined</title>" "$A/feed.atom"
 
 # ---- the audit reads: sorted by name, values as pages show them ----
 sed -n '/^Added$/,/^$/p' "$A/2024-07-16.txt" | sed -n 's/^  [^:]*: //p' >"$TMP/added"
@@ -156,7 +161,7 @@ check "the feed is valid Atom (RFC 4287, RELAX NG)" \
 	xmllint --noout --relaxng "$MODELCAT_TOP/tests/data/atom.rng" "$A/feed.atom"
 check_grep "the feed names itself (rel=self, absolute)" \
 	"<link rel=\"self\" type=\"application/atom+xml\" href=\"${BASE}audit/feed.atom\"/>" "$A/feed.atom"
-check_grep "entries link their audit absolutely" "href=\"${BASE}audit/2025-05-10.html\"" "$A/feed.atom"
+check_grep "entries link their audit absolutely" "href=\"${BASE}audit/$D.html\"" "$A/feed.atom"
 check_grep "the feed id is this site's" "<id>urn:modelcat:$(cat "$P/.modelcat/id" | cut -c1-16):audit</id>" "$A/feed.atom"
 mc publish --out "$TMP/public2" >/dev/null 2>&1
 check "without a base URL the feed is valid too" \
