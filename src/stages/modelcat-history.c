@@ -18,7 +18,9 @@ static const opt_command command = {
 		"name it had before or after a rename), export by export: each version\n"
 		"with its date, kind (added, changed, renamed, revised, removed), export\n"
 		"and name, each changed field `field: old -> new`, each rename with the\n"
-		"evidence it rests on, and rows carrying the name that were quarantined.\n",
+		"evidence it rests on, and rows carrying the name that were quarantined.\n"
+		"NAME#2 (#3, ...) is a repeated name's second (third, ...) row, as pages\n"
+		"and audits name it.\n",
 	.exit =
 		"Exit: 0 printed; 2 usage; 3 the name was never seen, or failure.\n",
 };
@@ -41,6 +43,8 @@ int main(int argc, char **argv)
 		return MC_EXIT_FAILURE;
 	sbuf_init(&out);
 	rc = query_history(&cat, argv[first], &out, &err);
+	if (rc == 1)
+		rc = query_history_nth(&cat, argv[first], &out, &err);
 	if (rc < 0)
 		stage_error(command.program, "%s", err.msg);
 	else if (rc > 0)

@@ -19,7 +19,8 @@
 /* the --help texts; main has the option table (opt_parse_table) */
 static const opt_command command = {
 	.program = "modelcat-publish",
-	.usage = "usage: modelcat publish [--db PATH] [--out DIR] [--as-of DATE[.N]] [--wait SECONDS]\n",
+	.usage = "usage: modelcat publish [--db PATH] [--out DIR] [--as-of DATE[.N]] [--wait SECONDS]\n"
+		 "                        [--base-url URL]\n",
 	.description =
 		"Renders the catalogue as it stood on the date (default: its latest snapshot)\n"
 		"and publishes it under DIR (default ./public) as one switch: every model's\n"
@@ -31,7 +32,8 @@ static const opt_command command = {
 		"Files under DIR/pages and DIR/audit that modelcat did not write are kept.\n"
 		"Holds the catalogue's writer lock (PATH.lock) while it publishes, as run\n"
 		"does: when another writer holds it, waits up to --wait seconds, then exits 75\n"
-		"naming the holder.\n",
+		"naming the holder. --base-url (or a base-url line in pipelines/site.tsv)\n"
+		"is the URL of DIR: the Atom feed's links are made absolute with it.\n",
 	.exit =
 		"Exit: 0 published; 2 usage; 3 failure, the published site as it was; 75\n"
 		"another writer holds the lock; 128 + N killed by signal N (SIGINT, SIGTERM,\n"
@@ -39,10 +41,11 @@ static const opt_command command = {
 };
 
 /* Publish under the lock; the exit status. */
-static int publish(const char *db, const char *out, const char *as_of_arg, long wait)
+static int publish(const char *db, const char *out, const char *as_of_arg, long wait,
+		   const char *base_url)
 {
 	char as_of[11] = "";
-	site_options o = { as_of, command.program, job_log, NULL, NULL };
+	site_options o = { as_of, command.program, job_log, NULL, NULL, base_url };
 	writelock lock;
 	site_stats st;
 	catalogue cat;
@@ -74,7 +77,7 @@ static int publish(const char *db, const char *out, const char *as_of_arg, long 
 
 int main(int argc, char **argv)
 {
-	const char *db = NULL, *out = "public";
+	const char *db = NULL, *out = "public", *base_url = NULL;
 	char as_of[16] = "";
 	long wait = 0;
 	opt_spec options[] = {
@@ -84,6 +87,8 @@ int main(int argc, char **argv)
 		OPT_AS_OF_SNAPSHOT(as_of, "the date to render (default: the latest snapshot's),\n"
 				   "or YYYY-MM-DD.N when that is the day's last"),
 		OPT_WAIT(&wait),
+		{ .name = "base-url", .arg = "URL", .type = OPT_STRING, .dest = &base_url,
+		  .help = "the URL of DIR: absolute links in the feed" },
 		OPT_DONE
 	};
 	int first, rc;
@@ -97,5 +102,8 @@ int main(int argc, char **argv)
 		return stage_usage_error(command.program, "unexpected argument '%s'", argv[first]);
 	if (!*out)
 		return stage_usage_error(command.program, "--out needs a folder");
-	return publish(paths_db(db), out, as_of, wait);
+	if (base_url && !site_base_url_ok(base_url))
+		return stage_usage_error(command.program, "--base-url %s: not an http:// or https:// URL",
+					 base_url);
+	return publish(paths_db(db), out, as_of, wait, base_url);
 }

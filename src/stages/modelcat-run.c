@@ -8,6 +8,7 @@
 #include "cli/options.h"
 #include "cli/stage.h"
 #include "base/paths.h"
+#include "out/site.h"
 
 /* the --help texts; main has the option table (opt_parse_table) */
 static const opt_command command = {
@@ -15,7 +16,7 @@ static const opt_command command = {
 	.usage =
 		"usage: modelcat run [--db PATH] [--config FILE] [--snapshots DIR]\n"
 		"                    [--source NAME[=URL]]... [--out DIR] [--catalogues DIR]\n"
-		"                    [--wait SECONDS] [--accept EXPORT]...\n",
+		"                    [--wait SECONDS] [--accept EXPORT]... [--base-url URL]\n",
 	.description =
 		"The nightly job: takes the catalogue's writer lock (PATH.lock; when another\n"
 		"run or writer holds it, it waits up to --wait seconds, then exits 75 naming\n"
@@ -37,7 +38,9 @@ static const opt_command command = {
 		"Every log line (stderr) has a timestamp; the last is a summary. An export\n"
 		"file a guard of pipelines/guards.tsv holds is not applied (the audit lists\n"
 		"it under \"Held for review\"; exit 1) and is tried again by the next run;\n"
-		"--accept EXPORT applies it.\n",
+		"--accept EXPORT applies it. --base-url (or a base-url line in\n"
+		"pipelines/site.tsv) is the URL of DIR: the Atom feed's links are made\n"
+		"absolute with it.\n",
 	.exit =
 		"Exit: 0 done; 1 done, rows were quarantined or an export held; 2 usage;\n"
 		"3 or more failure, the catalogue and the published pages as they were;\n"
@@ -64,6 +67,8 @@ int main(int argc, char **argv)
 		OPT_WAIT(&r.wait),
 		{ .name = "accept", .arg = "EXPORT", .type = OPT_LIST, .dest = &accept,
 		  .help = "apply EXPORT's file if a guard would hold it" },
+		{ .name = "base-url", .arg = "URL", .type = OPT_STRING, .dest = &r.base_url,
+		  .help = "the URL of DIR: absolute links in the feed" },
 		OPT_DONE
 	};
 	int first, rc;
@@ -76,6 +81,9 @@ int main(int argc, char **argv)
 		rc = opt_status(rc);
 	} else if (first < argc) {
 		rc = stage_usage_error(command.program, "unexpected argument '%s'", argv[first]);
+	} else if (r.base_url && !site_base_url_ok(r.base_url)) {
+		rc = stage_usage_error(command.program, "--base-url %s: not an http:// or https:// URL",
+				       r.base_url);
 	} else {
 		r.db = paths_db(db);
 		r.store = settings.snapshots;

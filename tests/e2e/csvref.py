@@ -25,5 +25,6 @@ def column_map(path):
         types[parts[0]] = parts[1]
         canon[parts[0]] = parts[0]
         for alias in (parts[2].split('|') if len(parts) > 2 else []):
-            canon[alias] = parts[0]
+            if alias:  # an empty aliases field before the flags
+                canon[alias] = parts[0]
     return canon, types

@@ -122,6 +122,9 @@ def main():
         'changed': {c['name']: sorted(f['field'] for f in c['fields'])
                     for c in got_all['changed'] if c['export'] == export},
     }
+    # a renamed model's value changes are listed with its rename
+    got['changed'].update({r['to']: sorted(f['field'] for f in r['fields'])
+                           for r in got_all['renamed'] if r['export'] == export and r.get('fields')})
     problems = 0
     for key in ('added', 'removed', 'renamed'):
         if want[key] != got[key]:

@@ -108,7 +108,8 @@ rm -r "$P/.modelcat/site-1-1" "$P/pages/late.txt"
 
 # ---- a second run the same day ----
 check_status "a second run the same day (exit 0)" 0 run --source "notable_ai_models=$second"
-check_grep "it computes the new snapshot's audit only" "1 audit computed" "$TMP/err"
+# the new snapshot's audit, and the one before it (it links the new one as next)
+check_grep "it computes the new snapshot's audit and its predecessor's only" "2 audits computed" "$TMP/err"
 for kind in txt json html; do
 	check "the first audit of the day is kept ($day.$kind)" test -s "$P/audit/$day.$kind"
 	check "the second has its own ($day.2.$kind)" test -s "$P/audit/$day.2.$kind"

@@ -307,6 +307,7 @@ check_eq "the catalogue has one applied export snapshot" "$(sql "SELECT count(*)
 audit=$(grep -l "Held for review" "$TMP"/public/audit/*.html | head -1)
 check "the published audit has the held section" test -n "$audit"
 check_grep "naming the guard" "it would remove $dropped of $models models" "${audit:-/dev/null}"
+check_grep "the feed's entry title counts it held" ", 1 held</title>" "$TMP/public/audit/feed.atom"
 check_status "run --accept notable_ai_models applies it" 0 run --accept notable_ai_models
 check_eq "the models left out are removed" "$(current "$db")" "$((models - dropped))"
 done_testing

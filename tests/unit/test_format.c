@@ -256,8 +256,37 @@ static void test_templates(void)
 	sbuf_release(&out);
 }
 
+/* Audit values as pages show them: by field; what is no number as it is. */
+static void test_field_values(void)
+{
+	static const struct { const char *field, *value, *out; } cases[] = {
+		{ "Parameters", "40000000000", "40B" },
+		{ "Training compute (FLOP)", "3.9e+24", "3.9 \xc3\x97 10\xc2\xb2\xe2\x81\xb4 FLOP" },
+		{ "Training compute upper bound", "1e+23", "1 \xc3\x97 10\xc2\xb2\xc2\xb3 FLOP" },
+		{ "Training compute cost (2023 USD)", "2614019.245", "$2,614,019" },
+		{ "Training dataset size (total)", "1400000000000", "1.4T" },
+		{ "Citations", "10079", "10,079" },
+		{ "Publication date", "2024-07-16", "2024-07-16" },
+		{ "Organization", "Zhipu AI", "Zhipu AI" },
+		{ "Citations", "", "" },
+	};
+	sbuf out;
+	size_t i;
+
+	sbuf_init(&out);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		sbuf_reset(&out);
+		sbuf_addc(&out, 'x');
+		format_field_value(cases[i].field, cases[i].value, &out);
+		CHECK_STR(out.data + 1, cases[i].out, "format_field_value(%s, \"%s\")", cases[i].field,
+			  cases[i].value);
+	}
+	sbuf_release(&out);
+}
+
 int main(void)
 {
+	test_field_values();
 	test_numbers();
 	test_text();
 	test_templates();

@@ -4,6 +4,7 @@
 #include "cli/writelock.h"
 #include "base/paths.h"
 #include "db/query.h"
+#include "out/audit.h"
 #include "out/site.h"
 #include "store/catchup.h"
 #include "store/store.h"
@@ -117,7 +118,7 @@ static int count_changes(nightly *r, catalogue *work, sqlite3_int64 from)
 	r->added = d.added.n;
 	r->removed = d.removed.n;
 	r->renamed = d.renamed.n;
-	r->changed = d.changed.n;
+	r->changed = audit_changed_count(&d);
 	r->quarantined = d.quarantined.n;
 	diff_result_release(&d);
 	return 0;
@@ -153,7 +154,7 @@ static int install_copy(void *arg, mc_err *err)
 static int publish_site(nightly *r, catalogue *cat, const catalogue_stamp *seen)
 {
 	install_step step = { r, seen };
-	site_options o = { NULL, r->program, job_log, install_copy, &step };
+	site_options o = { NULL, r->program, job_log, install_copy, &step, r->base_url };
 	site_stats st;
 
 	if (site_publish(cat, r->out, &o, &st, &r->err))

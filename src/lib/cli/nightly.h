@@ -44,6 +44,7 @@ typedef struct nightly {
 	const char *const *accept;    /* --accept: exports whose held file ingest
 					 applies (ingest --accept-export) */
 	size_t naccept;               /* entries in accept */
+	const char *base_url;         /* --base-url: the site's URL, or NULL */
 	/* what the run finds */
 	nightly_fresh *fresh;         /* new content to ingest, oldest first */
 	size_t nfresh;                /* entries in fresh */

@@ -270,8 +270,8 @@ static int state_load(catalogue *cat, sqlite3_int64 export_id, state *s, mc_err 
 	if (!export_id)
 		return 0;
 	if (catalogue_prepare(cat, &st,
-			      "SELECT v.record_id, v.id, v.name, v.norm FROM snapshot_row sr"
-			      " JOIN version v ON v.id = sr.version_id"
+			      "SELECT v.record_id, v.id, v.name, v.norm, r.occurrence FROM snapshot_row sr"
+			      " JOIN version v ON v.id = sr.version_id JOIN record r ON r.id = v.record_id"
 			      " WHERE sr.snapshot_export_id = ? ORDER BY sr.position", err))
 		return -1;
 	sqlite3_bind_int64(st, 1, export_id);
@@ -285,6 +285,15 @@ static int state_load(catalogue *cat, sqlite3_int64 export_id, state *s, mc_err 
 		r->version = sqlite3_column_int64(st, 1);
 		r->name = column_dup(st, 2);
 		r->norm = column_dup(st, 3);
+		if (r->name && sqlite3_column_int64(st, 4) > 1) {
+			/* a repeated name's later rows: "NAME#2", as query_models names them */
+			sbuf n;
+
+			sbuf_init(&n);
+			sbuf_addf(&n, "%s#%lld", r->name, (long long)sqlite3_column_int64(st, 4));
+			free(r->name);
+			r->name = sbuf_detach(&n, NULL);
+		}
 		mc_fmt(key, sizeof(key), "%lld", (long long)r->record);
 		*strmap_get_or_add(&s->by_record, key, strlen(key), NULL) = s->n;
 	}
@@ -505,6 +514,32 @@ static void diff_column_values_of(diff_result *d, const char *export_name, const
 	}
 }
 
+/* Did export_name hold row b's record, or a model of its name, in a
+ * snapshot before snapshot_export eb? *yes 1 or 0; 0, or -1 (err). */
+static int returned(catalogue *cat, const char *export_name, sqlite3_int64 eb, const state_row *b,
+		    int *yes, mc_err *err)
+{
+	sqlite3_stmt *st = NULL;
+	int step;
+
+	if (catalogue_prepare(cat, &st,
+			      "SELECT 1 FROM snapshot_row sr JOIN version v ON v.id = sr.version_id"
+			      " JOIN snapshot_export se ON se.id = sr.snapshot_export_id"
+			      " WHERE (v.record_id = ? OR v.name = ?) AND se.export = ? AND se.id < ?"
+			      " LIMIT 1", err))
+		return -1;
+	sqlite3_bind_int64(st, 1, b->record);
+	sqlite3_bind_text(st, 2, b->name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, export_name, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 4, eb);
+	step = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (step != SQLITE_ROW && step != SQLITE_DONE)
+		return catalogue_fail(cat, "reading a model's earlier rows", err);
+	*yes = step == SQLITE_ROW;
+	return 0;
+}
+
 static int diff_export(catalogue *cat, diff_result *d, const char *export_name, mc_err *err)
 {
 	sqlite3_int64 ea = 0, eb = 0;
@@ -543,7 +578,10 @@ static int diff_export(catalogue *cat, diff_result *d, const char *export_name, 
 		const state_row *b = &sb.rows[i], *a = state_find(&sa, b->record);
 
 		if (!a) {
-			push_model(d, 0, export_name, b->name);
+			diff_model *m = push_model(d, 0, export_name, b->name);
+
+			if (ea && returned(cat, export_name, eb, b, &m->returned, err))
+				goto out;
 			continue;
 		}
 		if (a->version == b->version)
@@ -1061,5 +1099,134 @@ int query_history(catalogue *cat, const char *name, sbuf *out, mc_err *err)
 	rc = found ? 0 : 1;
 out:
 	sqlite3_finalize(st);
+	return rc;
+}
+
+/* ---- renames ---- */
+
+/* Append the former names of one record's renames [from, to) of r. */
+static void formers_of_record(char **old, char **new, size_t from, size_t to, former_name **out,
+			      size_t *n)
+{
+	const char *now = new[to - 1];
+	size_t i, k;
+
+	for (i = from; i < to; i++) {
+		if (!strcmp(old[i], now))
+			continue;
+		for (k = from; k < i; k++)
+			if (!strcmp(old[k], old[i]))
+				break;
+		if (k < i)
+			continue;
+		*out = xrealloc(*out, (*n + 1) * sizeof(**out));
+		(*out)[*n].name = xstrdup(now);
+		(*out)[*n].former = xstrdup(old[i]);
+		(*n)++;
+	}
+}
+
+int query_former_names(catalogue *cat, const char *as_of, former_name **out, size_t *n,
+		       mc_err *err)
+{
+	sqlite3_stmt *st = NULL;
+	sqlite3_int64 *rec = NULL;
+	char **old = NULL, **new = NULL;
+	size_t m = 0, i, start;
+	int step;
+
+	*out = NULL;
+	*n = 0;
+	if (catalogue_prepare(cat, &st,
+			      "SELECT record_id, old_name, new_name FROM rename WHERE as_of <= ?"
+			      " ORDER BY record_id, as_of, id", err))
+		return -1;
+	sqlite3_bind_text(st, 1, as_of, -1, SQLITE_STATIC);
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		rec = xrealloc(rec, (m + 1) * sizeof(*rec));
+		old = xrealloc(old, (m + 1) * sizeof(*old));
+		new = xrealloc(new, (m + 1) * sizeof(*new));
+		rec[m] = sqlite3_column_int64(st, 0);
+		old[m] = column_dup(st, 1);
+		new[m] = column_dup(st, 2);
+		m++;
+	}
+	sqlite3_finalize(st);
+	if (step == SQLITE_DONE)
+		for (start = 0, i = 1; i <= m; i++)
+			if (i == m || rec[i] != rec[start]) {
+				formers_of_record(old, new, start, i, out, n);
+				start = i;
+			}
+	for (i = 0; i < m; i++) {
+		free(old[i]);
+		free(new[i]);
+	}
+	free(old);
+	free(new);
+	free(rec);
+	if (step != SQLITE_DONE) {
+		former_names_release(*out, *n);
+		*out = NULL;
+		*n = 0;
+		return catalogue_fail(cat, "reading the renames", err);
+	}
+	return 0;
+}
+
+void former_names_release(former_name *f, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(f[i].name);
+		free(f[i].former);
+	}
+	free(f);
+}
+
+int query_history_nth(catalogue *cat, const char *name, sbuf *out, mc_err *err)
+{
+	sqlite3_stmt *st = NULL;
+	long occurrence;
+	sbuf base;
+	int step, found = 0, rc = -1;
+
+	sbuf_init(&base);
+	split_occurrence(name, &base, &occurrence);
+	if (occurrence < 2) {
+		sbuf_release(&base);
+		return 1;
+	}
+	if (catalogue_prepare(cat, &st,
+			      "SELECT r.id, r.export, r.name, r.occurrence,"
+			      " (SELECT max(valid_from) FROM version WHERE record_id = r.id"
+			      "  AND kind IN ('added', 'changed', 'renamed', 'removed'))"
+			      " FROM record r LEFT JOIN precedence p ON p.export = r.export"
+			      " WHERE r.occurrence = ? AND r.id IN (SELECT record_id FROM version WHERE name = ?"
+			      "                UNION SELECT record_id FROM rename WHERE old_name = ?)"
+			      " ORDER BY coalesce(p.rank, 1000000), r.export", err)) {
+		sbuf_release(&base);
+		return -1;
+	}
+	sqlite3_bind_int64(st, 1, occurrence);
+	sqlite3_bind_text(st, 2, base.data, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, base.data, -1, SQLITE_STATIC);
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		found = 1;
+		sbuf_addf(out, "%s: \"%s#%lld\", last updated %s\n", sqlite3_column_text(st, 1),
+			  sqlite3_column_text(st, 2), (long long)sqlite3_column_int64(st, 3),
+			  sqlite3_column_text(st, 4));
+		if (history_record(cat, sqlite3_column_int64(st, 0), out, err))
+			goto out;
+	}
+	if (step != SQLITE_DONE) {
+		catalogue_fail(cat, "reading the history", err);
+		goto out;
+	}
+	rc = found ? 0 : 1;
+out:
+	sqlite3_finalize(st);
+	sbuf_release(&base);
 	return rc;
 }

@@ -43,6 +43,8 @@ typedef struct diff_model {
 	char *old_name;              /* renames: the name before */
 	diff_field *fields;          /* changed: the fields that changed */
 	size_t nfields;              /* entries in fields */
+	int returned;                /* added: the export had it (this record or
+					this name) before, and lost it: it came back */
 } diff_model;
 
 typedef struct diff_column {
@@ -130,6 +132,25 @@ int query_last_two(catalogue *cat, char from[11], char to[11], mc_err *err);
  * array. 0 or -1. */
 int query_models(catalogue *cat, const char *as_of, char ***names, size_t *n, mc_err *err);
 
+/* ---- renames ---- */
+
+/* A name a model had before. */
+typedef struct former_name {
+	char *name;                  /* its name on the date (its last rename's) */
+	char *former;                /* a name it had before */
+} former_name;
+
+/*
+ * Every former name of every record renamed on or before as_of: one pair
+ * per (record, former name), the record's renames in the order they were
+ * made; a name the record has again is no former name. Whether the record
+ * is still on record under name is the caller's question (query_models).
+ * 0 or -1.
+ */
+int query_former_names(catalogue *cat, const char *as_of, former_name **out, size_t *n,
+		       mc_err *err);
+void former_names_release(former_name *f, size_t n);
+
 /* ---- one model ---- */
 
 typedef struct model_value {
@@ -162,5 +183,10 @@ void model_view_release(model_view *m);
  * text lines. Returns 0, 1 when no record ever had the name, -1 on error.
  */
 int query_history(catalogue *cat, const char *name, sbuf *out, mc_err *err);
+/* The same for "NAME#n" (n >= 2): the records that were the n-th row
+ * carrying NAME (as query_models names them), under any name they had.
+ * Returns 0, 1 when name has no such suffix or no record matches, -1 on
+ * error. */
+int query_history_nth(catalogue *cat, const char *name, sbuf *out, mc_err *err);
 
 #endif

@@ -1,6 +1,9 @@
 #include "out/audit.h"
+#include "out/format.h"
+#include "out/render.h"
 #include "base/textout.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static void json_str(sbuf *out, const char *s);
@@ -120,18 +123,118 @@ static void column_values_section(const diff_result *d, sbuf *out, int format)
 		sbuf_addc(out, ']');
 }
 
+/* ---- order and counts ---- */
+
+static int fold_cmp(const char *a, const char *b)
+{
+	for (; *a && *b; a++, b++) {
+		int x = (*a >= 'A' && *a <= 'Z') ? *a + 32 : *a;
+		int y = (*b >= 'A' && *b <= 'Z') ? *b + 32 : *b;
+
+		if (x != y)
+			return (unsigned char)x - (unsigned char)y;
+	}
+	return (unsigned char)*a - (unsigned char)*b;
+}
+
+static int model_cmp(const void *a, const void *b)
+{
+	const diff_model *x = *(const diff_model *const *)a, *y = *(const diff_model *const *)b;
+	int c = fold_cmp(x->name, y->name);
+
+	if (!c)
+		c = strcmp(x->name, y->name);
+	return c ? c : strcmp(x->export, y->export);
+}
+
+/* The n models of items sorted by name (case folded); the caller frees
+ * the array. */
+static const diff_model **sorted(const diff_model *items, size_t n)
+{
+	const diff_model **v = xcalloc(n + 1, sizeof(*v));
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		v[i] = &items[i];
+	qsort(v, n, sizeof(*v), model_cmp);
+	return v;
+}
+
+/* The rename of changed model m (same export and new name), or NULL. */
+static const diff_model *rename_of(const diff_result *d, const diff_model *m)
+{
+	size_t i;
+
+	for (i = 0; i < d->renamed.n; i++)
+		if (!strcmp(d->renamed.items[i].export, m->export) &&
+		    !strcmp(d->renamed.items[i].name, m->name))
+			return &d->renamed.items[i];
+	return NULL;
+}
+
+/* The value changes of renamed model r, or NULL. */
+static const diff_model *changes_of(const diff_result *d, const diff_model *r)
+{
+	size_t i;
+
+	for (i = 0; i < d->changed.n; i++)
+		if (!strcmp(d->changed.items[i].export, r->export) &&
+		    !strcmp(d->changed.items[i].name, r->name))
+			return &d->changed.items[i];
+	return NULL;
+}
+
+size_t audit_changed_count(const diff_result *d)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < d->changed.n; i++)
+		n += !rename_of(d, &d->changed.items[i]);
+	return n;
+}
+
+/* Are all of m's changes in volatile fields (l's)? */
+static int volatile_only(const audit_links *l, const diff_model *m)
+{
+	size_t i, k;
+
+	if (!l || !l->nvolatile || !m->nfields)
+		return 0;
+	for (i = 0; i < m->nfields; i++) {
+		for (k = 0; k < l->nvolatile; k++)
+			if (!strcmp(m->fields[i].field, l->volatile_fields[k]))
+				break;
+		if (k == l->nvolatile)
+			return 0;
+	}
+	return 1;
+}
+
+/* The volatile fields, "A, B". */
+static void volatile_names(const audit_links *l, sbuf *out)
+{
+	size_t k;
+
+	for (k = 0; k < l->nvolatile; k++)
+		sbuf_addf(out, "%s%s", k ? ", " : "", l->volatile_fields[k]);
+}
+
 /* ---- text ---- */
 
 /* A value on one line: line breaks folded to spaces, cut at 300 bytes. */
-static void text_value(sbuf *out, const char *value)
+static void text_value(sbuf *out, const char *field, const char *value)
 {
 	size_t i, n, cut;
+	sbuf f;
 
 	if (!value) {
 		sbuf_adds(out, "(none)");
 		return;
 	}
-	n = strlen(value);
+	sbuf_init(&f);
+	format_field_value(field, value, &f);
+	value = f.data;
+	n = f.len;
 	cut = n > 300 ? 300 : n;
 	while (cut < n && cut > 0 && ((unsigned char)value[cut] & 0xC0) == 0x80)
 		cut--;
@@ -139,6 +242,7 @@ static void text_value(sbuf *out, const char *value)
 		sbuf_addc(out, value[i] == '\n' || value[i] == '\r' || value[i] == '\t' ? ' ' : value[i]);
 	if (cut < n)
 		sbuf_adds(out, "...");
+	sbuf_release(&f);
 }
 
 static void text_header(const diff_result *d, sbuf *out)
@@ -146,13 +250,70 @@ static void text_header(const diff_result *d, sbuf *out)
 	sbuf_addf(out, "Changes from %s to %s\n", d->from[0] ? d->from : "(nothing)", d->to);
 	sbuf_addf(out, "%zu added, %zu removed, %zu renamed, %zu changed, %zu quarantined;"
 		  " columns: %zu added, %zu removed\n", d->added.n, d->removed.n,
-		  d->renamed.n, d->changed.n, d->quarantined.n, d->columns_added.n,
+		  d->renamed.n, audit_changed_count(d), d->quarantined.n, d->columns_added.n,
 		  d->columns_removed.n);
+}
+
+static void text_fields(const diff_model *m, sbuf *out)
+{
+	size_t k;
+
+	for (k = 0; m && k < m->nfields; k++) {
+		sbuf_addf(out, "    %s: ", m->fields[k].field);
+		text_value(out, m->fields[k].field, m->fields[k].old);
+		sbuf_adds(out, " \xe2\x86\x92 ");
+		text_value(out, m->fields[k].field, m->fields[k].new);
+		sbuf_addc(out, '\n');
+	}
+}
+
+static void text_names(sbuf *out, const char *title, const diff_model *items, size_t n)
+{
+	const diff_model **v = sorted(items, n);
+	size_t i;
+
+	if (n)
+		sbuf_addf(out, "\n%s\n", title);
+	for (i = 0; i < n; i++)
+		sbuf_addf(out, "  %s: %s%s\n", v[i]->export, v[i]->name,
+			  v[i]->returned ? " (returned)" : "");
+	free(v);
 }
 
 void audit_text(const diff_result *d, sbuf *out)
 {
-	size_t i, k;
+	audit_text_with(d, NULL, out);
+}
+
+/* Models whose only changes are volatile: one line each. */
+static void text_volatile(const diff_result *d, const audit_links *l, const diff_model **v,
+			  sbuf *out)
+{
+	size_t i, k, n = 0;
+
+	for (i = 0; i < d->changed.n; i++) {
+		if (rename_of(d, v[i]) || !volatile_only(l, v[i]))
+			continue;
+		if (!n++) {
+			sbuf_adds(out, "\nChanged only in volatile fields (");
+			volatile_names(l, out);
+			sbuf_adds(out, ")\n");
+		}
+		sbuf_addf(out, "  %s: %s:", v[i]->export, v[i]->name);
+		for (k = 0; k < v[i]->nfields; k++) {
+			sbuf_addf(out, "%s %s ", k ? ";" : "", v[i]->fields[k].field);
+			text_value(out, v[i]->fields[k].field, v[i]->fields[k].old);
+			sbuf_adds(out, " \xe2\x86\x92 ");
+			text_value(out, v[i]->fields[k].field, v[i]->fields[k].new);
+		}
+		sbuf_addc(out, '\n');
+	}
+}
+
+void audit_text_with(const diff_result *d, const audit_links *l, sbuf *out)
+{
+	const diff_model **v;
+	size_t i;
 
 	text_header(d, out);
 	for (i = 0; i < d->columns_added.n; i++)
@@ -167,40 +328,40 @@ void audit_text(const diff_result *d, sbuf *out)
 			  d->headers_respelled.items[i].old_header, d->headers_respelled.items[i].new_header);
 	if (d->columns_added.n || d->columns_removed.n || d->headers_respelled.n)
 		sbuf_addc(out, '\n');
-	if (d->added.n)
-		sbuf_adds(out, "\nAdded\n");
-	for (i = 0; i < d->added.n; i++)
-		sbuf_addf(out, "  %s: %s\n", d->added.items[i].export, d->added.items[i].name);
-	if (d->removed.n)
-		sbuf_adds(out, "\nRemoved\n");
-	for (i = 0; i < d->removed.n; i++)
-		sbuf_addf(out, "  %s: %s\n", d->removed.items[i].export, d->removed.items[i].name);
+	text_names(out, "Added", d->added.items, d->added.n);
+	text_names(out, "Removed", d->removed.items, d->removed.n);
+	v = sorted(d->renamed.items, d->renamed.n);
 	if (d->renamed.n)
 		sbuf_adds(out, "\nRenamed\n");
-	for (i = 0; i < d->renamed.n; i++)
-		sbuf_addf(out, "  %s: %s -> %s\n", d->renamed.items[i].export,
-			  d->renamed.items[i].old_name, d->renamed.items[i].name);
-	if (d->changed.n)
+	for (i = 0; i < d->renamed.n; i++) {
+		sbuf_addf(out, "  %s: %s -> %s\n", v[i]->export, v[i]->old_name, v[i]->name);
+		text_fields(changes_of(d, v[i]), out);
+	}
+	free(v);
+	v = sorted(d->changed.items, d->changed.n);
+	for (i = 0; i < d->changed.n; i++)
+		if (!rename_of(d, v[i]) && !volatile_only(l, v[i]))
+			break;
+	if (i < d->changed.n)
 		sbuf_adds(out, "\nChanged\n");
 	for (i = 0; i < d->changed.n; i++) {
-		const diff_model *m = &d->changed.items[i];
-
-		sbuf_addf(out, "  %s: %s\n", m->export, m->name);
-		for (k = 0; k < m->nfields; k++) {
-			sbuf_addf(out, "    %s: ", m->fields[k].field);
-			text_value(out, m->fields[k].old);
-			sbuf_adds(out, " \xe2\x86\x92 ");
-			text_value(out, m->fields[k].new);
-			sbuf_addc(out, '\n');
-		}
+		if (rename_of(d, v[i]) || volatile_only(l, v[i]))
+			continue;
+		sbuf_addf(out, "  %s: %s\n", v[i]->export, v[i]->name);
+		text_fields(v[i], out);
 	}
+	text_volatile(d, l, v, out);
+	free(v);
 	if (d->quarantined.n)
 		sbuf_adds(out, "\nQuarantined\n");
 	for (i = 0; i < d->quarantined.n; i++) {
 		const diff_quarantine *q = &d->quarantined.items[i];
 
-		sbuf_addf(out, "  %s %s: %s:%ld: ", q->as_of, q->export, q->file, q->line);
-		text_value(out, q->reason);
+		sbuf_addf(out, "  %s %s line %ld: %s: ", q->as_of, q->export, q->line,
+			  q->name ? q->name : "(no model name)");
+		if (q->field)
+			sbuf_addf(out, "%s: ", q->field);
+		text_value(out, "", q->reason);
 		sbuf_addc(out, '\n');
 	}
 	column_values_section(d, out, HELD_TEXT);
@@ -219,20 +380,21 @@ static void json_str(sbuf *out, const char *s)
 
 static void json_names(sbuf *out, const char *key, const diff_model *items, size_t n)
 {
-	size_t i, k;
+	const diff_model **v = sorted(items, n);
+	size_t i;
+	int first = 1;
 
 	sbuf_addf(out, ",\n \"%s\": [", key);
 	for (i = 0; i < n; i++) {
 		/* a model added to several exports is named once */
-		for (k = 0; k < i; k++)
-			if (!strcmp(items[k].name, items[i].name))
-				break;
-		if (k < i)
+		if (i && !strcmp(v[i - 1]->name, v[i]->name))
 			continue;
-		sbuf_adds(out, i ? ", " : "");
-		json_str(out, items[i].name);
+		sbuf_adds(out, first ? "" : ", ");
+		first = 0;
+		json_str(out, v[i]->name);
 	}
 	sbuf_addc(out, ']');
+	free(v);
 }
 
 /* "key": [names of the models of one export] */
@@ -272,8 +434,32 @@ static void json_columns(sbuf *out, const char *key, const diff_column *items, s
 	sbuf_addc(out, ']');
 }
 
+/* , "fields": [...] of m (none when m is NULL) */
+static void json_fields(sbuf *out, const diff_model *m)
+{
+	size_t k;
+
+	sbuf_adds(out, ", \"fields\": [");
+	for (k = 0; m && k < m->nfields; k++) {
+		sbuf_adds(out, k ? ", {\"field\": " : "{\"field\": ");
+		json_str(out, m->fields[k].field);
+		sbuf_adds(out, ", \"old\": ");
+		json_str(out, m->fields[k].old);
+		sbuf_adds(out, ", \"new\": ");
+		json_str(out, m->fields[k].new);
+		sbuf_addc(out, '}');
+	}
+	sbuf_addc(out, ']');
+}
+
 void audit_json(const diff_result *d, sbuf *out)
 {
+	audit_json_with(d, NULL, out);
+}
+
+void audit_json_with(const diff_result *d, const audit_links *l, sbuf *out)
+{
+	const diff_model **v;
 	size_t i, k;
 
 	sbuf_adds(out, "{\"from\": ");
@@ -282,36 +468,47 @@ void audit_json(const diff_result *d, sbuf *out)
 	json_str(out, d->to);
 	json_names(out, "added", d->added.items, d->added.n);
 	json_names(out, "removed", d->removed.items, d->removed.n);
+	v = sorted(d->added.items, d->added.n);
+	sbuf_adds(out, ",\n \"returned\": [");
+	for (i = 0, k = 0; i < d->added.n; i++) {
+		if (!v[i]->returned)
+			continue;
+		sbuf_adds(out, k++ ? ", {\"name\": " : "{\"name\": ");
+		json_str(out, v[i]->name);
+		sbuf_adds(out, ", \"export\": ");
+		json_str(out, v[i]->export);
+		sbuf_addc(out, '}');
+	}
+	sbuf_addc(out, ']');
+	free(v);
+	v = sorted(d->renamed.items, d->renamed.n);
 	sbuf_adds(out, ",\n \"renamed\": [");
 	for (i = 0; i < d->renamed.n; i++) {
 		sbuf_adds(out, i ? ",\n   {\"from\": " : "\n   {\"from\": ");
-		json_str(out, d->renamed.items[i].old_name);
+		json_str(out, v[i]->old_name);
 		sbuf_adds(out, ", \"to\": ");
-		json_str(out, d->renamed.items[i].name);
+		json_str(out, v[i]->name);
 		sbuf_adds(out, ", \"export\": ");
-		json_str(out, d->renamed.items[i].export);
+		json_str(out, v[i]->export);
+		json_fields(out, changes_of(d, v[i]));
 		sbuf_addc(out, '}');
 	}
+	free(v);
+	v = sorted(d->changed.items, d->changed.n);
 	sbuf_adds(out, "],\n \"changed\": [");
-	for (i = 0; i < d->changed.n; i++) {
-		const diff_model *m = &d->changed.items[i];
-
-		sbuf_adds(out, i ? ",\n   {\"name\": " : "\n   {\"name\": ");
-		json_str(out, m->name);
+	for (i = 0, k = 0; i < d->changed.n; i++) {
+		if (rename_of(d, v[i]))
+			continue;
+		sbuf_adds(out, k++ ? ",\n   {\"name\": " : "\n   {\"name\": ");
+		json_str(out, v[i]->name);
 		sbuf_adds(out, ", \"export\": ");
-		json_str(out, m->export);
-		sbuf_adds(out, ", \"fields\": [");
-		for (k = 0; k < m->nfields; k++) {
-			sbuf_adds(out, k ? ", {\"field\": " : "{\"field\": ");
-			json_str(out, m->fields[k].field);
-			sbuf_adds(out, ", \"old\": ");
-			json_str(out, m->fields[k].old);
-			sbuf_adds(out, ", \"new\": ");
-			json_str(out, m->fields[k].new);
-			sbuf_addc(out, '}');
-		}
-		sbuf_adds(out, "]}");
+		json_str(out, v[i]->export);
+		json_fields(out, v[i]);
+		if (volatile_only(l, v[i]))
+			sbuf_adds(out, ", \"volatile_only\": true");
+		sbuf_addc(out, '}');
 	}
+	free(v);
 	sbuf_adds(out, "],\n \"columns\": {");
 	json_columns(out, "added", d->columns_added.items, d->columns_added.n);
 	sbuf_adds(out, ", ");
@@ -330,8 +527,6 @@ void audit_json(const diff_result *d, sbuf *out)
 		json_str(out, q->export);
 		sbuf_addf(out, ", \"snapshot\": ");
 		json_str(out, q->as_of);
-		sbuf_adds(out, ", \"file\": ");
-		json_str(out, q->file);
 		sbuf_addf(out, ", \"line\": %ld, \"name\": ", q->line);
 		json_str(out, q->name);
 		sbuf_adds(out, ", \"field\": ");
@@ -348,7 +543,7 @@ void audit_json(const diff_result *d, sbuf *out)
 		for (k = 0; k < d->renamed.n; k++)
 			n += !strcmp(d->renamed.items[k].export, e);
 		for (k = 0; k < d->changed.n; k++)
-			c += !strcmp(d->changed.items[k].export, e);
+			c += !strcmp(d->changed.items[k].export, e) && !rename_of(d, &d->changed.items[k]);
 		for (k = 0; k < d->quarantined.n; k++)
 			q += !strcmp(d->quarantined.items[k].export, e);
 		sbuf_adds(out, i ? ",\n   " : "\n   ");
@@ -373,39 +568,69 @@ static void html(sbuf *out, const char *s)
 		textout_html(out, s, strlen(s));
 }
 
+/* Wide values wrap, tables fit the screen: no horizontal scrolling on a
+ * narrow one (400 px). */
 static const char audit_style[] =
 	"body{font:15px/1.45 system-ui,sans-serif;margin:0 auto;max-width:60em;padding:1em;"
-	"color:#222}h1{font-size:1.5em}h2{font-size:1.2em;margin-top:1.6em;border-bottom:1px solid #ccc}"
-	"table{border-collapse:collapse}td,th{border:1px solid #ccc;padding:.25em .6em;text-align:left;"
-	"vertical-align:top}th{background:#f4f4f4}td.n{text-align:right}"
+	"color:#222;overflow-wrap:anywhere}h1{font-size:1.5em}"
+	"h2{font-size:1.2em;margin-top:1.6em;border-bottom:1px solid #ccc}h3{font-size:1em}"
+	"table{border-collapse:collapse;width:100%;table-layout:fixed}"
+	"td,th{border:1px solid #ccc;padding:.25em .4em;text-align:left;vertical-align:top;"
+	"overflow-wrap:anywhere;word-break:break-word}th{background:#f4f4f4}td.n{text-align:right}"
+	"td.field{width:30%}"
 	"del{background:#fdd;text-decoration:line-through}ins{background:#dfd;text-decoration:none}"
 	"ul{padding-left:1.2em}.field{font-weight:600}.export{color:#666;font-size:.9em}"
-	"@media (max-width:40em){body{font-size:14px;padding:.5em}}";
+	"nav{margin:.5em 0}nav a{margin-right:1em}"
+	"@media (max-width:40em){body{font-size:14px;padding:.5em}th,td{padding:.2em}"
+	"table.summary{font-size:12px}}";
 
-static void html_models(sbuf *out, const char *title, const diff_model *items, size_t n,
-			const char *id)
+/* The model's name, a link to its page when it has one. */
+static void html_model(sbuf *out, const audit_links *l, const char *name, int linked)
 {
+	char stem[96];
+
+	if (!linked || !l || !l->pages || (l->has_page && !l->has_page(l->arg, name))) {
+		html(out, name);
+		return;
+	}
+	render_file_stem(name, stem, sizeof(stem));
+	sbuf_adds(out, "<a href=\"");
+	html(out, l->pages);
+	sbuf_adds(out, "/");
+	html(out, stem);
+	sbuf_adds(out, ".html\">");
+	html(out, name);
+	sbuf_adds(out, "</a>");
+}
+
+static void html_models(sbuf *out, const audit_links *l, const char *title,
+			const diff_model *items, size_t n, const char *id, int linked)
+{
+	const diff_model **v = sorted(items, n);
 	size_t i;
 
-	if (!n)
-		return;
-	sbuf_addf(out, "<h2 id=\"%s\">%s (%zu)</h2>\n<ul>\n", id, title, n);
+	if (n)
+		sbuf_addf(out, "<h2 id=\"%s\">%s (%zu)</h2>\n<ul>\n", id, title, n);
 	for (i = 0; i < n; i++) {
 		sbuf_adds(out, "<li>");
-		if (items[i].old_name) {
+		if (v[i]->old_name) {
 			sbuf_adds(out, "<del>");
-			html(out, items[i].old_name);
+			html(out, v[i]->old_name);
 			sbuf_adds(out, "</del> \xe2\x86\x92 <ins>");
-			html(out, items[i].name);
+			html_model(out, l, v[i]->name, linked);
 			sbuf_adds(out, "</ins>");
 		} else {
-			html(out, items[i].name);
+			html_model(out, l, v[i]->name, linked);
 		}
+		if (v[i]->returned)
+			sbuf_adds(out, " <strong class=\"returned\">returned</strong>");
 		sbuf_adds(out, " <span class=\"export\">");
-		html(out, items[i].export);
+		html(out, v[i]->export);
 		sbuf_adds(out, "</span></li>\n");
 	}
-	sbuf_adds(out, "</ul>\n");
+	if (n)
+		sbuf_adds(out, "</ul>\n");
+	free(v);
 }
 
 static void html_columns(sbuf *out, const char *verb, const diff_column *items, size_t n)
@@ -430,19 +655,52 @@ static void html_columns(sbuf *out, const char *verb, const diff_column *items, 
 	}
 }
 
-void audit_html(const diff_result *d, sbuf *out)
+/* A value as pages show it, the stored one in its title. */
+static void html_value(sbuf *out, const char *tag, const char *field, const char *value)
+{
+	sbuf f;
+
+	if (!value)
+		return;
+	sbuf_init(&f);
+	format_field_value(field, value, &f);
+	if (strcmp(f.data, value)) {
+		sbuf_addf(out, "<%s title=\"", tag);
+		html(out, value);
+		sbuf_adds(out, "\">");
+	} else {
+		sbuf_addf(out, "<%s>", tag);
+	}
+	html(out, f.data);
+	sbuf_addf(out, "</%s>", tag);
+	sbuf_release(&f);
+}
+
+/* One model's changed values, a table. */
+static void html_fields(sbuf *out, const diff_model *m)
+{
+	size_t k;
+
+	if (!m || !m->nfields)
+		return;
+	sbuf_adds(out, "<table>\n");
+	for (k = 0; k < m->nfields; k++) {
+		sbuf_adds(out, "<tr><td class=\"field\">");
+		html(out, m->fields[k].field);
+		sbuf_adds(out, "</td><td>");
+		html_value(out, "del", m->fields[k].field, m->fields[k].old);
+		sbuf_adds(out, "</td><td>");
+		html_value(out, "ins", m->fields[k].field, m->fields[k].new);
+		sbuf_adds(out, "</td></tr>\n");
+	}
+	sbuf_adds(out, "</table>\n");
+}
+
+static void html_summary(const diff_result *d, sbuf *out)
 {
 	size_t i, k;
 
-	sbuf_adds(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-		  "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-		  "<title>modelcat audit ");
-	html(out, d->to);
-	sbuf_addf(out, "</title>\n<style>%s</style>\n</head>\n<body>\n<h1>Changes from ", audit_style);
-	html(out, d->from[0] ? d->from : "(nothing)");
-	sbuf_adds(out, " to ");
-	html(out, d->to);
-	sbuf_adds(out, "</h1>\n<table class=\"summary\">\n<tr><th>export</th><th>added</th>"
+	sbuf_adds(out, "<table class=\"summary\">\n<tr><th>export</th><th>added</th>"
 		  "<th>removed</th><th>renamed</th><th>changed</th><th>quarantined</th></tr>\n");
 	for (i = 0; i < d->exports.n; i++) {
 		const char *e = d->exports.items[i];
@@ -455,7 +713,7 @@ void audit_html(const diff_result *d, sbuf *out)
 		for (k = 0; k < d->renamed.n; k++)
 			c[2] += !strcmp(d->renamed.items[k].export, e);
 		for (k = 0; k < d->changed.n; k++)
-			c[3] += !strcmp(d->changed.items[k].export, e);
+			c[3] += !strcmp(d->changed.items[k].export, e) && !rename_of(d, &d->changed.items[k]);
 		for (k = 0; k < d->quarantined.n; k++)
 			c[4] += !strcmp(d->quarantined.items[k].export, e);
 		sbuf_adds(out, "<tr><td>");
@@ -468,7 +726,115 @@ void audit_html(const diff_result *d, sbuf *out)
 		  "<td class=\"n\" id=\"count-removed\">%zu</td><td class=\"n\" id=\"count-renamed\">%zu</td>"
 		  "<td class=\"n\" id=\"count-changed\">%zu</td>"
 		  "<td class=\"n\" id=\"count-quarantined\">%zu</td></tr>\n</table>\n",
-		  d->added.n, d->removed.n, d->renamed.n, d->changed.n, d->quarantined.n);
+		  d->added.n, d->removed.n, d->renamed.n, audit_changed_count(d), d->quarantined.n);
+}
+
+static void html_nav(sbuf *out, const audit_links *l)
+{
+	if (!l || (!l->prev && !l->next && !l->index))
+		return;
+	sbuf_adds(out, "<nav>");
+	if (l->prev) {
+		sbuf_adds(out, "<a rel=\"prev\" href=\"");
+		html(out, l->prev);
+		sbuf_adds(out, ".html\">\xe2\x86\x90 ");
+		html(out, l->prev);
+		sbuf_adds(out, "</a>");
+	}
+	if (l->index)
+		sbuf_adds(out, "<a href=\"index.html\">all audits</a>");
+	if (l->next) {
+		sbuf_adds(out, "<a rel=\"next\" href=\"");
+		html(out, l->next);
+		sbuf_adds(out, ".html\">");
+		html(out, l->next);
+		sbuf_adds(out, " \xe2\x86\x92</a>");
+	}
+	sbuf_adds(out, "</nav>\n");
+}
+
+static void html_quarantined(const diff_result *d, sbuf *out)
+{
+	size_t i;
+
+	if (!d->quarantined.n)
+		return;
+	sbuf_addf(out, "<h2 id=\"quarantined\">Quarantined rows (%zu)</h2>\n<table>\n"
+		  "<tr><th>snapshot</th><th>export</th><th>line</th><th>model</th>"
+		  "<th>reason</th></tr>\n", d->quarantined.n);
+	for (i = 0; i < d->quarantined.n; i++) {
+		const diff_quarantine *q = &d->quarantined.items[i];
+
+		sbuf_adds(out, "<tr><td>");
+		html(out, q->as_of);
+		sbuf_adds(out, "</td><td>");
+		html(out, q->export);
+		sbuf_addf(out, "</td><td class=\"n\">%ld</td><td>", q->line);
+		html(out, q->name ? q->name : "(no model name)");
+		sbuf_adds(out, "</td><td>");
+		if (q->field) {
+			html(out, q->field);
+			sbuf_adds(out, ": ");
+		}
+		html(out, q->reason);
+		sbuf_adds(out, "</td></tr>\n");
+	}
+	sbuf_adds(out, "</table>\n");
+}
+
+/* Models whose only changes are volatile: a compact list. */
+static void html_volatile(const diff_result *d, const audit_links *l, const diff_model **v,
+			  sbuf *out)
+{
+	size_t i, k, n = 0;
+	sbuf names;
+
+	for (i = 0; i < d->changed.n; i++)
+		n += !rename_of(d, v[i]) && volatile_only(l, v[i]);
+	if (!n)
+		return;
+	sbuf_init(&names);
+	volatile_names(l, &names);
+	sbuf_addf(out, "<h2 id=\"volatile\">Changed only in volatile fields (%zu)</h2>\n"
+		  "<p>Models whose only change is in a field that changes on its own (", n);
+	html(out, names.data);
+	sbuf_adds(out, ").</p>\n<ul class=\"volatile\">\n");
+	sbuf_release(&names);
+	for (i = 0; i < d->changed.n; i++) {
+		if (rename_of(d, v[i]) || !volatile_only(l, v[i]))
+			continue;
+		sbuf_adds(out, "<li>");
+		html_model(out, l, v[i]->name, 1);
+		for (k = 0; k < v[i]->nfields; k++) {
+			sbuf_adds(out, k ? "; " : ": ");
+			html(out, v[i]->fields[k].field);
+			sbuf_adds(out, " ");
+			html_value(out, "del", v[i]->fields[k].field, v[i]->fields[k].old);
+			sbuf_adds(out, " \xe2\x86\x92 ");
+			html_value(out, "ins", v[i]->fields[k].field, v[i]->fields[k].new);
+		}
+		sbuf_adds(out, "</li>\n");
+	}
+	sbuf_adds(out, "</ul>\n");
+}
+
+void audit_html_linked(const diff_result *d, const audit_links *l, sbuf *out)
+{
+	const diff_model **v;
+	size_t i, k;
+
+	sbuf_adds(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+		  "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+		  "<title>modelcat audit ");
+	html(out, d->to);
+	sbuf_addf(out, "</title>\n<style>%s</style>\n</head>\n<body>\n", audit_style);
+	html_nav(out, l);
+	sbuf_adds(out, "<h1>Changes from ");
+	html(out, d->from[0] ? d->from : "(nothing)");
+	sbuf_adds(out, " to ");
+	html(out, d->to);
+	sbuf_adds(out, "</h1>\n");
+	html_summary(d, out);
 	if (d->columns_added.n || d->columns_removed.n || d->headers_respelled.n) {
 		sbuf_adds(out, "<h2 id=\"columns\">Columns</h2>\n<ul>\n");
 		html_columns(out, "added", d->columns_added.items, d->columns_added.n);
@@ -477,50 +843,47 @@ void audit_html(const diff_result *d, sbuf *out)
 			     d->headers_respelled.items, d->headers_respelled.n);
 		sbuf_adds(out, "</ul>\n");
 	}
-	html_models(out, "Renamed", d->renamed.items, d->renamed.n, "renamed");
-	if (d->changed.n)
-		sbuf_addf(out, "<h2 id=\"changed\">Changed (%zu)</h2>\n", d->changed.n);
+	v = sorted(d->renamed.items, d->renamed.n);
+	if (d->renamed.n)
+		sbuf_addf(out, "<h2 id=\"renamed\">Renamed (%zu)</h2>\n", d->renamed.n);
+	for (i = 0; i < d->renamed.n; i++) {
+		sbuf_adds(out, "<h3><del>");
+		html(out, v[i]->old_name);
+		sbuf_adds(out, "</del> \xe2\x86\x92 <ins>");
+		html_model(out, l, v[i]->name, 1);
+		sbuf_adds(out, "</ins> <span class=\"export\">");
+		html(out, v[i]->export);
+		sbuf_adds(out, "</span></h3>\n");
+		html_fields(out, changes_of(d, v[i]));
+	}
+	free(v);
+	v = sorted(d->changed.items, d->changed.n);
+	for (i = 0, k = 0; i < d->changed.n; i++)
+		k += !rename_of(d, v[i]) && !volatile_only(l, v[i]);
+	if (k)
+		sbuf_addf(out, "<h2 id=\"changed\">Changed (%zu)</h2>\n", k);
 	for (i = 0; i < d->changed.n; i++) {
-		const diff_model *m = &d->changed.items[i];
-
+		if (rename_of(d, v[i]) || volatile_only(l, v[i]))
+			continue;
 		sbuf_adds(out, "<h3>");
-		html(out, m->name);
+		html_model(out, l, v[i]->name, 1);
 		sbuf_adds(out, " <span class=\"export\">");
-		html(out, m->export);
-		sbuf_adds(out, "</span></h3>\n<table>\n");
-		for (k = 0; k < m->nfields; k++) {
-			sbuf_adds(out, "<tr><td class=\"field\">");
-			html(out, m->fields[k].field);
-			sbuf_adds(out, "</td><td><del>");
-			html(out, m->fields[k].old);
-			sbuf_adds(out, "</del></td><td><ins>");
-			html(out, m->fields[k].new);
-			sbuf_adds(out, "</ins></td></tr>\n");
-		}
-		sbuf_adds(out, "</table>\n");
+		html(out, v[i]->export);
+		sbuf_adds(out, "</span></h3>\n");
+		html_fields(out, v[i]);
 	}
-	html_models(out, "Added", d->added.items, d->added.n, "added");
-	html_models(out, "Removed", d->removed.items, d->removed.n, "removed");
-	if (d->quarantined.n) {
-		sbuf_addf(out, "<h2 id=\"quarantined\">Quarantined rows (%zu)</h2>\n<table>\n"
-			  "<tr><th>snapshot</th><th>export</th><th>line</th><th>model</th>"
-			  "<th>reason</th></tr>\n", d->quarantined.n);
-		for (i = 0; i < d->quarantined.n; i++) {
-			const diff_quarantine *q = &d->quarantined.items[i];
-
-			sbuf_adds(out, "<tr><td>");
-			html(out, q->as_of);
-			sbuf_adds(out, "</td><td>");
-			html(out, q->export);
-			sbuf_addf(out, "</td><td class=\"n\">%ld</td><td>", q->line);
-			html(out, q->name);
-			sbuf_adds(out, "</td><td>");
-			html(out, q->reason);
-			sbuf_adds(out, "</td></tr>\n");
-		}
-		sbuf_adds(out, "</table>\n");
-	}
+	html_volatile(d, l, v, out);
+	free(v);
+	html_models(out, l, "Added", d->added.items, d->added.n, "added", 1);
+	html_models(out, l, "Removed", d->removed.items, d->removed.n, "removed", 0);
+	html_quarantined(d, out);
 	column_values_section(d, out, HELD_HTML);
 	held_section(d, out, HELD_HTML);
+	html_nav(out, l);
 	sbuf_adds(out, "</body>\n</html>\n");
+}
+
+void audit_html(const diff_result *d, sbuf *out)
+{
+	audit_html_linked(d, NULL, out);
 }

@@ -8,11 +8,45 @@
 
 #include "db/query.h"
 
-/* Counts first, then each change, `field: old -> new`. */
+/*
+ * One definition of each count (docs/history.md): a model is counted once,
+ * under its first kind of added, removed, renamed, changed; "changed" are
+ * the models whose values changed under the same name (a renamed model's
+ * value changes are shown with its rename), as ingest counts them.
+ */
+size_t audit_changed_count(const diff_result *d);
+
+/* What the published audit links to (NULL members: no link). */
+typedef struct audit_links {
+	const char *prev;            /* the previous audit's label */
+	const char *next;            /* the next audit's label */
+	int index;                   /* link the audit index (index.html) */
+	const char *pages;           /* the English pages' folder, relative to the
+					audit ("../pages/en") */
+	/* does name have a page (NULL: every model has)? */
+	int (*has_page)(void *arg, const char *name);
+	void *arg;                   /* has_page's argument */
+	/* the volatile fields (pipelines/columns.tsv's flag): a model whose
+	 * only changes are in them is listed in a compact section of its own */
+	char *const *volatile_fields;
+	size_t nvolatile;
+} audit_links;
+
+/* The text and JSON audits with links' volatile fields (links NULL: none;
+ * audit_text and audit_json are these with NULL). */
+void audit_text_with(const diff_result *d, const audit_links *links, sbuf *out);
+void audit_json_with(const diff_result *d, const audit_links *links, sbuf *out);
+
+/* Counts first, then each change, `field: old -> new`; models sorted by
+ * name, values formatted as pages show them (format_field_value); no path
+ * of the machine (a quarantined row: export, line and model name). */
 void audit_text(const diff_result *d, sbuf *out);
 /* One JSON object (see docs/diff-json.md). */
 void audit_json(const diff_result *d, sbuf *out);
 /* One HTML page, no external resources, every value escaped. */
 void audit_html(const diff_result *d, sbuf *out);
+/* The same with links: each model to its page, the previous and next
+ * audit (links NULL: none). */
+void audit_html_linked(const diff_result *d, const audit_links *links, sbuf *out);
 
 #endif

@@ -1,4 +1,5 @@
 #include "out/feed.h"
+#include "out/audit.h"
 #include "db/query.h"
 #include "base/textout.h"
 
@@ -7,15 +8,24 @@
 #include <stdlib.h>
 #include <string.h>
 
+void feed_entry_title(const char *label, const diff_result *d, sbuf *out)
+{
+	sbuf_addf(out, "%s: %zu added, %zu removed, %zu renamed, %zu changed, %zu quarantined,"
+		  " %zu held", label, d->added.n, d->removed.n, d->renamed.n, audit_changed_count(d),
+		  d->quarantined.n, d->held_exports.n + d->held_models.n);
+}
+
 /* The plain-text summary of one snapshot's changes (the entry's content). */
 void feed_entry_text(const diff_result *d, sbuf *out)
 {
 	size_t i;
 
-	sbuf_addf(out, "%zu added, %zu removed, %zu renamed, %zu changed, %zu quarantined.",
-		  d->added.n, d->removed.n, d->renamed.n, d->changed.n, d->quarantined.n);
+	sbuf_addf(out, "%zu added, %zu removed, %zu renamed, %zu changed, %zu quarantined,"
+		  " %zu held.", d->added.n, d->removed.n, d->renamed.n, audit_changed_count(d),
+		  d->quarantined.n, d->held_exports.n + d->held_models.n);
 	for (i = 0; i < d->added.n && i < 50; i++)
-		sbuf_addf(out, "\nadded: %s (%s)", d->added.items[i].name, d->added.items[i].export);
+		sbuf_addf(out, "\n%s: %s (%s)", d->added.items[i].returned ? "returned" : "added",
+			  d->added.items[i].name, d->added.items[i].export);
 	for (i = 0; i < d->removed.n && i < 50; i++)
 		sbuf_addf(out, "\nremoved: %s (%s)", d->removed.items[i].name,
 			  d->removed.items[i].export);
@@ -36,19 +46,41 @@ void feed_entry_text(const diff_result *d, sbuf *out)
 
 #define W(call) do { if ((call) < 0) goto xmlfail; } while (0)
 
+/* A link element: rel, href (BASE/audit/REF with a base URL, else REF). */
+static int write_link(xmlTextWriterPtr w, const feed_site *site, const char *rel,
+		      const char *type, const char *ref)
+{
+	sbuf href;
+	int rc;
+
+	sbuf_init(&href);
+	if (site->base_url && *site->base_url) {
+		size_t n = strlen(site->base_url);
+
+		sbuf_add(&href, site->base_url, n);
+		if (!n || site->base_url[n - 1] != '/')
+			sbuf_addc(&href, '/');
+		sbuf_adds(&href, "audit/");
+	}
+	sbuf_adds(&href, ref);
+	rc = xmlTextWriterStartElement(w, BAD_CAST "link") < 0 ||
+	     xmlTextWriterWriteAttribute(w, BAD_CAST "rel", BAD_CAST rel) < 0 ||
+	     (type && xmlTextWriterWriteAttribute(w, BAD_CAST "type", BAD_CAST type) < 0) ||
+	     xmlTextWriterWriteAttribute(w, BAD_CAST "href", BAD_CAST href.data) < 0 ||
+	     xmlTextWriterEndElement(w) < 0 ? -1 : 0;
+	sbuf_release(&href);
+	return rc;
+}
+
 /* One entry element. */
-static int write_entry(xmlTextWriterPtr w, const feed_entry *e)
+static int write_entry(xmlTextWriterPtr w, const feed_site *site, const feed_entry *e)
 {
 	if (xmlTextWriterStartElement(w, BAD_CAST "entry") < 0 ||
 	    xmlTextWriterWriteElement(w, BAD_CAST "id", BAD_CAST e->id) < 0 ||
 	    xmlTextWriterWriteElement(w, BAD_CAST "title", BAD_CAST e->title) < 0 ||
 	    xmlTextWriterWriteElement(w, BAD_CAST "updated", BAD_CAST e->updated) < 0)
 		return -1;
-	if (e->link &&
-	    (xmlTextWriterStartElement(w, BAD_CAST "link") < 0 ||
-	     xmlTextWriterWriteAttribute(w, BAD_CAST "rel", BAD_CAST "alternate") < 0 ||
-	     xmlTextWriterWriteAttribute(w, BAD_CAST "href", BAD_CAST e->link) < 0 ||
-	     xmlTextWriterEndElement(w) < 0))
+	if (e->link && write_link(w, site, "alternate", "text/html", e->link) < 0)
 		return -1;
 	if (xmlTextWriterStartElement(w, BAD_CAST "content") < 0 ||
 	    xmlTextWriterWriteAttribute(w, BAD_CAST "type", BAD_CAST "text") < 0 ||
@@ -59,34 +91,35 @@ static int write_entry(xmlTextWriterPtr w, const feed_entry *e)
 	return 0;
 }
 
-int feed_atom(const char *feed_id, const feed_entry *e, size_t n, sbuf *out, mc_err *err)
+int feed_atom(const feed_site *site, const feed_entry *e, size_t n, sbuf *out, mc_err *err)
 {
 	xmlBufferPtr buf = xmlBufferCreate();
 	xmlTextWriterPtr w = buf ? xmlNewTextWriterMemory(buf, 0) : NULL;
+	int based = site->base_url && *site->base_url;
 	size_t i;
 	int rc = -1;
 
 	if (n > FEED_ENTRIES)
 		n = FEED_ENTRIES;
 	if (!w) {
-		mc_error(err, "%s: cannot start the feed", feed_id);
+		mc_error(err, "%s: cannot start the feed", site->id);
 		goto out;
 	}
 	W(xmlTextWriterSetIndent(w, 1));
 	W(xmlTextWriterStartDocument(w, NULL, "UTF-8", NULL));
 	W(xmlTextWriterStartElementNS(w, NULL, BAD_CAST "feed", BAD_CAST "http://www.w3.org/2005/Atom"));
 	W(xmlTextWriterWriteElement(w, BAD_CAST "title", BAD_CAST "modelcat: changes to the catalogue"));
-	W(xmlTextWriterWriteElement(w, BAD_CAST "id", BAD_CAST feed_id));
+	W(xmlTextWriterWriteElement(w, BAD_CAST "id", BAD_CAST site->id));
 	W(xmlTextWriterWriteElement(w, BAD_CAST "updated", BAD_CAST (n ? e[0].updated : "1970-01-01T00:00:00Z")));
 	W(xmlTextWriterStartElement(w, BAD_CAST "author"));
 	W(xmlTextWriterWriteElement(w, BAD_CAST "name", BAD_CAST "modelcat"));
 	W(xmlTextWriterEndElement(w));
-	W(xmlTextWriterStartElement(w, BAD_CAST "link"));
-	W(xmlTextWriterWriteAttribute(w, BAD_CAST "rel", BAD_CAST "alternate"));
-	W(xmlTextWriterWriteAttribute(w, BAD_CAST "href", BAD_CAST "index.html"));
-	W(xmlTextWriterEndElement(w));
+	W(xmlTextWriterWriteElement(w, BAD_CAST "generator", BAD_CAST (based ? "modelcat" :
+		"modelcat (no base URL configured: links are relative to this feed's address)")));
+	W(write_link(w, site, "self", "application/atom+xml", "feed.atom"));
+	W(write_link(w, site, "alternate", "text/html", "index.html"));
 	for (i = 0; i < n; i++)
-		W(write_entry(w, &e[i]));
+		W(write_entry(w, site, &e[i]));
 	W(xmlTextWriterEndElement(w));
 	W(xmlTextWriterEndDocument(w));
 	xmlFreeTextWriter(w);
@@ -95,7 +128,7 @@ int feed_atom(const char *feed_id, const feed_entry *e, size_t n, sbuf *out, mc_
 	rc = 0;
 	goto out;
 xmlfail:
-	mc_error(err, "%s: cannot write the feed", feed_id);
+	mc_error(err, "%s: cannot write the feed", site->id);
 	rc = -1;
 out:
 	if (w)
@@ -110,8 +143,8 @@ static void add_html(sbuf *out, const char *s)
 	textout_html(out, s, strlen(s));
 }
 
-void feed_index_html(char *const *labels, size_t n, char *const *withdrawn, size_t nw,
-		     sbuf *out)
+void feed_index_html(char *const *labels, const char *const *counts, size_t n,
+		     char *const *withdrawn, size_t nw, sbuf *out)
 {
 	size_t i;
 
@@ -119,7 +152,7 @@ void feed_index_html(char *const *labels, size_t n, char *const *withdrawn, size
 		  "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 		  "<title>modelcat audits</title>\n<link rel=\"alternate\" type=\"application/atom+xml\""
 		  " href=\"feed.atom\">\n<style>body{font:15px/1.45 system-ui,sans-serif;margin:0 auto;"
-		  "max-width:40em;padding:1em}</style>\n</head>\n<body>\n<h1>Audits</h1>\n"
+		  "max-width:40em;padding:1em;overflow-wrap:anywhere}</style>\n</head>\n<body>\n<h1>Audits</h1>\n"
 		  "<p>What changed in the catalogue at each snapshot (<a href=\"feed.atom\">feed</a>).</p>\n<ul>\n");
 	for (i = 0; i < n; i++) {
 		sbuf_adds(out, "<li><a href=\"");
@@ -130,7 +163,14 @@ void feed_index_html(char *const *labels, size_t n, char *const *withdrawn, size
 		add_html(out, labels[i]);
 		sbuf_adds(out, ".txt\">text</a>, <a href=\"");
 		add_html(out, labels[i]);
-		sbuf_adds(out, ".json\">JSON</a>)</li>\n");
+		sbuf_adds(out, ".json\">JSON</a>)");
+		if (counts && counts[i]) {
+			const char *c = strchr(counts[i], ':');
+
+			sbuf_adds(out, ": ");
+			add_html(out, c ? c + 2 : counts[i]);
+		}
+		sbuf_adds(out, "</li>\n");
 	}
 	sbuf_adds(out, "</ul>\n");
 	if (nw) {

@@ -21,17 +21,33 @@ typedef struct feed_entry {
 	const char *text;            /* the content, plain text */
 } feed_entry;
 
+/* The feed as a whole. */
+typedef struct feed_site {
+	const char *id;              /* the feed's own id (unique to the site) */
+	const char *base_url;        /* the site's address, DIR's URL (NULL or "":
+					unknown: links relative to the feed) */
+} feed_site;
+
+/* An entry's title: "LABEL: N added, N removed, N renamed, N changed, N
+ * quarantined", every count of the audit (audit_changed_count's
+ * definition). A new count is one more ", N kind" here. */
+void feed_entry_title(const char *label, const diff_result *d, sbuf *out);
+
 /* The plain-text summary of one snapshot's changes: counts, then up to 50
  * models of each kind. */
 void feed_entry_text(const diff_result *d, sbuf *out);
 
-/* The Atom feed of the n entries (newest first; at most FEED_ENTRIES are
- * written) into out; feed_id is the feed's own id. 0, or -1 (err). */
-int feed_atom(const char *feed_id, const feed_entry *e, size_t n, sbuf *out, mc_err *err);
+/* The Atom feed (RFC 4287) of the n entries (newest first; at most
+ * FEED_ENTRIES are written) into out. With a base URL every link is
+ * absolute (BASE/audit/...), the feed's rel="self" too; without one they
+ * are relative references, which RFC 4287 allows (resolved against the
+ * feed's own address), and the generator text says so. 0, or -1 (err). */
+int feed_atom(const feed_site *site, const feed_entry *e, size_t n, sbuf *out, mc_err *err);
 
 /* The audit index page: the n audit labels (newest first), each linking
- * to LABEL.html, .txt and .json, then the nw withdrawn snapshot labels. */
-void feed_index_html(char *const *labels, size_t n, char *const *withdrawn, size_t nw,
-		     sbuf *out);
+ * to LABEL.html, .txt and .json with its counts (counts[i], NULL: none),
+ * then the nw withdrawn snapshot labels. */
+void feed_index_html(char *const *labels, const char *const *counts, size_t n,
+		     char *const *withdrawn, size_t nw, sbuf *out);
 
 #endif

@@ -268,3 +268,23 @@ void format_lower_first(sbuf *out, size_t from)
 	if (from < out->len && out->data[from] >= 'A' && out->data[from] <= 'Z')
 		out->data[from] = (char)(out->data[from] - 'A' + 'a');
 }
+
+void format_field_value(const char *field, const char *value, sbuf *out)
+{
+	double x;
+
+	if (format_parse_number(value, &x)) {
+		sbuf_adds(out, value);
+		return;
+	}
+	if (!strcmp(field, "Parameters") || !strncmp(field, "Training dataset size", 21)) {
+		format_count(x, out);
+	} else if (!strncmp(field, "Training compute", 16) && !strstr(field, "cost")) {
+		format_power_of_ten(x, out);
+		sbuf_adds(out, " FLOP");
+	} else if (strstr(field, "cost")) {
+		format_dollars(x, out);
+	} else {
+		format_number(x, out);
+	}
+}

@@ -58,4 +58,11 @@ void format_lower_first(sbuf *out, size_t from);
 /* Parse a stored number ("3.9e+24"): 0 and *value, or -1. */
 int format_parse_number(const char *text, double *value);
 
+/* A stored value of field as the pages show it, for the audit: a number
+ * of a field the pages format (Parameters and dataset sizes as counts,
+ * "40B"; training compute as a power of ten with " FLOP"; costs in
+ * dollars; other numbers grouped) is formatted; any other value is
+ * copied as it is. */
+void format_field_value(const char *field, const char *value, sbuf *out);
+
 #endif

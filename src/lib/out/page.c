@@ -18,7 +18,7 @@ static const char *const placeholders[] = {
 	"name", "organisations", "countries", "month", "org_type", "domain", "task",
 	"compute", "hardware", "notability", "params", "params_notes", "mem4", "mem8",
 	"mem16", "licence", "day", "month_name", "year", "hours", "days", "percent",
-	"size", "unit", "count", "date",
+	"size", "unit", "count", "date", "names",
 };
 
 const char *page_text_key(page_text_id id)
@@ -78,6 +78,7 @@ void page_release(page *p)
 
 	if (!p)
 		return;
+	free(p->formerly);
 	for (i = 0; i < p->n; i++) {
 		free(p->blocks[i].text);
 		free(p->blocks[i].value);
@@ -895,6 +896,10 @@ int page_build(page *p, const model_view *m, const page_texts *texts,
 	classify_weights(&b);
 	set_placeholders(&b);
 	add_block(&b, PAGE_TITLE, 1, NULL, m->name);
+	if (p->formerly) {
+		vars_set(&b.page_vars, "names", p->formerly);
+		add_text(&b, PAGE_PARAGRAPH, 0, "formerly", PT_FORMERLY);
+	}
 	add_hardware(&b);
 	add_text(&b, PAGE_PARAGRAPH, 0, "band", PT_BAND);
 	add_block(&b, PAGE_OPEN, 0, "spec", NULL);

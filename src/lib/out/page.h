@@ -144,7 +144,8 @@ struct model_view;
 	X(CLOSING_LEAD, "closing.lead") \
 	X(CLOSING_TEXT, "closing.text") \
 	X(INDEX_TITLE, "index.title") \
-	X(INDEX_INTRO, "index.intro")
+	X(INDEX_INTRO, "index.intro") \
+	X(FORMERLY, "model.formerly")
 
 #define PAGE_TEXT_ENUM(id, key) PT_##id,
 typedef enum page_text_id { PAGE_TEXTS(PAGE_TEXT_ENUM) PT_COUNT } page_text_id;
@@ -193,6 +194,9 @@ typedef struct page {
 	char lang[36];               /* language of the page */
 	page_block *blocks;          /* in reading order */
 	size_t n;                    /* number of blocks */
+	/* the model's former names, "A, B" (set before page_build; NULL:
+	 * none, and no "Formerly" line); freed by page_release */
+	char *formerly;
 } page;
 
 void page_init(page *p, const char *lang);

@@ -3,6 +3,7 @@
 #include "base/sha256.h"
 #include "out/translate.h"
 #include "db/translation.h"
+#include "base/textout.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -151,6 +152,8 @@ typedef struct render_run {
 	char (*files)[140];          /* each indexed model's page */
 	page_index_entry *entries;   /* the index's entries */
 	size_t nentries;             /* entries used */
+	former_name *formers;        /* former names of renamed models */
+	size_t nformers;             /* entries in formers */
 } render_run;
 
 /* Load every stored language's texts and make its folder under outdir. */
@@ -181,6 +184,88 @@ static int load_languages(render_run *r, const char *outdir, mc_err *err)
 	return 0;
 }
 
+/* The former names of name, "A, B" (oldest first), or NULL. */
+static char *formerly(const render_run *r, const char *name)
+{
+	sbuf s;
+	size_t i;
+
+	sbuf_init(&s);
+	for (i = 0; i < r->nformers; i++)
+		if (!strcmp(r->formers[i].name, name))
+			sbuf_addf(&s, "%s%s", s.len ? ", " : "", r->formers[i].former);
+	if (!s.len) {
+		sbuf_release(&s);
+		return NULL;
+	}
+	return sbuf_detach(&s, NULL);
+}
+
+/* Is name a model on record (r->names is sorted, but case folded)? */
+static int on_record(const render_run *r, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < r->nnames; i++)
+		if (!strcmp(r->names[i], name))
+			return 1;
+	return 0;
+}
+
+/* The pages under a former name lead to the model's page: in HTML a
+ * refresh, a canonical link and a visible link; as text one line naming
+ * the page. Language-neutral: "OLD → NEW". */
+static int write_redirect(const render_run *r, size_t lang, const former_name *f, mc_err *err)
+{
+	char old[128], now[128], file[140];
+	sbuf out;
+	int rc;
+
+	render_file_stem(f->former, old, sizeof(old));
+	render_file_stem(f->name, now, sizeof(now));
+	sbuf_init(&out);
+	sbuf_adds(&out, f->former);
+	sbuf_addf(&out, " \xe2\x86\x92 %s: %s.txt\n", f->name, now);
+	mc_fmt(file, sizeof(file), "%s.txt", old);
+	rc = write_file(r->dirs[lang], file, &out, err);
+	sbuf_reset(&out);
+	sbuf_addf(&out, "<!DOCTYPE html>\n<html lang=\"%s\">\n<head>\n<meta charset=\"utf-8\">\n"
+		  "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+		  "<meta http-equiv=\"refresh\" content=\"0; url=%s.html\">\n"
+		  "<link rel=\"canonical\" href=\"%s.html\">\n<title>", r->langs[lang], now, now);
+	textout_html(&out, f->name, strlen(f->name));
+	sbuf_adds(&out, "</title>\n</head>\n<body>\n<p>");
+	textout_html(&out, f->former, strlen(f->former));
+	sbuf_addf(&out, " \xe2\x86\x92 <a href=\"%s.html\">", now);
+	textout_html(&out, f->name, strlen(f->name));
+	sbuf_adds(&out, "</a></p>\n</body>\n</html>\n");
+	mc_fmt(file, sizeof(file), "%s.html", old);
+	if (!rc)
+		rc = write_file(r->dirs[lang], file, &out, err);
+	sbuf_release(&out);
+	return rc;
+}
+
+/* Every former name of a model on record (and of no model on record now)
+ * keeps its pages, as redirects, in every language. */
+static int render_redirects(render_run *r, mc_err *err)
+{
+	size_t i, j;
+
+	for (i = 0; i < r->nformers; i++) {
+		const former_name *f = &r->formers[i];
+
+		if (!on_record(r, f->name) || on_record(r, f->former))
+			continue;
+		for (j = 0; j < r->nlangs; j++) {
+			if (write_redirect(r, j, f, err))
+				return -1;
+			r->stats->files += 2;
+		}
+	}
+	return 0;
+}
+
 /* The pages of model i in every language; an index entry when on record. */
 static int render_model(render_run *r, size_t i, mc_err *err)
 {
@@ -198,6 +283,7 @@ static int render_model(render_run *r, size_t i, mc_err *err)
 		int failed;
 
 		page_init(&p, r->langs[j]);
+		p.formerly = formerly(r, r->names[i]);
 		failed = page_build(&p, &m, &r->texts[j], &r->texts[0], err) ||
 			 write_page(&p, r->dirs[j], r->stems[i], err);
 		page_release(&p);
@@ -251,6 +337,7 @@ static void render_run_release(render_run *r)
 	free(r->stems);
 	free(r->files);
 	free(r->entries);
+	former_names_release(r->formers, r->nformers);
 }
 
 int render_all(catalogue *cat, const char *as_of, const char *outdir, render_stats *stats,
@@ -266,7 +353,8 @@ int render_all(catalogue *cat, const char *as_of, const char *outdir, render_sta
 	r.as_of = as_of;
 	r.stats = stats;
 	if (load_languages(&r, outdir, err) ||
-	    query_models(cat, as_of, &r.names, &r.nnames, err))
+	    query_models(cat, as_of, &r.names, &r.nnames, err) ||
+	    query_former_names(cat, as_of, &r.formers, &r.nformers, err))
 		goto out;
 	r.stems = xcalloc(r.nnames + 1, sizeof(*r.stems));
 	r.files = xcalloc(r.nnames + 1, sizeof(*r.files));
@@ -275,7 +363,7 @@ int render_all(catalogue *cat, const char *as_of, const char *outdir, render_sta
 		if (render_model(&r, i, err))
 			goto out;
 	stats->models = r.nentries;
-	if (render_indexes(&r, err))
+	if (render_redirects(&r, err) || render_indexes(&r, err))
 		goto out;
 	stats->languages = r.nlangs;
 	rc = 0;

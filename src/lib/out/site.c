@@ -5,6 +5,8 @@
 #include "db/query.h"
 #include "db/snapshot.h"
 #include "base/day.h"
+#include "base/paths.h"
+#include "read/colmap.h"
 #include "base/sha256.h"
 #include "base/strmap.h"
 
@@ -284,6 +286,11 @@ typedef struct publish {
 	size_t npublished;
 	site_row *withdrawn;         /* withdrawn snapshots, oldest first */
 	size_t nwithdrawn;
+	char base_url[1024];         /* the site's URL ("": not known) */
+	strmap models;               /* the models with a page (audit links) */
+	char **volatile_fields;      /* columns.tsv's volatile fields */
+	size_t nvolatile;
+	char models_sha[65];         /* SHA-256 of the volatile fields' names */
 	mc_err *err;
 } publish;
 
@@ -637,7 +644,12 @@ static void remove_stale(publish *p)
 
 static const char *const audit_kinds[] = { "txt", "json", "html" };
 
-/* What snapshot i's audit depends on: it and the snapshot before it. */
+/* The audits' format: a new one makes every audit again. */
+#define AUDIT_FORMAT "audit-3"
+
+/* What snapshot i's audit depends on: it, the snapshots before and after
+ * it (its links), the volatile fields and the audit's format. (Which of
+ * the models it names have a page: entries/LABEL.links, audit_reuse.) */
 static void fingerprint(const publish *p, size_t i, char fp[65])
 {
 	sha256_ctx h;
@@ -650,11 +662,93 @@ static void fingerprint(const publish *p, size_t i, char fp[65])
 		sha256_update(&h, b->label, strlen(b->label));
 		sha256_update(&h, b->content, strlen(b->content));
 	}
+	sha256_update(&h, "\n", 1);
+	if (i + 1 < p->nsnaps)
+		sha256_update(&h, p->snaps[i + 1].label, strlen(p->snaps[i + 1].label));
+	sha256_update(&h, AUDIT_FORMAT, strlen(AUDIT_FORMAT));
+	sha256_update(&h, p->models_sha, strlen(p->models_sha));
 	sha256_final_hex(&h, fp);
 }
 
+static int has_page(void *arg, const char *name)
+{
+	const publish *p = arg;
+
+	return strmap_find(&p->models, name, strlen(name)) != NULL;
+}
+
+/* The models on record (they have pages) into p->models; the volatile
+ * fields of the column map, and their hash into p->models_sha. */
+static int models_load(publish *p)
+{
+	char **names = NULL, dir[PATH_MAX];
+	size_t n = 0, i;
+	sha256_ctx h;
+	colmap map;
+	int added;
+
+	memset(&map, 0, sizeof(map));
+	paths_data_file(dir, sizeof(dir), "pipelines");
+	if (colmap_load(&map, dir, p->err))
+		return -1;
+	sha256_init(&h);
+	for (i = 0; i < map.nfields; i++) {
+		if (!map.fields[i].is_volatile)
+			continue;
+		p->volatile_fields = xrealloc(p->volatile_fields,
+					      (p->nvolatile + 1) * sizeof(*p->volatile_fields));
+		p->volatile_fields[p->nvolatile++] = xstrdup(map.fields[i].name);
+		sha256_update(&h, map.fields[i].name, strlen(map.fields[i].name) + 1);
+	}
+	colmap_release(&map);
+	sha256_update(&h, "\n", 1);
+	if (query_models(p->cat, p->as_of, &names, &n, p->err))
+		return -1;
+	strmap_reserve(&p->models, n);
+	for (i = 0; i < n; i++)
+		strmap_get_or_add(&p->models, names[i], strlen(names[i]), &added);
+	sha256_final_hex(&h, p->models_sha);
+	mc_free_strings(names, n);
+	return 0;
+}
+
+/* The models an audit names with a link when they have a page, as lines
+ * "1<TAB>NAME" (has a page: linked) or "0<TAB>NAME" into out. */
+static void links_of(publish *p, const diff_result *d, sbuf *out)
+{
+	const diff_model *items[3] = { d->added.items, d->renamed.items, d->changed.items };
+	size_t n[3] = { d->added.n, d->renamed.n, d->changed.n }, k, i;
+
+	for (k = 0; k < 3; k++)
+		for (i = 0; i < n[k]; i++)
+			sbuf_addf(out, "%d\t%s\n", has_page(p, items[k][i].name), items[k][i].name);
+}
+
+/* Do the models the published audit of label names have a page now as
+ * they had then (entries/LABEL.links)? 1 or 0. */
+static int links_same(publish *p, const char *label)
+{
+	char path[PATH_MAX], *line, *nl;
+	sbuf text;
+	int same = 1;
+
+	mc_fmt(path, sizeof(path), "%s/entries/%s.links", p->prev, label);
+	sbuf_init(&text);
+	if (read_file(path, &text)) {
+		sbuf_release(&text);
+		return 0;
+	}
+	for (line = text.data; same && (nl = strchr(line, '\n')); line = nl + 1) {
+		*nl = 0;
+		same = strlen(line) > 2 && line[1] == '\t' && (line[0] == '1') == has_page(p, line + 2);
+	}
+	sbuf_release(&text);
+	return same;
+}
+
 /* Link snapshot label's audit and entry from the published version when
- * it was published with the same fingerprint. 1 linked, 0 not. */
+ * it was published with the same fingerprint and the models it names
+ * have pages as they had. 1 linked, 0 not. */
 static int audit_reuse(publish *p, const char *label, const char *fp)
 {
 	char from[PATH_MAX], to[PATH_MAX];
@@ -663,15 +757,15 @@ static int audit_reuse(publish *p, const char *label, const char *fp)
 	for (i = 0; i < p->npublished; i++)
 		if (!strcmp(p->published[i].label, label) && !strcmp(p->published[i].third, fp))
 			break;
-	if (i == p->npublished || !p->prev_name[0])
+	if (i == p->npublished || !p->prev_name[0] || !links_same(p, label))
 		return 0;
-	for (k = 0; k < 4; k++) {
+	for (k = 0; k < 5; k++) {
 		if (k < 3) {
 			mc_fmt(from, sizeof(from), "%s/audit/%s.%s", p->prev, label, audit_kinds[k]);
 			mc_fmt(to, sizeof(to), "%s/audit/%s.%s", p->build, label, audit_kinds[k]);
 		} else {
-			mc_fmt(from, sizeof(from), "%s/entries/%s", p->prev, label);
-			mc_fmt(to, sizeof(to), "%s/entries/%s", p->build, label);
+			mc_fmt(from, sizeof(from), "%s/entries/%s%s", p->prev, label, k == 4 ? ".links" : "");
+			mc_fmt(to, sizeof(to), "%s/entries/%s%s", p->build, label, k == 4 ? ".links" : "");
 		}
 		unlink(to);
 		if (link(from, to))
@@ -691,25 +785,35 @@ static int audit_make(publish *p, size_t i)
 	size_t k;
 	int rc = 0;
 
+	audit_links links = { i ? p->snaps[i - 1].label : NULL,
+			      i + 1 < p->nsnaps ? p->snaps[i + 1].label : NULL, 1, "../pages/en",
+			      has_page, p, p->volatile_fields, p->nvolatile };
+
 	if (query_diff_snapshots(p->cat, i ? p->snaps[i - 1].id : 0, s->id, &d, p->err))
 		return -1;
 	sbuf_init(&text);
 	for (k = 0; !rc && k < 4; k++) {
 		sbuf_reset(&text);
 		if (k == 0)
-			audit_text(&d, &text);
+			audit_text_with(&d, &links, &text);
 		else if (k == 1)
-			audit_json(&d, &text);
+			audit_json_with(&d, &links, &text);
 		else if (k == 2)
-			audit_html(&d, &text);
+			audit_html_linked(&d, &links, &text);
 		if (k < 3) {
 			mc_fmt(path, sizeof(path), "%s/audit/%s.%s", p->build, s->label, audit_kinds[k]);
 		} else {
-			sbuf_addf(&text, "%s: %zu added, %zu removed, %zu renamed, %zu changed\n",
-				  s->label, d.added.n, d.removed.n, d.renamed.n, d.changed.n);
+			feed_entry_title(s->label, &d, &text);
+			sbuf_addc(&text, '\n');
 			feed_entry_text(&d, &text);
 			mc_fmt(path, sizeof(path), "%s/entries/%s", p->build, s->label);
 		}
+		rc = write_file(path, text.data, text.len, p->err);
+	}
+	if (!rc) {
+		sbuf_reset(&text);
+		links_of(p, &d, &text);
+		mc_fmt(path, sizeof(path), "%s/entries/%s.links", p->build, s->label);
 		rc = write_file(path, text.data, text.len, p->err);
 	}
 	sbuf_release(&text);
@@ -724,6 +828,8 @@ static int build_audits(publish *p, site_row *rows)
 {
 	size_t i;
 
+	if (models_load(p))
+		return -1;
 	for (i = 0; i < p->nsnaps; i++) {
 		site_row *r = &rows[i];
 
@@ -828,6 +934,9 @@ static int build_feed(publish *p)
 	char **gone = xcalloc(p->nwithdrawn + 1, sizeof(*gone));
 	char path[PATH_MAX], feed_id[64];
 	feed_entry *e = xcalloc(max + 1, sizeof(*e));
+	sbuf *counts = xcalloc(p->nsnaps + 1, sizeof(*counts));
+	const char **sums = xcalloc(p->nsnaps + 1, sizeof(*sums));
+	feed_site site = { NULL, p->base_url };
 	sbuf out;
 	int rc = 0;
 
@@ -846,19 +955,27 @@ static int build_feed(publish *p)
 		e[i].title = o[i].title.data;
 		e[i].text = o[i].text.data;
 	}
-	for (i = 0; i < p->nsnaps; i++)
+	for (i = 0; i < p->nsnaps; i++) {
+		char *nl;
+
 		labels[i] = p->snaps[p->nsnaps - 1 - i].label;
+		sbuf_init(&counts[i]);
+		mc_fmt(path, sizeof(path), "%s/entries/%s", p->build, labels[i]);
+		if (!read_file(path, &counts[i]) && (nl = strchr(counts[i].data, '\n')))
+			counts[i].len = (size_t)(nl - counts[i].data), *nl = 0;
+		sums[i] = counts[i].data;
+	}
 	for (i = 0; i < p->nwithdrawn; i++)
 		gone[i] = p->withdrawn[p->nwithdrawn - 1 - i].label;
 	sbuf_init(&out);
 	mc_fmt(feed_id, sizeof(feed_id), "urn:modelcat:%s:audit", p->id);
 	if (!rc)
-		rc = feed_atom(feed_id, e, n, &out, p->err);
+		site.id = feed_id, rc = feed_atom(&site, e, n, &out, p->err);
 	mc_fmt(path, sizeof(path), "%s/audit/feed.atom", p->build);
 	if (!rc)
 		rc = write_file(path, out.data, out.len, p->err);
 	sbuf_reset(&out);
-	feed_index_html(labels, p->nsnaps, gone, p->nwithdrawn, &out);
+	feed_index_html(labels, sums, p->nsnaps, gone, p->nwithdrawn, &out);
 	mc_fmt(path, sizeof(path), "%s/audit/index.html", p->build);
 	if (!rc)
 		rc = write_file(path, out.data, out.len, p->err);
@@ -869,6 +986,10 @@ static int build_feed(publish *p)
 	}
 	free(o);
 	free(e);
+	for (i = 0; i < p->nsnaps; i++)
+		sbuf_release(&counts[i]);
+	free(counts);
+	free(sums);
 	free(labels);
 	free(gone);
 	return rc;
@@ -1061,6 +1182,56 @@ out:
 /* ---- publish ---- */
 
 /* Where things are, what is published, what the catalogue holds. */
+/* Is url an absolute http(s) URL with no space, quote or markup? */
+static int url_ok(const char *url)
+{
+	if (strncmp(url, "http://", 7) && strncmp(url, "https://", 8))
+		return 0;
+	return !url[strcspn(url, " \t\r\n\"'<>\\")] && strlen(url) < 1000 &&
+	       url[strchr(url, ':') - url + 3];
+}
+
+int site_base_url_ok(const char *url)
+{
+	return url_ok(url);
+}
+
+/* The site's URL: o->base_url, else the base-url line of
+ * pipelines/site.tsv, else "". 0, or -1 (err: a bad line). */
+static int base_url_find(publish *p)
+{
+	char path[PATH_MAX], line[2048];
+	long n = 0;
+	FILE *f;
+
+	if (p->o->base_url && *p->o->base_url) {
+		if (!url_ok(p->o->base_url))
+			return mc_error(p->err, "--base-url %s: not an http:// or https:// URL",
+					p->o->base_url);
+		mc_fmt(p->base_url, sizeof(p->base_url), "%s", p->o->base_url);
+		return 0;
+	}
+	paths_data_file(path, sizeof(path), "pipelines/site.tsv");
+	if (!(f = fopen(path, "r")))
+		return 0;
+	while (fgets(line, sizeof(line), f)) {
+		char *v;
+
+		n++;
+		line[strcspn(line, "\r\n")] = 0;
+		if (line[0] == '#' || !line[0])
+			continue;
+		v = strchr(line, '\t');
+		if (!v || strncmp(line, "base-url\t", 9) || !url_ok(v + 1)) {
+			fclose(f);
+			return mc_error(p->err, "%s:%ld: expected base-url<TAB>http(s)://...", path, n);
+		}
+		mc_fmt(p->base_url, sizeof(p->base_url), "%s", v + 1);
+	}
+	fclose(f);
+	return 0;
+}
+
 static int publish_prepare(publish *p, const char *out)
 {
 	mc_fmt(p->out, sizeof(p->out), "%s", out);
@@ -1081,6 +1252,8 @@ static int publish_prepare(publish *p, const char *out)
 		mc_fmt(p->prev, sizeof(p->prev), "%s", p->out);
 	}
 	remove_stale(p);
+	if (base_url_find(p))
+		return -1;
 	if (p->o->as_of && *p->o->as_of) {
 		mc_fmt(p->as_of, sizeof(p->as_of), "%s", p->o->as_of);
 	} else {
@@ -1173,6 +1346,7 @@ int site_publish(catalogue *cat, const char *out, const site_options *o, site_st
 	p.err = err;
 	manifest_init(&p.old);
 	manifest_init(&p.now);
+	strmap_init(&p.models);
 	if (publish_prepare(&p, out) || publish_build(&p) ||
 	    (o->before_switch && o->before_switch(o->arg, err)) || switch_version(&p)) {
 		if (building_set)
@@ -1184,6 +1358,8 @@ out:
 	building_set = 0;
 	manifest_release(&p.old);
 	manifest_release(&p.now);
+	strmap_release(&p.models);
+	mc_free_strings(p.volatile_fields, p.nvolatile);
 	free(p.snaps);
 	free(p.published);
 	free(p.withdrawn);

@@ -41,6 +41,9 @@ typedef struct site_options {
 	 * (-1, err set) removes the new version; the published site stays. */
 	int (*before_switch)(void *arg, mc_err *err);
 	void *arg;                   /* before_switch's argument */
+	/* where the site is read: the URL of DIR (NULL or "": not known; the
+	 * feed's links stay relative) */
+	const char *base_url;
 } site_options;
 
 /* What a publish did. */
@@ -64,6 +67,10 @@ int site_publish(catalogue *cat, const char *out, const site_options *o, site_st
 /* Is the site under out published from exactly the snapshots cat holds
  * (up to as_of)? *same 1 or 0. 0, or -1 (err). */
 int site_up_to_date(catalogue *cat, const char *out, const char *as_of, int *same, mc_err *err);
+
+/* Is url fit as a base URL (http:// or https://, a host, no space, quote
+ * or markup)? 1 or 0. */
+int site_base_url_ok(const char *url);
 
 /* Remove the version this process is building, if any. Async-signal-safe:
  * for a signal handler, which then ends the process. */

@@ -97,7 +97,7 @@ static int next_line(FILE *f, char **line, size_t *cap, unsigned long *lineno)
 static int load_columns(colmap *map, const char *path, mc_err *err)
 {
 	FILE *f = fopen(path, "r");
-	char *line = NULL, *parts[3];
+	char *line = NULL, *parts[4];
 	size_t cap = 0, fcap = 0, acap = 0, n, i;
 	unsigned long lineno = 0;
 	int rc = -1, got;
@@ -109,10 +109,15 @@ static int load_columns(colmap *map, const char *path, mc_err *err)
 	while ((got = next_line(f, &line, &cap, &lineno)) == 1) {
 		colmap_field *field;
 
-		n = split_tabs(line, parts, 3);
+		n = split_tabs(line, parts, 4);
 		if (n < 2) {
-			mc_error(err, "%s:%lu: expected name<TAB>type[<TAB>aliases]",
+			mc_error(err, "%s:%lu: expected name<TAB>type[<TAB>aliases[<TAB>flags]]",
 			         path, lineno);
+			goto out;
+		}
+		if (n == 4 && strcmp(parts[3], "") && strcmp(parts[3], "volatile")) {
+			mc_error(err, "%s:%lu: unknown flag '%s' (known: volatile)", path, lineno,
+				 parts[3]);
 			goto out;
 		}
 		if (map->nfields == fcap) {
@@ -126,9 +131,10 @@ static int load_columns(colmap *map, const char *path, mc_err *err)
 			goto out;
 		}
 		field->name = xstrdup(parts[0]);
+		field->is_volatile = n == 4 && !strcmp(parts[3], "volatile");
 		map->nfields++;
 		alias_add(map, &acap, parts[0], map->nfields - 1);
-		if (n == 3) {
+		if (n >= 3) {
 			char *alias = parts[2], *bar;
 
 			for (;;) {

@@ -28,6 +28,10 @@ typedef struct colmap_field {
 	enum colmap_type type;   /* how its values are read */
 	char **known;            /* COL_ENUM: NULL-terminated known values */
 	size_t nknown;           /* entries in known */
+	int is_volatile;         /* flag "volatile": its values change on their
+				    own (a citation count); the audit lists
+				    models whose only change is such a field
+				    apart from the others */
 } colmap_field;
 
 typedef struct colmap_alias {
