@@ -457,18 +457,12 @@ void audit_json(const diff_result *d, sbuf *out)
 	audit_json_with(d, NULL, out);
 }
 
-void audit_json_with(const diff_result *d, const audit_links *l, sbuf *out)
+/* The models that came back, by name: a "returned" member, after a comma. */
+static void json_returned(const diff_result *d, sbuf *out)
 {
-	const diff_model **v;
+	const diff_model **v = sorted(d->added.items, d->added.n);
 	size_t i, k;
 
-	sbuf_adds(out, "{\"from\": ");
-	json_str(out, d->from[0] ? d->from : NULL);
-	sbuf_adds(out, ", \"to\": ");
-	json_str(out, d->to);
-	json_names(out, "added", d->added.items, d->added.n);
-	json_names(out, "removed", d->removed.items, d->removed.n);
-	v = sorted(d->added.items, d->added.n);
 	sbuf_adds(out, ",\n \"returned\": [");
 	for (i = 0, k = 0; i < d->added.n; i++) {
 		if (!v[i]->returned)
@@ -481,6 +475,20 @@ void audit_json_with(const diff_result *d, const audit_links *l, sbuf *out)
 	}
 	sbuf_addc(out, ']');
 	free(v);
+}
+
+void audit_json_with(const diff_result *d, const audit_links *l, sbuf *out)
+{
+	const diff_model **v;
+	size_t i, k;
+
+	sbuf_adds(out, "{\"from\": ");
+	json_str(out, d->from[0] ? d->from : NULL);
+	sbuf_adds(out, ", \"to\": ");
+	json_str(out, d->to);
+	json_names(out, "added", d->added.items, d->added.n);
+	json_names(out, "removed", d->removed.items, d->removed.n);
+	json_returned(d, out);
 	v = sorted(d->renamed.items, d->renamed.n);
 	sbuf_adds(out, ",\n \"renamed\": [");
 	for (i = 0; i < d->renamed.n; i++) {
