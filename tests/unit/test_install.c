@@ -11,7 +11,11 @@
  *     after its stamp was taken: that program's write is kept;
  *   - a live file that does not exist yet is linked into place; one that
  *     appeared since the stamp said "no file" is a conflict;
- *   - a damaged (truncated) live file is rebuilt in place.
+ *   - a damaged (truncated) live file is rebuilt in place;
+ *   - catalogue_carry(): the rows of named tables of the file a rebuild
+ *     replaces, copied into the rebuild; a table the old file lacks, or no
+ *     old file, copies nothing; an old file that is no database is an
+ *     error and the rebuild is unchanged.
  */
 #include "unit.h"
 #include "db/catalogue.h"
@@ -215,6 +219,47 @@ static void test_install_damaged(void)
 	CHECK(exec(live, "PRAGMA integrity_check") == SQLITE_OK, "whole");
 }
 
+static void test_carry(void)
+{
+	static const char *const tables[] = { "t", "u" };
+	char from[300], to[300], bad[300];
+	size_t copied[2] = { 9, 9 };
+	catalogue cat;
+	mc_err err;
+	FILE *f;
+
+	path_of(from, sizeof(from), "carry-from.db");
+	path_of(to, sizeof(to), "carry-to.db");
+	path_of(bad, sizeof(bad), "carry-bad.db");
+	unlink(from);
+	unlink(to);
+	sqlite3_open(from, &cat.db);
+	sqlite3_exec(cat.db, "CREATE TABLE t(x PRIMARY KEY); INSERT INTO t VALUES ('a'), ('b'),"
+		     " ('old')", NULL, NULL, NULL);
+	sqlite3_close(cat.db);
+	memset(&cat, 0, sizeof(cat));
+	cat.path = to;
+	sqlite3_open(to, &cat.db);
+	sqlite3_exec(cat.db, "CREATE TABLE t(x PRIMARY KEY); CREATE TABLE u(y)", NULL, NULL, NULL);
+	CHECK(catalogue_carry(&cat, from, tables, 2, copied, &err) == 0, "carry: done");
+	CHECK(copied[0] == 3, "carry: the 3 rows of t (%zu)", copied[0]);
+	CHECK(copied[1] == 0, "carry: a table the old file lacks gives none (%zu)", copied[1]);
+	CHECK_STR(content(cat.db), "3 old", "carry: the rebuild has them");
+	CHECK(catalogue_carry(&cat, from, tables, 1, copied, &err) == 0 && copied[0] == 0,
+	      "carry again: the rows it has stay, none doubled");
+	CHECK(catalogue_carry(&cat, "/nonexistent/x.db", tables, 1, copied, &err) == 0 &&
+	      copied[0] == 0, "carry from no file: nothing, no error");
+	f = fopen(bad, "w");
+	if (f) {
+		fputs("this is not a database, only text long enough to have a header\n", f);
+		fclose(f);
+	}
+	CHECK(catalogue_carry(&cat, bad, tables, 1, copied, &err) == -1,
+	      "carry from a file that is no database: an error");
+	CHECK_STR(content(cat.db), "3 old", "and the rebuild unchanged");
+	sqlite3_close(cat.db);
+}
+
 int main(void)
 {
 	char cmd[300];
@@ -230,6 +275,7 @@ int main(void)
 	test_install_changed();
 	test_install_new();
 	test_install_damaged();
+	test_carry();
 	mc_fmt(cmd, sizeof(cmd), "rm -rf '%s'", scratch);
 	if (system(cmd)) {
 		/* a scratch folder left in $TMPDIR is no failure of the test */

@@ -771,3 +771,67 @@ out:
 	}
 	return rc;
 }
+
+/* Does the attached catalogue "carried" have table name? 1, 0, or -1. */
+static int carried_has(catalogue *cat, const char *name, mc_err *err)
+{
+	sqlite3_stmt *st = NULL;
+	int step;
+
+	if (catalogue_prepare(cat, &st, "SELECT 1 FROM carried.sqlite_master WHERE type = 'table'"
+			      " AND name = ?", err))
+		return -1;
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	step = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (step != SQLITE_ROW && step != SQLITE_DONE)
+		return catalogue_fail(cat, "reading the catalogue it replaces", err);
+	return step == SQLITE_ROW;
+}
+
+int catalogue_carry(catalogue *cat, const char *from, const char *const *tables, size_t n,
+		    size_t *copied, mc_err *err)
+{
+	sqlite3_stmt *st = NULL;
+	char sql[256];
+	size_t i;
+	int has, rc = -1;
+
+	for (i = 0; copied && i < n; i++)
+		copied[i] = 0;
+	if (access(from, F_OK))
+		return 0;
+	if (catalogue_prepare(cat, &st, "ATTACH DATABASE ? AS carried", err))
+		return -1;
+	sqlite3_bind_text(st, 1, from, -1, SQLITE_TRANSIENT);
+	has = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (has != SQLITE_DONE)
+		return catalogue_fail(cat, "reading the catalogue it replaces", err);
+	if (catalogue_exec(cat, "BEGIN", err))
+		goto detach;
+	for (i = 0; i < n; i++) {
+		if ((has = carried_has(cat, tables[i], err)) < 0)
+			goto rollback;
+		if (!has)
+			continue;
+		/* the table names are the callers' constants, never data */
+		mc_fmt(sql, sizeof(sql), "INSERT OR IGNORE INTO main.%s SELECT * FROM carried.%s",
+		       tables[i], tables[i]);
+		if (catalogue_exec(cat, sql, err)) {
+			mc_error_prefix(err, "%s: carrying %s over", from, tables[i]);
+			goto rollback;
+		}
+		if (copied)
+			copied[i] = (size_t)sqlite3_changes(cat->db);
+	}
+	if (catalogue_exec(cat, "COMMIT", err))
+		goto rollback;
+	rc = 0;
+	goto detach;
+rollback:
+	sqlite3_exec(cat->db, "ROLLBACK", NULL, NULL, NULL);
+detach:
+	sqlite3_exec(cat->db, "DETACH DATABASE carried", NULL, NULL, NULL);
+	return rc;
+}

@@ -102,4 +102,15 @@ int catalogue_prepare(catalogue *cat, sqlite3_stmt **st, const char *sql, mc_err
  * schema) to out. 0, or -1 ("path: cannot read: why"). */
 int catalogue_read_sql(const char *path, sbuf *out, mc_err *err);
 
+/*
+ * Copy into cat the rows of the n tables named (of the same schema) of the
+ * catalogue file from: a rebuilt catalogue keeps what only the catalogue
+ * it replaces knows (page texts, accepted contents). A table from lacks,
+ * or a from that does not exist, copies nothing. copied[i] (if copied is
+ * not NULL) counts the rows table i gave. Rows cat has already stay (OR
+ * IGNORE). 0, or -1 (err: from could not be read; cat unchanged).
+ */
+int catalogue_carry(catalogue *cat, const char *from, const char *const *tables, size_t n,
+		    size_t *copied, mc_err *err);
+
 #endif

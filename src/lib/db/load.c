@@ -1475,34 +1475,9 @@ static int guard_export(load *ld, mc_err *err)
 
 int load_carry_accepted(catalogue *cat, const char *from, mc_err *err)
 {
-	sqlite3_stmt *st = NULL;
-	int has, rc = -1;
+	static const char *const tables[] = { "accepted_content" };
 
-	if (access(from, F_OK))
-		return 0;
-	if (catalogue_prepare(cat, &st, "ATTACH DATABASE ? AS accepted_from", err))
-		return -1;
-	sqlite3_bind_text(st, 1, from, -1, SQLITE_TRANSIENT);
-	has = sqlite3_step(st);
-	sqlite3_finalize(st);
-	if (has != SQLITE_DONE)
-		return catalogue_fail(cat, "reading the catalogue it replaces", err);
-	if (catalogue_prepare(cat, &st, "SELECT count(*) FROM accepted_from.sqlite_master WHERE"
-			      " type = 'table' AND name = 'accepted_content'", err))
-		goto out;
-	has = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : -1;
-	sqlite3_finalize(st);
-	if (has < 0) {
-		catalogue_fail(cat, "reading the accepted contents it replaces", err);
-		goto out;
-	}
-	if (has && catalogue_exec(cat, "INSERT OR IGNORE INTO main.accepted_content SELECT export,"
-				  " sha256, accepted_at FROM accepted_from.accepted_content", err))
-		goto out;
-	rc = 0;
-out:
-	sqlite3_exec(cat->db, "DETACH DATABASE accepted_from", NULL, NULL, NULL);
-	return rc;
+	return catalogue_carry(cat, from, tables, 1, NULL, err);
 }
 
 int load_export_end(load *ld, load_stats *stats, mc_err *err)

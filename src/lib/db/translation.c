@@ -1,7 +1,5 @@
 #include "db/translation.h"
 
-#include <unistd.h>
-
 #include <stdlib.h>
 #include <string.h>
 
@@ -205,44 +203,12 @@ int translation_languages(catalogue *cat, char ***langs, size_t *n, mc_err *err)
 
 int translation_carry(catalogue *cat, const char *from, size_t *langs, mc_err *err)
 {
-	sqlite3_stmt *st = NULL;
-	int rc = -1, attached = 0, has;
+	static const char *const tables[] = { "translation", "translation_catalogue" };
+	size_t copied[2];
 
 	*langs = 0;
-	if (access(from, F_OK))
-		return 0;
-	if (catalogue_prepare(cat, &st, "ATTACH DATABASE ? AS carried", err))
+	if (catalogue_carry(cat, from, tables, 2, copied, err))
 		return -1;
-	sqlite3_bind_text(st, 1, from, -1, SQLITE_TRANSIENT);
-	has = sqlite3_step(st);
-	sqlite3_finalize(st);
-	if (has != SQLITE_DONE)
-		return catalogue_fail(cat, "reading the page texts of the catalogue it replaces", err);
-	attached = 1;
-	if (catalogue_prepare(cat, &st, "SELECT count(*) FROM carried.sqlite_master WHERE type ="
-			      " 'table' AND name IN ('translation', 'translation_catalogue')", err))
-		goto out;
-	has = sqlite3_step(st) == SQLITE_ROW ? sqlite3_column_int(st, 0) : -1;
-	sqlite3_finalize(st);
-	if (has < 0) {
-		catalogue_fail(cat, "reading the page texts of the catalogue it replaces", err);
-		goto out;
-	}
-	if (has == 2) {
-		if (catalogue_exec(cat, "BEGIN; INSERT INTO main.translation SELECT lang, key, text,"
-				   " status, line FROM carried.translation;"
-				   " INSERT INTO main.translation_catalogue SELECT lang, file, merged_at,"
-				   " entries, translated, missing, stale, invalid, unknown"
-				   " FROM carried.translation_catalogue; COMMIT", err)) {
-			sqlite3_exec(cat->db, "ROLLBACK", NULL, NULL, NULL);
-			mc_error_prefix(err, "%s: carrying its page texts over", from);
-			goto out;
-		}
-		*langs = (size_t)sqlite3_changes(cat->db);
-	}
-	rc = 0;
-out:
-	if (attached)
-		sqlite3_exec(cat->db, "DETACH DATABASE carried", NULL, NULL, NULL);
-	return rc;
+	*langs = copied[1];     /* a translation_catalogue row per language */
+	return 0;
 }
