@@ -53,8 +53,14 @@ echo "my notes" >"$P/audit/notes.txt"
 echo "User-agent: *" >"$P/robots.txt"
 echo a >"$TMP/other/a.txt"
 echo b >"$TMP/other/sub/b.txt"
+# what a killed run of the old layout left: a build folder, a half-written page
+mkdir -p "$P/.build-2147483646/pages"
+echo half >"$P/pages/en/gone.html.tmp-2147483646"
 
 check_status "a first run publishes over the old layout (exit 0)" 0 run --source "notable_ai_models=$first"
+check "the old layout's leftover build folder is removed" test ! -e "$P/.build-2147483646"
+check "and its half-written page, not carried into the version" \
+	test ! -e "$P/pages/en/gone.html.tmp-2147483646"
 check "DIR/pages is now a symbolic link" test -L "$P/pages"
 check "DIR/audit is now a symbolic link" test -L "$P/audit"
 check_eq "to the current version" "$(readlink "$P/pages") $(readlink "$P/audit")" \

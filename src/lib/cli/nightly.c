@@ -178,7 +178,8 @@ static void summary(const nightly *r, const struct timespec *start)
 		(double)(now.tv_sec - start->tv_sec) + (now.tv_nsec - start->tv_nsec) / 1e9);
 }
 
-/* Remove the build folders (DIR/.build-PID) of runs that were killed. */
+/* Remove the build folders (DIR/.build-PID) that killed runs of the layout
+ * before site versions left. */
 static void remove_stale_builds(const char *out)
 {
 	char path[PATH_MAX];
@@ -341,16 +342,25 @@ static int ingest_and_publish(nightly *r)
 }
 
 /* Under the lock: what killed runs left (no run is working now): their
- * catalogue copies, build folders and half-written files. */
+ * catalogue copies. (A killed publish's version is site_publish()'s to
+ * remove.) While DIR/pages is still a folder of the layout before site
+ * versions, also the build folders and half-written files that runs of
+ * that layout left: once, before the first publish carries the folder's
+ * files into a version; never again walking the whole published site, or
+ * touching a file of the user's that only looks like one of them. */
 static void remove_leftovers(const nightly *r)
 {
-	char prefix[PATH_MAX];
+	char prefix[PATH_MAX], pages[PATH_MAX];
+	struct stat st;
 
 	mc_fmt(prefix, sizeof(prefix), "%s.run-", r->target);
 	mc_remove_stale(prefix);
-	if (!access(r->out, F_OK)) {
+	mc_fmt(pages, sizeof(pages), "%s/pages", r->out);
+	if (!lstat(pages, &st) && S_ISDIR(st.st_mode)) {
 		remove_stale_builds(r->out);
-		job_remove_stale_temps(r->out);
+		job_remove_stale_temps(pages);
+		mc_fmt(pages, sizeof(pages), "%s/audit", r->out);
+		job_remove_stale_temps(pages);
 	}
 }
 
