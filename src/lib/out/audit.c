@@ -585,7 +585,7 @@ static const char audit_style[] =
 	"table{border-collapse:collapse;width:100%;table-layout:fixed}"
 	"td,th{border:1px solid #ccc;padding:.25em .4em;text-align:left;vertical-align:top;"
 	"overflow-wrap:anywhere;word-break:break-word}th{background:#f4f4f4}td.n{text-align:right}"
-	"td.field{width:30%}"
+	"td.field{width:30%}table.summary tr>:first-child{width:30%}"
 	"del{background:#fdd;text-decoration:line-through}ins{background:#dfd;text-decoration:none}"
 	"ul{padding-left:1.2em}.field{font-weight:600}.export{color:#666;font-size:.9em}"
 	"nav{margin:.5em 0}nav a{margin-right:1em}"
@@ -851,6 +851,9 @@ void audit_html_linked(const diff_result *d, const audit_links *l, sbuf *out)
 			     d->headers_respelled.items, d->headers_respelled.n);
 		sbuf_adds(out, "</ul>\n");
 	}
+	/* in the text audit's order: added, removed, renamed, changed */
+	html_models(out, l, "Added", d->added.items, d->added.n, "added", 1);
+	html_models(out, l, "Removed", d->removed.items, d->removed.n, "removed", 0);
 	v = sorted(d->renamed.items, d->renamed.n);
 	if (d->renamed.n)
 		sbuf_addf(out, "<h2 id=\"renamed\">Renamed (%zu)</h2>\n", d->renamed.n);
@@ -882,8 +885,6 @@ void audit_html_linked(const diff_result *d, const audit_links *l, sbuf *out)
 	}
 	html_volatile(d, l, v, out);
 	free(v);
-	html_models(out, l, "Added", d->added.items, d->added.n, "added", 1);
-	html_models(out, l, "Removed", d->removed.items, d->removed.n, "removed", 0);
 	html_quarantined(d, out);
 	column_values_section(d, out, HELD_HTML);
 	held_section(d, out, HELD_HTML);
