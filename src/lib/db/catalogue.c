@@ -351,7 +351,7 @@ static int create_new(const char *path, const char *sqldir, mc_err *err)
 	}
 	catalogue_close(&fresh);
 	rc = link(tmp, path);
-	if (rc && errno != EEXIST && (errno == EPERM || errno == ENOTSUP || errno == EXDEV))
+	if (rc && (errno == EPERM || errno == ENOTSUP || errno == EXDEV))
 		rc = rename(tmp, path); /* a file system without hard links */
 	if (rc && errno != EEXIST) {
 		mc_error(err, "%s: cannot create the catalogue: %s", path, strerror(errno));

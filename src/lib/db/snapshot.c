@@ -180,6 +180,16 @@ int snapshot_export_latest(catalogue *cat, const snapshot_export_filter *f,
 	return step == SQLITE_DONE ? 1 : catalogue_fail(cat, "reading earlier snapshots", err);
 }
 
+/* The name the n-th snapshot of day is published under: the day alone for
+ * the first, DATE.N after it (label: 16 bytes). */
+static void label_of(const char *day, int n, char *label)
+{
+	if (n == 1)
+		mc_fmt(label, 16, "%s", day);
+	else
+		mc_fmt(label, 16, "%s.%d", day, n);
+}
+
 int snapshot_ref_parse(const char *text, snapshot_ref *ref)
 {
 	const char *p;
@@ -253,12 +263,8 @@ int snapshot_label(catalogue *cat, sqlite3_int64 id, char label[16], mc_err *err
 	label[0] = '\0';
 	if (snapshot_day_of(cat, id, day, err) || snapshot_ordinal(cat, id, &n, err))
 		return -1;
-	if (!day[0] || !n)
-		return 0;
-	if (n == 1)
-		mc_fmt(label, 16, "%s", day);
-	else
-		mc_fmt(label, 16, "%s.%d", day, n);
+	if (day[0] && n)
+		label_of(day, n, label);
 	return 0;
 }
 
@@ -301,10 +307,7 @@ int snapshot_list(catalogue *cat, const char *upto, snapshot_entry **list, size_
 			column_copy(st, 1, e->day, sizeof(e->day));
 			column_copy(st, 2, e->loaded, sizeof(e->loaded));
 			ordinal = *n && !strcmp((*list)[*n - 1].day, e->day) ? ordinal + 1 : 1;
-			if (ordinal == 1)
-				mc_fmt(e->label, sizeof(e->label), "%s", e->day);
-			else
-				mc_fmt(e->label, sizeof(e->label), "%s.%d", e->day, ordinal);
+			label_of(e->day, ordinal, e->label);
 			sha256_init(&hash);
 			(*n)++;
 		}
