@@ -739,14 +739,19 @@ static void set_placeholders(builder *b)
 	sbuf_release(&s);
 }
 
-/* Was the model published at least a year before the page's date? */
+/* Was the model published at least a year before the page's "Last
+ * updated" date (the snapshot in which a value the page shows last
+ * changed; the snapshot's date when it has none)? Not the snapshot's own
+ * date: the page would then change, with no value changed, on the night a
+ * model turns one year old. */
 static int published_long_ago(const model_view *m)
 {
 	struct norm_date pub, now;
 	const char *date = field(m, "Publication date");
+	const char *ref = m->last_updated[0] ? m->last_updated : m->as_of;
 
 	if (!date || norm_date_parse(date, strlen(date), &pub, NULL) != NORM_OK ||
-	    norm_date_parse(m->as_of, strlen(m->as_of), &now, NULL) != NORM_OK)
+	    norm_date_parse(ref, strlen(ref), &now, NULL) != NORM_OK)
 		return 0;
 	return (now.year - pub.year) * 12 + (now.month - (pub.month ? pub.month : 1)) >= 12;
 }
