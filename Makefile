@@ -4,7 +4,7 @@
 # tests that.
 
 CC ?= cc
-PKGS := libcurl libxml-2.0 sqlite3 zlib
+PKGS := libcurl libxml-2.0 sqlite3 zlib libutf8proc
 PKG_CFLAGS := $(shell pkg-config --cflags $(PKGS))
 PKG_LIBS := $(shell pkg-config --libs $(PKGS))
 
