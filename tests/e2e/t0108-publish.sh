@@ -134,6 +134,7 @@ check_status "a run with nothing new" 0 run --source "notable_ai_models=$second"
 check_grep "says no change" "nothing new upstream: no change" "$TMP/err"
 
 # ---- roll back the second snapshot: docs/operations.md, step by step ----
+cp "$P/audit/$day.2.json" "$TMP/withdrawn-audit.json"
 # 1. find the snapshot's file in the store: the day's later content is
 #    named DATE T TIME Z-SHA12
 bad=$(ls "$S/notable_ai_models/" | grep "^${day}T")
@@ -154,6 +155,22 @@ check_eq "the first snapshot's entry keeps its id" "$(feed_ids | grep ":snapshot
 check "the withdrawal's id is new" sh -c "! printf '%s\n' \"\$1\" | grep -qF \"\$2\"" _ "$ids_before" \
 	"$(feed_ids | grep ':withdrawn:')"
 check_grep "the index lists it as withdrawn" "Withdrawn" "$P/audit/index.html"
+# the pages the withdrawal changed: one site-wide change, naming exactly
+# models the withdrawn snapshot's audit named
+python3 - "$TMP/withdrawn-audit.json" "$P/audit/site.json" >"$TMP/site-change" <<'EOF'
+import json, sys
+a = json.load(open(sys.argv[1]))
+named = {m["name"] if isinstance(m, dict) else m for k in ("added", "removed", "returned") for m in a[k]}
+named |= {c["name"] for c in a["changed"]} | {r["from"] for r in a["renamed"]} | {r["to"] for r in a["renamed"]}
+named |= {m for cv in a["column_values"] for m in cv["models"]} | {h["name"] for h in a["held"] if h.get("name")}
+c = json.load(open(sys.argv[2]))["site_changes"]
+print(len(c), c[0]["reason"] if c else "", len(c[0]["models"]) if c else 0,
+      bool(c) and set(c[0]["models"]) <= named)
+EOF
+read -r nchanges _ <"$TMP/site-change"
+check_eq "the withdrawal is one site-wide change" "$nchanges" 1
+check_grep "its reason names the snapshot" "^1 snapshot $day.2 withdrawn from the catalogue [1-9][0-9]* True\$" \
+	"$TMP/site-change"
 mc render --all --out "$TMP/fresh" >/dev/null 2>&1
 same=1
 for lang in "$TMP/fresh"/*; do

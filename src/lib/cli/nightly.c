@@ -326,9 +326,11 @@ static int ingest_and_publish(nightly *r)
 			job_log(r->program, "nothing new upstream: no change");
 			return MC_EXIT_OK;
 		}
-		/* after a rollback, or a run stopped between its two switches */
+		/* after a rollback, a run stopped between its two switches, new
+		 * page texts (modelcat translate) or another modelcat version */
 		job_log(r->program, "nothing new upstream, but the site in %s was not published"
-			" from the catalogue as it is: publishing it again", r->out);
+			" from the catalogue as it is (its snapshots, page texts and modelcat"
+			" version): publishing it again", r->out);
 	} else {
 		catalogue_close(&cat);
 	}

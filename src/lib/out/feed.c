@@ -144,7 +144,7 @@ static void add_html(sbuf *out, const char *s)
 }
 
 void feed_index_html(char *const *labels, const char *const *counts, size_t n,
-		     char *const *withdrawn, size_t nw, sbuf *out)
+		     char *const *withdrawn, size_t nw, size_t nsite, sbuf *out)
 {
 	size_t i;
 
@@ -183,5 +183,9 @@ void feed_index_html(char *const *labels, const char *const *counts, size_t n,
 		}
 		sbuf_adds(out, "</ul>\n");
 	}
+	sbuf_addf(out, "<h2>Site-wide changes</h2>\n<p>Pages changed for a reason no snapshot's"
+		       " audit gives (new page texts, a new renderer, withdrawn snapshots):"
+		       " <a href=\"site.html\">%zu on record</a> (<a href=\"site.txt\">text</a>,"
+		       " <a href=\"site.json\">JSON</a>).</p>\n", nsite);
 	sbuf_adds(out, "</body>\n</html>\n");
 }

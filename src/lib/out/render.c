@@ -156,6 +156,27 @@ typedef struct render_run {
 	size_t nformers;             /* entries in formers */
 } render_run;
 
+/* The SHA-256 of every language's page texts (code, then each text by
+ * its number) into r->stats->texts_sha: what the site compares to tell
+ * pages changed by new texts. */
+static void texts_digest(render_run *r)
+{
+	sha256_ctx h;
+	size_t i, k;
+
+	sha256_init(&h);
+	for (i = 0; i < r->nlangs; i++) {
+		sha256_update(&h, r->langs[i], strlen(r->langs[i]) + 1);
+		for (k = 0; k < PT_COUNT; k++) {
+			const char *t = r->texts[i].text[k] ? r->texts[i].text[k] : "";
+
+			sha256_update(&h, &k, sizeof(k));
+			sha256_update(&h, t, strlen(t) + 1);
+		}
+	}
+	sha256_final_hex(&h, r->stats->texts_sha);
+}
+
 /* Load every stored language's texts and make its folder under outdir. */
 static int load_languages(render_run *r, const char *outdir, mc_err *err)
 {
@@ -181,7 +202,35 @@ static int load_languages(render_run *r, const char *outdir, mc_err *err)
 			return -1;
 		remove_stale_temps(r->dirs[i]);
 	}
+	texts_digest(r);
 	return 0;
+}
+
+int render_texts_digest(catalogue *cat, char sha[65], mc_err *err)
+{
+	render_run r;
+	render_stats stats;
+	size_t i;
+	int rc = 0;
+
+	memset(&r, 0, sizeof(r));
+	r.stats = &stats;
+	if (translation_languages(cat, &r.langs, &r.nlangs, err))
+		return -1;
+	r.texts = xcalloc(r.nlangs + 1, sizeof(*r.texts));
+	for (i = 0; !rc && i < r.nlangs; i++)
+		if (translate_load(cat, r.langs[i], &r.texts[i], NULL))
+			rc = mc_error(err, "%s: cannot load the page texts of %s", cat->path,
+				      r.langs[i]);
+	if (!rc) {
+		texts_digest(&r);
+		mc_fmt(sha, 65, "%s", stats.texts_sha);
+	}
+	for (i = 0; i < r.nlangs; i++)
+		page_texts_release(&r.texts[i]);
+	free(r.texts);
+	mc_free_strings(r.langs, r.nlangs);
+	return rc;
 }
 
 /* The former names of name, "A, B" (oldest first), or NULL. */

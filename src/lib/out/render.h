@@ -27,6 +27,7 @@ typedef struct render_stats {
 	size_t models;               /* models rendered */
 	size_t languages;            /* languages */
 	size_t files;                /* files written */
+	char texts_sha[65];          /* SHA-256 of every language's page texts */
 } render_stats;
 
 /*
@@ -40,5 +41,9 @@ typedef struct render_stats {
  */
 int render_all(catalogue *cat, const char *as_of, const char *outdir, render_stats *stats,
 	       mc_err *err);
+
+/* The SHA-256 of every stored language's page texts (render_stats'
+ * texts_sha of a render_all now) into sha. 0, or -1 (err). */
+int render_texts_digest(catalogue *cat, char sha[65], mc_err *err);
 
 #endif

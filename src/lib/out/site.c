@@ -1,6 +1,7 @@
 #include "out/site.h"
 #include "out/audit.h"
 #include "out/feed.h"
+#include "out/changes.h"
 #include "out/render.h"
 #include "db/query.h"
 #include "db/snapshot.h"
@@ -291,6 +292,12 @@ typedef struct publish {
 	char **volatile_fields;      /* columns.tsv's volatile fields */
 	size_t nvolatile;
 	char models_sha[65];         /* SHA-256 of the volatile fields' names */
+	strmap explained;            /* page stems the new snapshots' audits explain */
+	size_t nwithdrawn_before;    /* withdrawn before this publish */
+	render_stamp stamp_was;      /* what the published pages were made with */
+	render_stamp stamp_now;      /* what the new ones are */
+	site_change *changes;        /* site-wide changes on record, oldest first */
+	size_t nchanges;
 	mc_err *err;
 } publish;
 
@@ -774,6 +781,49 @@ static int audit_reuse(publish *p, const char *label, const char *fp)
 	return 1;
 }
 
+/* Was s published, with this content, by the published version? */
+static int was_published(const publish *p, const snapshot_entry *s)
+{
+	size_t i;
+
+	for (i = 0; i < p->npublished; i++)
+		if (!strcmp(p->published[i].label, s->label) &&
+		    !strcmp(p->published[i].content, s->content))
+			return 1;
+	return 0;
+}
+
+static void explain_name(publish *p, const char *name)
+{
+	char stem[128];
+	int added;
+
+	if (!name)
+		return;
+	render_file_stem(name, stem, sizeof(stem));
+	strmap_get_or_add(&p->explained, stem, strlen(stem), &added);
+}
+
+/* The pages of every model d names (added, removed, returned, renamed,
+ * changed, held, given or losing a column's value) are explained by it. */
+static void explain(publish *p, const diff_result *d)
+{
+	const diff_model *items[4] = { d->added.items, d->removed.items, d->renamed.items,
+				       d->changed.items };
+	size_t n[4] = { d->added.n, d->removed.n, d->renamed.n, d->changed.n }, k, i;
+
+	for (k = 0; k < 4; k++)
+		for (i = 0; i < n[k]; i++) {
+			explain_name(p, items[k][i].name);
+			explain_name(p, items[k][i].old_name);
+		}
+	for (i = 0; i < d->held_models.n; i++)
+		explain_name(p, d->held_models.items[i].name);
+	for (k = 0; k < d->column_values.n; k++)
+		for (i = 0; i < d->column_values.items[k].n; i++)
+			explain_name(p, d->column_values.items[k].names[i]);
+}
+
 /* Compute snapshot i's audit (from the snapshot before it) and its feed
  * entry text ("TITLE\nTEXT") into the build. */
 static int audit_make(publish *p, size_t i)
@@ -791,6 +841,8 @@ static int audit_make(publish *p, size_t i)
 
 	if (query_diff_snapshots(p->cat, i ? p->snaps[i - 1].id : 0, s->id, &d, p->err))
 		return -1;
+	if (!was_published(p, s))
+		explain(p, &d);
 	sbuf_init(&text);
 	for (k = 0; !rc && k < 4; k++) {
 		sbuf_reset(&text);
@@ -975,7 +1027,7 @@ static int build_feed(publish *p)
 	if (!rc)
 		rc = write_file(path, out.data, out.len, p->err);
 	sbuf_reset(&out);
-	feed_index_html(labels, sums, p->nsnaps, gone, p->nwithdrawn, &out);
+	feed_index_html(labels, sums, p->nsnaps, gone, p->nwithdrawn, p->nchanges, &out);
 	mc_fmt(path, sizeof(path), "%s/audit/index.html", p->build);
 	if (!rc)
 		rc = write_file(path, out.data, out.len, p->err);
@@ -1041,6 +1093,155 @@ static int hash_build(publish *p, const char *rel)
 			p->stats->pages++;
 	}
 	mc_free_strings(names, n);
+	return rc;
+}
+
+/* ---- what explains the changed pages (changes.h) ---- */
+
+static int stem_explained(const publish *p, const char *name, size_t len)
+{
+	char stem[128], *copy = xstrndup(name, len);
+
+	render_file_stem(copy, stem, sizeof(stem));
+	free(copy);
+	return strmap_find(&p->explained, stem, strlen(stem)) != NULL;
+}
+
+/* The first line of the page text root/rel: a model's name, or "OLD →
+ * NEW: FILE" of a redirect. Is a name it gives explained? *name gets the
+ * page's own name (malloc'd) when it has none yet. */
+static int page_explained(const publish *p, const char *root, const char *rel, char **name)
+{
+	static const char arrow[] = " \xe2\x86\x92 ";
+	char path[PATH_MAX];
+	const char *a, *end;
+	sbuf text;
+	int ok = 0;
+
+	mc_fmt(path, sizeof(path), "%s/%s", root, rel);
+	sbuf_init(&text);
+	if (!root[0] || read_file(path, &text)) {
+		sbuf_release(&text);
+		return 0;
+	}
+	end = text.data + strcspn(text.data, "\n");
+	a = strstr(text.data, arrow);
+	if (a && a < end) {
+		const char *to = a + strlen(arrow), *colon = strstr(to, ": ");
+
+		ok = colon && colon < end && stem_explained(p, to, (size_t)(colon - to));
+		end = a;
+	}
+	if (!*name)
+		*name = xstrndup(text.data, (size_t)(end - text.data));
+	sbuf_release(&text);
+	return ok;
+}
+
+/* Is the page file rel ("pages/LANG/STEM.EXT", not an index) explained by
+ * the new snapshots' audits? Its stem, else a name its text gives in the
+ * new version or the published one. *name: the page's name. */
+static int page_file_explained(const publish *p, const char *rel, char **name)
+{
+	const char *lang = rel + 6, *file = strchr(lang, '/'), *dot;
+	char txt[PATH_MAX];
+
+	if (!file || !(dot = strrchr(file, '.')))
+		return 1;
+	if (strmap_find(&p->explained, file + 1, (size_t)(dot - file - 1)))
+		return 1;
+	mc_fmt(txt, sizeof(txt), "%.*s.txt", (int)(dot - rel), rel);
+	return page_explained(p, p->build, txt, name) || page_explained(p, p->prev, txt, name);
+}
+
+static int name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The page files that differ between the published version and the new
+ * one (every one of a changed model's pages: text and HTML, every
+ * language) whose model no new snapshot's audit names: one site-wide
+ * change, with its reason, appended to p->changes. */
+static void page_changes(publish *p)
+{
+	const manifest *m[2] = { &p->now, &p->old };
+	site_change c;
+	strmap seen;
+	size_t k, i, w;
+	sbuf reason;
+
+	memset(&c, 0, sizeof(c));
+	strmap_init(&seen);
+	for (k = 0; k < 2; k++)
+		for (i = 0; p->prev_name[0] && i < m[k]->n; i++) {
+			const char *rel = m[k]->paths[i], *had = manifest_find(m[!k], rel);
+			const char *stem = strrchr(rel, '/');
+			char *name = NULL;
+			int added;
+
+			if (strncmp(rel, "pages/", 6) || (had && !strcmp(had, m[k]->sha[i])) ||
+			    !strncmp(stem, "/index.", 7))
+				continue;
+			strmap_get_or_add(&seen, stem, strcspn(stem, "."), &added);
+			if (!added || page_file_explained(p, rel, &name)) {
+				free(name);
+				continue;
+			}
+			c.names = xrealloc(c.names, (c.n + 1) * sizeof(*c.names));
+			c.names[c.n++] = name ? name : xstrdup(stem + 1);
+		}
+	strmap_release(&seen);
+	if (!c.n)
+		return;
+	qsort(c.names, c.n, sizeof(*c.names), name_cmp);
+	sbuf_init(&reason);
+	w = p->nwithdrawn - p->nwithdrawn_before;
+	{
+		char **labels = xcalloc(w + 1, sizeof(*labels));
+
+		for (i = 0; i < w; i++)
+			labels[i] = p->withdrawn[p->nwithdrawn_before + i].label;
+		changes_reason(&p->stamp_was, &p->stamp_now, labels, w, &reason);
+		free(labels);
+	}
+	c.reason = sbuf_detach(&reason, NULL);
+	c.when = xcalloc(1, 32);
+	day_now(c.when);
+	c.snapshot = xstrdup(p->stats->label);
+	note(p, "site-wide change: %s: the pages of %zu model%s", c.reason, c.n,
+	     c.n == 1 ? "" : "s");
+	p->changes = xrealloc(p->changes, (p->nchanges + 1) * sizeof(*p->changes));
+	p->changes[p->nchanges++] = c;
+}
+
+/* render.tsv, changes.tsv and audit/site.{txt,json,html} of the build. */
+static int write_changes(publish *p)
+{
+	static const char *const kinds[] = { "render.tsv", "changes.tsv", "audit/site.txt",
+					     "audit/site.json", "audit/site.html" };
+	char path[PATH_MAX];
+	sbuf out;
+	size_t k;
+	int rc = 0;
+
+	sbuf_init(&out);
+	for (k = 0; !rc && k < 5; k++) {
+		sbuf_reset(&out);
+		if (k == 0)
+			changes_stamp_tsv(&p->stamp_now, &out);
+		else if (k == 1)
+			changes_tsv(p->changes, p->nchanges, &out);
+		else if (k == 2)
+			changes_text(p->changes, p->nchanges, &out);
+		else if (k == 3)
+			changes_json(p->changes, p->nchanges, &out);
+		else
+			changes_html(p->changes, p->nchanges, "../pages/en", has_page, p, &out);
+		mc_fmt(path, sizeof(path), "%s/%s", p->build, kinds[k]);
+		rc = write_file(path, out.data, out.len, p->err);
+	}
+	sbuf_release(&out);
 	return rc;
 }
 
@@ -1232,6 +1433,24 @@ static int base_url_find(publish *p)
 	return 0;
 }
 
+/* The published version's render.tsv and changes.tsv (none: an empty
+ * stamp, no changes). */
+static void read_changes(publish *p)
+{
+	char path[PATH_MAX];
+	sbuf text;
+
+	sbuf_init(&text);
+	mc_fmt(path, sizeof(path), "%s/render.tsv", p->prev);
+	if (!read_file(path, &text))
+		changes_stamp_parse(text.data, &p->stamp_was);
+	sbuf_reset(&text);
+	mc_fmt(path, sizeof(path), "%s/changes.tsv", p->prev);
+	if (!read_file(path, &text))
+		changes_parse(text.data, &p->changes, &p->nchanges);
+	sbuf_release(&text);
+}
+
 static int publish_prepare(publish *p, const char *out)
 {
 	mc_fmt(p->out, sizeof(p->out), "%s", out);
@@ -1248,6 +1467,7 @@ static int publish_prepare(publish *p, const char *out)
 		    rows_read(p->prev, "published.tsv", &p->published, &p->npublished, p->err) ||
 		    rows_read(p->prev, "withdrawn.tsv", &p->withdrawn, &p->nwithdrawn, p->err))
 			return -1;
+		read_changes(p);
 	} else if (p->legacy) {
 		mc_fmt(p->prev, sizeof(p->prev), "%s", p->out);
 	}
@@ -1295,14 +1515,22 @@ static int publish_build(publish *p)
 	mc_fmt(path, sizeof(path), "%s/pages", p->build);
 	if (render_all(p->cat, p->as_of, path, &rs, p->err) || build_audits(p, rows))
 		goto out;
+	mc_fmt(p->stamp_now.version, sizeof(p->stamp_now.version), "%s", MODELCAT_VERSION);
+	mc_fmt(p->stamp_now.texts, sizeof(p->stamp_now.texts), "%s", rs.texts_sha);
+	p->nwithdrawn_before = p->nwithdrawn;
 	find_withdrawn(p);
-	if (build_feed(p) ||
+	if (hash_build(p, "pages"))
+		goto out;
+	page_changes(p);
+	if (write_changes(p) || build_feed(p) ||
 	    rows_write(p->build, "published.tsv", rows, p->nsnaps, p->err) ||
 	    rows_write(p->build, "withdrawn.tsv", p->withdrawn, p->nwithdrawn, p->err) ||
-	    hash_build(p, "pages") || hash_build(p, "audit") || hash_build(p, "entries"))
+	    hash_build(p, "audit") || hash_build(p, "entries"))
 		goto out;
-	for (k = 0; k < 2; k++) {
-		const char *name = k ? "withdrawn.tsv" : "published.tsv";
+	for (k = 0; k < 4; k++) {
+		static const char *const names[] = { "published.tsv", "withdrawn.tsv", "render.tsv",
+						     "changes.tsv" };
+		const char *name = names[k];
 
 		mc_fmt(path, sizeof(path), "%s/%s", p->build, name);
 		{
@@ -1347,6 +1575,7 @@ int site_publish(catalogue *cat, const char *out, const site_options *o, site_st
 	manifest_init(&p.old);
 	manifest_init(&p.now);
 	strmap_init(&p.models);
+	strmap_init(&p.explained);
 	if (publish_prepare(&p, out) || publish_build(&p) ||
 	    (o->before_switch && o->before_switch(o->arg, err)) || switch_version(&p)) {
 		if (building_set)
@@ -1359,6 +1588,8 @@ out:
 	manifest_release(&p.old);
 	manifest_release(&p.now);
 	strmap_release(&p.models);
+	strmap_release(&p.explained);
+	changes_release(p.changes, p.nchanges);
 	mc_free_strings(p.volatile_fields, p.nvolatile);
 	free(p.snaps);
 	free(p.published);
@@ -1368,7 +1599,7 @@ out:
 
 int site_up_to_date(catalogue *cat, const char *out, const char *as_of, int *same, mc_err *err)
 {
-	char state[PATH_MAX], name[64], root[PATH_MAX];
+	char state[PATH_MAX], name[64], root[PATH_MAX], texts[65];
 	snapshot_entry *snaps = NULL;
 	site_row *rows = NULL;
 	size_t nsnaps = 0, nrows = 0, i;
@@ -1387,6 +1618,21 @@ int site_up_to_date(catalogue *cat, const char *out, const char *as_of, int *sam
 	for (i = 0; *same && i < nsnaps; i++)
 		*same = !strcmp(rows[i].label, snaps[i].label) &&
 			!strcmp(rows[i].content, snaps[i].content);
+	if (*same) {
+		/* pages another modelcat version rendered are rendered again */
+		render_stamp stamp;
+		sbuf text;
+
+		sbuf_init(&text);
+		mc_fmt(root + strlen(root), sizeof(root) - strlen(root), "/render.tsv");
+		changes_stamp_parse(read_file(root, &text) ? "" : text.data, &stamp);
+		*same = !strcmp(stamp.version, MODELCAT_VERSION);
+		sbuf_release(&text);
+		/* and pages of other texts (modelcat translate since) */
+		if (*same && render_texts_digest(cat, texts, err))
+			goto out;
+		*same = *same && !strcmp(stamp.texts, texts);
+	}
 	rc = 0;
 out:
 	free(rows);

@@ -6,8 +6,11 @@
  *                               see), entries/ (the feed's entry texts),
  *                               published.tsv (the snapshots it was
  *                               published from), withdrawn.tsv (snapshots
- *                               withdrawn since), MANIFEST (every file
- *                               modelcat wrote in it, with its SHA-256)
+ *                               withdrawn since), render.tsv (the modelcat
+ *                               version and page texts the pages were made
+ *                               with), changes.tsv (the site-wide changes,
+ *                               changes.h), MANIFEST (every file modelcat
+ *                               wrote in it, with its SHA-256)
  *   DIR/.modelcat/current       symbolic link "site-ID": the published one
  *   DIR/.modelcat/id            a random id of this site (feed entry ids)
  *   DIR/pages, DIR/audit        symbolic links .modelcat/current/pages and
@@ -65,7 +68,8 @@ int site_publish(catalogue *cat, const char *out, const site_options *o, site_st
 		 mc_err *err);
 
 /* Is the site under out published from exactly the snapshots cat holds
- * (up to as_of)? *same 1 or 0. 0, or -1 (err). */
+ * (up to as_of), with its page texts, by this modelcat version (the
+ * version's render.tsv)? *same 1 or 0. 0, or -1 (err). */
 int site_up_to_date(catalogue *cat, const char *out, const char *as_of, int *same, mc_err *err);
 
 /* Is url fit as a base URL (http:// or https://, a host, no space, quote
