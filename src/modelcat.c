@@ -31,6 +31,7 @@ static const struct command {
 	{ "reingest", "rebuild the catalogue from every stored snapshot" },
 	{ "render", "model pages as text or HTML, one or all (--all)" },
 	{ "run", "the nightly job: fetch, ingest, translate, render, audit" },
+	{ "search", "models whose name, former name or organisation matches a text" },
 	{ "show", "a model as it stood on a date, merged across exports" },
 	{ "translate", "merge the translation catalogues into the catalogue" },
 	{ "verify", "check the snapshot store and the catalogue against each other" },

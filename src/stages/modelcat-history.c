@@ -2,17 +2,19 @@
  * modelcat-history: the life of a model: every version and field change,
  * with dates and sources, across renames.
  */
-#include "db/query.h"
+#include "db/history.h"
 #include "cli/options.h"
 #include "cli/stage.h"
+#include "cli/suggest.h"
 
 #include <stdio.h>
+#include <string.h>
 
 /* the --help texts; main has the option table (opt_parse_table) */
 static const opt_command command = {
 	.program = "modelcat-history",
 	.usage =
-		"usage: modelcat history [--db PATH] NAME\n",
+		"usage: modelcat history [--db PATH] NAME [--format text|json]\n",
 	.description =
 		"Prints the history of every record that ever carried NAME (under any\n"
 		"name it had before or after a rename), export by export: each version\n"
@@ -20,17 +22,28 @@ static const opt_command command = {
 		"and name, each changed field `field: old -> new`, each rename with the\n"
 		"evidence it rests on, and rows carrying the name that were quarantined.\n"
 		"NAME#2 (#3, ...) is a repeated name's second (third, ...) row, as pages\n"
-		"and audits name it.\n",
+		"and audits name it. Values are printed in full (in text, line breaks and\n"
+		"tabs as spaces); a revised version lists the values new columns gave it.\n"
+		"--format json writes one object: records, their versions, each version's\n"
+		"renames and fields (field, old, new, why), and quarantined rows\n"
+		"(docs/history.md, \"History as JSON\").\n",
 	.exit =
-		"Exit: 0 printed; 2 usage; 3 the name was never seen, or failure.\n",
+		"Exit: 0 printed; 2 usage; 3 the name was never seen (up to five names\n"
+		"that were are suggested on stderr), or failure.\n",
 };
 
 int main(int argc, char **argv)
 {
-	const char *db = NULL;
-	opt_spec options[] = { OPT_DB(&db), OPT_DONE };
+	static const char *const formats[] = { "text", "json", NULL };
+	const char *db = NULL, *format = "text";
+	opt_spec options[] = {
+		OPT_DB(&db),
+		OPT_FORMAT(&format, formats, "text (default) or json"),
+		OPT_DONE
+	};
 	catalogue cat;
 	mc_err err;
+	history h;
 	sbuf out;
 	int first, rc, status = MC_EXIT_FAILURE;
 
@@ -42,15 +55,20 @@ int main(int argc, char **argv)
 	if (stage_catalogue(command.program, &cat, db, CATALOGUE_READONLY))
 		return MC_EXIT_FAILURE;
 	sbuf_init(&out);
-	rc = query_history(&cat, argv[first], &out, &err);
-	if (rc == 1)
-		rc = query_history_nth(&cat, argv[first], &out, &err);
-	if (rc < 0)
+	rc = history_read(&cat, argv[first], &h, &err);
+	if (rc < 0) {
 		stage_error(command.program, "%s", err.msg);
-	else if (rc > 0)
+	} else if (rc > 0) {
 		stage_error(command.program, "no model was ever named '%s'", argv[first]);
-	else
+		suggest_did_you_mean(command.program, &cat, argv[first], NULL);
+	} else {
+		if (!strcmp(format, "json"))
+			history_json(&h, &out);
+		else
+			history_text(&h, &out);
 		status = stage_write_stdout(command.program, &out);
+	}
+	history_release(&h);
 	sbuf_release(&out);
 	catalogue_close(&cat);
 	return status;

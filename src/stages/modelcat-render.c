@@ -10,6 +10,7 @@
 #include "cli/options.h"
 #include "cli/stage.h"
 #include "cli/snapref.h"
+#include "cli/suggest.h"
 #include "out/translate.h"
 
 #include <stdio.h>
@@ -74,6 +75,7 @@ static int render_one(catalogue *cat, const char *name, const char *lang, const 
 	if (rc > 0) {
 		stage_error(command.program, "no model named '%s' on %s (see modelcat history)", name,
 			    as_of);
+		suggest_did_you_mean(command.program, cat, name, as_of);
 		goto out;
 	}
 	if (page_build(&p, &m, strcmp(lang, "en") ? &texts : &english, &english, &cerr)) {

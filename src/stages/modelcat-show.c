@@ -7,6 +7,7 @@
 #include "cli/options.h"
 #include "cli/stage.h"
 #include "cli/snapref.h"
+#include "cli/suggest.h"
 #include "base/textout.h"
 #include "base/day.h"
 
@@ -27,8 +28,9 @@ static const opt_command command = {
 		"at the end of each day: --as-of DATE.N is accepted when it is that day's\n"
 		"last snapshot.\n",
 	.exit =
-		"Exit: 0 shown; 2 usage; 3 no such model on that date, no such snapshot\n"
-		"DATE.N (or not the day's last), or failure.\n",
+		"Exit: 0 shown; 2 usage; 3 no such model on that date (up to five names\n"
+		"on record then that are close to NAME are suggested on stderr), no such\n"
+		"snapshot DATE.N (or not the day's last), or failure.\n",
 };
 
 static void show_text(const model_view *m, sbuf *out)
@@ -124,6 +126,7 @@ int main(int argc, char **argv)
 	} else if (rc > 0) {
 		stage_error(command.program, "no model named '%s' on %s (see modelcat history)",
 			    argv[first], as_of);
+		suggest_did_you_mean(command.program, &cat, argv[first], day);
 	} else {
 		if (!strcmp(format, "json"))
 			show_json(&m, &out);

@@ -18,6 +18,7 @@
 #include "catalogue_fixture.h"
 #include "db/load.h"
 #include "db/query.h"
+#include "db/history.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,8 @@
 /*
  * query: reading the catalogue's history: exports as they stood on a
- * date, a model's merged record, its history, and what changed between
- * two dates. (Which snapshot is the latest: db/snapshot.h.)
+ * date, a model's merged record, the models and former names on record,
+ * and what changed between two dates. (Which snapshot is the latest:
+ * db/snapshot.h; a model's history: db/history.h.)
  *
  * Errors: every function that can fail fills err, its last parameter
  * (base/error.h), and returns -1; "none" is 1 where it says so.
@@ -175,18 +176,5 @@ typedef struct model_view {
  */
 int query_model(catalogue *cat, const char *name, const char *as_of, model_view *out, mc_err *err);
 void model_view_release(model_view *m);
-
-/*
- * Write the history of every record that ever carried name: each version
- * (date, export, kind, name), each field change (field: old -> new), each
- * rename with its evidence, and quarantined rows carrying the name, as
- * text lines. Returns 0, 1 when no record ever had the name, -1 on error.
- */
-int query_history(catalogue *cat, const char *name, sbuf *out, mc_err *err);
-/* The same for "NAME#n" (n >= 2): the records that were the n-th row
- * carrying NAME (as query_models names them), under any name they had.
- * Returns 0, 1 when name has no such suffix or no record matches, -1 on
- * error. */
-int query_history_nth(catalogue *cat, const char *name, sbuf *out, mc_err *err);
 
 #endif

@@ -1,0 +1,92 @@
+/*
+ * suggest: ranking the models for a text, for `modelcat search` and for
+ * the "did you mean" of show, history and render (docs/man/modelcat-search.1).
+ *
+ * Texts are compared by their search keys (base/unicode.h: case, accents
+ * and compatibility forms folded). A model matches through its name, a
+ * former name or one of its organisations, at the best of these ranks:
+ *
+ *   exact        the key equals the query's
+ *   prefix       the key starts with the query's
+ *   word prefix  a word of the key (after a character that is not a
+ *                letter or digit) starts with the query's
+ *   spelling     (suggestions only) the name or a former name is a few
+ *                edits away: one for queries up to 4 bytes, two up to 8,
+ *                three beyond (insertion, deletion, substitution, or two
+ *                neighbours swapped)
+ *   substring    the key holds the query's anywhere
+ *
+ * Best first: by rank, closer spellings first; within a rank a match of
+ * the name before a former name before an organisation, then shorter
+ * names (by key), then names in byte order. (A close spelling ranks
+ * before a substring: "gpt4" suggests GPT-4 before MiniGPT4.)
+ *
+ * Ownership: matches point into the models they were ranked from and
+ * live as long as those; the array is the caller's to free().
+ */
+#ifndef MODELCAT_SUGGEST_H
+#define MODELCAT_SUGGEST_H
+
+#include <stddef.h>
+#include "db/search.h"
+
+enum suggest_rank {
+	SUGGEST_EXACT = 0,           /* the key equals the query's */
+	SUGGEST_PREFIX,              /* starts with it */
+	SUGGEST_WORD,                /* a word starts with it */
+	SUGGEST_SPELLING,            /* a few edits away (suggestions only) */
+	SUGGEST_SUBSTRING            /* holds it */
+};
+
+enum suggest_what {
+	SUGGEST_NAME = 0,            /* the model's name */
+	SUGGEST_FORMER,              /* a name it had before */
+	SUGGEST_ORGANIZATION         /* one of its organisations */
+};
+
+/* One model found, and how. */
+typedef struct suggest_match {
+	const search_model *model;   /* the model */
+	enum suggest_rank rank;      /* how well */
+	enum suggest_what what;      /* through what */
+	const char *text;            /* the text that matched (in model) */
+	size_t text_len;             /* its length in bytes */
+	size_t distance;             /* SUGGEST_SPELLING: the edits */
+	size_t key_len;              /* the length of the name's key */
+} suggest_match;
+
+/* The rank's word for people ("exact", "prefix", ...). */
+const char *suggest_rank_name(enum suggest_rank rank);
+
+/*
+ * Rank models[0..n) against query, best first, into *out (allocated; the
+ * caller frees it) and *nout; with spelling, close spellings of names
+ * too. A query whose key is empty matches nothing.
+ */
+void suggest_rank(const char *query, const search_model *models, size_t n, int spelling,
+		  suggest_match **out, size_t *nout);
+
+/* Append up to max of the best names for query, ", "-separated, to out
+ * (close spellings included); returns how many. */
+size_t suggest_names(const char *query, const search_model *models, size_t n, size_t max,
+		     sbuf *out);
+
+/* Append matches[0..n) as text, one line each: name, organisations,
+ * publication date and what matched with its rank ("formerly GPT
+ * (exact)"), the first two columns aligned. */
+void suggest_text(const suggest_match *matches, size_t n, sbuf *out);
+/* The same as a JSON array of objects: name, organizations (an array),
+ * publication_date (null when none), matched ("name", "former name",
+ * "organization"), text (what matched) and rank. */
+void suggest_json(const suggest_match *matches, size_t n, sbuf *out);
+
+/*
+ * After a stage reported no model called name: print "PROGRAM: did you
+ * mean: A, B, C" (at most five) on stderr when the catalogue has names
+ * close to it, on as_of (YYYY-MM-DD), or with as_of NULL ever. Prints
+ * nothing when there are none or the catalogue cannot be read.
+ */
+void suggest_did_you_mean(const char *program, catalogue *cat, const char *name,
+			  const char *as_of);
+
+#endif

@@ -1,0 +1,117 @@
+/*
+ * The ranking of search and of "did you mean" (cli/suggest.h) on a small
+ * table of models: exact, prefix, word prefix, substring; name before
+ * former name before organisation; shorter names first within a rank;
+ * case and accents aside; close spellings for suggestions only, before
+ * substrings; at most the number asked for.
+ */
+#include "cli/suggest.h"
+#include "unit.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* name, organisation, date, a former name */
+static const char *const table[][4] = {
+	{ "GPT-4 Turbo", "OpenAI", "2023-11-06", NULL },
+	{ "GPT-4o", "OpenAI", "2024-05-13", NULL },
+	{ "GPT-4", "OpenAI", "2023-03-15", NULL },
+	{ "MiniGPT-4", "King Abdullah University", "2023-04-20", NULL },
+	{ "GPT-1", "OpenAI", "2018-06-01", "GPT" },
+	{ "Caf\xc3\xa9 LM", "Acme,Open Lab", NULL, NULL },
+	{ "Gopher", "DeepMind", "2021-12-08", NULL },
+	{ "GLM-4", "Zhipu AI", "2024-06-05", NULL },
+};
+#define NMODELS (sizeof(table) / sizeof(table[0]))
+
+static search_model *models;
+
+/* The models of the table, as db/search.h gives them. */
+static search_model *models_new(void)
+{
+	search_model *m = xcalloc(NMODELS, sizeof(*m));
+	size_t i;
+
+	for (i = 0; i < NMODELS; i++) {
+		m[i].name = xstrdup(table[i][0]);
+		m[i].organization = table[i][1] ? xstrdup(table[i][1]) : NULL;
+		m[i].date = table[i][2] ? xstrdup(table[i][2]) : NULL;
+		if (table[i][3]) {
+			m[i].formers = xcalloc(1, sizeof(char *));
+			m[i].formers[0] = xstrdup(table[i][3]);
+			m[i].nformers = 1;
+		}
+	}
+	return m;
+}
+
+/* The names suggest_rank() finds for query, "|"-separated, with each
+ * rank's first letter and what matched: "GPT-4:e:n|..." */
+static void ranked(const char *query, int spelling, sbuf *out)
+{
+	static const char what[] = "nfo";
+	suggest_match *m;
+	size_t n, i;
+
+	sbuf_reset(out);
+	suggest_rank(query, models, NMODELS, spelling, &m, &n);
+	for (i = 0; i < n; i++)
+		sbuf_addf(out, "%s%s:%s:%c", i ? "|" : "", m[i].model->name,
+			  suggest_rank_name(m[i].rank), what[m[i].what]);
+	free(m);
+}
+
+static void expect(const char *query, int spelling, const char *want, const char *what)
+{
+	sbuf out;
+
+	sbuf_init(&out);
+	ranked(query, spelling, &out);
+	CHECK_STR(out.data, want, "%s ('%s')", what, query);
+	sbuf_release(&out);
+}
+
+int main(void)
+{
+	sbuf out;
+
+	models = models_new();
+	expect("gpt-4", 0,
+	       "GPT-4:exact:n|GPT-4o:prefix:n|GPT-4 Turbo:prefix:n|MiniGPT-4:substring:n",
+	       "exact, then prefixes shorter first, then substring");
+	expect("GPT", 0,
+	       "GPT-1:exact:f|GPT-4:prefix:n|GPT-4o:prefix:n|GPT-4 Turbo:prefix:n|"
+	       "MiniGPT-4:substring:n",
+	       "a former name's exact match ranks first; case does not count");
+	expect("turbo", 0, "GPT-4 Turbo:word prefix:n", "a word of the name");
+	expect("cafe lm", 0, "Caf\xc3\xa9 LM:exact:n", "accents and case aside");
+	expect("CAF\xc3\x89", 0, "Caf\xc3\xa9 LM:prefix:n", "an accented query");
+	expect("open", 0,
+	       "GPT-1:prefix:o|GPT-4:prefix:o|GPT-4o:prefix:o|Caf\xc3\xa9 LM:prefix:o|"
+	       "GPT-4 Turbo:prefix:o",
+	       "organisations, each item of the list; shorter names first");
+	expect("lab", 0, "Caf\xc3\xa9 LM:word prefix:o", "a word of the second organisation");
+	expect("gtp-4", 0, "", "no spelling in a search");
+	expect("gtp-4", 1,
+	       "GPT-4:spelling:n|GLM-4:spelling:n|GPT-1:spelling:n|GPT-4o:spelling:n",
+	       "close spellings for suggestions, closest first");
+	expect("gpt4", 1,
+	       "GPT-4:spelling:n|GPT-1:spelling:f",
+	       "up to 4 bytes, one edit, of the name or a former name");
+	expect("pt-4", 1,
+	       "GPT-4:spelling:n|GPT-4o:substring:n|MiniGPT-4:substring:n|"
+	       "GPT-4 Turbo:substring:n",
+	       "a close spelling before substrings");
+	expect("", 1, "", "an empty query matches nothing");
+	expect("zzzz", 1, "", "nothing close");
+
+	sbuf_init(&out);
+	CHECK(suggest_names("gpt-4", models, NMODELS, 2, &out) == 2, "at most 2 names");
+	CHECK_STR(out.data, "GPT-4, GPT-4o", "the did-you-mean list");
+	sbuf_reset(&out);
+	CHECK(suggest_names("qqqqqqq", models, NMODELS, 5, &out) == 0, "none: 0");
+	CHECK(out.len == 0, "none: nothing written");
+	sbuf_release(&out);
+	search_models_release(models, NMODELS);
+	return unit_done();
+}
