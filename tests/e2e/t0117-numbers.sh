@@ -87,6 +87,17 @@ python3 "$TMP/digests.py" "$MODELCAT_DB" "$TOP/pipelines/columns.tsv" >"$TMP/dig
 read -r longer bad <"$TMP/dig"
 check "some stored numbers have more than 15 significant digits ($longer)" test "$longer" -gt 10
 check_eq "every version's digest is that of its values with numbers at 15 digits" "$bad" 0
+# the same through a staging file (digests computed by the load), and for
+# the models a later snapshot adds and renames
+staged() { MODELCAT_DB=$TMP/staged.db mc "$@"; }
+staged parse --out "$TMP/stage.db" "notable_ai_models=$src" >/dev/null 2>&1
+staged load --as-of 2025-04-18 "$TMP/stage.db" >/dev/null 2>&1
+python3 "$TMP/digests.py" "$TMP/staged.db" "$TOP/pipelines/columns.tsv" >"$TMP/dig"
+check_eq "a load from a staging file: the same" "$(cat "$TMP/dig")" "$longer 0"
+staged ingest --as-of 2025-05-06 "$SNAP/notable_ai_models/2025-05-06.csv.gz" >"$TMP/out" 2>&1
+check_grep "(the next snapshot adds and renames models)" " [1-9][0-9]* added, 0 removed, [1-9] renamed" "$TMP/out"
+python3 "$TMP/digests.py" "$TMP/staged.db" "$TOP/pipelines/columns.tsv" >"$TMP/dig"
+check_eq "their versions too" "$(cut -d' ' -f2 "$TMP/dig")" 0
 
 # A catalogue made when numbers were stored at 15 digits: the same
 # versions with those texts, and digests of them (what it held). Its raw
