@@ -20,9 +20,11 @@ static const opt_command command = {
 		"Writes EXPORT as the catalogue held it on the date (default: today, UTC):\n"
 		"the header of the latest snapshot on or before that date, with canonical\n"
 		"column names, then every row that was loaded from it, in file order, with\n"
-		"normalised values. Quarantined rows are not part of it (see the quarantine\n"
-		"table). --as-of DATE.N names the N-th snapshot of that day (from 1, in the\n"
-		"order they were loaded): the export as it stood right after it.\n",
+		"normalised values; a number as stored, the shortest text that reads back as\n"
+		"the same double (342212.3909614999, 1.7976931348623157e+308). Quarantined\n"
+		"rows are not part of it (see the quarantine table). --as-of DATE.N names\n"
+		"the N-th snapshot of that day (from 1, in the order they were loaded): the\n"
+		"export as it stood right after it.\n",
 	.exit =
 		"Exit: 0 written; 2 usage; 3 no such export on that date, no snapshot\n"
 		"DATE.N, or failure.\n",

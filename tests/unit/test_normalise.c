@@ -135,16 +135,23 @@ static const struct text_case number_cases[] = {
 	{ "1e+19", OK, "1e+19" },           /* all, Training compute (FLOP), RNADiffFold */
 	{ "1.0000000001e+25", OK, "1.0000000001e+25" }, /* all, Training compute lower bound */
 	{ "1.44e+21", OK, "1.44e+21" },     /* all, Finetune compute (FLOP) */
-	/* more than 15 significant digits: Python repr of a double */
-	{ "3.3499999999999998e+25", OK, "3.35e+25" }, /* all, Training compute (FLOP), Claude 3.7 Sonnet */
-	{ "1.1300000000000001e+27", OK, "1.13e+27" }, /* all, Training compute upper bound, Grok-3 */
-	{ "1.5848931924611137e+22", OK, "1.58489319246111e+22" }, /* all, Training compute (FLOP), Griffin */
-	{ "5.0000000000000004e+22", OK, "5e+22" },
-	{ "40586592.57781653", OK, "40586592.5778165" }, /* notable 2024-07-16..2025-05-06, Training compute cost (2023 USD), GPT-4 */
-	{ "29827341.919963885", OK, "29827341.9199639" }, /* notable 2025-05-06, Training compute cost (2023 USD), Gemini 1.0 Ultra */
-	{ "557218.9999999999", OK, "557219" },  /* all, Training dataset size (datapoints), RNAformer */
-	{ "740001.0000000013", OK, "740001.000000001" }, /* all, Training dataset size (datapoints), ConoDL */
-	{ "197336.5951439333", OK, "197336.595143933" }, /* notable, Training power draw (W) */
+	/* more than 15 significant digits: Python repr of a double, kept
+	 * (the compared text, 15 digits, is in compared_cases) */
+	{ "3.3499999999999998e+25", OK, "3.3499999999999998e+25" }, /* all, Training compute (FLOP), Claude 3.7 Sonnet */
+	{ "1.1300000000000001e+27", OK, "1.1300000000000001e+27" }, /* all, Training compute upper bound, Grok-3 */
+	{ "1.5848931924611137e+22", OK, "1.5848931924611137e+22" }, /* all, Training compute (FLOP), Griffin */
+	{ "5.0000000000000004e+22", OK, "5.0000000000000004e+22" },
+	{ "40586592.57781653", OK, "40586592.57781653" }, /* notable 2024-07-16..2025-05-06, Training compute cost (2023 USD), GPT-4 */
+	{ "29827341.919963885", OK, "29827341.919963885" }, /* notable 2025-05-06, Training compute cost (2023 USD), Gemini 1.0 Ultra */
+	{ "557218.9999999999", OK, "557218.9999999999" },  /* all, Training dataset size (datapoints), RNAformer */
+	{ "740001.0000000013", OK, "740001.0000000013" }, /* all, Training dataset size (datapoints), ConoDL */
+	{ "197336.5951439333", OK, "197336.5951439333" }, /* notable, Training power draw (W) */
+	{ "342212.3909614999", OK, "342212.3909614999" }, /* notable, Training power draw (W), SEER */
+	/* digits beyond what makes the double are dropped */
+	{ "0.1000000000000000055511151231257827", OK, "0.1" },
+	{ "3.33333333333333333333", OK, "3.3333333333333335" },
+	{ "1000000000000001", OK, "1000000000000001" },    /* 16 digits, "%.16g" layout */
+	{ "1000000000000001.0", OK, "1000000000000001" },
 	/* integers written as floats */
 	{ "530000000000.0", OK, "530000000000" }, /* all, Parameters, MegaScale (Production) */
 	{ "302.0", OK, "302" },             /* all, Citations, Neural cache model (size=2000) (300M) */
@@ -236,12 +243,16 @@ static const struct text_case number_cases[] = {
 	/* %.15g boundaries */
 	{ "999999999999999", OK, "999999999999999" },
 	{ "1000000000000000", OK, "1e+15" },
-	{ "123456789012345678", OK, "1.23456789012346e+17" },
+	{ "123456789012345678", OK, "1.2345678901234568e+17" },
 	{ "0.0001", OK, "0.0001" },
 	{ "0.00001", OK, "1e-05" },
 	{ "1e308", OK, "1e+308" },
-	{ "1.7976931348623157e308", OK, "1.79769313486232e+308" },
-	{ "1e-400", OK, "0" },              /* below the smallest double */
+	{ "1.7976931348623157e308", OK, "1.7976931348623157e+308" }, /* DBL_MAX */
+	{ "1.7976931348623158e308", OK, "1.7976931348623157e+308" }, /* rounds to it */
+	{ "2.2250738585072014e-308", OK, "2.2250738585072014e-308" }, /* DBL_MIN */
+	{ "1e-307", OK, "1e-307" },
+	{ "0e-400", OK, "0" },
+	{ "0.000e999", OK, "0" },
 	{ "0.0000000000000000000001", OK, "1e-22" },
 	{ "-0.000000000000000000000000000000000000000000000000001", OK, "-1e-51" },
 	/* empty */
@@ -281,6 +292,14 @@ static const struct text_case number_cases[] = {
 	{ "1.5M", INVALID, NULL },
 	{ "50%", INVALID, NULL },
 	{ "1e309", INVALID, NULL },         /* out of range */
+	{ "1.7976931348623159e308", INVALID, NULL }, /* rounds to infinity */
+	{ "-1e309", INVALID, NULL },
+	{ "1e-400", INVALID, NULL },        /* not zero, below every double */
+	{ "-1e-400", INVALID, NULL },
+	{ "4.9406564584124654e-324", INVALID, NULL }, /* subnormal: refused */
+	{ "2.2250738585072009e-308", INVALID, NULL }, /* the largest subnormal */
+	{ "1e-310", INVALID, NULL },
+	{ "10^-400", INVALID, NULL },
 	{ "10^999", INVALID, NULL },        /* out of range */
 	{ "3.9 \xc3\x97 10", INVALID, NULL },   /* 10 without a power */
 	{ "3.9 \xc3\x97", INVALID, NULL },
@@ -328,7 +347,7 @@ static void test_number_values(void)
 		{ "1,234,567.5", 1234567.5 },
 		{ "123456789012345678901234567890", 123456789012345678901234567890.0 },
 		{ "2.2250738585072014e-308", 2.2250738585072014e-308 },
-		{ "4.9406564584124654e-324", 4.9406564584124654e-324 },
+		{ "1.7976931348623157e308", 1.7976931348623157e308 },
 		{ "9007199254740993", 9007199254740992.0 }, /* halfway: ties to even */
 	};
 	size_t i;
@@ -378,6 +397,91 @@ static void test_number_values(void)
 	}
 }
 
+/* xorshift64: the next of a fixed sequence of test values. */
+static uint64_t next_random(uint64_t x)
+{
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	return x;
+}
+
+/* A double from x: any bit pattern, short decimals, integers near 10^15
+ * or rounding edges, in turn by n. */
+static double random_value(uint64_t x, int n)
+{
+	double v;
+
+	memcpy(&v, &x, sizeof v);
+	if (n % 4 == 1)           /* short decimals */
+		v = (double)(x % 100000000) / 1000.0;
+	else if (n % 4 == 2)      /* integers near 10^15 */
+		v = (double)(x % 4000000000000000u);
+	else if (n % 4 == 3)      /* rounding edges */
+		v = (double)(x % 1000000) * 1e-4 + 0.00005;
+	return v;
+}
+
+/* norm_number_text_compared as a norm_fn (why is left alone). */
+static int norm_compared_fn(const char *s, size_t len, sbuf *out, char *why)
+{
+	(void)why;
+	return norm_number_text_compared(s, len, out);
+}
+
+/* The compared text of what the exports hold: 15 significant digits,
+ * the shortest decimal rounded half up. */
+static const struct text_case compared_cases[] = {
+	{ "3.3499999999999998e+25", OK, "3.35e+25" }, /* all, Training compute (FLOP), Claude 3.7 Sonnet */
+	{ "1.1300000000000001e+27", OK, "1.13e+27" }, /* all, Training compute upper bound, Grok-3 */
+	{ "1.5848931924611137e+22", OK, "1.58489319246111e+22" }, /* all, Training compute (FLOP), Griffin */
+	{ "5.0000000000000004e+22", OK, "5e+22" },
+	{ "40586592.57781653", OK, "40586592.5778165" }, /* notable, Training compute cost (2023 USD), GPT-4 */
+	{ "29827341.919963885", OK, "29827341.9199639" }, /* notable 2025-05-06, Gemini 1.0 Ultra */
+	{ "557218.9999999999", OK, "557219" },  /* all, Training dataset size (datapoints), RNAformer */
+	{ "740001.0000000013", OK, "740001.000000001" }, /* all, Training dataset size (datapoints), ConoDL */
+	{ "197336.5951439333", OK, "197336.595143933" }, /* notable, Training power draw (W) */
+	{ "342212.3909614999", OK, "342212.3909615" }, /* notable, Training power draw (W), SEER */
+	{ "783480.3837556645", OK, "783480.383755665" }, /* half up, as a spreadsheet */
+	{ "123456789012345678", OK, "1.23456789012346e+17" },
+	{ "1000000000000001", OK, "1e+15" },
+	{ "999999999999999.9", OK, "1e+15" },
+	{ "999999999999999", OK, "999999999999999" },
+	{ "1.7976931348623157e+308", OK, "1.79769313486232e+308" },
+	{ "2.2250738585072014e-308", OK, "2.2250738585072e-308" },
+	{ "0.30000000000000004", OK, "0.3" },
+	{ "3.9e+24", OK, "3.9e+24" },
+	{ "530000000000", OK, "530000000000" },
+	{ "-0", OK, "0" },
+	{ "0.0001", OK, "0.0001" },
+	{ "0.00001", OK, "1e-05" },
+};
+
+static void test_number_text_equal(void)
+{
+	static const struct {
+		const char *a, *b;
+		int equal;
+	} cases[] = {
+		{ "342212.3909614999", "342212.3909615", 1 },
+		{ "342212.3909614999", "342212.3909614998", 1 },
+		{ "342212.3909614999", "342212.390961", 0 },
+		{ "1.7976931348623157e+308", "1.79769313486232e+308", 0 }, /* the second is no double */
+		{ "3.9e+24", "3.9e+24", 1 },
+		{ "text", "text", 1 },
+		{ "text", "txet", 0 },
+		{ "1", "", 0 },
+		{ "", "", 1 },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof cases / sizeof cases[0]; i++)
+		CHECK(norm_number_text_equal(cases[i].a, strlen(cases[i].a), cases[i].b,
+					     strlen(cases[i].b)) == cases[i].equal,
+		      "norm_number_text_equal(\"%s\", \"%s\") is %d", cases[i].a, cases[i].b,
+		      cases[i].equal);
+}
+
 static void test_number_format(void)
 {
 	static const struct {
@@ -388,8 +492,8 @@ static void test_number_format(void)
 		{ 3.9e24, "3.9e+24" },
 		{ 0.48, "0.48" },
 		{ 302.0, "302" },
-		{ 5.0000000000000004e+22, "5e+22" },
-		{ 40586592.57781653, "40586592.5778165" },
+		{ 5.0000000000000004e+22, "5.0000000000000004e+22" },
+		{ 40586592.57781653, "40586592.57781653" },
 		{ -0.0, "0" },
 		{ 0.0, "0" },
 		{ -2.5, "-2.5" },
@@ -399,8 +503,19 @@ static void test_number_format(void)
 		{ 1e100, "1e+100" },
 		{ 1.5e-300, "1.5e-300" },
 		{ 123456.7, "123456.7" },
-		{ 0.1 + 0.2, "0.3" },
-		{ 9.999999999999999e14, "1e+15" },
+		{ 0.1 + 0.2, "0.30000000000000004" },
+		{ 9.999999999999999e14, "999999999999999.9" },
+		/* the C standard's values (float.h) */
+		{ DBL_MAX, "1.7976931348623157e+308" },
+		{ -DBL_MAX, "-1.7976931348623157e+308" },
+		{ DBL_MIN, "2.2250738585072014e-308" },
+		{ 0.1, "0.1" },
+		{ 1.0 / 3.0, "0.3333333333333333" },
+		{ 2.0 / 3.0, "0.6666666666666666" },
+		/* the smallest subnormal: "%.15g" reads back as it */
+		{ 4.9406564584124654e-324, "4.94065645841247e-324" },
+		{ DBL_EPSILON, "2.220446049250313e-16" },
+		{ 9007199254740993.0, "9007199254740992" },
 	};
 	size_t i;
 	sbuf out;
@@ -419,57 +534,105 @@ static void test_number_format(void)
 	norm_number_format(-INFINITY, &out);
 	CHECK_STR(out.data, "-inf", "norm_number_format(-INFINITY)");
 
-	/* The hand layout against printf's %.15g over many values. */
+	/* The hand layout against printf over many values: the stored text
+	 * is the first of %.15g, %.16g, %.17g that reads back as v, and
+	 * always reads back as v. */
 	{
 		uint64_t x = 0x9E3779B97F4A7C15u;
-		int bad = 0, n;
+		int bad = 0, n, prec;
 		char want[64];
 		double v;
-		int ok;
 
 		for (n = 0; n < 200000; n++) {
-			x ^= x << 13;
-			x ^= x >> 7;
-			x ^= x << 17;
-			memcpy(&v, &x, sizeof v);
-			if (n % 4 == 1)           /* short decimals */
-				v = (double)(x % 100000000) / 1000.0;
-			else if (n % 4 == 2)      /* integers near 10^15 */
-				v = (double)(x % 4000000000000000u);
-			else if (n % 4 == 3)      /* rounding edges */
-				v = (double)(x % 1000000) * 1e-4 + 0.00005;
+			x = next_random(x);
+			v = random_value(x, n);
 			if (isnan(v) || isinf(v))
 				continue;
-			snprintf(want, sizeof want, "%.15g", v);
+			for (prec = 15; prec <= 17; prec++) {
+				snprintf(want, sizeof want, "%.*g", prec, v);
+				if (strtod(want, NULL) == v)
+					break;
+			}
 			if (!strcmp(want, "-0"))
 				strcpy(want, "0");
 			sbuf_reset(&out);
 			norm_number_format(v, &out);
-			/* Where %.15g reads back as v, v has at most 15
-			 * significant digits and the text must be %.15g's.
-			 * Otherwise the text is the shortest decimal rounded
-			 * half up: within half a unit of the 15th digit. */
-			if (strtod(want, NULL) == v) {
-				ok = !strcmp(out.data, want);
-			} else {
-				double back = strtod(out.data, NULL);
-				double unit = pow(10, floor(log10(fabs(v))) - 14);
-
-				/* the shortest decimal is itself within
-				 * an ulp or so of v */
-				ok = fabs(back - v) <= 0.5 * unit + 4 * fabs(v) * DBL_EPSILON;
-			}
-			if (!ok) {
-				if (bad++ < 5)
-					printf("# %.17g: got %s, %%.15g %s\n", v,
-					       out.data, want);
-			}
+			if ((strcmp(out.data, want) || strtod(out.data, NULL) != v) && bad++ < 5)
+				printf("# %.17g: got %s, printf %s\n", v, out.data, want);
 		}
-		CHECK(bad == 0, "norm_number_format agrees with %%.15g where it "
-		      "round-trips, within half a 15th digit elsewhere, on "
-		      "200000 values (%d differ)", bad);
+		CHECK(bad == 0, "norm_number_format is the first of %%.15g, %%.16g, %%.17g "
+		      "that reads back, on 200000 values (%d differ)", bad);
 	}
 	sbuf_release(&out);
+}
+
+/* The compared text: 15 significant digits. */
+static void test_number_compared(void)
+{
+	uint64_t x = 0x9E3779B97F4A7C15u;
+	int bad = 0, n;
+	char want[64];
+	double v;
+	int ok;
+	sbuf out;
+
+	sbuf_init(&out);
+	/* The hand layout against printf's %.15g over many values. */
+	for (n = 0; n < 200000; n++) {
+		x = next_random(x);
+		v = random_value(x, n);
+		if (isnan(v) || isinf(v))
+			continue;
+		snprintf(want, sizeof want, "%.15g", v);
+		if (!strcmp(want, "-0"))
+			strcpy(want, "0");
+		sbuf_reset(&out);
+		norm_number_compared(v, &out);
+		/* Where %.15g reads back as v, v has at most 15
+		 * significant digits and the text must be %.15g's.
+		 * Otherwise the text is the shortest decimal rounded
+		 * half up: within half a unit of the 15th digit. */
+		if (strtod(want, NULL) == v) {
+			ok = !strcmp(out.data, want);
+		} else {
+			double back = strtod(out.data, NULL);
+			double unit = pow(10, floor(log10(fabs(v))) - 14);
+
+			/* the shortest decimal is itself within
+			 * an ulp or so of v */
+			ok = fabs(back - v) <= 0.5 * unit + 4 * fabs(v) * DBL_EPSILON;
+		}
+		if (!ok) {
+			if (bad++ < 5)
+				printf("# %.17g: got %s, %%.15g %s\n", v,
+				       out.data, want);
+		}
+		/* the stored text compares as the value does (subnormals
+		 * are refused by the parser) */
+		if (v != 0 && fabs(v) < DBL_MIN)
+			continue;
+		sbuf_reset(&out);
+		norm_number_format(v, &out);
+		{
+			char stored[64];
+			char compared[64];
+
+			snprintf(stored, sizeof stored, "%s", out.data);
+			sbuf_reset(&out);
+			norm_number_compared(v, &out);
+			snprintf(compared, sizeof compared, "%s", out.data);
+			sbuf_reset(&out);
+			if ((norm_number_text_compared(stored, strlen(stored), &out) != OK ||
+			     strcmp(out.data, compared)) && bad++ < 5)
+				printf("# %.17g: stored %s compares as %s, not %s\n", v, stored,
+				       out.data, compared);
+		}
+	}
+	CHECK(bad == 0, "norm_number_compared agrees with %%.15g where it "
+	      "round-trips, within half a 15th digit elsewhere, and the stored text "
+	      "compares alike, on 200000 values (%d differ)", bad);
+	sbuf_release(&out);
+	RUN(norm_compared_fn, compared_cases);
 }
 
 static double parsed(const char *s)
@@ -548,7 +711,7 @@ static void test_number_locale(void)
 	      out.data);
 	sbuf_reset(&out);
 	CHECK(norm_number("40586592.57781653", 17, &out, why) == OK &&
-	      !strcmp(out.data, "40586592.5778165"),
+	      !strcmp(out.data, "40586592.57781653"),
 	      "under %s: 40586592.57781653 -> \"%s\"", names[i], out.data);
 	sbuf_reset(&out);
 	CHECK(norm_number("0,5", 3, &out, why) == INVALID,
@@ -1048,7 +1211,9 @@ int main(void)
 	RUN(norm_number, number_cases);
 	test_number_values();
 	test_number_format();
+	test_number_compared();
 	test_number_equal();
+	test_number_text_equal();
 	test_number_locale();
 	RUN(norm_date, date_cases);
 	test_date_struct();

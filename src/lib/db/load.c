@@ -1,5 +1,7 @@
 #include "db/load.h"
 #include "db/snapshot.h"
+#include "read/normalise.h"
+#include "read/record.h"
 #include "base/json.h"
 #include "base/sha256.h"
 #include "base/strmap.h"
@@ -55,6 +57,7 @@ struct load_known {
 typedef struct snap_field {
 	char *name;                  /* canonical field (owned) */
 	int common;                  /* 1: the previous snapshot had it too */
+	int number;                  /* 1: a number, compared at 15 digits */
 } snap_field;
 
 struct load {
@@ -73,7 +76,7 @@ struct load {
 	int current_read;             /* current is filled */
 	snap_field *fields;           /* the export's header fields */
 	size_t nfields;               /* entries in fields */
-	strmap field_names;           /* the fields' names, to skip repeats */
+	strmap field_names;           /* field name -> index into fields + 1 */
 	unsigned char *seen;          /* seen[record id]: carried by a row */
 	size_t seen_cap;              /* entries in seen */
 	struct held_row {
@@ -341,15 +344,18 @@ static int compare_columns(load *ld, sqlite3_int64 previous, const load_column *
 	ld->fields = xcalloc(ncolumns ? ncolumns : 1, sizeof(*ld->fields));
 	for (i = 0; i < ncolumns; i++) {
 		const char *field = columns[i].field;
-		size_t *at;
+		size_t *at, *slot;
 		int added;
 
 		if (columns[i].headerless)
 			continue;
-		strmap_get_or_add(&ld->field_names, field, strlen(field), &added);
+		slot = strmap_get_or_add(&ld->field_names, field, strlen(field), &added);
 		if (!added)
 			continue;
+		*slot = ld->nfields + 1;
 		ld->fields[ld->nfields].name = xstrdup(field);
+		ld->fields[ld->nfields].number = !strcmp(columns[i].type,
+							 colmap_type_name(COL_NUMBER));
 		at = previous ? strmap_find(&prev, field, strlen(field)) : NULL;
 		ld->fields[ld->nfields].common = at != NULL;
 		ld->nfields++;
@@ -608,15 +614,38 @@ typedef struct version_values {
 
 enum { DIGEST_LEN = 16 };
 
-void load_digest(const char *norm, unsigned char digest[DIGEST_LEN])
+void load_digest(const char *compared, unsigned char digest[DIGEST_LEN])
 {
 	unsigned char full[32];
 	sha256_ctx ctx;
 
 	sha256_init(&ctx);
-	sha256_update(&ctx, norm, strlen(norm));
+	sha256_update(&ctx, compared, strlen(compared));
 	sha256_final(&ctx, full);
 	memcpy(digest, full, DIGEST_LEN);
+}
+
+/* record_number_fn over the snapshot's header fields. */
+static int field_is_number(void *ctx, const char *field)
+{
+	const load *ld = ctx;
+	const size_t *at = strmap_find(&ld->field_names, field, strlen(field));
+
+	return at && *at && ld->fields[*at - 1].number;
+}
+
+/* The digest of stored values norm (a row of this snapshot): of their
+ * compared form, numbers at 15 significant digits. */
+static void values_digest(const load *ld, const char *norm, unsigned char digest[DIGEST_LEN])
+{
+	sbuf compared;
+
+	sbuf_init(&compared);
+	if (record_compared(norm, field_is_number, (void *)ld, &compared))
+		load_digest(norm, digest);
+	else
+		load_digest(compared.data, digest);
+	sbuf_release(&compared);
 }
 
 /* Close the record's current version (if any) and open a new one. */
@@ -647,7 +676,7 @@ static int open_version(load *ld, sqlite3_int64 record, sqlite3_int64 current,
 		if (values->digest)
 			memcpy(digest, values->digest, DIGEST_LEN);
 		else
-			load_digest(values->norm, digest);
+			values_digest(ld, values->norm, digest);
 		if (sqlite3_bind_blob(st, 10, digest, DIGEST_LEN, SQLITE_TRANSIENT) != SQLITE_OK ||
 		    (values->raw_digest &&
 		     sqlite3_bind_blob(st, 11, values->raw_digest, DIGEST_LEN,
@@ -716,10 +745,13 @@ static int hold_quarantined(load *ld, mc_err *err)
 	return 0;
 }
 
-static int same_value(const json_pair *a, const json_pair *b)
+/* Numbers are the same when equal at 15 significant digits. */
+static int same_value(const json_pair *a, const json_pair *b, int number)
 {
 	if (!a || !b)
 		return a == b;
+	if (number)
+		return norm_number_text_equal(a->value, a->len, b->value, b->len);
 	return a->len == b->len && !memcmp(a->value, b->value, a->len);
 }
 
@@ -741,7 +773,7 @@ static int compare_values(load *ld, const json_flat *old, const json_flat *cur,
 		const json_pair *b = json_flat_get(cur, ld->fields[i].name);
 		sqlite3_stmt *st = ld->insert_change;
 
-		if (same_value(a, b))
+		if (same_value(a, b, ld->fields[i].number))
 			continue;
 		if (!ld->fields[i].common) {
 			(*new_diff)++;
@@ -815,7 +847,7 @@ static int update_record(load *ld, sqlite3_int64 record, const load_row *row, mc
 	if (row->has_digest)
 		memcpy(digest, row->digest, DIGEST_LEN);
 	else
-		load_digest(row->norm_json, digest);
+		values_digest(ld, row->norm_json, digest);
 	sqlite3_bind_int64(st, 1, record);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {

@@ -61,7 +61,9 @@ typedef struct load_row {
 	const char *raw_csv;         /* the row as read, as CSV */
 	const char *norm_json;       /* JSON object field -> normalised value */
 	const char *raw_json;        /* JSON object field -> raw cell (differing) */
-	int has_digest;              /* 1: digest holds load_digest(norm_json) */
+	int has_digest;              /* 1: digest holds the load_digest() of
+					norm_json's compared form
+					(record_encode_compared) */
 	unsigned char digest[16];    /* computed ahead (by the parsing thread) */
 	int has_raw_digest;          /* 1: raw_digest holds the raw record's */
 	unsigned char raw_digest[16];/* see parse_row.raw_digest */
@@ -107,8 +109,10 @@ typedef colmap_guards load_guards;
 typedef struct load load;
 
 /* The digest a version keeps of its normalised values: the first 16 bytes
- * of the SHA-256 of the JSON text. */
-void load_digest(const char *norm_json, unsigned char digest[16]);
+ * of the SHA-256 of the JSON text of their compared form (see
+ * read/record.h: numbers at 15 significant digits), which is what
+ * compared_json must be. */
+void load_digest(const char *compared_json, unsigned char digest[16]);
 
 /* Start loading a snapshot dated as_of (YYYY-MM-DD): opens the transaction. */
 int load_begin(catalogue *cat, load **out, const char *as_of, mc_err *err);

@@ -1,5 +1,7 @@
 #include "db/query.h"
 #include "db/snapshot.h"
+#include "read/colmap.h"
+#include "read/normalise.h"
 #include "base/json.h"
 #include "base/strmap.h"
 #include "base/textout.h"
@@ -175,6 +177,7 @@ static char *column_dup(sqlite3_stmt *st, int i)
 typedef struct header {
 	char **fields;               /* canonical fields */
 	char **headers;              /* header cells */
+	unsigned char *numbers;      /* per field: 1 for a number */
 	size_t n;                    /* entries */
 	strmap index;                /* field -> position + 1 */
 } header;
@@ -189,6 +192,7 @@ static void header_release(header *h)
 	}
 	free(h->fields);
 	free(h->headers);
+	free(h->numbers);
 	strmap_release(&h->index);
 	memset(h, 0, sizeof(*h));
 }
@@ -202,7 +206,7 @@ static int header_load(catalogue *cat, sqlite3_int64 export_id, header *h, mc_er
 	strmap_init(&h->index);
 	if (!export_id)
 		return 0;
-	if (catalogue_prepare(cat, &st, "SELECT field, header FROM export_column"
+	if (catalogue_prepare(cat, &st, "SELECT field, header, type FROM export_column"
 			      " WHERE snapshot_export_id = ? AND headerless = 0 ORDER BY position", err))
 		return -1;
 	sqlite3_bind_int64(st, 1, export_id);
@@ -211,6 +215,9 @@ static int header_load(catalogue *cat, sqlite3_int64 export_id, header *h, mc_er
 		h->headers = xrealloc(h->headers, (h->n + 1) * sizeof(*h->headers));
 		h->fields[h->n] = column_dup(st, 0);
 		h->headers[h->n] = column_dup(st, 1);
+		h->numbers = xrealloc(h->numbers, h->n + 1);
+		h->numbers[h->n] = sqlite3_column_text(st, 2) &&
+			!strcmp((const char *)sqlite3_column_text(st, 2), colmap_type_name(COL_NUMBER));
 		*strmap_get_or_add(&h->index, h->fields[h->n], strlen(h->fields[h->n]), NULL) = h->n + 1;
 		h->n++;
 	}
@@ -419,7 +426,8 @@ static int compare_rows(diff_result *d, const char *export_name, const state_row
 			continue;
 		x = json_flat_get(&old, field);
 		y = json_flat_get(&cur, field);
-		if (x && y && x->len == y->len && !memcmp(x->value, y->value, x->len))
+		if (x && y && (hb->numbers[i] ? norm_number_text_equal(x->value, x->len, y->value, y->len)
+				: x->len == y->len && !memcmp(x->value, y->value, x->len)))
 			continue;
 		if (!x && !y)
 			continue;

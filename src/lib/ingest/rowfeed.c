@@ -39,7 +39,7 @@ typedef struct feeder {
 static int feed_rows(void *ctx, ingest_sink *out, mc_err *err)
 {
 	feeder *f = ctx;
-	sbuf norm, raw, rawcsv;
+	sbuf norm, raw, rawcsv, compared;
 	parse_row row;
 	int step, rc = -1;
 
@@ -48,6 +48,7 @@ static int feed_rows(void *ctx, ingest_sink *out, mc_err *err)
 	sbuf_init(&norm);
 	sbuf_init(&raw);
 	sbuf_init(&rawcsv);
+	sbuf_init(&compared);
 	while ((step = parse_next(f->parse, &row, err)) == 1) {
 		load_row crow;
 
@@ -76,7 +77,8 @@ static int feed_rows(void *ctx, ingest_sink *out, mc_err *err)
 			record_encode(&f->plan, &row, &norm, &raw);
 			crow.norm_json = norm.data;
 			crow.raw_json = raw.data;
-			load_digest(crow.norm_json, crow.digest);
+			load_digest(record_encode_compared(&f->plan, &row, norm.data, &compared),
+				    crow.digest);
 			crow.has_digest = 1;
 		}
 		if (out->row(out, &crow, err))
@@ -87,6 +89,7 @@ out:
 	sbuf_release(&norm);
 	sbuf_release(&raw);
 	sbuf_release(&rawcsv);
+	sbuf_release(&compared);
 	return rc;
 }
 

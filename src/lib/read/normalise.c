@@ -15,6 +15,7 @@
  */
 #include "read/normalise.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -183,9 +184,14 @@ static const double pow10_exact[] = {
 	1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22
 };
 
+/* What dig_value() says of a value a double cannot hold. */
+enum { DIG_OVER = -1, DIG_UNDER = -2 };
+
 /*
- * The double nearest to d * 10^(exp + xexp). Returns 0 and sets *v, or -1
- * when the value is too large for a double.
+ * The double nearest to d * 10^(exp + xexp). Returns 0 and sets *v;
+ * DIG_OVER when the value is too large for a double; DIG_UNDER when it is
+ * not zero but below DBL_MIN, the smallest normal double (a subnormal
+ * keeps fewer than 15 significant digits, and below it lies 0).
  */
 static int dig_value(struct digits *g, long long xexp, double *v)
 {
@@ -211,11 +217,9 @@ static int dig_value(struct digits *g, long long xexp, double *v)
 	e10 = g->exp + xexp;
 	/* value lies in [10^(n-1+e10), 10^(n+e10)) */
 	if ((long long)g->n + e10 > 309)
-		return -1;
-	if ((long long)g->n + e10 < -325) {
-		*v = 0.0;           /* below the smallest denormal */
-		return 0;
-	}
+		return DIG_OVER;
+	if ((long long)g->n + e10 < -307)
+		return DIG_UNDER;   /* below 10^-308, so below DBL_MIN */
 	/* Clinger's fast path: both operands exact, one rounding. */
 	if (g->n <= 15 && e10 >= -22 && e10 <= 22) {
 		uint64_t m = 0;
@@ -245,7 +249,9 @@ static int dig_value(struct digits *g, long long xexp, double *v)
 		buf[pos++] = tmp[--k];
 	buf[pos] = '\0';
 	*v = strtod(buf, NULL);
-	return isinf(*v) ? -1 : 0;
+	if (isinf(*v))
+		return DIG_OVER;
+	return *v < DBL_MIN ? DIG_UNDER : 0;
 }
 
 /* Sign at p: '+', '-' or U+2212 MINUS SIGN. Returns its length, 0 if none. */
@@ -513,19 +519,18 @@ int norm_number_parse(const char *s, size_t len, double *value, char *why)
 		return rc;
 	if (p != e)
 		return fail(why, "unexpected text after the number");
-	if (dig_value(&g, xexp, &v))
-		return fail(why, "number out of range");
+	rc = dig_value(&g, xexp, &v);
+	if (rc == DIG_OVER)
+		return fail(why, "number out of range: above the largest double, "
+			    "1.7976931348623157e+308");
+	if (rc == DIG_UNDER)
+		return fail(why, "number out of range: not zero but below the smallest "
+			    "normal double, 2.2250738585072014e-308");
 	if (value)
 		*value = v == 0.0 ? 0.0 : (neg ? -v : v);
 	return NORM_OK;
 }
 
-/*
- * Write the "%.15g" text of v into buf (at least 32 bytes) and return its
- * length, whatever the locale: the digits are taken from "%.14e" (the
- * same rounding %.15g does, by definition) and laid out here. -0 gives
- * "0"; NaN and infinities give "nan", "inf", "-inf".
- */
 /*
  * The decimal digits of |v| at "%.<prec-1>e": digits into dig (no point),
  * decimal exponent into *x. Returns the number of digits.
@@ -564,6 +569,24 @@ static int digits_round_trip(double v, const char *dig, size_t n, int x)
 }
 
 /*
+ * The shortest of the 15, 16 and 17 significant digits of |v| ("%.14e",
+ * "%.15e", "%.16e") that reads back as v (17 always does), into dig;
+ * decimal exponent into *x. Returns the number of digits and sets *prec
+ * to the precision taken.
+ */
+static size_t digits_shortest(double v, char *dig, int *x, int *prec)
+{
+	size_t n = 0;
+
+	for (*prec = 15; *prec <= 17; (*prec)++) {
+		n = sci_digits(v, *prec, dig, x);
+		if (*prec == 17 || digits_round_trip(v, dig, n, *x))
+			break;
+	}
+	return n;
+}
+
+/*
  * The 15 significant digits of |v| as a spreadsheet writes them: the
  * shortest decimal that reads back as v, rounded half up to 15 digits. So
  * 783480.3837556645 gives 783480.383755665, as a re-save writes it, where
@@ -572,19 +595,15 @@ static int digits_round_trip(double v, const char *dig, size_t n, int x)
 static size_t digits15(double v, char *dig, int *x)
 {
 	char longer[20];
-	size_t n = sci_digits(v, 15, dig, x), k;
+	size_t k;
 	int lx, prec;
 
-	if (digits_round_trip(v, dig, n, *x))
-		return n;
-	for (prec = 16; prec <= 17; prec++) {
-		k = sci_digits(v, prec, longer, &lx);
-		if (prec == 17 || digits_round_trip(v, longer, k, lx))
-			break;
-	}
-	/* round longer[0..k) half up to 15 digits */
-	memcpy(dig, longer, 15);
+	k = digits_shortest(v, longer, &lx, &prec);
+	memcpy(dig, longer, k < 15 ? k : 15);
 	*x = lx;
+	if (prec == 15)
+		return k;
+	/* round longer[0..k) half up to 15 digits */
 	if (longer[15] >= '5') {
 		int i = 14;
 
@@ -601,50 +620,21 @@ static size_t digits15(double v, char *dig, int *x)
 	return 15;
 }
 
-static size_t fmt15(double v, char *buf)
+/*
+ * Lay out the digits dig[0..n) x 10^(x-n+1) (sign neg) as printf's
+ * "%.<prec>g" does, trailing zeros dropped, into buf (at least 40 bytes):
+ * an exponent when x < -4 or x >= prec, at least two exponent digits.
+ * Returns the length.
+ */
+static size_t lay_out(int neg, const char *dig, size_t n, int x, int prec, char *buf)
 {
-	char dig[20];
-	size_t n = 0, pos = 0, i;
-	int x = 0, neg;
-	const char *t;
+	size_t pos = 0, i;
 
-	if (isnan(v)) {
-		memcpy(buf, "nan", 4);
-		return 3;
-	}
-	if (isinf(v)) {
-		t = v < 0 ? "-inf" : "inf";
-		memcpy(buf, t, strlen(t) + 1);
-		return strlen(t);
-	}
-	if (v == 0.0) {
-		memcpy(buf, "0", 2);
-		return 1;
-	}
-	neg = v < 0;
-	/* Integers below 10^15 have at most 15 digits: printed as they are. */
-	if (fabs(v) < 1e15 && v == (double)(long long)v) {
-		unsigned long long u = (unsigned long long)(neg ? -(long long)v
-							 : (long long)v);
-		char rev[24];
-
-		do {
-			rev[n++] = (char)('0' + u % 10);
-			u /= 10;
-		} while (u);
-		if (neg)
-			buf[pos++] = '-';
-		while (n)
-			buf[pos++] = rev[--n];
-		buf[pos] = '\0';
-		return pos;
-	}
-	n = digits15(v, dig, &x);
 	while (n > 1 && dig[n - 1] == '0')
 		n--;
 	if (neg)
 		buf[pos++] = '-';
-	if (x < -4 || x >= 15) {
+	if (x < -4 || x >= prec) {
 		char rev[8];
 		size_t k = 0;
 		int ax = x < 0 ? -x : x;
@@ -685,7 +675,88 @@ static size_t fmt15(double v, char *buf)
 	return pos;
 }
 
+/*
+ * The texts of v that need no digits: "nan", "inf", "-inf", "0" (-0 too),
+ * and integers below 10^15 (at most 15 digits, written out). Returns the
+ * length written to buf (at least 40 bytes), 0 for any other value.
+ */
+static size_t fmt_plain(double v, char *buf)
+{
+	size_t n = 0, pos = 0;
+	const char *t = NULL;
+
+	if (isnan(v))
+		t = "nan";
+	else if (isinf(v))
+		t = v < 0 ? "-inf" : "inf";
+	else if (v == 0.0)
+		t = "0";
+	if (t) {
+		memcpy(buf, t, strlen(t) + 1);
+		return strlen(t);
+	}
+	if (fabs(v) < 1e15 && v == (double)(long long)v) {
+		int neg = v < 0;
+		unsigned long long u = (unsigned long long)(neg ? -(long long)v
+							 : (long long)v);
+		char rev[24];
+
+		do {
+			rev[n++] = (char)('0' + u % 10);
+			u /= 10;
+		} while (u);
+		if (neg)
+			buf[pos++] = '-';
+		while (n)
+			buf[pos++] = rev[--n];
+		buf[pos] = '\0';
+		return pos;
+	}
+	return 0;
+}
+
+/*
+ * The compared text of v into buf (at least 40 bytes), whatever the
+ * locale: 15 significant digits (digits15) in "%.15g" layout. Returns its
+ * length.
+ */
+static size_t fmt15(double v, char *buf)
+{
+	char dig[20];
+	size_t n = fmt_plain(v, buf);
+	int x = 0;
+
+	if (n)
+		return n;
+	n = digits15(v, dig, &x);
+	return lay_out(v < 0, dig, n, x, 15, buf);
+}
+
+/*
+ * The stored text of v into buf (at least 40 bytes), whatever the locale:
+ * the first of "%.15g", "%.16g", "%.17g" that reads back as v. Returns its
+ * length.
+ */
+static size_t fmt_shortest(double v, char *buf)
+{
+	char dig[20];
+	size_t n = fmt_plain(v, buf);
+	int x = 0, prec;
+
+	if (n)
+		return n;
+	n = digits_shortest(v, dig, &x, &prec);
+	return lay_out(v < 0, dig, n, x, prec, buf);
+}
+
 void norm_number_format(double value, sbuf *out)
+{
+	char buf[40];
+
+	sbuf_add(out, buf, fmt_shortest(value, buf));
+}
+
+void norm_number_compared(double value, sbuf *out)
 {
 	char buf[40];
 
@@ -700,6 +771,26 @@ int norm_number(const char *s, size_t len, sbuf *out, char *why)
 	if (rc == NORM_OK)
 		norm_number_format(v, out);
 	return rc;
+}
+
+int norm_number_text_compared(const char *s, size_t len, sbuf *out)
+{
+	double v;
+	int rc = norm_number_parse(s, len, &v, NULL);
+
+	if (rc == NORM_OK)
+		norm_number_compared(v, out);
+	return rc;
+}
+
+int norm_number_text_equal(const char *a, size_t alen, const char *b, size_t blen)
+{
+	double x, y;
+
+	if (alen == blen && (!alen || !memcmp(a, b, alen)))
+		return 1;
+	return norm_number_parse(a, alen, &x, NULL) == NORM_OK &&
+	       norm_number_parse(b, blen, &y, NULL) == NORM_OK && norm_number_equal(x, y);
 }
 
 int norm_number_equal(double a, double b)

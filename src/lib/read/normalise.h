@@ -1,7 +1,8 @@
 /*
  * normalise: one function per kind of value found in the exports. Each
  * reads a raw cell and writes its normalised text form, the form that is
- * stored, compared and exported. Every function:
+ * stored, compared and exported (numbers are compared in a form of their
+ * own, see below). Every function:
  *   - ignores leading and trailing white space in the cell;
  *   - returns NORM_OK and appends the normalised text to *out,
  *     NORM_EMPTY for a cell that is empty after trimming (nothing appended),
@@ -42,15 +43,41 @@ struct norm_date {
 
 /*
  * Numbers in every notation seen: 3.9e+24, 3.9E+024, 5.0000000000000004e+22,
- * 3.9 × 10²⁴, 3.9x10^24, 530000000000.0, 1,234, -0.5, .5. Parsed to a double.
+ * 3.9 × 10²⁴, 3.9x10^24, 530000000000.0, 1,234, -0.5, .5. Parsed to the
+ * nearest double. A number a double cannot hold is NORM_INVALID ("number
+ * out of range"): above DBL_MAX, and, when it is not zero, below DBL_MIN
+ * (the smallest normal double: a subnormal keeps fewer than 15 significant
+ * digits). -0 reads as 0.
+ *
+ * A number has two texts:
+ *   - the stored text (norm_number_format): the shortest of "%.15g",
+ *     "%.16g" and "%.17g" that reads back as the same double, so the value
+ *     comes back exactly from the catalogue ("342212.3909614999",
+ *     "1.7976931348623157e+308", "0.1");
+ *   - the compared text (norm_number_compared): 15 significant digits, the
+ *     shortest decimal that reads back as the value rounded half up,
+ *     in "%.15g" layout (342212.3909614999 gives "342212.3909615").
+ *     It decides whether a value changed: two numbers equal at 15
+ *     significant digits are the same value.
+ * Both are locale-independent; both are the same text when the stored one
+ * has at most 15 significant digits.
  */
 int norm_number_parse(const char *s, size_t len, double *value, char *why);
-/* The canonical text of a number: 15 significant digits, shortest form
- * ("%.15g"), so 5.0000000000000004e+22 and 5e+22 give the same text. */
+/* Append the stored text of value (see above). NaN and the infinities,
+ * which norm_number_parse never gives, are written "nan", "inf", "-inf". */
 void norm_number_format(double value, sbuf *out);
+/* Append the compared text of value (see above). */
+void norm_number_compared(double value, sbuf *out);
+/* Parse s and append its stored text (as the other normalisers do). */
 int norm_number(const char *s, size_t len, sbuf *out, char *why);
-/* Equal at 15 significant digits. */
+/* Parse s (a stored text, or any number) and append its compared text;
+ * the status of norm_number_parse (nothing appended unless NORM_OK). */
+int norm_number_text_compared(const char *s, size_t len, sbuf *out);
+/* Equal at 15 significant digits (the same compared text). */
 int norm_number_equal(double a, double b);
+/* 1 when the two texts are the same, or both are numbers equal at 15
+ * significant digits; 0 otherwise. */
+int norm_number_text_equal(const char *a, size_t alen, const char *b, size_t blen);
 
 /*
  * Dates: 2024-02-23, 2/23/2024 (month/day/year), 23 February 2024,
