@@ -35,8 +35,9 @@ static const opt_command command = {
 		"name lower-cased, other characters turned into '-', then '-' and ten hex\n"
 		"digits of the name's SHA-256 (docs/pages.md).\n",
 	.exit =
-		"Exit: 0 written; 2 usage; 3 no such model on that date, no page texts\n"
-		"stored for the language (run modelcat translate), or failure.\n",
+		"Exit: 0 written; 2 usage; 3 no such model on that date (up to five\n"
+		"names like it are suggested), no page texts stored for the language\n"
+		"(run modelcat translate), or failure.\n",
 };
 
 /* Print the page of one model; returns the exit status. */
@@ -44,6 +45,8 @@ static int render_one(catalogue *cat, const char *name, const char *lang, const 
 		      const char *as_of)
 {
 	page_texts texts, english;
+	former_name *formers = NULL;
+	size_t nformers = 0;
 	model_view m;
 	page p;
 	sbuf out;
@@ -78,6 +81,11 @@ static int render_one(catalogue *cat, const char *name, const char *lang, const 
 		suggest_did_you_mean(command.program, cat, name, as_of);
 		goto out;
 	}
+	if (query_former_names(cat, as_of, &formers, &nformers, &cerr)) {
+		stage_error(command.program, "%s", cerr.msg);
+		goto out;
+	}
+	p.formerly = render_formerly(formers, nformers, name);
 	if (page_build(&p, &m, strcmp(lang, "en") ? &texts : &english, &english, &cerr)) {
 		stage_error(command.program, "%s", cerr.msg);
 		goto out;
@@ -91,6 +99,7 @@ static int render_one(catalogue *cat, const char *name, const char *lang, const 
 	else
 		status = MC_EXIT_OK;
 out:
+	former_names_release(formers, nformers);
 	page_release(&p);
 	model_view_release(&m);
 	page_texts_release(&texts);

@@ -153,6 +153,9 @@ for lang in en nl; do
 done
 check_grep "the new page lists its former name" "^Formerly: ChatGLM3$" "$P/pages/en/$new.txt"
 check_grep "in Dutch too" "^Voorheen: ChatGLM3$" "$P/pages/nl/$new.txt"
+mc render ChatGLM3-6B >"$TMP/one.txt" 2>&1
+check_eq "render of that one page is the published page, former name and all" \
+	"$(cat "$TMP/one.txt")" "$(cat "$P/pages/en/$new.txt")"
 check_eq "a model never renamed has no such line" \
 	"$(grep -c '^Formerly' "$P/pages/en/$(stem GPT-4).txt")" 0
 

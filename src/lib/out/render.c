@@ -233,16 +233,15 @@ int render_texts_digest(catalogue *cat, char sha[65], mc_err *err)
 	return rc;
 }
 
-/* The former names of name, "A, B" (oldest first), or NULL. */
-static char *formerly(const render_run *r, const char *name)
+char *render_formerly(const former_name *formers, size_t n, const char *name)
 {
 	sbuf s;
 	size_t i;
 
 	sbuf_init(&s);
-	for (i = 0; i < r->nformers; i++)
-		if (!strcmp(r->formers[i].name, name))
-			sbuf_addf(&s, "%s%s", s.len ? ", " : "", r->formers[i].former);
+	for (i = 0; i < n; i++)
+		if (!strcmp(formers[i].name, name))
+			sbuf_addf(&s, "%s%s", s.len ? ", " : "", formers[i].former);
 	if (!s.len) {
 		sbuf_release(&s);
 		return NULL;
@@ -332,7 +331,7 @@ static int render_model(render_run *r, size_t i, mc_err *err)
 		int failed;
 
 		page_init(&p, r->langs[j]);
-		p.formerly = formerly(r, r->names[i]);
+		p.formerly = render_formerly(r->formers, r->nformers, r->names[i]);
 		failed = page_build(&p, &m, &r->texts[j], &r->texts[0], err) ||
 			 write_page(&p, r->dirs[j], r->stems[i], err);
 		page_release(&p);

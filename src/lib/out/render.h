@@ -17,10 +17,16 @@
 
 #include <stdio.h>
 #include "db/catalogue.h"
+#include "db/query.h"
 #include "out/page.h"
 
 /* The file stem of a model's pages (see above) into buf (at least 80 bytes). */
 void render_file_stem(const char *name, char *buf, size_t len);
+
+/* The former names of the model called name among formers (from
+ * query_former_names), "A, B" oldest first, for its page's "Formerly:";
+ * NULL when it has none. The caller frees it. */
+char *render_formerly(const former_name *formers, size_t n, const char *name);
 
 /* What render_all did. */
 typedef struct render_stats {
