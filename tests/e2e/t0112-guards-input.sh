@@ -315,15 +315,20 @@ start_server "$WWW" 300
 run() { mc run --snapshots "$TMP/runstore" --out "$TMP/public" --source "notable_ai_models=$URL/data/notable_ai_models.csv" "$@"; }
 check_status "a first run publishes" 0 run
 models=$(current "$db")
+pages_before=$(grep '  pages/' "$TMP/public/.modelcat/current/MANIFEST")
 rewrite "$WWW/notable_ai_models.csv" "None if str(i) in set(open('$TMP/drop').read().split()) else row"
 check_status "a run fetching a file missing $dropped rows: exit 1" 1 run
 check_grep "its log names the export held" "notable_ai_models: held for review: it would remove $dropped of $models models" "$TMP/err"
 check_eq "no change applied to the export" "$(current "$db")" "$models"
 check_eq "the catalogue has one applied export snapshot" "$(sql "SELECT count(*) FROM snapshot_export")" 1
+check_eq "no published page changed (only the audit, saying it is held)" \
+	"$(grep '  pages/' "$TMP/public/.modelcat/current/MANIFEST")" "$pages_before"
 audit=$(grep -l "Held for review" "$TMP"/public/audit/*.html | head -1)
 check "the published audit has the held section" test -n "$audit"
 check_grep "naming the guard" "it would remove $dropped of $models models" "${audit:-/dev/null}"
 check_grep "the feed's entry title counts it held" ", 1 held</title>" "$TMP/public/audit/feed.atom"
 check_status "run --accept notable_ai_models applies it" 0 run --accept notable_ai_models
 check_eq "the models left out are removed" "$(current "$db")" "$((models - dropped))"
+check "and their pages are gone" test "$(grep -c '  pages/en/.*\.txt$' "$TMP/public/.modelcat/current/MANIFEST")" -lt \
+	"$(printf '%s\n' "$pages_before" | grep -c '  pages/en/.*\.txt$')"
 done_testing
