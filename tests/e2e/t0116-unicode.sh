@@ -63,6 +63,15 @@ printf 'Model,Parameters\n%s,1\n%s,2\n' "$NFC" "$NFD" >"$TMP/both.csv"
 check_status "NFC and NFD in one file ingest (exit 0)" 0 mc ingest --as-of 2025-01-01 "both=$TMP/both.csv"
 check_grep "the second is a repeat of the first" "^$TMP/both.csv:3: model name '$NFC' repeats (occurrence 2)" "$TMP/err"
 
+# a row read again byte for byte (recognised by its raw digest, not
+# normalised again) is found under its canonical name, with its notice
+printf 'Model,Parameters\nALLaM\302\240X,1\nY,1\n' >"$TMP/k1.csv"
+printf 'Model,Parameters\nALLaM\302\240X,1\nY,2\n' >"$TMP/k2.csv"
+mc ingest --as-of 2025-01-01 "known=$TMP/k1.csv" >/dev/null 2>&1
+check_status "the same row the next day ingests (exit 0)" 0 mc ingest --as-of 2025-02-01 "known=$TMP/k2.csv"
+check_grep "it is that model, unchanged" "^known: 2 rows: 0 added, 0 removed, 0 renamed, 1 changed, 1 unchanged, 0 quarantined; 1 notice\$" "$TMP/out"
+check_grep "with its notice" "^$TMP/k2.csv:2: Model: name normalised (no-break space): 'ALLaM X'\$" "$TMP/err"
+
 # ---- a byte-order mark inside the file, a zero-width space ----
 {
 	printf 'Model,Organization,Parameters\n'
