@@ -16,6 +16,9 @@ Prints one line per problem, then a summary; exit 0 when there is none.
 """
 import csv, datetime, gzip, hashlib, io, os, re, sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from csvref import canonical  # noqa: E402
+
 SUPERSCRIPT = str.maketrans('0123456789-', '⁰¹²³⁴⁵⁶⁷⁸⁹⁻')
 
 
@@ -35,7 +38,7 @@ def latest_snapshots(snapshots):
 
 
 def name_of(row):
-    return (row.get('Model') if 'Model' in row else row.get('System', '')).strip()
+    return canonical(row.get('Model') if 'Model' in row else row.get('System', '')).strip()
 
 
 def stem(name):

@@ -1,7 +1,17 @@
 """Reading exports for the tests, independently of modelcat: Python's csv
 module for the rows, and the column map (pipelines/columns.tsv, which is
 configuration, not code under test) for the header."""
-import csv, gzip, io, zipfile
+import csv, gzip, io, unicodedata, zipfile
+
+
+def canonical(text):
+    """A name as docs/normalisation.md ("Names") compares it: no-break
+    spaces as spaces, byte-order marks and zero-width characters removed,
+    then NFC."""
+    text = text.replace('\u00a0', ' ').replace('\u202f', ' ')
+    for invisible in '\ufeff\u200b\u200c\u200d\u2060':
+        text = text.replace(invisible, '')
+    return unicodedata.normalize('NFC', text)
 
 
 def read_rows(path):

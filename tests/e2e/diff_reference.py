@@ -20,10 +20,12 @@ Prints the differences; exit 0 when there is none.
 import datetime, json, os, re, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from csvref import column_map, read_rows  # noqa: E402
+from csvref import canonical, column_map, read_rows  # noqa: E402
 
 
 def norm(kind, s):
+    if kind in ('key', 'list'):
+        s = canonical(s)
     s = s.replace('\r\n', '\n').replace('\r', '\n').strip()
     if not s:
         return None

@@ -169,10 +169,14 @@ mc history "Mistral OCR" >"$TMP/hist" 2>&1
 check "history: Mistral OCR never removed" sh -c "! grep -Eq '^  [0-9-]+  removed ' '$TMP/hist'"
 
 # a removed column: the notes the re-save lost are changes of their models
-python3 - "$SNAP/notable_ai_models/2025-05-06.csv.gz" "$resave" "$TMP/resave.json" >"$TMP/notes" <<'EOF'
-import csv, gzip, io, json, sys
+TOP=$TOP python3 - "$SNAP/notable_ai_models/2025-05-06.csv.gz" "$resave" "$TMP/resave.json" >"$TMP/notes" <<'EOF'
+import csv, gzip, io, json, os, sys
+sys.path.insert(0, os.path.join(os.environ["TOP"], "tests", "e2e"))
+from csvref import canonical
 def rows(p):
-    return list(csv.reader(io.TextIOWrapper(gzip.open(p), encoding="utf-8", newline="")))
+    rs = list(csv.reader(io.TextIOWrapper(gzip.open(p), encoding="utf-8", newline="")))
+    # names as modelcat compares them (docs/normalisation.md, "Names")
+    return rs[:1] + [[canonical(r[0])] + r[1:] if r else r for r in rs[1:]]
 old, new = rows(sys.argv[1]), rows(sys.argv[2])
 col = "Notability criteria notes"
 k = old[0].index(col)

@@ -28,6 +28,22 @@ static void canonical(const char *in, const char *want, int want_rc, const char 
 	sbuf_release(&out);
 }
 
+/* What canonical form changed, in words. */
+static void changes(const char *in, const char *want, const char *what)
+{
+	sbuf out, words;
+	unsigned bits = 99;
+
+	sbuf_init(&out);
+	sbuf_init(&words);
+	unicode_canonical_changes(in, strlen(in), &out, &bits);
+	unicode_describe_changes(bits, &words);
+	sbuf_addc(&words, 0);
+	CHECK_STR(words.data, want, "%s", what);
+	sbuf_release(&out);
+	sbuf_release(&words);
+}
+
 static void key(const char *in, const char *want, const char *what)
 {
 	sbuf out;
@@ -52,6 +68,19 @@ int main(void)
 	canonical("", "", 0, "empty");
 	canonical("bad\xff", "bad\xff", -1, "invalid UTF-8 is appended as it is");
 	canonical("a\xc3", "a\xc3", -1, "a cut sequence is invalid");
+
+	changes("Caf\xc3\xa9 LM", "", "canonical: nothing changed");
+	changes("Cafe\xcc\x81 LM", "NFD to NFC", "NFD composed");
+	changes("\xef\xbb\xbfGPT", "byte-order mark removed", "a BOM");
+	changes("G\xe2\x80\x8bPT\xe2\x81\xa0", "invisible character removed", "zero-width and word joiner");
+	changes("ALLaM\xc2\xa0" "adapted", "no-break space", "a no-break space");
+	changes("\xef\xbb\xbf" "Cafe\xcc\x81\xe2\x80\xaf" "LM\xe2\x80\x8c",
+		"NFD to NFC, byte-order mark removed, invisible character removed, no-break space",
+		"all four, in a fixed order");
+	changes("A\xe2\x84\xab", "NFD to NFC", "a singleton (U+212B ANGSTROM SIGN) is not NFC");
+	changes("bad\xff", "", "invalid UTF-8: no change said");
+	canonical("A\xe2\x84\xab", "A\xc3\x85", 1, "U+212B becomes U+00C5");
+	canonical("\xe1\xba\xa1\xcc\x82", "\xe1\xba\xad", 1, "marks in canonical order compose (a, dot below, circumflex)");
 
 	key("GPT-4", "gpt-4", "case folded");
 	key("Caf\xc3\xa9", "cafe", "accent removed (NFC)");

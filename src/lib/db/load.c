@@ -6,6 +6,7 @@
 #include "base/sha256.h"
 #include "base/strmap.h"
 #include "base/day.h"
+#include "base/unicode.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,6 +69,9 @@ struct load {
 	char *export_name;            /* current export's name */
 	char *file;                   /* current export's file */
 	int same_content;             /* current export equals its latest content */
+	unsigned long notices;        /* notices stored since the last export's
+					 end (a file's header is read, and its
+					 notices stored, before its export begins) */
 	int fresh;                    /* the export has no record yet: every row
 					 is added, nothing to look up */
 	load_known *known;            /* rows recognisable unparsed, or NULL */
@@ -1002,9 +1006,12 @@ int load_row_add(load *ld, const load_row *row, mc_err *err)
 /* ---- renames ---- */
 
 /* The evidence that a new name is an old model, strongest first. */
-enum rename_rule { RENAME_SPELLING, RENAME_LINK_DATE, RENAME_REFERENCE_DATE, RENAME_RULES };
+enum rename_rule {
+	RENAME_CANONICAL, RENAME_SPELLING, RENAME_LINK_DATE, RENAME_REFERENCE_DATE, RENAME_RULES
+};
 
 static const char *const rule_names[RENAME_RULES] = {
+	"same name in Unicode canonical form",
 	"same name but for case, spaces and punctuation",
 	"same link and publication date",
 	"same reference and publication date",
@@ -1018,6 +1025,12 @@ static void rename_key(enum rename_rule rule, const char *name, const char *norm
 	const unsigned char *p;
 
 	sbuf_reset(out);
+	/* names are read in canonical form (docs/normalisation.md, "Names"):
+	 * a record stored before that is found under its canonical name */
+	if (rule == RENAME_CANONICAL) {
+		unicode_canonical(name, strlen(name), out);
+		return;
+	}
 	if (rule == RENAME_SPELLING) {
 		for (p = (const unsigned char *)name; *p; p++) {
 			if (*p >= 'A' && *p <= 'Z')
@@ -1534,6 +1547,8 @@ int load_export_end(load *ld, load_stats *stats, mc_err *err)
 	sqlite3_finalize(st);
 	if (!rc)
 		rc = guard_export(ld, err);
+	ld->stats.notices = ld->notices;
+	ld->notices = 0;
 	if (stats)
 		*stats = ld->stats;
 	return rc;
@@ -1671,6 +1686,7 @@ int load_notice(load *ld, const char *message, mc_err *err)
 {
 	sqlite3_bind_int64(ld->insert_notice, 1, ld->snapshot_id);
 	sqlite3_bind_text(ld->insert_notice, 2, message, -1, SQLITE_STATIC);
+	ld->notices++;
 	return step_done(ld, ld->insert_notice, "recording a notice", err);
 }
 

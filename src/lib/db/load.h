@@ -93,6 +93,9 @@ typedef struct load_stats {
 	unsigned long models_held;   /* models kept because their name is in a
 					quarantined row (see held_model) */
 	int accepted;                /* 1: a guard tripped, --accept applied it */
+	unsigned long notices;       /* notices stored with the export's file:
+					undeclared columns, unknown values,
+					repeated names, names normalised */
 } load_stats;
 
 /*

@@ -326,5 +326,7 @@ void ingest_describe(const char *export_name, const load_stats *stats, FILE *out
 	if (stats->headers_respelled)
 		fprintf(out, "; %lu header%s respelled (same field)", stats->headers_respelled,
 			stats->headers_respelled == 1 ? "" : "s");
+	if (stats->notices)
+		fprintf(out, "; %lu notice%s", stats->notices, stats->notices == 1 ? "" : "s");
 	fputc('\n', out);
 }

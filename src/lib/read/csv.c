@@ -68,6 +68,7 @@ struct csv_reader {
 
 /* Per-field facts gathered while scanning. */
 struct field_info {
+	size_t start;    /* where the field's text starts in the row buffer */
 	unsigned high;   /* nonzero if a byte >= 0x80 was seen */
 	int nul;         /* a NUL byte was seen */
 	unsigned flags;  /* CSV_ROW_STRAY_QUOTE, CSV_ROW_UNTERMINATED */
@@ -286,6 +287,13 @@ out:
 	return how;
 }
 
+/* Is the field's text so far exactly a UTF-8 byte-order mark? */
+static int bom_only(const csv_reader *r, const struct field_info *fi)
+{
+	return r->buf.len - fi->start == 3 && !r->too_long &&
+	       !memcmp(r->buf.data + fi->start, "\xEF\xBB\xBF", 3);
+}
+
 /*
  * Unquoted field text from *pp on into the row buffer, up to a comma
  * (consumed), a line end (left) or the end of the input. *pp and *endp
@@ -322,6 +330,18 @@ static inline enum field_end read_unquoted(csv_reader *r, struct field_info *fi,
 		if (*p == '\n' || *p == '\r') {
 			how = END_LINE;
 			goto out;
+		}
+		if (*p == '"' && bom_only(r, fi)) {
+			/* a byte-order mark before an opening quote (files
+			 * joined together): the field is quoted, the mark
+			 * kept as its first bytes for the normaliser to drop */
+			p++;
+			how = read_quoted(r, fi, &p, &end, err);
+			if (how == END_ERROR)
+				return END_ERROR;
+			if (how != END_UNQUOTED)
+				goto out;
+			continue;
 		}
 		if (*p == '"')
 			fi->flags |= CSV_ROW_STRAY_QUOTE;
@@ -492,6 +512,7 @@ int csv_next(csv_reader *r, csv_row *row, mc_err *err)
 		size_t field_start = r->buf.len;
 
 		memset(&fi, 0, sizeof fi);
+		fi.start = field_start;
 		how = read_field(r, &fi, err);
 		if (how == END_ERROR)
 			return -1;

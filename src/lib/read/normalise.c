@@ -104,7 +104,16 @@ static size_t ws_len_back(uptr b, uptr e)
 	}
 }
 
-/* Trim [s, s+len) to [*pb, *pe). s may be NULL when len is 0. */
+/* Length of a byte-order mark (U+FEFF, EF BB BF) at p, or 0. */
+static size_t bom_len(uptr p, uptr e)
+{
+	return e - p >= 3 && p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF ? 3 : 0;
+}
+
+/* Trim [s, s+len) to [*pb, *pe). s may be NULL when len is 0. A
+ * byte-order mark among the leading white space goes with it: inside a
+ * file (files joined together, a cell pasted from a document) it marks
+ * where a text began, and is no part of the value. */
 static void trim(const char *s, size_t len, uptr *pb, uptr *pe)
 {
 	uptr b = (uptr)s, e;
@@ -115,7 +124,7 @@ static void trim(const char *s, size_t len, uptr *pb, uptr *pe)
 		return;
 	}
 	e = b + len;
-	while (b < e && (w = ws_len(b, e)) != 0)
+	while (b < e && ((w = ws_len(b, e)) != 0 || (w = bom_len(b, e)) != 0))
 		b += w;
 	while (e > b && (w = ws_len_back(b, e)) != 0)
 		e -= w;

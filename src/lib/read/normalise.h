@@ -3,7 +3,8 @@
  * reads a raw cell and writes its normalised text form, the form that is
  * stored, compared and exported (numbers are compared in a form of their
  * own, see below). Every function:
- *   - ignores leading and trailing white space in the cell;
+ *   - ignores leading and trailing white space in the cell, and a
+ *     byte-order mark (U+FEFF) among the leading white space;
  *   - returns NORM_OK and appends the normalised text to *out,
  *     NORM_EMPTY for a cell that is empty after trimming (nothing appended),
  *     or NORM_INVALID when the cell cannot be read as that kind (nothing

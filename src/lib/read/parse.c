@@ -5,10 +5,18 @@
 #include "base/sha256.h"
 #include "base/strmap.h"
 #include "base/textout.h"
+#include "base/unicode.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* A cell of the current row that reading changed beyond white space: a
+ * name made canonical, or a byte-order mark dropped from a cell's start. */
+typedef struct parse_canonical {
+	size_t column;             /* its column */
+	unsigned changes;          /* unicode_change bits */
+} parse_canonical;
 
 struct parse_export {
 	char *path;                /* file name for messages */
@@ -30,6 +38,10 @@ struct parse_export {
 	char header_digest[65];    /* see parse_header_digest() */
 	size_t *unknown;           /* columns of this row with unknown values */
 	size_t nunknown;           /* entries in unknown */
+	parse_canonical *canonical; /* cells of this row made canonical */
+	size_t ncanonical;         /* entries in canonical */
+	sbuf canon;                /* a cell's canonical text, before its
+				      normaliser reads it */
 	unsigned long rows;        /* data rows read */
 	unsigned long quarantined; /* data rows quarantined */
 };
@@ -104,6 +116,7 @@ static int setup_columns(parse_export *p, const csv_row *header, mc_err *err)
 	p->values = xcalloc(p->ncolumns, sizeof(*p->values));
 	p->norms = xcalloc(p->ncolumns, sizeof(*p->norms));
 	p->unknown = xcalloc(p->ncolumns ? p->ncolumns : 1, sizeof(*p->unknown));
+	p->canonical = xcalloc(p->ncolumns ? p->ncolumns : 1, sizeof(*p->canonical));
 	for (i = 0; i < p->ncolumns; i++) {
 		parse_column *col = &p->columns[i];
 		sbuf text;
@@ -194,6 +207,7 @@ static parse_export *parse_new(const char *name, const colmap *map,
 	p->report = report_fn;
 	p->report_ctx = report_ctx;
 	sbuf_init(&p->reason);
+	sbuf_init(&p->canon);
 	namecount_init(&p->names);
 	strmap_init(&p->unknown_enums);
 	return p;
@@ -297,6 +311,87 @@ static void quarantine(parse_export *p, parse_row *row, const char *field,
 	row->reason = p->reason.data;
 }
 
+/* Does a column hold names (the model's, a list of organisations...),
+ * compared in canonical form (docs/normalisation.md, "Names")? */
+static int names_column(const parse_column *col)
+{
+	return col->type == COL_KEY || col->type == COL_LIST;
+}
+
+/*
+ * The text a names column's normaliser reads: the cell in canonical form
+ * (base/unicode.h), in p->canon when that changed it; *changes gets what
+ * changed. A cell of ASCII bytes only is canonical already; one that is not
+ * valid UTF-8 is read as it is (its row is quarantined).
+ */
+static void canonical_cell(parse_export *p, const char **cell, size_t *len, unsigned *changes)
+{
+	size_t i;
+
+	*changes = 0;
+	for (i = 0; i < *len && !((unsigned char)(*cell)[i] & 0x80); i++)
+		;
+	if (i == *len)
+		return;
+	sbuf_reset(&p->canon);
+	if (unicode_canonical_changes(*cell, *len, &p->canon, changes) != 1)
+		return;
+	sbuf_addc(&p->canon, '\0');
+	*cell = p->canon.data;
+	*len = p->canon.len - 1;
+}
+
+/* Does the cell start, after white space, with a byte-order mark (which
+ * its normaliser drops with the white space)? */
+static int starts_with_bom(const char *cell, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len && cell[i] && strchr(" \t\n\v\f\r", cell[i]))
+		i++;
+	return len - i >= 3 && !memcmp(cell + i, "\xef\xbb\xbf", 3);
+}
+
+/* Remember, for the row's notices, that column i was changed so. */
+static void note_canonical(parse_export *p, size_t i, unsigned changes)
+{
+	if (!changes)
+		return;
+	p->canonical[p->ncanonical].column = i;
+	p->canonical[p->ncanonical].changes = changes;
+	p->ncanonical++;
+}
+
+/* Report the cells of a row that is loaded that were made canonical: one
+ * notice each, naming the file, the line, the field and what changed. */
+static void report_canonical(parse_export *p, const parse_row *row)
+{
+	sbuf words, value;
+	size_t k;
+
+	sbuf_init(&words);
+	sbuf_init(&value);
+	for (k = 0; k < p->ncanonical; k++) {
+		const parse_column *col = &p->columns[p->canonical[k].column];
+		const parse_value *v = &p->values[p->canonical[k].column];
+
+		if (!names_column(col)) {
+			report(p, "%s:%lu: %s: byte-order mark at the start of the cell removed",
+			       p->path, row->line, col->field);
+			continue;
+		}
+		sbuf_reset(&words);
+		sbuf_reset(&value);
+		unicode_describe_changes(p->canonical[k].changes, &words);
+		excerpt(&value, col->type == COL_KEY ? row->name : v->norm,
+			col->type == COL_KEY ? strlen(row->name) : v->norm_len);
+		report(p, "%s:%lu: %s: name normalised (%s): %s", p->path, row->line, col->field,
+		       words.data, value.data);
+	}
+	sbuf_release(&words);
+	sbuf_release(&value);
+}
+
 /* Normalise one cell of column i into p->norms[i] and p->values[i]. */
 static void normalise_cell(parse_export *p, parse_row *row, size_t i,
 			   const char *cell, size_t len)
@@ -305,19 +400,26 @@ static void normalise_cell(parse_export *p, parse_row *row, size_t i,
 	parse_value *v = &p->values[i];
 	sbuf *out = &p->norms[i];
 	char why[NORM_WHY_LEN];
+	const char *text = cell;
+	size_t text_len = len;
+	unsigned changes = 0;
 	int status, unknown = 0;
 
 	sbuf_reset(out);
 	why[0] = '\0';
 	v->raw = cell;
 	v->raw_len = len;
+	if (names_column(col))
+		canonical_cell(p, &text, &text_len, &changes);
+	else if (starts_with_bom(cell, len))
+		changes = UNICODE_BOM;
 	switch (col->type) {
 	case COL_KEY:
 	case COL_TEXT:
-		status = norm_text(cell, len, out);
+		status = norm_text(text, text_len, out);
 		break;
 	case COL_LIST:
-		status = norm_list(cell, len, out, why);
+		status = norm_list(text, text_len, out, why);
 		break;
 	case COL_NUMBER:
 		status = norm_number(cell, len, out, why);
@@ -348,6 +450,8 @@ static void normalise_cell(parse_export *p, parse_row *row, size_t i,
 	} else if (unknown) {
 		p->unknown[p->nunknown++] = i;
 	}
+	if (status == NORM_OK)
+		note_canonical(p, i, changes);
 }
 
 /* Report the unknown enumeration values of a row that is loaded, once per
@@ -459,13 +563,19 @@ static void raw_digest(const csv_row *rec, unsigned char digest[16])
 static int known_row(parse_export *p, parse_row *row, const csv_row *rec, mc_err *err)
 {
 	sbuf *name = &p->norms[p->key];
+	const char *text;
+	size_t text_len, ref;
+	unsigned changes;
 	uint32_t *count;
-	size_t ref;
 
 	if (!p->known || row->quarantined || rec->nfields != p->ncolumns || p->key >= rec->nfields)
 		return 0;
+	/* the name as the full path reads it: canonical, then trimmed */
+	text = rec->fields[p->key];
+	text_len = rec->lengths[p->key];
+	canonical_cell(p, &text, &text_len, &changes);
 	sbuf_reset(name);
-	if (norm_text(rec->fields[p->key], rec->lengths[p->key], name) != NORM_OK)
+	if (norm_text(text, text_len, name) != NORM_OK)
 		return 0;
 	/* a name not known yet is added with count 0, as the full path
 	 * would add it; the count is raised only for a loaded row */
@@ -477,7 +587,9 @@ static int known_row(parse_export *p, parse_row *row, const csv_row *rec, mc_err
 	row->name = name->data;
 	row->known = 1;
 	row->known_ref = ref;
+	note_canonical(p, p->key, changes);
 	report_repeat(p, row);
+	report_canonical(p, row);
 	return 1;
 }
 
@@ -502,6 +614,7 @@ int parse_next(parse_export *p, parse_row *row, mc_err *err)
 	row->nvalues = p->ncolumns;
 	row->name = "";
 	p->nunknown = 0;
+	p->ncanonical = 0;
 	if (p->raw_digests || p->known)
 		raw_digest(&rec, row->raw_digest);
 	flags_fault(p, row, &rec);
@@ -555,10 +668,12 @@ int parse_next(parse_export *p, parse_row *row, mc_err *err)
 			   p->columns[key].field);
 	}
 out:
-	if (row->quarantined)
+	if (row->quarantined) {
 		p->quarantined++;
-	else
+	} else {
+		report_canonical(p, row);
 		report_unknown(p, row);
+	}
 	return 1;
 names_failed:
 	mc_error_prefix(err, "%s:%lu", p->path, rec.line);
@@ -612,7 +727,9 @@ void parse_free(parse_export *p)
 	free(p->values);
 	free(p->norms);
 	free(p->unknown);
+	free(p->canonical);
 	sbuf_release(&p->reason);
+	sbuf_release(&p->canon);
 	namecount_release(&p->names);
 	strmap_release(&p->unknown_enums);
 	free(p->path);

@@ -3,9 +3,12 @@
  * column map, normalises every cell, and decides which rows are
  * quarantined. The result is a stream of parse_rows.
  *
- * Identity: a model is keyed by its trimmed name. When a name occurs more
- * than once in one export, each row is kept: the nth row carrying the name
- * (in file order) gets occurrence n, and every repeat is reported.
+ * Identity: a model is keyed by its trimmed name in Unicode canonical form
+ * (base/unicode.h; list items are read in that form too). When a name
+ * occurs more than once in one export, each row is kept: the nth row
+ * carrying the name (in file order) gets occurrence n, and every repeat is
+ * reported. A name that canonical form changed is reported, and so is a
+ * byte-order mark dropped from the start of another cell.
  *
  * Ownership: the parse_export owns its columns and every byte a parse_row
  * points to; those stay valid until the next parse_next() or parse_free().
@@ -58,7 +61,7 @@ typedef struct parse_row {
 } parse_row;
 
 /* Called with each report (one line, no newline): undeclared columns,
- * unknown enumeration values, repeated names. */
+ * unknown enumeration values, repeated names, names normalised. */
 typedef void parse_report_fn(void *ctx, const char *message);
 
 typedef struct parse_export parse_export;
