@@ -62,7 +62,10 @@ AND EXISTS (SELECT 1 FROM json_each(v.norm) j WHERE j.key = cc.field);
 -- Every model as of the latest snapshot: model, fields (a JSON object:
 -- field -> normalised value, merged), exports (a JSON array, best
 -- precedence first), last_updated (the last snapshot that changed a value
--- of the model in any export, as pages have it).
+-- of the model in any export, as pages have it). The fields are folded
+-- from the worst export to the best with json_patch(), each export's
+-- values first limited to its header; the exports array is aggregated
+-- from a subquery in precedence order, which SQLite keeps.
 CREATE VIEW model_now AS
 WITH cover AS MATERIALIZED (
   SELECT model, record_id, version_id, export, rank, content_id
