@@ -22,8 +22,9 @@ CREATE TABLE snapshot_export (
   rows        INTEGER NOT NULL,          -- data rows read
   loaded      INTEGER NOT NULL,          -- rows loaded
   quarantined INTEGER NOT NULL,          -- rows quarantined
-  unchanged   INTEGER NOT NULL DEFAULT 0,-- 1: same content as the export's
-                                         -- previous snapshot; nothing written
+  -- unchanged: 1: same content as the export's previous snapshot; nothing
+  -- written (its comment above it: migration 006 adds a column after it)
+  unchanged   INTEGER NOT NULL DEFAULT 0,
   UNIQUE (snapshot_id, export)
 );
 CREATE INDEX snapshot_export_by_export ON snapshot_export(export, snapshot_id);

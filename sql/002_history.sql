@@ -6,16 +6,18 @@
 -- changed), renamed (the name changed, maybe values too), revised (only
 -- values of columns new to the export arrived: not a change), removed (a
 -- tombstone).
-ALTER TABLE version ADD COLUMN kind TEXT NOT NULL DEFAULT 'added';
+-- An added column's /* comment */ stays in the table's schema text (.schema)
+-- next to the column; a -- comment would not.
+ALTER TABLE version ADD COLUMN kind TEXT NOT NULL DEFAULT 'added' /* added, changed, renamed, revised, removed: what opened the version */;
 -- the model's name in this version (a rename opens a version with the new one)
-ALTER TABLE version ADD COLUMN name TEXT;
+ALTER TABLE version ADD COLUMN name TEXT /* the model's name in this version */;
 UPDATE version SET name = (SELECT name FROM record WHERE record.id = version.record_id);
 UPDATE version SET kind = 'removed' WHERE tombstone = 1;
 CREATE INDEX version_name ON version(name);
 
 -- A row that was quarantined keeps its model's previous version in the
 -- snapshot: held = 1 marks such rows.
-ALTER TABLE snapshot_row ADD COLUMN held INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE snapshot_row ADD COLUMN held INTEGER NOT NULL DEFAULT 0 /* 1: a quarantined row; its model kept its previous version */;
 
 -- Every changed field of every version: old and new normalised value.
 CREATE TABLE field_change (

@@ -47,6 +47,9 @@ static void usage(FILE *out)
 		"\n"
 		"Keeps a versioned catalogue of AI models from Epoch AI's exports.\n"
 		"The catalogue is PATH, else $MODELCAT_DB, else ./modelcat.db.\n"
+		"It is an SQLite file: its views `models` (one row per model, one\n"
+		"typed column per field) and `model_versions` (each state of a model,\n"
+		"valid_from to valid_to) answer SQL questions (docs/sql.md).\n"
 		"\n"
 		"commands:\n");
 	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)

@@ -1,5 +1,6 @@
 #include "db/load.h"
 #include "db/snapshot.h"
+#include "db/views.h"
 #include "read/normalise.h"
 #include "read/record.h"
 #include "base/json.h"
@@ -234,7 +235,8 @@ int load_begin(catalogue *cat, load **out, const char *as_of, mc_err *err)
 		load_free(ld);
 		return -1;
 	}
-	if (prepare_all(ld, err) ||
+	/* the typed views follow the column map the load reads with */
+	if (views_refresh(cat, NULL, err) || prepare_all(ld, err) ||
 	    catalogue_prepare(cat, &st, "INSERT INTO snapshot(as_of, ingested_at) VALUES (?, ?)", err))
 		goto fail;
 	day_now(when);
