@@ -19,10 +19,10 @@ usage: sqlref.py SNAPSHOTS PIPELINES DOCS_SQL_MD CATALOGUE NAME...
 Prints one line per difference and "NAME: ok (N rows)" per example;
 exit 0 when every example agrees.
 """
-import glob, json, os, re, sqlite3, sys, unicodedata
+import glob, json, os, re, sqlite3, sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), 'e2e'))
-from csvref import column_map, read_rows  # noqa: E402
+from csvref import canonical, column_map, read_rows  # noqa: E402
 
 
 def norm(kind, cell):
@@ -66,7 +66,7 @@ class Store:
                 value = norm(self.types.get(field, 'text'), cell)
                 if field and value is not None:
                     values[field] = value
-            name = unicodedata.normalize('NFC', values.get('Model', ''))
+            name = canonical(values.get('Model', ''))
             if not name:
                 continue  # quarantined: no name
             seen[name] = seen.get(name, 0) + 1
