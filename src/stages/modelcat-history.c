@@ -8,6 +8,7 @@
 #include "cli/suggest.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* the --help texts; main has the option table (opt_parse_table) */
@@ -45,6 +46,7 @@ int main(int argc, char **argv)
 	mc_err err;
 	history h;
 	sbuf out;
+	char *name = NULL;
 	int first, rc, status = MC_EXIT_FAILURE;
 
 	stage_init();
@@ -55,12 +57,13 @@ int main(int argc, char **argv)
 	if (stage_catalogue(command.program, &cat, db, CATALOGUE_READONLY))
 		return MC_EXIT_FAILURE;
 	sbuf_init(&out);
-	rc = history_read(&cat, argv[first], &h, &err);
+	name = stage_model_name(argv[first]);
+	rc = history_read(&cat, name, &h, &err);
 	if (rc < 0) {
 		stage_error(command.program, "%s", err.msg);
 	} else if (rc > 0) {
 		stage_error(command.program, "no model was ever named '%s'", argv[first]);
-		suggest_did_you_mean(command.program, &cat, argv[first], NULL);
+		suggest_did_you_mean(command.program, &cat, name, NULL);
 	} else {
 		if (!strcmp(format, "json"))
 			history_json(&h, &out);
@@ -70,6 +73,7 @@ int main(int argc, char **argv)
 	}
 	history_release(&h);
 	sbuf_release(&out);
+	free(name);
 	catalogue_close(&cat);
 	return status;
 }

@@ -14,6 +14,7 @@
 #include "out/translate.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* the --help texts; main has the option table (opt_parse_table) */
@@ -164,7 +165,10 @@ int main(int argc, char **argv)
 		}
 	}
 	if (!all) {
-		status = render_one(&cat, argv[first], lang, format, as_of);
+		char *name = stage_model_name(argv[first]);
+
+		status = render_one(&cat, name, lang, format, as_of);
+		free(name);
 	} else {
 		render_stats stats;
 

@@ -12,6 +12,7 @@
 #include "base/day.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* the --help texts; main has the option table (opt_parse_table) */
@@ -103,6 +104,7 @@ int main(int argc, char **argv)
 	mc_err err;
 	model_view m;
 	sbuf out;
+	char *name = NULL;
 	int first, rc, status = MC_EXIT_FAILURE;
 
 	stage_init();
@@ -116,9 +118,10 @@ int main(int argc, char **argv)
 		return MC_EXIT_FAILURE;
 	sbuf_init(&out);
 	memset(&m, 0, sizeof(m));
+	name = stage_model_name(argv[first]);
 	rc = snapref_day(&cat, as_of, day, &err);
 	if (!rc)
-		rc = query_model(&cat, argv[first], day, &m, &err);
+		rc = query_model(&cat, name, day, &m, &err);
 	else if (rc > 0)
 		rc = -1;
 	if (rc < 0) {
@@ -126,7 +129,7 @@ int main(int argc, char **argv)
 	} else if (rc > 0) {
 		stage_error(command.program, "no model named '%s' on %s (see modelcat history)",
 			    argv[first], as_of);
-		suggest_did_you_mean(command.program, &cat, argv[first], day);
+		suggest_did_you_mean(command.program, &cat, name, day);
 	} else {
 		if (!strcmp(format, "json"))
 			show_json(&m, &out);
@@ -136,6 +139,7 @@ int main(int argc, char **argv)
 	}
 	model_view_release(&m);
 	sbuf_release(&out);
+	free(name);
 	catalogue_close(&cat);
 	return status;
 }

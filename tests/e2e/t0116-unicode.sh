@@ -49,6 +49,13 @@ check_eq "the model has one version" \
 	"$(sql "SELECT count(*) FROM version v JOIN record r ON r.id = v.record_id WHERE r.export = 'demo' AND r.name = '$NFC'")" 1
 mc history "$NFC" >"$TMP/history"
 check_eq "its history is one entry (added on 2025-01-01)" "$(grep -c '^  20' "$TMP/history")" 1
+# a name typed (or pasted) in NFD finds the model
+check_status "show of the NFD spelling finds the model (exit 0)" 0 mc show "$NFD"
+check_grep "and shows it under its NFC name" "$NFC" "$TMP/out"
+check_status "history of the NFD spelling (exit 0)" 0 mc history "$NFD"
+check_status "render of the NFD spelling: translate first" 0 mc translate
+check_status "render of the NFD spelling (exit 0)" 0 mc render "$NFD"
+check_grep "its page is the model's" "^$NFC\$" "$TMP/out"
 check_eq "the notice is stored in the catalogue" \
 	"$(sql "SELECT count(*) FROM notice WHERE message LIKE '%name normalised (NFD to NFC)%'")" 1
 # NFD first, then NFC: the same, from the other side; both in one file:

@@ -2,6 +2,7 @@
 #include "cli/writelock.h"
 #include "base/day.h"
 #include "base/paths.h"
+#include "base/unicode.h"
 
 #include <limits.h>
 #include <signal.h>
@@ -160,4 +161,13 @@ int stage_write_stdout(const char *program, const sbuf *out)
 		return MC_EXIT_FAILURE;
 	}
 	return MC_EXIT_OK;
+}
+
+char *stage_model_name(const char *arg)
+{
+	sbuf name;
+
+	sbuf_init(&name);
+	unicode_canonical(arg, strlen(arg), &name);
+	return sbuf_detach(&name, NULL);
 }

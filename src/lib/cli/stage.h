@@ -28,6 +28,12 @@ void stage_catch_signals(void (*handler)(int));
 void stage_error(const char *program, const char *fmt, ...) MC_PRINTF(2, 3);
 /* Print a usage error plus a pointer to --help; returns MC_EXIT_USAGE. */
 int stage_usage_error(const char *program, const char *fmt, ...) MC_PRINTF(2, 3);
+
+/* A model NAME given on the command line as the catalogue stores names:
+ * in canonical form (base/unicode.h: NFC, invisible characters removed,
+ * no-break spaces as spaces), so that a pasted "Cafe\xcc\x81 LM" finds
+ * "Caf\xc3\xa9 LM". A new string; the caller frees it. */
+char *stage_model_name(const char *arg);
 /* Print "modelcat-NAME VERSION" to stdout; returns MC_EXIT_OK. */
 int stage_version(const char *program);
 
