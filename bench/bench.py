@@ -18,14 +18,25 @@ and prints medians, MB/s, rows/s, peak RSS and each figure as a ratio to
 the .import of the same run. With --write FILE the table goes into FILE
 (docs/performance.md) with a description of the machine.
 
+Then the wide row: one model (a real row of the same export) with
+WIDE_COLUMNS (200,000) filled extra columns, generated, and in rounds:
+
+  ingest           the file into an empty catalogue
+  show             `show` of the model (text)
+  render           `render` of its page (HTML)
+
+each as a ratio to that ingest (the target: show and render within 2x).
+
 With --peer BIN_DIR the modelcat steps also run with the programs of
 another build (e.g. of the commit before a change) in the same rounds, and
 a last column gives each step's median as a ratio to the peer's.
 
 usage: bench.py [--rounds N] [--write FILE] [--peer BIN_DIR]
-environment: BENCH_BIG=1 (1 GB), BENCH_DIR (work folder, default a temp dir)
+environment: BENCH_BIG=1 (1 GB), BENCH_DIR (work folder, default a temp dir),
+BENCH_ONLY=scaled or wide (only that case; default both; the wide case
+runs no peer and is left out with BENCH_BIG=1)
 """
-import argparse, os, platform, shutil, statistics, subprocess, sys, tempfile, time
+import argparse, csv, gzip, io, os, platform, shutil, statistics, subprocess, sys, tempfile, time
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.path.join(TOP, 'bin')
@@ -34,6 +45,8 @@ SCALE = os.path.join(TOP, 'tests', 'e2e', 'scale_export.py')
 
 
 TIME = '/usr/bin/time' if os.path.exists('/usr/bin/time') else None
+WIDE_COLUMNS = 200000
+WIDE_TARGET = 2.0   # show and render within this ratio to the ingest
 
 
 def run(argv, stdin=None, env=None):
@@ -81,18 +94,31 @@ def machine():
         cpu or platform.processor(), os.cpu_count(), mem, platform.platform(), sqlite)
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument('--rounds', type=int, default=5)
-    ap.add_argument('--write')
-    ap.add_argument('--peer', metavar='BIN_DIR',
-                    help='also time the programs in BIN_DIR (another build, e.g. of an '
-                         'earlier commit) in the same rounds; rows marked [peer]')
-    args = ap.parse_args()
-    big = os.environ.get('BENCH_BIG') == '1'
+def remove_db(*paths):
+    """Remove SQLite files and their journals."""
+    for p in paths:
+        for side in ('', '-journal', '-wal', '-shm'):
+            if os.path.exists(p + side):
+                os.remove(p + side)
+
+
+def write_block(path, tag, body):
+    """Put body between <!-- tag:start --> and <!-- tag:end --> in path
+    (appended when the markers are not there yet)."""
+    text = open(path, encoding='utf-8').read() if os.path.exists(path) else ''
+    start, end = '<!-- %s:start -->' % tag, '<!-- %s:end -->' % tag
+    block = '%s\n%s\n%s' % (start, body, end)
+    if start in text and end in text:
+        text = text[:text.index(start)] + block + text[text.index(end) + len(end):]
+    else:
+        text = text + '\n' + block + '\n'
+    with open(path, 'w', encoding='utf-8') as f:
+        f.write(text)
+
+
+def scaled(args, work, big):
+    """The scaled export against sqlite3's .import: 0, or 3 when a step failed."""
     copies = 250 if big else 30
-    work = os.environ.get('BENCH_DIR') or tempfile.mkdtemp(prefix='modelcat-bench.')
-    os.makedirs(work, exist_ok=True)
     data = os.path.join(work, 'all_ai_models.csv')
     changed = os.path.join(work, 'changed', 'all_ai_models.csv')
     os.makedirs(os.path.dirname(changed), exist_ok=True)
@@ -113,18 +139,12 @@ def main():
     env = dict(os.environ)
     imp = os.path.join(work, 'import.db')
 
-    def rm(*paths):
-        for p in paths:
-            for side in ('', '-journal', '-wal', '-shm'):
-                if os.path.exists(p + side):
-                    os.remove(p + side)
-
     def t_cat():
         with open(data, 'rb') as f:
             return run(['cat'], stdin=f)
 
     def t_import():
-        rm(imp)
+        remove_db(imp)
         return run(['sqlite3', imp, '.import --csv %s t' % data])
 
     def modelcat_tasks(bindir, tag):
@@ -140,7 +160,7 @@ def main():
             return run([os.path.join(bindir, 'modelcat-parse'), 'all_ai_models=' + data])
 
         def t_first():
-            rm(db)
+            remove_db(db)
             r = run([ingest, '--db', db, '--as-of', '2026-01-01', 'all_ai_models=' + data],
                     env=env)
             shutil.copyfile(db, base)
@@ -205,20 +225,117 @@ def main():
     table = '\n'.join(lines)
     print(table)
     if args.write:
-        text = open(args.write, encoding='utf-8').read() if os.path.exists(args.write) else ''
-        tag = 'bench-big' if big else 'bench'
-        start, end = '<!-- %s:start -->' % tag, '<!-- %s:end -->' % tag
-        block = '%s\nMeasured %s on %s.\nInput: `all_ai_models` of 2025-04-23 scaled %d× with unique names: %.1f MB, %d rows; median of %d rounds.\n\n%s\n%s' % (
-            start, time.strftime('%Y-%m-%d'), machine(), copies, mb, rows, args.rounds, table, end)
-        if start in text and end in text:
-            text = text[:text.index(start)] + block + text[text.index(end) + len(end):]
-        else:
-            text = text + '\n' + block + '\n'
-        with open(args.write, 'w', encoding='utf-8') as f:
-            f.write(text)
+        write_block(args.write, 'bench-big' if big else 'bench',
+                    'Measured %s on %s.\nInput: `all_ai_models` of 2025-04-23 scaled %d× with unique names: %.1f MB, %d rows; median of %d rounds.\n\n%s' % (
+                        time.strftime('%Y-%m-%d'), machine(), copies, mb, rows, args.rounds, table))
+    return 0
+
+
+def write_wide(path, columns):
+    """One model with columns filled extra columns: the header and the
+    first named row of the bundled all_ai_models, then "Extra column 1"
+    ... with a value in every cell. Returns the model's name."""
+    data = open(SOURCE, 'rb').read()
+    data = gzip.decompress(data) if data[:2] == b'\x1f\x8b' else data
+    reader = csv.reader(io.StringIO(data.decode('utf-8-sig'), newline=''))
+    header = next(reader)
+    name_at = header.index('Model') if 'Model' in header else header.index('System')
+    row = next(r for r in reader if r[name_at].strip())
+    with open(path, 'w', encoding='utf-8', newline='') as f:
+        w = csv.writer(f, lineterminator='\n')
+        w.writerow(header + ['Extra column %d' % i for i in range(1, columns + 1)])
+        w.writerow(row + ['value %d, %x' % (i, i * 2654435761 % 2 ** 32)
+                          for i in range(1, columns + 1)])
+    return row[name_at].strip()
+
+
+def wide(args, work):
+    """The wide row: ingest, show and render of one model with
+    WIDE_COLUMNS filled columns; 0, or 3 when a step failed."""
+    data = os.path.join(work, 'wide', 'wide_models.csv')
+    os.makedirs(os.path.dirname(data), exist_ok=True)
+    name = write_wide(data, WIDE_COLUMNS)
+    db = os.path.join(work, 'wide', 'catalogue.db')
+    base = os.path.join(work, 'wide', 'base.db')
+    mb = os.path.getsize(data) / 1e6
+    print('# %s: %.1f MB, one row of %d extra columns, %d rounds' % (data, mb, WIDE_COLUMNS,
+                                                                  args.rounds))
+
+    def t_ingest():
+        remove_db(db)
+        r = run([os.path.join(BIN, 'modelcat-ingest'), '--db', db, '--as-of', '2026-01-01',
+                 'wide_models=' + data])
+        shutil.copyfile(db, base)
+        subprocess.run([os.path.join(BIN, 'modelcat-translate'), '--db', base],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        return r
+
+    def t_show():
+        return run([os.path.join(BIN, 'modelcat-show'), '--db', base, '--as-of', '2026-01-01',
+                    name])
+
+    def t_render():
+        return run([os.path.join(BIN, 'modelcat-render'), '--db', base, '--as-of', '2026-01-01',
+                    '--format', 'html', name])
+
+    tasks = [('ingest, wide row', t_ingest), ('show, wide row', t_show),
+             ('render, wide row', t_render)]
+    results = {step: [] for step, _ in tasks}
+    for r in range(args.rounds):
+        # the ingest first (the others read its catalogue), then alternating
+        order = tasks[:1] + (tasks[1:] if r % 2 == 0 else tasks[:0:-1])
+        for step, fn in order:
+            seconds, rss, status = fn()
+            if status != 0:
+                print('%s failed with status %d' % (step, status), file=sys.stderr)
+                return 3
+            results[step].append((seconds, rss))
+    medians = {step: statistics.median(s for s, _ in results[step]) for step, _ in tasks}
+    ref = medians['ingest, wide row']
+    lines = ['| step | median s | fields/s | peak RSS | vs ingest |',
+             '|---|---:|---:|---:|---:|']
+    for step, _ in tasks:
+        rss = [k for _, k in results[step] if k is not None]
+        lines.append('| %s | %.3f | %.0f | %s | %.2f× |' % (
+            step, medians[step], WIDE_COLUMNS / medians[step],
+            '%.1f MiB' % (max(rss) / 1024) if rss else 'n/a', medians[step] / ref))
+    table = '\n'.join(lines)
+    print(table)
+    worst = max(medians['show, wide row'], medians['render, wide row']) / ref
+    verdict = 'within' if worst <= WIDE_TARGET else 'NOT within'
+    print('# show and render: at most %.2f× the ingest, %s the %.0f× target' % (
+        worst, verdict, WIDE_TARGET))
+    if args.write:
+        write_block(args.write, 'bench-wide',
+                    'Measured %s on %s.\nInput: one model (the first row of `all_ai_models` of 2025-04-23) with %d filled extra columns: %.1f MB; median of %d rounds. Show and render: at most %.2f× the ingest, %s the %.0f× target.\n\n%s' % (
+                        time.strftime('%Y-%m-%d'), machine(), WIDE_COLUMNS, mb, args.rounds,
+                        worst, verdict, WIDE_TARGET, table))
+    return 0
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument('--rounds', type=int, default=5)
+    ap.add_argument('--write')
+    ap.add_argument('--peer', metavar='BIN_DIR',
+                    help='also time the programs in BIN_DIR (another build, e.g. of an '
+                         'earlier commit) in the same rounds; rows marked [peer]')
+    args = ap.parse_args()
+    big = os.environ.get('BENCH_BIG') == '1'
+    only = os.environ.get('BENCH_ONLY', '')
+    if only not in ('', 'scaled', 'wide'):
+        print('bench.py: BENCH_ONLY is scaled or wide, not %r' % only, file=sys.stderr)
+        return 2
+    work = os.environ.get('BENCH_DIR') or tempfile.mkdtemp(prefix='modelcat-bench.')
+    os.makedirs(work, exist_ok=True)
+    status = 0
+    if only != 'wide':
+        status = scaled(args, work, big)
+    if not status and only != 'scaled' and not big:
+        status = wide(args, work)
     if not os.environ.get('BENCH_DIR'):
         shutil.rmtree(work, ignore_errors=True)
-    return 0
+    return status
 
 
 if __name__ == '__main__':

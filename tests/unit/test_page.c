@@ -2,7 +2,8 @@
  * Unit tests for page: the page rules on records the seed does not show
  * (open weights, missing fields, partial dates, short runs...), built with
  * the bundled English catalogue and checked line by line; the HTML form;
- * the index page; a text missing from every catalogue.
+ * the index page; a text missing from every catalogue; a model with
+ * 20,000 fields.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -236,6 +237,59 @@ static void test_html(void)
 	free(t);
 }
 
+/* A model with 20,000 fields of its own before the ones the page shows,
+ * a field given twice and an empty one: the page looks each up in the
+ * index it builds once, and comes out as it does without the extra
+ * fields (the first of a repeated field, an empty one as missing). */
+static void test_many_fields(void)
+{
+	static const char *const known[] = {
+		"Organization", "Meta AI", "Publication date", "2023-07-18",
+		"Parameters", "7000000000", "Model accessibility", "Open weights (unrestricted)",
+		"Link", "https://example.org/paper", NULL,
+	};
+	enum { EXTRA = 20000 };
+	size_t nknown = sizeof(known) / sizeof(known[0]) - 1, i, n = 0;
+	const char **wide = calloc(2 * EXTRA + nknown + 5, sizeof(*wide));
+	char **names = calloc(EXTRA, sizeof(*names));
+	char *narrow_text, *narrow_html, *wide_text, *wide_html;
+
+	if (!CHECK(wide && names, "memory for the wide model"))
+		goto out;
+	for (i = 0; i < EXTRA; i++) {
+		char buf[32];
+
+		mc_fmt(buf, sizeof(buf), "Extra column %zu", i + 1);
+		names[i] = strdup(buf);
+		wide[n++] = names[i];
+		wide[n++] = "a value the page does not show";
+	}
+	wide[n++] = "Domain";       /* empty: as if it had none */
+	wide[n++] = "";
+	for (i = 0; i < nknown; i++)
+		wide[n++] = known[i];
+	wide[n++] = "Parameters";   /* again: the first one counts */
+	wide[n++] = "1000";
+	narrow_text = render("Wide Open", "2025-05-06", known, 0);
+	narrow_html = render("Wide Open", "2025-05-06", known, 1);
+	wide_text = render("Wide Open", "2025-05-06", wide, 0);
+	wide_html = render("Wide Open", "2025-05-06", wide, 1);
+	CHECK(has_pair(wide_text, "Parameters", "7B"), "20,000 fields: the first Parameters is shown");
+	CHECK(has_pair(wide_text, "Published", "18 July 2023"), "and the date after them");
+	CHECK(!strstr(wide_text, "Extra column"), "and none of the extra fields");
+	CHECK_STR(wide_text, narrow_text, "the text page is the one without the extra fields");
+	CHECK_STR(wide_html, narrow_html, "the HTML page is the one without the extra fields");
+	free(narrow_text);
+	free(narrow_html);
+	free(wide_text);
+	free(wide_html);
+out:
+	for (i = 0; names && i < EXTRA; i++)
+		free(names[i]);
+	free(names);
+	free(wide);
+}
+
 static void test_index_and_missing(void)
 {
 	static const page_index_entry entries[] = {
@@ -284,6 +338,7 @@ int main(void)
 	test_open_unsized_and_unknown();
 	test_partial_records();
 	test_html();
+	test_many_fields();
 	test_index_and_missing();
 	page_texts_release(&english);
 	return unit_done();

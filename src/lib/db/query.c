@@ -816,6 +816,52 @@ static void split_occurrence(const char *text, sbuf *name, long *occurrence)
 	sbuf_adds(name, text);
 }
 
+/* Add to m the values of one export's version (values, shown in the order
+ * of that export's header h) in the fields no export before it gave (seen,
+ * which gains them); since is the version's snapshot date. Linear in the
+ * fields: one pass indexes the values by field, one walks the header. */
+static void merge_values(model_view *m, strmap *seen, const header *h, const json_flat *values,
+			 const char *export_name, const char *since)
+{
+	strmap index;
+	size_t i;
+
+	if (!h->n)
+		return;
+	strmap_init(&index);
+	strmap_reserve(&index, values->n);
+	for (i = 0; i < values->n; i++) {
+		int added;
+		size_t *at = strmap_get_or_add(&index, values->pairs[i].key,
+					       strlen(values->pairs[i].key), &added);
+
+		if (added)          /* a repeated key: its first value, as before */
+			*at = i + 1;
+	}
+	strmap_reserve(seen, seen->count + h->n);
+	m->values.items = xrealloc(m->values.items,
+				   (m->values.n + h->n) * sizeof(*m->values.items));
+	for (i = 0; i < h->n; i++) {
+		size_t len = strlen(h->fields[i]), *at = strmap_find(&index, h->fields[i], len);
+		const json_pair *v;
+		model_value *mv;
+		int added;
+
+		if (!at)
+			continue;
+		strmap_get_or_add(seen, h->fields[i], len, &added);
+		if (!added)
+			continue;
+		v = &values->pairs[*at - 1];
+		mv = &m->values.items[m->values.n++];
+		mv->field = xstrdup(h->fields[i]);
+		mv->value = xstrndup(v->value, v->len);
+		mv->export = xstrdup(export_name);
+		mv->since = since ? xstrdup(since) : NULL;
+	}
+	strmap_release(&index);
+}
+
 /* Fill m from the versions of name/occurrence valid on as_of: 1 found,
  * 0 none, -1 error. With any_time, name may be the record's name at any
  * time (before or after a rename). */
@@ -867,7 +913,6 @@ static int model_lookup(catalogue *cat, const char *name, long occurrence,
 		sqlite3_int64 export_id;
 		header h;
 		json_flat values;
-		size_t i;
 
 		found = 1;
 		if (!m->name)
@@ -882,22 +927,8 @@ static int model_lookup(catalogue *cat, const char *name, long occurrence,
 				 cat->path);
 			goto out;
 		}
-		for (i = 0; i < h.n; i++) {
-			const json_pair *v = json_flat_get(&values, h.fields[i]);
-			model_value *mv;
-			int added;
-
-			if (!v)
-				continue;
-			strmap_get_or_add(&seen, h.fields[i], strlen(h.fields[i]), &added);
-			if (!added)
-				continue;
-			mv = LIST_PUSH(m->values);
-			mv->field = xstrdup(h.fields[i]);
-			mv->value = xstrndup(v->value, v->len);
-			mv->export = xstrdup(export_name);
-			mv->since = column_dup(st, 2);
-		}
+		merge_values(m, &seen, &h, &values, export_name,
+			     (const char *)sqlite3_column_text(st, 2));
 		json_flat_release(&values);
 		header_release(&h);
 		sqlite3_bind_int64(upd, 1, sqlite3_column_int64(st, 3));

@@ -4,6 +4,7 @@
 #include "read/normalise.h"
 #include "out/template.h"
 #include "base/textout.h"
+#include "base/strmap.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -156,6 +157,7 @@ enum weights { WEIGHTS_UNKNOWN, WEIGHTS_CLOSED, WEIGHTS_OPEN };
 typedef struct builder {
 	page *p;                     /* the page being described */
 	const model_view *m;         /* the model */
+	strmap fields;               /* m's fields: name -> position in m->values + 1 */
 	const page_texts *texts;     /* its language */
 	const page_texts *english;   /* the fallback */
 	mc_err *err;                 /* where the first failure's message goes */
@@ -249,19 +251,20 @@ static int add_text(builder *b, page_kind kind, int level, const char *role, pag
 	return added;
 }
 
-static const char *field(const model_view *m, const char *name)
+/* The model's value in field name, NULL when it has none (or an empty
+ * one): one look in the index builder_init() made, whatever the number of
+ * fields. */
+static const char *field(const builder *b, const char *name)
 {
-	size_t i;
+	const size_t *at = strmap_find(&b->fields, name, strlen(name));
+	const char *value = at ? b->m->values.items[*at - 1].value : NULL;
 
-	for (i = 0; i < m->values.n; i++)
-		if (!strcmp(m->values.items[i].field, name))
-			return m->values.items[i].value[0] ? m->values.items[i].value : NULL;
-	return NULL;
+	return value && value[0] ? value : NULL;
 }
 
-static int field_number(const model_view *m, const char *name, double *value)
+static int field_number(const builder *b, const char *name, double *value)
 {
-	return format_parse_number(field(m, name), value) == 0;
+	return format_parse_number(field(b, name), value) == 0;
 }
 
 /* A date as the page writes it: "23 February 2024", "February 2024" (with
@@ -299,7 +302,7 @@ typedef int value_fn(builder *b, const char *field_name, sbuf *out);
 
 static int value_text(builder *b, const char *name, sbuf *out)
 {
-	const char *v = field(b->m, name);
+	const char *v = field(b, name);
 
 	if (!v)
 		return 0;
@@ -309,7 +312,7 @@ static int value_text(builder *b, const char *name, sbuf *out)
 
 static int value_list(builder *b, const char *name, sbuf *out)
 {
-	const char *v = field(b->m, name);
+	const char *v = field(b, name);
 	sbuf unique;
 
 	if (!v)
@@ -327,7 +330,7 @@ static int value_formatted(builder *b, const char *name, void (*format)(double, 
 {
 	double x;
 
-	if (!field_number(b->m, name, &x))
+	if (!field_number(b, name, &x))
 		return value_text(b, name, out);
 	format(x, out);
 	return 1;
@@ -335,7 +338,7 @@ static int value_formatted(builder *b, const char *name, void (*format)(double, 
 
 static int value_date(builder *b, const char *name, sbuf *out)
 {
-	return add_date(b, field(b->m, name), 0, out) || value_text(b, name, out);
+	return add_date(b, field(b, name), 0, out) || value_text(b, name, out);
 }
 
 static int value_count(builder *b, const char *name, sbuf *out)
@@ -380,7 +383,7 @@ static int value_hours(builder *b, const char *name, sbuf *out)
 	double x;
 	page_text_id id = PT_VALUE_HOURS;
 
-	if (!field_number(b->m, name, &x))
+	if (!field_number(b, name, &x))
 		return value_text(b, name, out);
 	sbuf_init(&hours);
 	sbuf_init(&days);
@@ -406,7 +409,7 @@ static int value_mfu(builder *b, const char *name, sbuf *out)
 	sbuf percent;
 	double x;
 
-	if (!field_number(b->m, name, &x))
+	if (!field_number(b, name, &x))
 		return value_text(b, name, out);
 	sbuf_init(&percent);
 	format_percent(x, &percent);
@@ -420,9 +423,9 @@ static int value_mfu(builder *b, const char *name, sbuf *out)
 }
 
 /* The unit a dataset size counts, by the model's domains. */
-static page_text_id dataset_unit(const model_view *m)
+static page_text_id dataset_unit(const builder *b)
 {
-	const char *domain = field(m, "Domain");
+	const char *domain = field(b, "Domain");
 	char *copy, *item, *save = NULL;
 	page_text_id id = PT_VALUE_UNIT_DATAPOINTS;
 
@@ -448,17 +451,17 @@ static int value_dataset(builder *b, const char *name, sbuf *out)
 	sbuf size;
 	double x;
 
-	if (!field(b->m, name) && !field(b->m, "Dataset size notes"))
+	if (!field(b, name) && !field(b, "Dataset size notes"))
 		return 0;
 	sbuf_init(&size);
-	if (field_number(b->m, name, &x))
+	if (field_number(b, name, &x))
 		format_count(x, &size);
 	if (size.len) {
-		const char *pairs[] = { "size", size.data, "unit", text_of(b, dataset_unit(b->m)), NULL };
+		const char *pairs[] = { "size", size.data, "unit", text_of(b, dataset_unit(b)), NULL };
 
 		expand_values(b, PT_VALUE_DATASET, pairs, out);
 	} else {
-		sbuf_adds(out, text_of(b, dataset_unit(b->m)));
+		sbuf_adds(out, text_of(b, dataset_unit(b)));
 	}
 	sbuf_release(&size);
 	return out->len > 0;
@@ -478,16 +481,16 @@ static int value_above_1e23(builder *b, const char *name, sbuf *out)
 	double x;
 
 	(void)name;
-	if (!field_number(b->m, "Training compute (FLOP)", &x))
+	if (!field_number(b, "Training compute (FLOP)", &x))
 		return 0;
 	sbuf_adds(out, text_of(b, x >= 1e23 ? PT_VALUE_YES : PT_VALUE_NO));
 	return 1;
 }
 
 /* The first URL of the Link field, when it is a safe http(s) URL. */
-static char *first_link(const model_view *m)
+static char *first_link(const builder *b)
 {
-	const char *link = field(m, "Link");
+	const char *link = field(b, "Link");
 	size_t len;
 	char *url;
 
@@ -506,7 +509,7 @@ static char *first_link(const model_view *m)
 static int value_reference(builder *b, const char *name, sbuf *out)
 {
 	free(b->link);
-	b->link = first_link(b->m);
+	b->link = first_link(b);
 	if (value_text(b, name, out))
 		return 1;
 	if (b->link)
@@ -653,8 +656,8 @@ static void classify_weights(builder *b)
 		{ "Open weights (restricted use)", WEIGHTS_OPEN, PT_VALUE_LICENCE_RESTRICTED },
 		{ "Open access (restricted use)", WEIGHTS_OPEN, PT_VALUE_LICENCE_RESTRICTED },
 	};
-	const char *access = field(b->m, "Model accessibility");
-	const char *open = field(b->m, "Open model weights?");
+	const char *access = field(b, "Model accessibility");
+	const char *open = field(b, "Open model weights?");
 	size_t i;
 
 	b->weights = WEIGHTS_UNKNOWN;
@@ -712,7 +715,7 @@ static void set_placeholders(builder *b)
 	set_list(b, "task", "Task", 1);
 	set_list(b, "hardware", "Training hardware", 0);
 	set_list(b, "notability", "Notability criteria", 1);
-	if (add_date(b, field(b->m, "Publication date"), 1, &s))
+	if (add_date(b, field(b, "Publication date"), 1, &s))
 		vars_set(v, "month", s.data);
 	sbuf_reset(&s);
 	if (value_compute(b, "Training compute (FLOP)", &s))
@@ -721,7 +724,7 @@ static void set_placeholders(builder *b)
 	if (value_text(b, "Parameters notes", &s))
 		vars_set(v, "params_notes", s.data);
 	sbuf_reset(&s);
-	b->has_params = field_number(b->m, "Parameters", &params) && params > 0;
+	b->has_params = field_number(b, "Parameters", &params) && params > 0;
 	if (b->has_params) {
 		format_count(params, &s);
 		vars_set(v, "params", s.data);
@@ -744,10 +747,11 @@ static void set_placeholders(builder *b)
  * changed; the snapshot's date when it has none)? Not the snapshot's own
  * date: the page would then change, with no value changed, on the night a
  * model turns one year old. */
-static int published_long_ago(const model_view *m)
+static int published_long_ago(const builder *b)
 {
 	struct norm_date pub, now;
-	const char *date = field(m, "Publication date");
+	const model_view *m = b->m;
+	const char *date = field(b, "Publication date");
 	const char *ref = m->last_updated[0] ? m->last_updated : m->as_of;
 
 	if (!date || norm_date_parse(date, strlen(date), &pub, NULL) != NORM_OK ||
@@ -853,7 +857,7 @@ static void add_faq(builder *b)
 	shown += add_answer(b, PT_FAQ_PARAMS_Q, PT_FAQ_PARAMS_A, PT_COUNT);
 	shown += add_answer(b, PT_FAQ_CREATOR_Q, PT_FAQ_CREATOR_A, PT_COUNT);
 	shown += add_answer(b, PT_FAQ_RELEASED_Q, PT_FAQ_RELEASED_A,
-			    published_long_ago(b->m) ? PT_FAQ_RELEASED_NEWER : PT_COUNT);
+			    published_long_ago(b) ? PT_FAQ_RELEASED_NEWER : PT_COUNT);
 	if (!shown)
 		add_text(b, PAGE_PARAGRAPH, 0, "empty", PT_SECTION_EMPTY);
 	add_block(b, PAGE_CLOSE, 0, NULL, NULL);
@@ -871,9 +875,22 @@ static void add_closing(builder *b)
 static void builder_init(builder *b, page *p, const model_view *m, const page_texts *texts,
 			 const page_texts *english, mc_err *err)
 {
+	size_t i;
+
 	memset(b, 0, sizeof(*b));
 	b->p = p;
 	b->m = m;
+	/* one pass over the fields: each lookup after it is one probe */
+	strmap_init(&b->fields);
+	strmap_reserve(&b->fields, m->values.n);
+	for (i = 0; i < m->values.n; i++) {
+		const char *name = m->values.items[i].field;
+		int added;
+		size_t *at = strmap_get_or_add(&b->fields, name, strlen(name), &added);
+
+		if (added)          /* a repeated field: its first value */
+			*at = i + 1;
+	}
 	b->texts = texts;
 	b->english = english;
 	b->err = err;
@@ -883,6 +900,7 @@ static void builder_init(builder *b, page *p, const model_view *m, const page_te
 static int builder_finish(builder *b)
 {
 	vars_release(&b->page_vars);
+	strmap_release(&b->fields);
 	free(b->link);
 	b->link = NULL;
 	if (!b->failed)
