@@ -835,3 +835,10 @@ detach:
 	sqlite3_exec(cat->db, "DETACH DATABASE carried", NULL, NULL, NULL);
 	return rc;
 }
+
+char *catalogue_column_dup(sqlite3_stmt *st, int i)
+{
+	const char *s = (const char *)sqlite3_column_text(st, i);
+
+	return s ? xstrndup(s, (size_t)sqlite3_column_bytes(st, i)) : NULL;
+}

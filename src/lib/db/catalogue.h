@@ -97,6 +97,9 @@ int catalogue_fail(catalogue *cat, const char *what, mc_err *err);
 int catalogue_exec(catalogue *cat, const char *sql, mc_err *err);
 /* Prepare a statement. 0 or -1 (err). */
 int catalogue_prepare(catalogue *cat, sqlite3_stmt **st, const char *sql, mc_err *err);
+/* Column i of st's current row as a new string (NULL for SQL NULL); the
+ * caller frees it. */
+char *catalogue_column_dup(sqlite3_stmt *st, int i);
 
 /* Append the SQL text of the file at path (a migration, the staging
  * schema) to out. 0, or -1 ("path: cannot read: why"). */

@@ -4,19 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Append a zeroed item to a DIFF_LIST and return it. */
-#define LIST_PUSH(list) \
-	((list).items = xrealloc((list).items, ((list).n + 1) * sizeof(*(list).items)), \
-	 memset(&(list).items[(list).n], 0, sizeof(*(list).items)), \
-	 &(list).items[(list).n++])
-
-static char *column_dup(sqlite3_stmt *st, int i)
-{
-	const char *s = (const char *)sqlite3_column_text(st, i);
-
-	return s ? xstrndup(s, (size_t)sqlite3_column_bytes(st, i)) : NULL;
-}
-
 /* ---- reading ---- */
 
 /* The statements one record's history needs. */
@@ -82,19 +69,19 @@ static int read_fields(catalogue *cat, sqlite3_stmt *st, sqlite3_int64 version, 
 
 	sqlite3_bind_int64(st, 1, version);
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-		history_field *f = why == HISTORY_COLUMN_REMOVED ? LIST_PUSH(v->removed)
-								: LIST_PUSH(v->fields);
+		history_field *f = why == HISTORY_COLUMN_REMOVED ? DIFF_PUSH(v->removed)
+								: DIFF_PUSH(v->fields);
 
-		f->field = column_dup(st, 0);
+		f->field = catalogue_column_dup(st, 0);
 		f->why = why;
 		if (why == HISTORY_CHANGED) {
-			f->old = column_dup(st, 1);
-			f->new = column_dup(st, 2);
+			f->old = catalogue_column_dup(st, 1);
+			f->new = catalogue_column_dup(st, 2);
 		} else if (why == HISTORY_NEW_COLUMN) {
-			f->new = column_dup(st, 1);
+			f->new = catalogue_column_dup(st, 1);
 		} else {
-			f->old = column_dup(st, 1);
-			f->date = column_dup(st, 2);
+			f->old = catalogue_column_dup(st, 1);
+			f->date = catalogue_column_dup(st, 2);
 		}
 	}
 	sqlite3_reset(st);
@@ -107,19 +94,19 @@ static int read_version(catalogue *cat, history_statements *s, history_version *
 	sqlite3_int64 id = sqlite3_column_int64(vs, 0);
 	int step;
 
-	v->valid_from = column_dup(vs, 1);
-	v->valid_to = column_dup(vs, 2);
-	v->kind = column_dup(vs, 3);
-	v->name = column_dup(vs, 4);
-	v->export = column_dup(vs, 5);
+	v->valid_from = catalogue_column_dup(vs, 1);
+	v->valid_to = catalogue_column_dup(vs, 2);
+	v->kind = catalogue_column_dup(vs, 3);
+	v->name = catalogue_column_dup(vs, 4);
+	v->export = catalogue_column_dup(vs, 5);
 	v->line = sqlite3_column_type(vs, 6) == SQLITE_NULL ? 0 : (long)sqlite3_column_int64(vs, 6);
 	sqlite3_bind_int64(s->renames, 1, id);
 	while ((step = sqlite3_step(s->renames)) == SQLITE_ROW) {
-		history_rename *r = LIST_PUSH(v->renames);
+		history_rename *r = DIFF_PUSH(v->renames);
 
-		r->old_name = column_dup(s->renames, 0);
-		r->new_name = column_dup(s->renames, 1);
-		r->evidence = column_dup(s->renames, 2);
+		r->old_name = catalogue_column_dup(s->renames, 0);
+		r->new_name = catalogue_column_dup(s->renames, 1);
+		r->evidence = catalogue_column_dup(s->renames, 2);
 	}
 	sqlite3_reset(s->renames);
 	if (step != SQLITE_DONE)
@@ -141,15 +128,15 @@ static int read_records(catalogue *cat, sqlite3_stmt *st, history *h, mc_err *er
 	if (statements_prepare(cat, &s, err))
 		return -1;
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-		history_record *r = LIST_PUSH(h->records);
+		history_record *r = DIFF_PUSH(h->records);
 
-		r->export = column_dup(st, 1);
-		r->name = column_dup(st, 2);
+		r->export = catalogue_column_dup(st, 1);
+		r->name = catalogue_column_dup(st, 2);
 		r->occurrence = (long)sqlite3_column_int64(st, 3);
-		r->last_updated = column_dup(st, 4);
+		r->last_updated = catalogue_column_dup(st, 4);
 		sqlite3_bind_int64(s.versions, 1, sqlite3_column_int64(st, 0));
 		while ((step = sqlite3_step(s.versions)) == SQLITE_ROW)
-			if (read_version(cat, &s, LIST_PUSH(r->versions), err))
+			if (read_version(cat, &s, DIFF_PUSH(r->versions), err))
 				goto out;
 		sqlite3_reset(s.versions);
 		if (step != SQLITE_DONE)
@@ -202,13 +189,13 @@ static int read_quarantined(catalogue *cat, const char *name, history *h, mc_err
 		return -1;
 	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-		history_quarantine *q = LIST_PUSH(h->quarantined);
+		history_quarantine *q = DIFF_PUSH(h->quarantined);
 
-		q->as_of = column_dup(st, 0);
-		q->export = column_dup(st, 1);
-		q->file = column_dup(st, 2);
+		q->as_of = catalogue_column_dup(st, 0);
+		q->export = catalogue_column_dup(st, 1);
+		q->file = catalogue_column_dup(st, 2);
 		q->line = (long)sqlite3_column_int64(st, 3);
-		q->reason = column_dup(st, 4);
+		q->reason = catalogue_column_dup(st, 4);
 	}
 	sqlite3_finalize(st);
 	return step == SQLITE_DONE ? 0 : catalogue_fail(cat, "reading the quarantine", err);

@@ -159,19 +159,6 @@ int query_export_csv_at(catalogue *cat, const char *export_name, sqlite3_int64 s
 
 /* ---- shared helpers ---- */
 
-/* Append a zeroed item to a DIFF_LIST and return it. */
-#define LIST_PUSH(list) \
-	((list).items = xrealloc((list).items, ((list).n + 1) * sizeof(*(list).items)), \
-	 memset(&(list).items[(list).n], 0, sizeof(*(list).items)), \
-	 &(list).items[(list).n++])
-
-static char *column_dup(sqlite3_stmt *st, int i)
-{
-	const char *s = (const char *)sqlite3_column_text(st, i);
-
-	return s ? xstrndup(s, (size_t)sqlite3_column_bytes(st, i)) : NULL;
-}
-
 /* The header of a snapshot_export: field names in file order (headerless
  * columns left out) and their headers. */
 typedef struct header {
@@ -213,8 +200,8 @@ static int header_load(catalogue *cat, sqlite3_int64 export_id, header *h, mc_er
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
 		h->fields = xrealloc(h->fields, (h->n + 1) * sizeof(*h->fields));
 		h->headers = xrealloc(h->headers, (h->n + 1) * sizeof(*h->headers));
-		h->fields[h->n] = column_dup(st, 0);
-		h->headers[h->n] = column_dup(st, 1);
+		h->fields[h->n] = catalogue_column_dup(st, 0);
+		h->headers[h->n] = catalogue_column_dup(st, 1);
 		h->numbers = xrealloc(h->numbers, h->n + 1);
 		h->numbers[h->n] = sqlite3_column_text(st, 2) &&
 			!strcmp((const char *)sqlite3_column_text(st, 2), colmap_type_name(COL_NUMBER));
@@ -290,8 +277,8 @@ static int state_load(catalogue *cat, sqlite3_int64 export_id, state *s, mc_err 
 		r = &s->rows[s->n++];
 		r->record = sqlite3_column_int64(st, 0);
 		r->version = sqlite3_column_int64(st, 1);
-		r->name = column_dup(st, 2);
-		r->norm = column_dup(st, 3);
+		r->name = catalogue_column_dup(st, 2);
+		r->norm = catalogue_column_dup(st, 3);
 		if (r->name && sqlite3_column_int64(st, 4) > 1) {
 			/* a repeated name's later rows: "NAME#2", as query_models names them */
 			sbuf n;
@@ -394,8 +381,8 @@ void diff_result_release(diff_result *d)
 static diff_model *push_model(diff_result *d, int kind, const char *export_name,
 			      const char *name)
 {
-	diff_model *m = kind == 0 ? LIST_PUSH(d->added) : kind == 1 ? LIST_PUSH(d->removed) :
-			kind == 2 ? LIST_PUSH(d->renamed) : LIST_PUSH(d->changed);
+	diff_model *m = kind == 0 ? DIFF_PUSH(d->added) : kind == 1 ? DIFF_PUSH(d->removed) :
+			kind == 2 ? DIFF_PUSH(d->renamed) : DIFF_PUSH(d->changed);
 
 	m->export = xstrdup(export_name);
 	m->name = xstrdup(name ? name : "");
@@ -455,7 +442,7 @@ static void diff_columns(diff_result *d, const char *export_name, const header *
 
 		if (at && !strcmp(ha->headers[*at - 1], hb->headers[i]))
 			continue;
-		c = at ? LIST_PUSH(d->headers_respelled) : LIST_PUSH(d->columns_added);
+		c = at ? DIFF_PUSH(d->headers_respelled) : DIFF_PUSH(d->columns_added);
 		c->export = xstrdup(export_name);
 		c->field = xstrdup(hb->fields[i]);
 		c->new_header = xstrdup(hb->headers[i]);
@@ -467,7 +454,7 @@ static void diff_columns(diff_result *d, const char *export_name, const header *
 
 		if (header_has(hb, ha->fields[i]))
 			continue;
-		c = LIST_PUSH(d->columns_removed);
+		c = DIFF_PUSH(d->columns_removed);
 		c->export = xstrdup(export_name);
 		c->field = xstrdup(ha->fields[i]);
 		c->old_header = xstrdup(ha->headers[i]);
@@ -509,7 +496,7 @@ static void diff_column_values_of(diff_result *d, const char *export_name, const
 
 		if (header_has(removed ? hb : ha, field))
 			continue;
-		c = LIST_PUSH(d->column_values);
+		c = DIFF_PUSH(d->column_values);
 		c->export = xstrdup(export_name);
 		c->field = xstrdup(field);
 		c->removed = removed;
@@ -625,15 +612,15 @@ static int diff_quarantined(catalogue *cat, diff_result *d, mc_err *err)
 	sqlite3_bind_int64(st, 1, d->from_snapshot);
 	sqlite3_bind_int64(st, 2, d->to_snapshot);
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-		diff_quarantine *q = LIST_PUSH(d->quarantined);
+		diff_quarantine *q = DIFF_PUSH(d->quarantined);
 
-		q->export = column_dup(st, 0);
-		q->file = column_dup(st, 1);
+		q->export = catalogue_column_dup(st, 0);
+		q->file = catalogue_column_dup(st, 1);
 		q->line = (long)sqlite3_column_int64(st, 2);
-		q->name = column_dup(st, 3);
-		q->field = column_dup(st, 4);
-		q->reason = column_dup(st, 5);
-		q->as_of = column_dup(st, 6);
+		q->name = catalogue_column_dup(st, 3);
+		q->field = catalogue_column_dup(st, 4);
+		q->reason = catalogue_column_dup(st, 5);
+		q->as_of = catalogue_column_dup(st, 6);
 	}
 	sqlite3_finalize(st);
 	return step == SQLITE_DONE ? 0 : catalogue_fail(cat, "reading the quarantine", err);
@@ -665,14 +652,14 @@ static int diff_held_list(catalogue *cat, diff_result *d, int models, mc_err *er
 	sqlite3_bind_int64(st, 1, d->from_snapshot);
 	sqlite3_bind_int64(st, 2, d->to_snapshot);
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-		diff_held *h = models ? LIST_PUSH(d->held_models) : LIST_PUSH(d->held_exports);
+		diff_held *h = models ? DIFF_PUSH(d->held_models) : DIFF_PUSH(d->held_exports);
 
-		h->export = column_dup(st, 0);
-		h->guard = column_dup(st, 1);
-		h->reason = column_dup(st, 2);
-		h->name = column_dup(st, 3);
+		h->export = catalogue_column_dup(st, 0);
+		h->guard = catalogue_column_dup(st, 1);
+		h->reason = catalogue_column_dup(st, 2);
+		h->name = catalogue_column_dup(st, 3);
 		h->line = (long)sqlite3_column_int64(st, 4);
-		h->as_of = column_dup(st, 5);
+		h->as_of = catalogue_column_dup(st, 5);
 	}
 	sqlite3_finalize(st);
 	return step == SQLITE_DONE ? 0 : catalogue_fail(cat, "reading what was held", err);
@@ -696,7 +683,7 @@ int query_diff_snapshots(catalogue *cat, sqlite3_int64 from_id, sqlite3_int64 to
 		return -1;
 	sqlite3_bind_int64(st, 1, to_id);
 	while ((step = sqlite3_step(st)) == SQLITE_ROW)
-		*LIST_PUSH(out->exports) = column_dup(st, 0);
+		*DIFF_PUSH(out->exports) = catalogue_column_dup(st, 0);
 	sqlite3_finalize(st);
 	if (step != SQLITE_DONE)
 		return catalogue_fail(cat, "listing the exports", err);
@@ -916,8 +903,8 @@ static int model_lookup(catalogue *cat, const char *name, long occurrence,
 
 		found = 1;
 		if (!m->name)
-			m->name = column_dup(st, 4);
-		*LIST_PUSH(m->exports) = xstrdup(export_name);
+			m->name = catalogue_column_dup(st, 4);
+		*DIFF_PUSH(m->exports) = xstrdup(export_name);
 		if (query_content_export(cat, export_name, as_of, &export_id, err) < 0 ||
 		    header_load(cat, export_id, &h, err))
 			goto out;
@@ -1018,8 +1005,8 @@ int query_former_names(catalogue *cat, const char *as_of, former_name **out, siz
 		old = xrealloc(old, (m + 1) * sizeof(*old));
 		new = xrealloc(new, (m + 1) * sizeof(*new));
 		rec[m] = sqlite3_column_int64(st, 0);
-		old[m] = column_dup(st, 1);
-		new[m] = column_dup(st, 2);
+		old[m] = catalogue_column_dup(st, 1);
+		new[m] = catalogue_column_dup(st, 2);
 		m++;
 	}
 	sqlite3_finalize(st);

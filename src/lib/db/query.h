@@ -89,6 +89,11 @@ typedef struct diff_column_values {
 
 /* A list of T: items and count. */
 #define DIFF_LIST(T) struct { T *items; size_t n; }
+/* Append a zeroed item to a DIFF_LIST and return it. */
+#define DIFF_PUSH(list) \
+	((list).items = xrealloc((list).items, ((list).n + 1) * sizeof(*(list).items)), \
+	 memset(&(list).items[(list).n], 0, sizeof(*(list).items)), \
+	 &(list).items[(list).n++])
 
 typedef struct diff_result {
 	char from[16];               /* earlier date or DATE.N ("" : from nothing) */

@@ -4,13 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static char *column_dup(sqlite3_stmt *st, int i)
-{
-	const char *s = (const char *)sqlite3_column_text(st, i);
-
-	return s ? xstrndup(s, (size_t)sqlite3_column_bytes(st, i)) : NULL;
-}
-
 /* A new model named name (occurrence > 1: "name#occurrence") at the end
  * of the array. */
 static search_model *push_model(search_model **out, size_t *n, const char *name, long occurrence)
@@ -67,9 +60,9 @@ static int read_rows(catalogue *cat, const char *as_of, search_model **out, size
 			last_occurrence = occurrence;
 		}
 		if (!m->organization)
-			m->organization = column_dup(st, 2);
+			m->organization = catalogue_column_dup(st, 2);
 		if (!m->date)
-			m->date = column_dup(st, 3);
+			m->date = catalogue_column_dup(st, 3);
 	}
 	sqlite3_finalize(st);
 	sbuf_release(&last);
