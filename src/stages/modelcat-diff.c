@@ -9,6 +9,7 @@
 #include "cli/stage.h"
 #include "cli/snapref.h"
 #include "ingest/ingest.h"
+#include "ingest/snapload.h"
 #include "db/snapshot.h"
 #include "base/day.h"
 
@@ -34,7 +35,8 @@ static const opt_command command = {
 		"\n"
 		"With export files, parses them as the snapshot of --to (default today)\n"
 		"and compares it with the catalogue's latest state before that date,\n"
-		"writing nothing: what `modelcat ingest` of those files would change.\n",
+		"writing nothing: what `modelcat ingest` of those files would change (an\n"
+		"export a guard of pipelines/guards.tsv would hold is listed as held).\n",
 	.exit =
 		"Exit: 0 written; 2 usage; 3 no snapshot (or no such DATE.N), or failure.\n",
 };
@@ -69,6 +71,11 @@ static int diff_files(catalogue *cat, char *const *files, int n, const char *to,
 	}
 	if (stage_begin_load(command.program, cat, to, &ld))
 		goto out;
+	/* what ingest would do: an export a guard would hold is held here too */
+	if (snapload_guards(ld, 0, &err)) {
+		stage_error(command.program, "%s", err.msg);
+		goto out;
+	}
 	for (i = 0; i < n; i++) {
 		ingest_ctx ctx = { ld, &map, stderr };
 		load_stats stats;

@@ -51,6 +51,12 @@ export MODELCAT_DB=$db
 models=$(current "$db")
 check "the base catalogue has models ($models)" test "$models" -gt 900
 rewrite "$TMP/in/notable_ai_models.csv" None
+before=$(sha256sum <"$db")
+mc diff --to $day "notable_ai_models=$TMP/in/notable_ai_models.csv" >"$TMP/dry" 2>&1
+check_grep "diff of the file (ingest's dry run) says it would be held" \
+	"notable_ai_models: held for review, nothing applied (guard empty): the file has a header and no rows (the export has $models models)" "$TMP/dry"
+check_grep "and removes nothing" "^0 added, 0 removed, 0 renamed, 0 changed" "$TMP/dry"
+check_eq "and writes nothing" "$(sha256sum <"$db")" "$before"
 check_status "a header-only file: exit 1" 1 mc ingest --as-of $day "notable_ai_models=$TMP/in/notable_ai_models.csv"
 check_grep "one line names the export and the guard" \
 	"^modelcat-ingest: notable_ai_models: held for review: the file has a header and no rows (the export has $models models); ingest --accept to apply it$" "$TMP/err"
