@@ -580,15 +580,22 @@ static int split_member(const char *path, char *archive, size_t size, const char
 	return -1;
 }
 
+int input_member_path(const char *path, char *archive, size_t size, const char **member)
+{
+	struct stat st;
+
+	/* ARCHIVE.zip/MEMBER: a folder's place is held by a file */
+	if (stat(path, &st) && errno == ENOTDIR)
+		return split_member(path, archive, size, member);
+	return -1;
+}
+
 int input_open(input **out, const char *path, mc_err *err)
 {
 	char archive[PATH_MAX];
 	const char *member;
-	struct stat st;
 
-	/* ARCHIVE.zip/MEMBER: a folder's place is held by a file */
-	if (stat(path, &st) && errno == ENOTDIR && !split_member(path, archive, sizeof(archive),
-								   &member))
+	if (!input_member_path(path, archive, sizeof(archive), &member))
 		return open_file(out, archive, member, path, NULL, err);
 	return open_file(out, path, NULL, path, NULL, err);
 }

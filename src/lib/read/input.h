@@ -63,6 +63,11 @@ typedef struct input input;
  */
 int input_open(input **out, const char *path, mc_err *err);
 
+/* Is path ARCHIVE/MEMBER, ARCHIVE a regular file (path itself not a
+ * file)? 0 with ARCHIVE in archive (size bytes) and *member pointing into
+ * path; -1 otherwise. */
+int input_member_path(const char *path, char *archive, size_t size, const char **member);
+
 /* Open the member named member of the zip at path (named "PATH/MEMBER" in
  * messages). 0, or -1 with err. */
 int input_open_member(input **out, const char *path, const char *member, mc_err *err);
