@@ -608,16 +608,23 @@ int input_open_member(input **out, const char *path, const char *member, mc_err 
 	return open_file(out, path, member, name, NULL, err);
 }
 
-int input_open_mem(input **out, const void *data, size_t len,
-		   const char *name, mc_err *err)
+/* Open a memory buffer, the member named member of it when not NULL. */
+static int open_mem(input **out, const void *data, size_t len, const char *name,
+		    const char *member, mc_err *err)
 {
 	input *in = input_new(name ? name : "<memory>");
 	int rc = -1;
 
 	in->mem = len ? data : (const unsigned char *)"";
 	in->mem_len = len;
+	in->want_member = member ? xstrdup(member) : NULL;
 	if (setup(in) < 0) {
 		mc_error(err, "%s: %s", in->name, in->failure.msg);
+		goto out;
+	}
+	if (member && in->format != INPUT_ZIP) {
+		mc_error(err, "%s: not a zip archive, so it has no member \"%s\"", in->name,
+			 member);
 		goto out;
 	}
 	*out = in;
@@ -626,6 +633,28 @@ int input_open_mem(input **out, const void *data, size_t len,
 out:
 	input_free(in);
 	return rc;
+}
+
+int input_open_mem(input **out, const void *data, size_t len,
+		   const char *name, mc_err *err)
+{
+	return open_mem(out, data, len, name, NULL, err);
+}
+
+int input_open_mem_member(input **out, const void *data, size_t len, const char *name,
+			  const char *member, mc_err *err)
+{
+	return open_mem(out, data, len, name, member, err);
+}
+
+unsigned input_csv_count(const input *in)
+{
+	return in->csv_members < INPUT_ZIP_MAX_LISTED ? in->csv_members : INPUT_ZIP_MAX_LISTED;
+}
+
+const char *input_csv_name(const input *in, unsigned i)
+{
+	return i < input_csv_count(in) ? in->csv_names[i] : NULL;
 }
 
 /* The end of the data: for a zip member check its size and CRC-32. */
@@ -936,7 +965,8 @@ int input_zip_members(const char *path, char ***names, size_t *n, mc_err *err)
 	*n = 0;
 	if (input_open(&in, path, err))
 		return -1;
-	if (in->format != INPUT_ZIP) {
+	/* a member (ARCHIVE/MEMBER) is one export, not a bundle */
+	if (in->format != INPUT_ZIP || in->want_member) {
 		input_free(in);
 		return 0;
 	}

@@ -110,6 +110,16 @@ int input_open_mem(input **out, const void *data, size_t len,
  */
 int input_next(input *in, const unsigned char **data, size_t *len, mc_err *err);
 
+/* input_open_mem() of the member named member of the zip in the buffer. */
+int input_open_mem_member(input **out, const void *data, size_t len, const char *name,
+			  const char *member, mc_err *err);
+
+/* For a zip: how many ".csv" members its directory lists (at most
+ * INPUT_ZIP_MAX_LISTED), and the i-th one's name (valid until
+ * input_free(); NULL past the last). */
+unsigned input_csv_count(const input *in);
+const char *input_csv_name(const input *in, unsigned i);
+
 /* The path or name given at open. */
 const char *input_name(const input *in);
 
