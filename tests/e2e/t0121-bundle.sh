@@ -122,6 +122,14 @@ check_eq "the manifest records the zip's SHA-256 and format bundle" \
 	"$(awk -F'\t' '$3 == "stored" { print $9 " " $10 }' "$TMP/store/MANIFEST.tsv")" "$sha bundle"
 mc --db "$TMP/fetch.db" fetch --config "$TMP/sources.tsv" --snapshots "$TMP/store" >/dev/null 2>&1
 check_eq "fetching it again stores nothing" "$(ls "$TMP/store/ai_models" | wc -l | tr -d ' ')" 1
+# the size cap applies to the members' sum, not only to the zip's size
+total=$(python3 -c 'import sys,zipfile; print(sum(i.file_size for i in zipfile.ZipFile(sys.argv[1]).infolist() if i.filename.endswith(".csv")))' "$BUNDLE")
+size=$(wc -c <"$BUNDLE" | tr -d ' ')
+cap=$(( (size + total) / 2 ))
+check_status "a bundle whose members inflate past --max-size is refused (exit 3)" 3 \
+	mc --db "$TMP/cap.db" fetch --config "$TMP/sources.tsv" --snapshots "$TMP/capstore" --max-size "$cap"
+check_grep "the error says the size cap" "size cap" "$TMP/err"
+check "and nothing is stored" test ! -e "$TMP/capstore/ai_models"
 mc --db "$TMP/re.db" reingest --snapshots "$TMP/store" >"$TMP/re.out" 2>"$TMP/re.err"
 check_eq "reingest of the store exits 0" "$?" 0
 for e in $EXPORTS; do

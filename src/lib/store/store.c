@@ -585,10 +585,10 @@ static int check_header(const csv_row *row, const char *name, const colmap *map,
 			" column in the header (first cell '%s')", name, cell);
 }
 
-/* The content of member i of the bundle in, into buf: at most max_bytes
- * (0: no cap). 0, or -1 with err. */
+/* The content of the bundle body's member named member into buf: at most
+ * room bytes when capped. 0, or -1 with err. */
 static int member_content(const void *body, size_t len, const char *member, const char *name,
-			  unsigned long long max_bytes, sbuf *buf, mc_err *err)
+			  int capped, unsigned long long room, sbuf *buf, mc_err *err)
 {
 	const unsigned char *data;
 	input *in = NULL;
@@ -598,10 +598,10 @@ static int member_content(const void *body, size_t len, const char *member, cons
 	if (input_open_mem_member(&in, body, len, name, member, err))
 		return -1;
 	while ((step = input_next(in, &data, &n, err)) == 1) {
-		if (max_bytes && buf->len + n > max_bytes) {
+		if (capped && buf->len + n > room) {
 			input_free(in);
-			return mc_error(err, "%s: holds more than the size cap of %llu bytes once"
-					" decompressed (a compression bomb?)", name, max_bytes);
+			return mc_error(err, "%s: the bundle holds more than the size cap once"
+					" decompressed (a compression bomb?)", name);
 		}
 		sbuf_add(buf, data, n);
 	}
@@ -633,8 +633,8 @@ static int examine_bundle(input *in, const void *body, size_t len, const char *n
 		mc_fmt(member_name, sizeof(member_name), "%s/%s", name, input_csv_name(in, i));
 		sbuf_reset(&buf);
 		memset(&one, 0, sizeof(one));
-		rc = member_content(body, len, input_csv_name(in, i), member_name,
-				    max_bytes ? max_bytes - total : 0, &buf, err);
+		rc = member_content(body, len, input_csv_name(in, i), member_name, max_bytes != 0,
+				    max_bytes - total, &buf, err);
 		/* a member is plain content here: never a bundle again */
 		if (!rc && buf.len >= 4 && !memcmp(buf.data, "PK\3\4", 4))
 			rc = mc_error(err, "%s: a zip inside a bundle is not read", member_name);
