@@ -2,7 +2,9 @@
  * modelcat-ingest: parse export files taken the same day and load them
  * into the catalogue as one snapshot, in one transaction.
  */
+#include "ingest/bundle.h"
 #include "ingest/ingest.h"
+#include "base/util.h"
 #include "store/naming.h"
 #include "cli/options.h"
 #include "cli/stage.h"
@@ -26,6 +28,10 @@ static const opt_command command = {
 		"(not a pipe). EXPORT names the export (notable_ai_models, all_ai_models,\n"
 		"...); without it the name is the file's name less .gz, .zip and .csv, or,\n"
 		"when that is a date (snapshots/<export>/<date>.csv.gz), its folder's name.\n"
+		"A .zip of several .csv members is a bundle (Epoch's ai_models.zip): each\n"
+		"member is an export named by its file name less .csv, all in the one\n"
+		"snapshot, and the licence and citation of its README.md are stored with it;\n"
+		"EXPORT=FILE of a bundle is a usage error that lists its members.\n"
 		"\n"
 		"Rows that cannot be read are quarantined with one line on stderr naming\n"
 		"file, line, field and reason; the other rows load. A file whose content\n"
@@ -81,7 +87,9 @@ int main(int argc, char **argv)
 		OPT_DONE
 	};
 	colmap map;
-	int first, rc, i, status;
+	char **args = NULL;
+	int first, rc, i, status, nargs = 0;
+	mc_err err;
 
 	stage_init();
 	if ((rc = opt_parse_table(&command, options, argc, argv, &first)))
@@ -90,13 +98,22 @@ int main(int argc, char **argv)
 		return rc;
 	if (first >= argc)
 		return stage_usage_error(command.program, "no export file given");
+	/* a bundle is one argument per member from here on */
+	if ((rc = bundle_expand(argv + first, argc - first, &args, &nargs, &err)))
+		return stage_usage_error(command.program, "%s", err.msg);
+	argv = args;
+	argc = nargs;
+	first = 0;
 	for (i = first; i < argc; i++) {
 		char name[NAMING_EXPORT_MAX + 1];
 		const char *path;
 
-		if (naming_split_arg(argv[i], name, sizeof(name), &path))
-			return stage_usage_error(command.program, "%s: cannot tell the export's name;"
-						 " write EXPORT=FILE", argv[i]);
+		if (naming_split_arg(argv[i], name, sizeof(name), &path)) {
+			rc = stage_usage_error(command.program, "%s: cannot tell the export's name;"
+					       " write EXPORT=FILE", argv[i]);
+			mc_free_strings(args, (size_t)nargs);
+			return rc;
+		}
 	}
 	/* files from the snapshot store are dated by their names */
 	if (!as_of[0]) {
@@ -115,12 +132,15 @@ int main(int argc, char **argv)
 		}
 		memcpy(as_of, day0, sizeof(as_of));
 	}
-	if (stage_colmap(command.program, &map))
+	if (stage_colmap(command.program, &map)) {
+		mc_free_strings(args, (size_t)nargs);
 		return MC_EXIT_FAILURE;
+	}
 	status = stage_load_snapshot(command.program, db, as_of, wait, &map, argv + first,
 				     argc - first, load_one, accept, accept_exports.items,
 				     accept_exports.n);
 	colmap_release(&map);
 	opt_release(options);
+	mc_free_strings(args, (size_t)nargs);
 	return status;
 }

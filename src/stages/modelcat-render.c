@@ -4,6 +4,7 @@
  * language and format into a folder, with an index page per language.
  */
 #include "out/page.h"
+#include "db/credit.h"
 #include "db/query.h"
 #include "db/snapshot.h"
 #include "out/render.h"
@@ -87,6 +88,10 @@ static int render_one(catalogue *cat, const char *name, const char *lang, const 
 		goto out;
 	}
 	p.formerly = render_formerly(formers, nformers, name);
+	if (credit_citation_upto(cat, m.as_of, &p.citation, &cerr) < 0) {
+		stage_error(command.program, "%s", cerr.msg);
+		goto out;
+	}
 	if (page_build(&p, &m, strcmp(lang, "en") ? &texts : &english, &english, &cerr)) {
 		stage_error(command.program, "%s", cerr.msg);
 		goto out;

@@ -3,6 +3,7 @@
 #include "out/site.h"
 #include "store/check.h"
 #include "store/listing.h"
+#include "read/input.h"
 #include "base/strmap.h"
 #include "base/util.h"
 
@@ -109,12 +110,32 @@ static void integrity_line(void *arg, const char *line)
 	}
 }
 
+/* A bundle's member a snapshot export loaded: its content in the store's
+ * bundle name must be what was loaded. */
+static void member_content(catalogue_walk *w, const integrity_file *f, const char *name,
+			   const char *member, const char *label)
+{
+	char path[PATH_MAX], sha[65];
+	unsigned long long bytes;
+	mc_err why;
+
+	mc_fmt(path, sizeof(path), "%s/%s/%s", w->dir, name, member);
+	if (input_file_sha256(path, sha, &bytes, &why)) {
+		fprintf(w->report, "%s\n", why.msg);
+		w->v->problems++;
+	} else if (f->sha256[0] && strcmp(sha, f->sha256)) {
+		fprintf(w->report, "%s: content differs from what snapshot %s of %s loaded"
+			" (catalogue: %s, file: %s)\n", path, label, f->export_name, f->sha256, sha);
+		w->v->problems++;
+	}
+}
+
 /* A snapshot export: its file must be in the store, with its content. */
 static void snapshot_file(void *arg, const integrity_file *f)
 {
 	catalogue_walk *w = arg;
 	hashes *h = w->v->hashes;
-	const char *base = strrchr(f->file, '/'), *folder = NULL;
+	const char *base = strrchr(f->file, '/'), *folder = NULL, *member = NULL;
 	char name[PATH_MAX], label[32];
 	size_t *slot;
 
@@ -126,10 +147,19 @@ static void snapshot_file(void *arg, const integrity_file *f)
 	if (base) {
 		for (folder = base; folder > f->file && folder[-1] != '/'; folder--)
 			;
-		mc_fmt(name, sizeof(name), "%s", folder);
+		/* a bundle's member, EXPORT/NAME.zip/MEMBER: the bundle is in
+		 * the store, the member's content is checked below */
+		if (folder > f->file && (size_t)(base - folder) > 4 && !strncmp(base - 4, ".zip", 4))
+			for (member = base + 1, folder--; folder > f->file && folder[-1] != '/';
+			     folder--)
+				;
+		mc_fmt(name, sizeof(name), "%.*s", (int)(member ? member - 1 - folder :
+							  (long)strlen(folder)), folder);
 	}
 	slot = base ? strmap_find(&h->names, name, strlen(name)) : NULL;
-	if (!slot) {
+	if (slot && member)
+		member_content(w, f, name, member, label);
+	else if (!slot) {
 		fprintf(w->report, "%s: snapshot %s of %s was loaded from %s, which is not in the"
 			" store %s\n", w->path, label, f->export_name, f->file, w->dir);
 		w->v->problems++;

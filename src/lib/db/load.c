@@ -1692,6 +1692,16 @@ int load_notice(load *ld, const char *message, mc_err *err)
 	return step_done(ld, ld->insert_notice, "recording a notice", err);
 }
 
+catalogue *load_catalogue(const load *ld)
+{
+	return ld->cat;
+}
+
+sqlite3_int64 load_snapshot_id(const load *ld)
+{
+	return ld->snapshot_id;
+}
+
 int load_commit(load *ld, mc_err *err)
 {
 	catalogue *cat;

@@ -168,6 +168,9 @@ void load_set_accept(load *ld, int accept);
 int load_carry_accepted(catalogue *cat, const char *from, mc_err *err);
 /* Record a notice (undeclared column, unknown value, repeated name). */
 int load_notice(load *ld, const char *message, mc_err *err);
+/* The catalogue ld writes to, and the id of the snapshot it writes. */
+catalogue *load_catalogue(const load *ld);
+sqlite3_int64 load_snapshot_id(const load *ld);
 /* Commit and free; or abort (roll back) and free. Both accept NULL. */
 int load_commit(load *ld, mc_err *err);
 void load_abort(load *ld);

@@ -1,11 +1,13 @@
 #include "ingest/ingest.h"
 #include "store/check.h"
+#include "ingest/bundle.h"
 #include "ingest/hashing.h"
 #include "ingest/rowfeed.h"
 #include "db/staging.h"
 #include "read/input.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -102,6 +104,8 @@ int ingest_file(ingest_ctx *ctx, const char *export_name, const char *path,
 {
 	load_sink ls;
 	ingest_sink out = { direct_begin, direct_row, direct_notice, direct_known, &ls, 1 };
+	char archive[PATH_MAX];
+	const char *member;
 	mc_err spare;
 
 	if (!err)
@@ -110,8 +114,12 @@ int ingest_file(ingest_ctx *ctx, const char *export_name, const char *path,
 	ls.ctx = ctx;
 	ls.export_name = export_name;
 	ls.file = path;
-	/* a file of the snapshot store is read only if it is what was stored */
-	if (store_check_path(path, ls.sha, err))
+	/* a file of the snapshot store is read only if it is what was stored;
+	 * a bundle's member, if its bundle is */
+	if (store_check_path(input_member_path(path, archive, sizeof(archive), &member) ? path
+			     : archive, ls.sha, err))
+		return -1;
+	if (bundle_credit(ctx->load, path, err))
 		return -1;
 	ls.sha[0] = '\0';
 	if (feed_and_hash(ctx, &ls, &out, err))

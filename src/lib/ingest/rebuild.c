@@ -3,6 +3,8 @@
 #include "ingest/ingest.h"
 #include "ingest/snapload.h"
 #include "store/listing.h"
+#include "store/naming.h"
+#include "read/input.h"
 #include "base/paths.h"
 #include "base/util.h"
 
@@ -34,6 +36,33 @@ const char *rebuild_default_store(void)
 	return path;
 }
 
+/* Add the file path (of export folder, dated date) to plan: a bundle as
+ * one file per member, DIR/EXPORT/NAME.zip/MEMBER, the export the
+ * member's name. 0, or -1 when a bundle cannot be listed. */
+static int add_file(rebuild_plan *plan, const char *date, const char *folder, const char *path,
+		    mc_err *err)
+{
+	char member[PATH_MAX], **members = NULL;
+	size_t n = 0, k;
+	rebuild_file *r;
+
+	if (mc_ends_with(path, ".zip") && input_zip_members(path, &members, &n, err))
+		return -1;
+	for (k = 0; k < (n > 1 ? n : 1); k++) {
+		plan->files = xrealloc(plan->files, (plan->n + 1) * sizeof(*plan->files));
+		r = &plan->files[plan->n++];
+		memcpy(r->date, date, sizeof(r->date));
+		mc_fmt(r->export_name, sizeof(r->export_name), "%s", folder);
+		if (n > 1) {
+			mc_fmt(member, sizeof(member), "%s/%s", path, members[k]);
+			naming_export_from_path(member, r->export_name, sizeof(r->export_name));
+		}
+		r->path = xstrdup(n > 1 ? member : path);
+	}
+	mc_free_strings(members, n);
+	return 0;
+}
+
 int rebuild_scan(const char *dir, rebuild_plan *plan, mc_err *err)
 {
 	char path[PATH_MAX];
@@ -48,17 +77,15 @@ int rebuild_scan(const char *dir, rebuild_plan *plan, mc_err *err)
 		const store_folder *f = &l.folders[i];
 
 		for (j = 0; j < f->n; j++) {
-			rebuild_file *r;
-
 			/* of one date, the last file is the day's latest content */
 			if (j + 1 < f->n && !strcmp(f->files[j].date, f->files[j + 1].date))
 				continue;
-			plan->files = xrealloc(plan->files, (plan->n + 1) * sizeof(*plan->files));
-			r = &plan->files[plan->n++];
-			memcpy(r->date, f->files[j].date, sizeof(r->date));
-			mc_fmt(r->export_name, sizeof(r->export_name), "%s", f->name);
 			mc_fmt(path, sizeof(path), "%s/%s/%s", dir, f->name, f->files[j].name);
-			r->path = xstrdup(path);
+			if (add_file(plan, f->files[j].date, f->name, path, err)) {
+				store_listing_release(&l);
+				rebuild_plan_release(plan);
+				return -1;
+			}
 		}
 	}
 	store_listing_release(&l);

@@ -316,6 +316,8 @@ void audit_text_with(const diff_result *d, const audit_links *l, sbuf *out)
 	size_t i;
 
 	text_header(d, out);
+	if (l && l->citation)
+		sbuf_addf(out, "Source: %s\n", l->citation);
 	for (i = 0; i < d->columns_added.n; i++)
 		sbuf_addf(out, "\ncolumn added    %s: %s", d->columns_added.items[i].export,
 			  d->columns_added.items[i].new_header);
@@ -486,6 +488,10 @@ void audit_json_with(const diff_result *d, const audit_links *l, sbuf *out)
 	json_str(out, d->from[0] ? d->from : NULL);
 	sbuf_adds(out, ", \"to\": ");
 	json_str(out, d->to);
+	if (l && l->citation) {
+		sbuf_adds(out, ",\n \"source\": ");
+		json_str(out, l->citation);
+	}
 	json_names(out, "added", d->added.items, d->added.n);
 	json_names(out, "removed", d->removed.items, d->removed.n);
 	json_returned(d, out);
@@ -842,6 +848,11 @@ void audit_html_linked(const diff_result *d, const audit_links *l, sbuf *out)
 	sbuf_adds(out, " to ");
 	html(out, d->to);
 	sbuf_adds(out, "</h1>\n");
+	if (l && l->citation) {
+		sbuf_adds(out, "<p class=\"source\">Source: ");
+		html(out, l->citation);
+		sbuf_adds(out, "</p>\n");
+	}
 	html_summary(d, out);
 	if (d->columns_added.n || d->columns_removed.n || d->headers_respelled.n) {
 		sbuf_adds(out, "<h2 id=\"columns\">Columns</h2>\n<ul>\n");

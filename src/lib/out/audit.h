@@ -30,6 +30,9 @@ typedef struct audit_links {
 	 * only changes are in them is listed in a compact section of its own */
 	char *const *volatile_fields;
 	size_t nvolatile;
+	/* the citation stored with the snapshot (a bundle's README.md,
+	 * db/credit.h), printed "Source: ..."; NULL: none */
+	const char *citation;
 } audit_links;
 
 /* The text and JSON audits with links' volatile fields (links NULL: none;

@@ -80,6 +80,7 @@ void page_release(page *p)
 	if (!p)
 		return;
 	free(p->formerly);
+	free(p->citation);
 	for (i = 0; i < p->n; i++) {
 		free(p->blocks[i].text);
 		free(p->blocks[i].value);
@@ -635,6 +636,9 @@ static void add_section(builder *b, const section *s)
 	}
 	if (!shown)
 		add_text(b, PAGE_PARAGRAPH, 0, "empty", PT_SECTION_EMPTY);
+	/* the data's citation: HTML only (page_render_text skips it) */
+	if (s->heading == PT_SOURCES_HEADING && b->p->citation)
+		add_block(b, PAGE_PARAGRAPH, 0, "credit", b->p->citation);
 	add_block(b, PAGE_CLOSE, 0, NULL, NULL);
 	sbuf_release(&value);
 	sbuf_release(&label);
@@ -974,6 +978,8 @@ void page_render_text(const page *p, sbuf *out)
 	for (i = 0; i < p->n; i++) {
 		const page_block *blk = &p->blocks[i];
 
+		if (blk->role && !strcmp(blk->role, "credit"))
+			continue;
 		switch (blk->kind) {
 		case PAGE_TITLE:
 		case PAGE_HEADING:

@@ -197,6 +197,10 @@ typedef struct page {
 	/* the model's former names, "A, B" (set before page_build; NULL:
 	 * none, and no "Formerly" line); freed by page_release */
 	char *formerly;
+	/* the citation of the data (a bundle's README.md, db/credit.h), shown
+	 * in the HTML sources section (set before page_build; NULL: none);
+	 * freed by page_release */
+	char *citation;
 } page;
 
 void page_init(page *p, const char *lang);

@@ -1,4 +1,5 @@
 #include "out/render.h"
+#include "db/credit.h"
 #include "db/query.h"
 #include "base/sha256.h"
 #include "out/translate.h"
@@ -154,6 +155,7 @@ typedef struct render_run {
 	size_t nentries;             /* entries used */
 	former_name *formers;        /* former names of renamed models */
 	size_t nformers;             /* entries in formers */
+	char *citation;              /* the data's citation (db/credit.h), or NULL */
 } render_run;
 
 /* The SHA-256 of every language's page texts (code, then each text by
@@ -332,6 +334,7 @@ static int render_model(render_run *r, size_t i, mc_err *err)
 
 		page_init(&p, r->langs[j]);
 		p.formerly = render_formerly(r->formers, r->nformers, r->names[i]);
+		p.citation = r->citation ? xstrdup(r->citation) : NULL;
 		failed = page_build(&p, &m, &r->texts[j], &r->texts[0], err) ||
 			 write_page(&p, r->dirs[j], r->stems[i], err);
 		page_release(&p);
@@ -386,6 +389,7 @@ static void render_run_release(render_run *r)
 	free(r->files);
 	free(r->entries);
 	former_names_release(r->formers, r->nformers);
+	free(r->citation);
 }
 
 int render_all(catalogue *cat, const char *as_of, const char *outdir, render_stats *stats,
@@ -402,7 +406,8 @@ int render_all(catalogue *cat, const char *as_of, const char *outdir, render_sta
 	r.stats = stats;
 	if (load_languages(&r, outdir, err) ||
 	    query_models(cat, as_of, &r.names, &r.nnames, err) ||
-	    query_former_names(cat, as_of, &r.formers, &r.nformers, err))
+	    query_former_names(cat, as_of, &r.formers, &r.nformers, err) ||
+	    credit_citation_upto(cat, as_of, &r.citation, err) < 0)
 		goto out;
 	r.stems = xcalloc(r.nnames + 1, sizeof(*r.stems));
 	r.files = xcalloc(r.nnames + 1, sizeof(*r.files));

@@ -3,6 +3,7 @@
 #include "out/feed.h"
 #include "out/changes.h"
 #include "out/render.h"
+#include "db/credit.h"
 #include "db/query.h"
 #include "db/snapshot.h"
 #include "base/day.h"
@@ -837,10 +838,17 @@ static int audit_make(publish *p, size_t i)
 
 	audit_links links = { i ? p->snaps[i - 1].label : NULL,
 			      i + 1 < p->nsnaps ? p->snaps[i + 1].label : NULL, 1, "../pages/en",
-			      has_page, p, p->volatile_fields, p->nvolatile };
+			      has_page, p, p->volatile_fields, p->nvolatile, NULL };
 
-	if (query_diff_snapshots(p->cat, i ? p->snaps[i - 1].id : 0, s->id, &d, p->err))
+	char *citation = NULL;
+
+	if (credit_citation(p->cat, s->id, &citation, p->err) < 0)
 		return -1;
+	links.citation = citation;
+	if (query_diff_snapshots(p->cat, i ? p->snaps[i - 1].id : 0, s->id, &d, p->err)) {
+		free(citation);
+		return -1;
+	}
 	if (!was_published(p, s))
 		explain(p, &d);
 	sbuf_init(&text);
@@ -870,6 +878,7 @@ static int audit_make(publish *p, size_t i)
 	}
 	sbuf_release(&text);
 	diff_result_release(&d);
+	free(citation);
 	p->stats->audits++;
 	return rc;
 }

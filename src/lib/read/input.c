@@ -66,6 +66,13 @@ struct input {
 	int decoded_all;              /* no more output will come */
 	unsigned char *outbuf;        /* inflate output block; owned */
 	char *member;                 /* zip member name; owned; else NULL */
+	char *want_member;            /* the member to read (a path
+					 ARCHIVE/MEMBER); owned; NULL: the
+					 first .csv */
+	int no_member;                /* want_member is not in the archive */
+	unsigned csv_members;         /* .csv members in the zip's directory */
+	char **csv_names;             /* their names, the first
+					 INPUT_ZIP_MAX_LISTED; owned */
 	int zip_method;               /* zip member: 0 stored, 8 deflated */
 	unsigned long want_crc;       /* zip member CRC-32, central directory */
 	unsigned long long want_size; /* zip member uncompressed size */
@@ -266,13 +273,26 @@ out:
 	return rc;
 }
 
+/* Note a .csv member's name (the first INPUT_ZIP_MAX_LISTED of them). */
+static void zip_note_csv(input *in, const char *name, size_t len)
+{
+	if (in->csv_members < INPUT_ZIP_MAX_LISTED) {
+		in->csv_names = xrealloc(in->csv_names,
+					 (in->csv_members + 1) * sizeof(*in->csv_names));
+		in->csv_names[in->csv_members] = xstrndup(name, len);
+	}
+	in->csv_members++;
+}
+
 /*
- * Walk the central directory for the first member whose name ends in
- * ".csv": its entry goes into h (ZIP_CENTRAL_LEN bytes) and its name into
- * in->member.
+ * Walk the whole central directory: count and name the ".csv" members,
+ * and choose the member to read: want_member when set (any name), else
+ * the first ".csv". Its entry goes into h (ZIP_CENTRAL_LEN bytes) and its
+ * name into in->member.
  */
 static int zip_find_csv(input *in, const struct zip_dir *dir, unsigned char *h)
 {
+	unsigned char entry[ZIP_CENTRAL_LEN];
 	unsigned long long off;
 	unsigned i;
 	sbuf name;
@@ -281,21 +301,22 @@ static int zip_find_csv(input *in, const struct zip_dir *dir, unsigned char *h)
 	sbuf_init(&name);
 	for (i = 0, off = dir->off; i < dir->entries; i++) {
 		size_t nlen;
+		int csv;
 
 		if (off + ZIP_CENTRAL_LEN > dir->end) {
 			fail(in, "corrupt zip archive: central directory ends "
 			     "after %u of %u entries", i, dir->entries);
 			goto out;
 		}
-		if (read_at(in, off, h, ZIP_CENTRAL_LEN,
+		if (read_at(in, off, entry, ZIP_CENTRAL_LEN,
 			    "a central directory entry") < 0)
 			goto out;
-		if (le32(h) != ZIP_CENTRAL_SIG) {
+		if (le32(entry) != ZIP_CENTRAL_SIG) {
 			fail(in, "corrupt zip archive: bad central directory "
 			     "entry %u", i + 1);
 			goto out;
 		}
-		nlen = le16(h + 28);
+		nlen = le16(entry + 28);
 		sbuf_reset(&name);
 		sbuf_grow(&name, nlen);
 		if (read_at(in, off + ZIP_CENTRAL_LEN, name.data, nlen,
@@ -303,17 +324,27 @@ static int zip_find_csv(input *in, const struct zip_dir *dir, unsigned char *h)
 			goto out;
 		name.len = nlen;
 		name.data[nlen] = '\0';
-		off += ZIP_CENTRAL_LEN + nlen + le16(h + 30) + le16(h + 32);
-		if (zip_is_csv_name(name.data, nlen))
-			break;
+		off += ZIP_CENTRAL_LEN + nlen + le16(entry + 30) + le16(entry + 32);
+		csv = zip_is_csv_name(name.data, nlen);
+		if (csv)
+			zip_note_csv(in, name.data, nlen);
+		if (!in->member && (in->want_member ? !strcmp(name.data, in->want_member) &&
+				    strlen(in->want_member) == nlen : csv)) {
+			in->member = xstrndup(name.data, nlen);
+			memcpy(h, entry, ZIP_CENTRAL_LEN);
+		}
 	}
-	if (i == dir->entries) {
+	if (!in->member && in->want_member) {
+		in->no_member = 1;
+		fail(in, "zip archive has no member \"%s\"", in->want_member);
+		goto out;
+	}
+	if (!in->member) {
 		fail(in, "zip archive has no member whose name ends in "
 		     "\".csv\" (%u member%s)", dir->entries,
 		     dir->entries == 1 ? "" : "s");
 		goto out;
 	}
-	in->member = xstrndup(name.data, name.len);
 	rc = 0;
 out:
 	sbuf_release(&name);
@@ -478,30 +509,122 @@ static input *input_new(const char *name)
 	return in;
 }
 
-int input_open(input **out, const char *path, mc_err *err)
+/* Open the file at path (the archive when member is not NULL), named name
+ * in messages. */
+static int open_file(input **out, const char *path, const char *member, const char *name,
+		     int *missing, mc_err *err)
 {
-	input *in = input_new(path);
+	input *in = input_new(name);
 	struct stat st;
 	int rc = -1;
 
+	in->want_member = member ? xstrdup(member) : NULL;
 	/* not blocking: a FIFO without a writer must not hang the open */
 	in->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (in->fd < 0) {
-		mc_error(err, "%s: cannot open: %s", path, strerror(errno));
+		mc_error(err, "%s: cannot open: %s", name, strerror(errno));
 		goto out;
 	}
 	if (fstat(in->fd, &st) == 0 && !S_ISREG(st.st_mode)) {
-		mc_error(err, "%s: not a regular file%s", path,
+		mc_error(err, "%s: not a regular file%s", name,
 			 S_ISDIR(st.st_mode) ? " (Is a directory)" : "");
 		goto out;
 	}
 	if (fcntl(in->fd, F_SETFL, fcntl(in->fd, F_GETFL) & ~O_NONBLOCK)) {
-		mc_error(err, "%s: cannot open: %s", path, strerror(errno));
+		mc_error(err, "%s: cannot open: %s", name, strerror(errno));
 		goto out;
 	}
 	in->rawbuf = xmalloc(INPUT_BLOCK);
 	if (setup(in) < 0) {
-		mc_error(err, "%s: %s", path, in->failure.msg);
+		if (missing)
+			*missing = in->no_member;
+		mc_error(err, "%s: %s", name, in->failure.msg);
+		goto out;
+	}
+	if (member && in->format != INPUT_ZIP) {
+		mc_error(err, "%s: not a zip archive, so it has no member \"%s\"", path, member);
+		goto out;
+	}
+	*out = in;
+	in = NULL;
+	rc = 0;
+out:
+	input_free(in);
+	return rc;
+}
+
+/*
+ * Split path ARCHIVE/MEMBER at the longest ARCHIVE that is a regular file:
+ * archive gets it, *member points into path. 0, or -1 when no prefix of
+ * path is a regular file.
+ */
+static int split_member(const char *path, char *archive, size_t size, const char **member)
+{
+	const char *slash = path + strlen(path);
+	struct stat st;
+
+	while (slash > path) {
+		while (slash > path && *--slash != '/')
+			;
+		if (slash == path || (size_t)(slash - path) >= size)
+			continue;
+		memcpy(archive, path, (size_t)(slash - path));
+		archive[slash - path] = '\0';
+		if (!stat(archive, &st)) {
+			if (!S_ISREG(st.st_mode) || !slash[1])
+				return -1;
+			*member = slash + 1;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+int input_member_path(const char *path, char *archive, size_t size, const char **member)
+{
+	struct stat st;
+
+	/* ARCHIVE.zip/MEMBER: a folder's place is held by a file */
+	if (stat(path, &st) && errno == ENOTDIR)
+		return split_member(path, archive, size, member);
+	return -1;
+}
+
+int input_open(input **out, const char *path, mc_err *err)
+{
+	char archive[PATH_MAX];
+	const char *member;
+
+	if (!input_member_path(path, archive, sizeof(archive), &member))
+		return open_file(out, archive, member, path, NULL, err);
+	return open_file(out, path, NULL, path, NULL, err);
+}
+
+int input_open_member(input **out, const char *path, const char *member, mc_err *err)
+{
+	char name[PATH_MAX];
+
+	mc_fmt(name, sizeof(name), "%s/%s", path, member);
+	return open_file(out, path, member, name, NULL, err);
+}
+
+/* Open a memory buffer, the member named member of it when not NULL. */
+static int open_mem(input **out, const void *data, size_t len, const char *name,
+		    const char *member, mc_err *err)
+{
+	input *in = input_new(name ? name : "<memory>");
+	int rc = -1;
+
+	in->mem = len ? data : (const unsigned char *)"";
+	in->mem_len = len;
+	in->want_member = member ? xstrdup(member) : NULL;
+	if (setup(in) < 0) {
+		mc_error(err, "%s: %s", in->name, in->failure.msg);
+		goto out;
+	}
+	if (member && in->format != INPUT_ZIP) {
+		mc_error(err, "%s: not a zip archive, so it has no member \"%s\"", in->name,
+			 member);
 		goto out;
 	}
 	*out = in;
@@ -515,21 +638,23 @@ out:
 int input_open_mem(input **out, const void *data, size_t len,
 		   const char *name, mc_err *err)
 {
-	input *in = input_new(name ? name : "<memory>");
-	int rc = -1;
+	return open_mem(out, data, len, name, NULL, err);
+}
 
-	in->mem = len ? data : (const unsigned char *)"";
-	in->mem_len = len;
-	if (setup(in) < 0) {
-		mc_error(err, "%s: %s", in->name, in->failure.msg);
-		goto out;
-	}
-	*out = in;
-	in = NULL;
-	rc = 0;
-out:
-	input_free(in);
-	return rc;
+int input_open_mem_member(input **out, const void *data, size_t len, const char *name,
+			  const char *member, mc_err *err)
+{
+	return open_mem(out, data, len, name, member, err);
+}
+
+unsigned input_csv_count(const input *in)
+{
+	return in->csv_members < INPUT_ZIP_MAX_LISTED ? in->csv_members : INPUT_ZIP_MAX_LISTED;
+}
+
+const char *input_csv_name(const input *in, unsigned i)
+{
+	return i < input_csv_count(in) ? in->csv_names[i] : NULL;
 }
 
 /* The end of the data: for a zip member check its size and CRC-32. */
@@ -745,6 +870,9 @@ void input_free(input *in)
 	free(in->rawbuf);
 	free(in->outbuf);
 	free(in->member);
+	free(in->want_member);
+	mc_free_strings(in->csv_names, in->csv_members < INPUT_ZIP_MAX_LISTED ?
+			in->csv_members : INPUT_ZIP_MAX_LISTED);
 	free(in->name);
 	free(in);
 }
@@ -773,14 +901,117 @@ int input_sha256(input *in, unsigned long long max_bytes, char hex[65],
 	return 0;
 }
 
+/* The SHA-256 and size of the file at path, byte for byte. */
+static int raw_file_sha256(const char *path, char hex[65], unsigned long long *bytes,
+			   mc_err *err)
+{
+	unsigned char *buf = xmalloc(INPUT_BLOCK);
+	sha256_ctx ctx;
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC), rc = -1;
+
+	*bytes = 0;
+	if (fd < 0) {
+		mc_error(err, "%s: cannot open: %s", path, strerror(errno));
+		goto out;
+	}
+	sha256_init(&ctx);
+	while ((n = read(fd, buf, INPUT_BLOCK)) > 0) {
+		sha256_update(&ctx, buf, (size_t)n);
+		*bytes += (unsigned long long)n;
+	}
+	if (n < 0) {
+		mc_error(err, "%s: cannot read: %s", path, strerror(errno));
+		goto out;
+	}
+	sha256_final_hex(&ctx, hex);
+	rc = 0;
+out:
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	return rc;
+}
+
 int input_file_sha256(const char *path, char hex[65], unsigned long long *bytes, mc_err *err)
 {
 	input *in = NULL;
-	int rc;
+	int rc, bundle;
 
 	if (input_open(&in, path, err))
 		return -1;
+	/* a bundle is the zip as it is */
+	bundle = input_bundle(in);
+	if (bundle) {
+		input_free(in);
+		return raw_file_sha256(path, hex, bytes, err);
+	}
 	rc = input_sha256(in, 0, hex, bytes, err);
 	input_free(in);
 	return rc;
+}
+
+int input_bundle(const input *in)
+{
+	return in->format == INPUT_ZIP && !in->want_member && in->csv_members > 1;
+}
+
+int input_zip_members(const char *path, char ***names, size_t *n, mc_err *err)
+{
+	input *in = NULL;
+	unsigned i;
+
+	*names = NULL;
+	*n = 0;
+	if (input_open(&in, path, err))
+		return -1;
+	/* a member (ARCHIVE/MEMBER) is one export, not a bundle */
+	if (in->format != INPUT_ZIP || in->want_member) {
+		input_free(in);
+		return 0;
+	}
+	if (in->csv_members > INPUT_ZIP_MAX_LISTED) {
+		mc_error(err, "%s: zip archive has %u \".csv\" members, more than %u",
+			 path, in->csv_members, INPUT_ZIP_MAX_LISTED);
+		input_free(in);
+		return -1;
+	}
+	*names = xcalloc(in->csv_members, sizeof(**names));
+	for (i = 0; i < in->csv_members; i++)
+		(*names)[i] = xstrdup(in->csv_names[i]);
+	*n = in->csv_members;
+	input_free(in);
+	return 0;
+}
+
+int input_read_member(const char *path, const char *member, size_t max, char **text,
+		      mc_err *err)
+{
+	char name[PATH_MAX];
+	const unsigned char *data;
+	input *in = NULL;
+	size_t n;
+	sbuf buf;
+	int missing = 0, step;
+
+	*text = NULL;
+	mc_fmt(name, sizeof(name), "%s/%s", path, member);
+	if (open_file(&in, path, member, name, &missing, err))
+		return missing ? 1 : -1;
+	sbuf_init(&buf);
+	while ((step = input_next(in, &data, &n, err)) == 1) {
+		if (buf.len + n > max) {
+			input_free(in);
+			sbuf_release(&buf);
+			return mc_error(err, "%s: holds more than %zu bytes", name, max);
+		}
+		sbuf_add(&buf, data, n);
+	}
+	input_free(in);
+	if (step < 0) {
+		sbuf_release(&buf);
+		return mc_error_prefix(err, "%s", name);
+	}
+	*text = sbuf_detach(&buf, NULL);
+	return 0;
 }

@@ -4,8 +4,11 @@
  * block at a time:
  *   - gzip (magic 1f 8b): inflated; concatenated members are read in turn;
  *   - zip (local header magic "PK\3\4"): the first member whose name ends
- *     in ".csv" (any case), found through the central directory, stored or
- *     deflated, its CRC-32 and size checked at the end;
+ *     in ".csv" (any case), or the member a path ARCHIVE.zip/MEMBER names,
+ *     found through the central directory, stored or deflated, its CRC-32
+ *     and size checked at the end. A zip of several ".csv" members is a
+ *     bundle: each member is read by its path ARCHIVE.zip/MEMBER, and the
+ *     bundle's own content (input_file_sha256) is the zip as it is;
  *   - anything else: the bytes as they are.
  * Nothing is ever written to disk. Memory use is a few fixed blocks, not
  * proportional to the input.
@@ -47,14 +50,48 @@ enum input_format {
 
 typedef struct input input;
 
+/* The most ".csv" members of a zip that are listed (a bundle has a few). */
+#define INPUT_ZIP_MAX_LISTED 256u
+
 /*
- * Open path and detect its format. Returns 0 and sets *out, or -1 with a
+ * Open path and detect its format. A path ARCHIVE/MEMBER whose ARCHIVE is
+ * a regular file (a zip) opens that member of it. Returns 0 and sets *out, or -1 with a
  * one-line message naming the file in err. Only a regular file (or a
  * symbolic link to one) is read: a FIFO, a device, a socket or a folder
  * fails at once ("PATH: not a regular file"), without blocking. A zip must
  * be seekable (its central directory is at the end).
  */
 int input_open(input **out, const char *path, mc_err *err);
+
+/* Is path ARCHIVE/MEMBER, ARCHIVE a regular file (path itself not a
+ * file)? 0 with ARCHIVE in archive (size bytes) and *member pointing into
+ * path; -1 otherwise. */
+int input_member_path(const char *path, char *archive, size_t size, const char **member);
+
+/* Open the member named member of the zip at path (named "PATH/MEMBER" in
+ * messages). 0, or -1 with err. */
+int input_open_member(input **out, const char *path, const char *member, mc_err *err);
+
+/* Is in a bundle: a zip, opened without naming a member, of more than one
+ * ".csv" member? */
+int input_bundle(const input *in);
+
+/*
+ * The ".csv" members of the zip at path, in directory order: *names (a new
+ * array of new strings; the caller frees both, mc_free_strings) and *n;
+ * none when path is not a zip. 0, or -1 with err (an archive of more
+ * than INPUT_ZIP_MAX_LISTED of them is refused).
+ */
+int input_zip_members(const char *path, char ***names, size_t *n, mc_err *err);
+
+/*
+ * The whole content of the member named member of the zip at path, at
+ * most max bytes, as a new NUL-terminated string in *text (the caller
+ * frees it). 0; 1 when the zip has no such member (*text NULL); -1 with
+ * err.
+ */
+int input_read_member(const char *path, const char *member, size_t max, char **text,
+		      mc_err *err);
 
 /* The same over a memory buffer; name is used in messages (NULL gives
  * "<memory>"). */
@@ -72,6 +109,16 @@ int input_open_mem(input **out, const void *data, size_t len,
  * the first block shows the first bytes of a short input whole.
  */
 int input_next(input *in, const unsigned char **data, size_t *len, mc_err *err);
+
+/* input_open_mem() of the member named member of the zip in the buffer. */
+int input_open_mem_member(input **out, const void *data, size_t len, const char *name,
+			  const char *member, mc_err *err);
+
+/* For a zip: how many ".csv" members its directory lists (at most
+ * INPUT_ZIP_MAX_LISTED), and the i-th one's name (valid until
+ * input_free(); NULL past the last). */
+unsigned input_csv_count(const input *in);
+const char *input_csv_name(const input *in, unsigned i);
 
 /* The path or name given at open. */
 const char *input_name(const input *in);
@@ -98,7 +145,8 @@ void input_free(input *in);
  */
 int input_sha256(input *in, unsigned long long max_bytes, char hex[65],
 		 unsigned long long *bytes, mc_err *err);
-/* input_sha256() of the whole file at path, opened and closed here. */
+/* input_sha256() of the whole file at path, opened and closed here; for a
+ * bundle, the SHA-256 and size of the zip file itself. */
 int input_file_sha256(const char *path, char hex[65], unsigned long long *bytes, mc_err *err);
 
 /*

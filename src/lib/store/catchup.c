@@ -1,6 +1,8 @@
 #include "store/catchup.h"
 #include "store/check.h"
 #include "store/listing.h"
+#include "store/naming.h"
+#include "read/input.h"
 #include "db/snapshot.h"
 #include "base/util.h"
 
@@ -29,9 +31,49 @@ static void add(catchup_plan *plan, const store_folder *f, const store_file *sf)
 	c->file = xstrdup(file);
 }
 
+/* The members of the bundle sf (of folder f, in the store dir) that the
+ * catalogue lacks, each "FOLDER/NAME.zip/MEMBER" as the export the
+ * member's name gives. 0, or -1. */
+static int find_bundle(const char *dir, catalogue *cat, const store_folder *f,
+		       const store_file *sf, char **members, size_t n, catchup_plan *plan,
+		       mc_err *err)
+{
+	char member[PATH_MAX], path[PATH_MAX], export_name[NAMING_EXPORT_MAX + 1], sha[65];
+	snapshot_export_info have;
+	unsigned long long bytes;
+	store_file one;
+	size_t k;
+	int rc = 1;
+
+	for (k = 0; k < n; k++) {
+		snapshot_export_filter filter = { export_name, 0, 0, NULL, 0 };
+
+		mc_fmt(member, sizeof(member), "%s/%s", sf->name, members[k]);
+		mc_fmt(path, sizeof(path), "%s/%s/%s", dir, f->name, member);
+		if (naming_export_from_path(path, export_name, sizeof(export_name)))
+			return mc_error(err, "%s: the member's name is not an export's name", path);
+		if (cat->db && (rc = snapshot_export_latest(cat, &filter, &have, err)) < 0)
+			return -1;
+		if (!rc && strcmp(sf->date, have.as_of) < 0)
+			continue;
+		if (!rc && !strcmp(sf->date, have.as_of)) {
+			if (input_file_sha256(path, sha, &bytes, err))
+				return -1;
+			if (!strcmp(sha, have.sha256))
+				continue;
+		}
+		memcpy(one.date, sf->date, sizeof(one.date));
+		one.name = member;
+		add(plan, f, &one);
+		mc_fmt(plan->files[plan->n - 1].export_name,
+		       sizeof(plan->files[plan->n - 1].export_name), "%s", export_name);
+	}
+	return 0;
+}
+
 /* The files of export folder f that the catalogue lacks, into plan. */
-static int find_export(const store_check *sc, catalogue *cat, const store_folder *f,
-		       catchup_plan *plan, mc_err *err)
+static int find_export(const char *dir, const store_check *sc, catalogue *cat,
+		       const store_folder *f, catchup_plan *plan, mc_err *err)
 {
 	snapshot_export_filter filter = { f->name, 0, 0, NULL, 0 };
 	snapshot_export_info have;
@@ -53,10 +95,25 @@ static int find_export(const store_check *sc, catalogue *cat, const store_folder
 		/* of one date, the last file is the day's latest content */
 		if (j + 1 < f->n && !strcmp(sf->date, f->files[j + 1].date))
 			continue;
+		mc_fmt(file, sizeof(file), "%s/%s", f->name, sf->name);
+		if (mc_ends_with(sf->name, ".zip")) {
+			char path[PATH_MAX], **members = NULL;
+			size_t n = 0;
+
+			mc_fmt(path, sizeof(path), "%s/%s", dir, file);
+			if (input_zip_members(path, &members, &n, err))
+				return -1;
+			c = n > 1 ? store_check_file(sc, file, sha, NULL, err) ||
+				    find_bundle(dir, cat, f, sf, members, n, plan, err) : 0;
+			mc_free_strings(members, n);
+			if (c)
+				return -1;
+			if (n > 1)
+				continue;
+		}
 		c = rc ? 1 : strcmp(sf->date, have.as_of);
 		if (c < 0)
 			continue;
-		mc_fmt(file, sizeof(file), "%s/%s", f->name, sf->name);
 		if (store_check_file(sc, file, sha, NULL, err))
 			return -1;
 		if (c == 0 && !strcmp(sha, have.sha256))
@@ -104,7 +161,7 @@ int catchup_find(const char *dir, catalogue *cat, catchup_plan *plan, mc_err *er
 	if (store_list(dir, NULL, &l, err))
 		goto out;
 	for (i = 0; i < l.n; i++)
-		if (find_export(&sc, cat, &l.folders[i], plan, err))
+		if (find_export(dir, &sc, cat, &l.folders[i], plan, err))
 			goto out;
 	if (plan->n)
 		qsort(plan->files, plan->n, sizeof(*plan->files), file_cmp);

@@ -7,29 +7,37 @@
 #include <sys/stat.h>
 #include <time.h>
 
-static const char *format_word(enum input_format format)
+static const char *format_word(const store_content *content)
 {
-	switch (format) {
+	if (content->members)
+		return "bundle";
+	switch (content->format) {
 	case INPUT_GZIP: return "gzip";
 	case INPUT_ZIP: return "zip";
 	default: return "csv";
 	}
 }
 
-/* Does the body's format match what the source declares? */
-static int format_matches(enum source_format want, enum input_format got)
+/* Does the body's format match what the source declares? (A bundle is a
+ * zip too; format bundle takes nothing else.) */
+static int format_matches(enum source_format want, const store_content *content)
 {
+	enum input_format got = content->format;
+
 	switch (want) {
 	case SOURCE_CSV: return got == INPUT_PLAIN;
 	case SOURCE_GZIP: return got == INPUT_GZIP;
 	case SOURCE_ZIP: return got == INPUT_ZIP;
+	case SOURCE_BUNDLE: return content->members > 0;
 	default: return 1;
 	}
 }
 
-static const char *format_phrase(enum input_format format)
+static const char *format_phrase(const store_content *content)
 {
-	switch (format) {
+	if (content->members)
+		return "a bundle of several exports";
+	switch (content->format) {
 	case INPUT_GZIP: return "a gzip file";
 	case INPUT_ZIP: return "a zip archive";
 	default: return "plain CSV";
@@ -165,15 +173,16 @@ int fetch_source(store *st, const source *src, const colmap *map,
 	} else if (store_examine(resp.body.data, resp.body.len, src->url, map,
 				 defaults->max_bytes, &content, err)) {
 		rc = nothing_stored(err, src->name);
-	} else if (!format_matches(src->format, content.format)) {
+	} else if (!format_matches(src->format, &content)) {
 		rc = mc_error(err, "%s: %s: expected %s, got %s (see the source's format in"
 			      " sources.tsv); nothing stored", src->name, src->url,
 			      src->format == SOURCE_GZIP ? "a gzip file" :
-			      src->format == SOURCE_ZIP ? "a zip archive" : "plain CSV",
-			      format_phrase(content.format));
+			      src->format == SOURCE_ZIP ? "a zip archive" :
+			      src->format == SOURCE_BUNDLE ? "a bundle (a zip of several exports)" :
+			      "plain CSV", format_phrase(&content));
 	} else {
 		note.sha256 = content.sha256;
-		note.format = format_word(content.format);
+		note.format = format_word(&content);
 		note.bytes = content.bytes;
 		note.rows = content.rows;
 		rc = store_body(st, src, &resp, &content, when, &note, out, err);

@@ -104,6 +104,13 @@ int naming_snapshot_date(const char *path, char day[11])
 	char buf[4096], *slash;
 	char *base = base_stem(path, buf, &slash);
 
+	/* a bundle's member, <export>/<date>.zip/<member>.csv: the bundle's */
+	if (!naming_snapshot_stem(base, strlen(base)) && slash) {
+		*slash = '\0';
+		if (!mc_ends_with(buf, ".zip"))
+			return -1;
+		return naming_snapshot_date(buf, day);
+	}
 	if (!naming_snapshot_stem(base, strlen(base)))
 		return -1;
 	mc_fmt(day, 11, "%.10s", base);

@@ -17,6 +17,7 @@ static const struct {
 	{ "csv", SOURCE_CSV },
 	{ "csv.gz", SOURCE_GZIP },
 	{ "zip", SOURCE_ZIP },
+	{ "bundle", SOURCE_BUNDLE },
 };
 
 void sources_init(source_list *list)

@@ -18,7 +18,9 @@ enum source_format {
 	SOURCE_ANY = 0,   /* any of the below, told by content */
 	SOURCE_CSV,       /* plain CSV (possibly sent with Content-Encoding: gzip) */
 	SOURCE_GZIP,      /* a gzip file holding CSV (.csv.gz) */
-	SOURCE_ZIP        /* a zip archive with a .csv member */
+	SOURCE_ZIP,       /* a zip archive with a .csv member */
+	SOURCE_BUNDLE     /* a zip of several .csv members, each an export
+			     (Epoch's ai_models.zip): stored as it is */
 };
 
 typedef struct source {
@@ -37,7 +39,7 @@ void sources_release(source_list *list);
 
 /*
  * Read a sources file: '#' comments and blank lines, else
- * name <TAB> url [<TAB> format] (format: csv, csv.gz, zip or any; without
+ * name <TAB> url [<TAB> format] (format: csv, csv.gz, zip, bundle or any; without
  * it, guessed from the URL). The sources are added to list. Returns 0, or
  * -1 with a message naming file and line in err.
  */

@@ -585,6 +585,70 @@ static int check_header(const csv_row *row, const char *name, const colmap *map,
 			" column in the header (first cell '%s')", name, cell);
 }
 
+/* The content of the bundle body's member named member into buf: at most
+ * room bytes when capped. 0, or -1 with err. */
+static int member_content(const void *body, size_t len, const char *member, const char *name,
+			  int capped, unsigned long long room, sbuf *buf, mc_err *err)
+{
+	const unsigned char *data;
+	input *in = NULL;
+	size_t n;
+	int step;
+
+	if (input_open_mem_member(&in, body, len, name, member, err))
+		return -1;
+	while ((step = input_next(in, &data, &n, err)) == 1) {
+		if (capped && buf->len + n > room) {
+			input_free(in);
+			return mc_error(err, "%s: the bundle holds more than the size cap once"
+					" decompressed (a compression bomb?)", name);
+		}
+		sbuf_add(buf, data, n);
+	}
+	input_free(in);
+	return step < 0 ? mc_error_prefix(err, "%s", name) : 0;
+}
+
+/* A bundle (in, open over body): every member examined as an export of
+ * its own, the caps applying to their sum; sha256 and bytes the body's. */
+static int examine_bundle(input *in, const void *body, size_t len, const char *name,
+			  const colmap *map, unsigned long long max_bytes, store_content *out,
+			  mc_err *err)
+{
+	char member_name[PATH_MAX];
+	unsigned long long total = 0;
+	store_content one;
+	sha256_ctx h;
+	unsigned i;
+	sbuf buf;
+	int rc = 0;
+
+	sha256_init(&h);
+	sha256_update(&h, body, len);
+	sha256_final_hex(&h, out->sha256);
+	out->bytes = len;
+	out->members = input_csv_count(in);
+	sbuf_init(&buf);
+	for (i = 0; !rc && i < out->members; i++) {
+		mc_fmt(member_name, sizeof(member_name), "%s/%s", name, input_csv_name(in, i));
+		sbuf_reset(&buf);
+		memset(&one, 0, sizeof(one));
+		rc = member_content(body, len, input_csv_name(in, i), member_name, max_bytes != 0,
+				    max_bytes - total, &buf, err);
+		/* a member is plain content here: never a bundle again */
+		if (!rc && buf.len >= 4 && !memcmp(buf.data, "PK\3\4", 4))
+			rc = mc_error(err, "%s: a zip inside a bundle is not read", member_name);
+		if (!rc)
+			rc = store_examine(buf.data, buf.len, member_name, map, 0, &one, err);
+		total += buf.len;
+		out->rows += one.rows;
+		out->columns += one.columns;
+		out->known_columns += one.known_columns;
+	}
+	sbuf_release(&buf);
+	return rc;
+}
+
 int store_examine(const void *body, size_t len, const char *name, const colmap *map,
 		  unsigned long long max_bytes, store_content *out, mc_err *err)
 {
@@ -608,6 +672,10 @@ int store_examine(const void *body, size_t len, const char *name, const colmap *
 	if (input_open_mem(&in, body, len, name, err))
 		return -1;
 	out->format = input_format(in);
+	if (input_bundle(in)) {
+		rc = examine_bundle(in, body, len, name, map, max_bytes, out, err);
+		goto out;
+	}
 	if (out->format != INPUT_PLAIN) {
 		step = input_next(in, &first, &first_len, err);
 		if (step < 0) {
@@ -769,7 +837,7 @@ static int new_name(const store_folder *f, const store_content *content, time_t 
 		if (!strncmp(f->files[i].name, day, 10))
 			last_of_day = f->files[i].name;
 	if (!last_of_day) {
-		mc_fmt(buf, len, "%s.csv.gz", day);
+		mc_fmt(buf, len, "%s%s", day, content->members ? ".zip" : ".csv.gz");
 		return 0;
 	}
 	secs = tm.tm_hour * 3600L + tm.tm_min * 60L + tm.tm_sec;
@@ -787,8 +855,8 @@ static int new_name(const store_folder *f, const store_content *content, time_t 
 		mc_error(err, "%s: no snapshot name left for %s", last_of_day, day);
 		return -1;
 	}
-	mc_fmt(buf, len, "%sT%02ld%02ld%02ldZ-%.12s.csv.gz", day, secs / 3600, secs / 60 % 60,
-	       secs % 60, content->sha256);
+	mc_fmt(buf, len, "%sT%02ld%02ld%02ldZ-%.12s%s", day, secs / 3600, secs / 60 % 60,
+	       secs % 60, content->sha256, content->members ? ".zip" : ".csv.gz");
 	return 0;
 }
 
@@ -805,7 +873,8 @@ static int link_older(store *st, const char *source, const store_folder *f, cons
 		const char *name = f->files[i].name;
 
 		mc_fmt(old_rel, sizeof(old_rel), "%s/%s", source, name);
-		if (!mc_ends_with(name, ".csv.gz") || store_file_sha(st, old_rel, sha, err) ||
+		if (!mc_ends_with(name, content->members ? ".zip" : ".csv.gz") ||
+		    store_file_sha(st, old_rel, sha, err) ||
 		    strcmp(sha, content->sha256))
 			continue;
 		mc_fmt(old, sizeof(old), "%s/%s", dir, name);
@@ -834,7 +903,12 @@ static int write_new(const char *dir, const char *source, const void *body, size
 		return mc_error(err, "%s: cannot create a temporary file: %s", dir,
 				strerror(errno));
 	mc_cleanup_add(tmp);
-	if (compress_to(fd, body, len, source, tmp, err))
+	/* a bundle is kept as it came; an export gzip-compressed */
+	if (content->members && write_all(fd, body, len)) {
+		mc_error(err, "%s: write error: %s", tmp, strerror(errno));
+		goto out;
+	}
+	if (!content->members && compress_to(fd, body, len, source, tmp, err))
 		goto out;
 	if (fsync(fd) || fchmod(fd, 0444)) {
 		mc_error(err, "%s: cannot sync: %s", tmp, strerror(errno));

@@ -61,6 +61,11 @@ typedef struct store_content {
 	unsigned long rows;                 /* data rows (records after the header) */
 	size_t columns;                     /* header cells */
 	size_t known_columns;               /* of which the column map knows */
+	unsigned members;                   /* a bundle (a zip of several .csv
+					       members, read/input.h): their
+					       number, and sha256 and bytes are
+					       the zip's own, rows and columns
+					       the members' sums; else 0 */
 } store_content;
 
 typedef struct store store;
