@@ -9,7 +9,6 @@
 #include "cli/stage.h"
 #include "cli/snapref.h"
 #include "ingest/ingest.h"
-#include "ingest/snapload.h"
 #include "db/snapshot.h"
 #include "base/day.h"
 
@@ -71,11 +70,6 @@ static int diff_files(catalogue *cat, char *const *files, int n, const char *to,
 	}
 	if (stage_begin_load(command.program, cat, to, &ld))
 		goto out;
-	/* what ingest would do: an export a guard would hold is held here too */
-	if (snapload_guards(ld, 0, &err)) {
-		stage_error(command.program, "%s", err.msg);
-		goto out;
-	}
 	for (i = 0; i < n; i++) {
 		ingest_ctx ctx = { ld, &map, stderr };
 		load_stats stats;

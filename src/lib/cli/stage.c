@@ -108,8 +108,11 @@ int stage_begin_load(const char *program, catalogue *cat, const char *day, load 
 {
 	mc_err err;
 
-	if (snapload_begin(cat, day, out, &err)) {
+	if (snapload_begin(cat, day, out, &err) || snapload_guards(*out, 0, &err)) {
 		stage_error(program, "%s", err.msg);
+		if (*out)
+			load_abort(*out);
+		*out = NULL;
 		return -1;
 	}
 	return 0;

@@ -43,7 +43,9 @@ int stage_colmap(const char *program, colmap *map);
 int stage_catalogue(const char *program, catalogue *cat, const char *db_option, int flags);
 
 /* Open a load of a snapshot dated day on cat, with the export precedence
- * of pipelines/precedence.tsv. 0 or -1 (error printed). */
+ * of pipelines/precedence.tsv and the guards of pipelines/guards.tsv (an
+ * export a guard would hold is held, as ingest holds it). 0 or -1 (error
+ * printed; *out NULL). */
 int stage_begin_load(const char *program, catalogue *cat, const char *day, load **out);
 
 /* A writer's --as-of: refused (the message printed) when it is after
