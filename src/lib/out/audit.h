@@ -7,6 +7,7 @@
 #define MODELCAT_AUDIT_H
 
 #include "db/query.h"
+#include "out/frame.h"
 
 /*
  * One definition of each count (docs/history.md): a model is counted once,
@@ -30,6 +31,7 @@ typedef struct audit_links {
 	 * only changes are in them is listed in a compact section of its own */
 	char *const *volatile_fields;
 	size_t nvolatile;
+	const frame *frame;          /* the site's frame around the HTML (NULL: none) */
 } audit_links;
 
 /* The text and JSON audits with links' volatile fields (links NULL: none;

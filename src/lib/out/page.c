@@ -4,6 +4,7 @@
 #include "read/normalise.h"
 #include "out/template.h"
 #include "base/textout.h"
+#include "out/frame.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -79,6 +80,7 @@ void page_release(page *p)
 	if (!p)
 		return;
 	free(p->formerly);
+	free(p->description);
 	for (i = 0; i < p->n; i++) {
 		free(p->blocks[i].text);
 		free(p->blocks[i].value);
@@ -247,6 +249,22 @@ static int add_text(builder *b, page_kind kind, int level, const char *role, pag
 	}
 	sbuf_release(&s);
 	return added;
+}
+
+/* The page's meta description from text id (left out when no language
+ * has the text: a catalogue translated before it existed). */
+static void set_description(builder *b, page_text_id id)
+{
+	sbuf s;
+
+	if (!(b->texts && b->texts->text[id]) && !(b->english && b->english->text[id]))
+		return;
+	sbuf_init(&s);
+	if (expand(b, id, &s) == 0 && s.len) {
+		free(b->p->description);
+		b->p->description = sbuf_detach(&s, NULL);
+	}
+	sbuf_release(&s);
 }
 
 static const char *field(const model_view *m, const char *name)
@@ -901,6 +919,7 @@ int page_build(page *p, const model_view *m, const page_texts *texts,
 	classify_weights(&b);
 	set_placeholders(&b);
 	add_block(&b, PAGE_TITLE, 1, NULL, m->name);
+	set_description(&b, PT_META_MODEL);
 	if (p->formerly) {
 		vars_set(&b.page_vars, "names", p->formerly);
 		add_text(&b, PAGE_PARAGRAPH, 0, "formerly", PT_FORMERLY);
@@ -938,6 +957,7 @@ int page_build_index(page *p, const page_index_entry *entries, size_t n, const c
 	sbuf_reset(&s);
 	expand(&b, PT_INDEX_TITLE, &s);
 	add_block(&b, PAGE_TITLE, 1, NULL, s.data);
+	set_description(&b, PT_META_INDEX);
 	add_text(&b, PAGE_PARAGRAPH, 0, "intro", PT_INDEX_INTRO);
 	add_block(&b, PAGE_OPEN, 0, "index", NULL);
 	for (i = 0; i < n; i++)
@@ -998,7 +1018,11 @@ static const char page_style[] =
 	"a{color:#0b57d0}\n"
 	"ul.models{padding-left:1.2rem}\n"
 	"@media (max-width:32rem){dl{grid-template-columns:1fr;gap:0}dd{margin-bottom:.5rem}"
-	"h1{font-size:1.45rem}}\n";
+	"h1{font-size:1.45rem}}\n"
+	"@media print{body{font-size:11pt;color:#000}.page{max-width:none;padding:0}"
+	".hardware{background:none}a{color:#000}"
+	"a[href^=\"http\"]::after{content:\" <\" attr(href) \">\";font-size:.85em;overflow-wrap:anywhere}"
+	"h2,h3,h4{break-after:avoid}dl,.note{break-inside:avoid}}\n";
 
 static void html_text(sbuf *out, const char *s)
 {
@@ -1048,9 +1072,15 @@ void page_render_html(const page *p, sbuf *out)
 		  "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 		  "<title>");
 	html_text(out, title);
-	sbuf_adds(out, "</title>\n<style>\n");
+	sbuf_adds(out, "</title>\n");
+	frame_head(p->frame, p->description, out);
+	sbuf_adds(out, "<style>\n");
 	sbuf_adds(out, page_style);
-	sbuf_adds(out, "</style>\n</head>\n<body>\n<div class=\"page\">\n");
+	if (p->frame)
+		sbuf_adds(out, frame_style);
+	sbuf_adds(out, "</style>\n</head>\n<body>\n");
+	frame_header(p->frame, out);
+	sbuf_adds(out, "<div class=\"page\">\n");
 	for (i = 0; i < p->n; i++) {
 		const page_block *blk = &p->blocks[i];
 
