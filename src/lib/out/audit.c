@@ -588,9 +588,9 @@ static const char audit_style[] =
 	"td.field{width:30%}table.summary tr>:first-child{width:30%}"
 	"del{background:#fdd;text-decoration:line-through}ins{background:#dfd;text-decoration:none}"
 	"ul{padding-left:1.2em}.field{font-weight:600}.export{color:#666;font-size:.9em}"
-	"nav{margin:.5em 0}nav a{margin-right:1em}"
-	"header.site{margin:-1em -1em 0}header.site nav{margin:0}"
-	"@media print{nav{display:none}del,ins{background:none}}"
+	".nav{margin:.5em 0}.nav a{margin-right:1em}"
+	".site{margin:-1em -1em 0}"
+	"@media print{.nav{display:none}del,ins{background:none}}"
 	"@media (max-width:40em){body{font-size:14px;padding:.5em}th,td{padding:.2em}"
 	"table.summary{font-size:12px}}";
 
@@ -743,7 +743,7 @@ static void html_nav(sbuf *out, const audit_links *l)
 {
 	if (!l || (!l->prev && !l->next && !l->index))
 		return;
-	sbuf_adds(out, "<nav aria-label=\"Audits\">");
+	sbuf_adds(out, "<div class=\"nav\" role=\"navigation\" aria-label=\"Audits\">");
 	if (l->prev) {
 		sbuf_adds(out, "<a rel=\"prev\" href=\"");
 		html(out, l->prev);
@@ -760,7 +760,7 @@ static void html_nav(sbuf *out, const audit_links *l)
 		html(out, l->next);
 		sbuf_adds(out, " \xe2\x86\x92</a>");
 	}
-	sbuf_adds(out, "</nav>\n");
+	sbuf_adds(out, "</div>\n");
 }
 
 static void html_quarantined(const diff_result *d, sbuf *out)

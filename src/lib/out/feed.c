@@ -156,7 +156,7 @@ void feed_index_html(char *const *labels, const char *const *counts, size_t n,
 	sbuf_addf(out, "<link rel=\"alternate\" type=\"application/atom+xml\""
 		  " href=\"feed.atom\">\n<style>body{font:15px/1.45 system-ui,sans-serif;margin:0 auto;"
 		  "max-width:40em;padding:1em;overflow-wrap:anywhere;color:#222}"
-		  "a{color:#0b57d0}header.site{margin:-1em -1em 0}%s</style>\n</head>\n<body>\n",
+		  "a{color:#0b57d0}.site{margin:-1em -1em 0}%s</style>\n</head>\n<body>\n",
 		  f ? frame_style : "");
 	frame_header(f, out);
 	sbuf_adds(out, "<h1>Audits</h1>\n"

@@ -4,12 +4,12 @@
 #include <string.h>
 
 const char frame_style[] =
-	"header.site{border-bottom:1px solid #d5d9e0;background:#f5f6f8}\n"
-	"header.site nav{max-width:44rem;margin:0 auto;padding:.35rem 1rem;display:flex;"
+	".site{border-bottom:1px solid #d5d9e0;background:#f5f6f8}\n"
+	".site .links{max-width:44rem;margin:0 auto;padding:.35rem 1rem;display:flex;"
 	"flex-wrap:wrap;gap:0 1.25rem;align-items:baseline}\n"
-	"header.site a{display:inline-block;padding:.4rem 0;color:#0b57d0}\n"
-	"header.site a.home{font-weight:700;color:#1b1b1b;text-decoration:none;margin-right:auto}\n"
-	"@media print{header.site{display:none}body{color:#000;background:#fff;font-size:11pt}"
+	".site a{display:inline-block;padding:.4rem 0;color:#0b57d0}\n"
+	".site a.home{font-weight:700;color:#1b1b1b;text-decoration:none;margin-right:auto}\n"
+	"@media print{.site{display:none}body{color:#000;background:#fff;font-size:11pt}"
 	"a{color:#000}h2,h3,h4{break-after:avoid}dl,table,li{break-inside:avoid}}\n";
 
 static void text(sbuf *out, const char *s)
@@ -87,7 +87,9 @@ void frame_header(const frame *f, sbuf *out)
 
 	if (!f)
 		return;
-	sbuf_adds(out, "<header class=\"site\">\n<nav aria-label=\"");
+	/* header and nav as roles: xmllint --html (HTML 4) knows no such tags */
+	sbuf_adds(out, "<div class=\"site\" role=\"banner\">\n"
+		  "<div class=\"links\" role=\"navigation\" aria-label=\"");
 	text(out, f->nav_label);
 	sbuf_adds(out, "\">\n");
 	nav_link(out, f, "index.html", f->site_name, " class=\"home\"");
@@ -108,23 +110,23 @@ void frame_header(const frame *f, sbuf *out)
 		nav_link(out, f, a->page ? a->page : a->index, a->name, attributes.data);
 		sbuf_release(&attributes);
 	}
-	sbuf_adds(out, "</nav>\n</header>\n");
+	sbuf_adds(out, "</div>\n</div>\n");
 }
 
 static const char root_style[] =
 	"body{margin:0;font:16px/1.5 system-ui,-apple-system,\"Segoe UI\",Roboto,sans-serif;"
 	"color:#1b1b1b;background:#fff}\n"
-	"main{max-width:44rem;margin:0 auto;padding:1rem}\n"
+	".main{max-width:44rem;margin:0 auto;padding:1rem}\n"
 	"h1{font-size:1.7rem;line-height:1.2;margin:.5rem 0 1rem}\n"
 	"h2{font-size:1.3rem;margin:2rem 0 .5rem}\n"
-	"section{border-top:1px solid #d5d9e0}\n"
+	".language{border-top:1px solid #d5d9e0}\n"
 	"a{color:#0b57d0}\n"
 	"li{margin:.35rem 0}\n";
 
 /* One language's part of the root page. */
 static void root_part(const frame_root_text *t, const char *day, sbuf *out)
 {
-	sbuf_adds(out, "<section lang=\"");
+	sbuf_adds(out, "<div class=\"language\" lang=\"");
 	text(out, t->f->lang);
 	sbuf_adds(out, "\">\n<h2>");
 	text(out, t->name);
@@ -132,11 +134,9 @@ static void root_part(const frame_root_text *t, const char *day, sbuf *out)
 	text(out, t->about);
 	sbuf_adds(out, "</p>\n<p>");
 	text(out, t->published);
-	sbuf_adds(out, " <time datetime=\"");
+	sbuf_adds(out, " ");
 	text(out, day);
-	sbuf_adds(out, "\">");
-	text(out, day);
-	sbuf_adds(out, "</time></p>\n<ul>\n<li><a ");
+	sbuf_adds(out, "</p>\n<ul>\n<li><a ");
 	href(out, t->f, t->f->index);
 	sbuf_adds(out, ">");
 	text(out, t->f->index_label);
@@ -145,7 +145,7 @@ static void root_part(const frame_root_text *t, const char *day, sbuf *out)
 	href(out, t->f, "audit/index.html");
 	sbuf_adds(out, ">");
 	text(out, t->f->audit_label);
-	sbuf_adds(out, "</a></li>\n</ul>\n</section>\n");
+	sbuf_adds(out, "</a></li>\n</ul>\n</div>\n");
 }
 
 void frame_root_html(const frame_root_text *t, size_t n, const char *published_day, sbuf *out)
@@ -164,10 +164,10 @@ void frame_root_html(const frame_root_text *t, size_t n, const char *published_d
 	frame_head(t[0].f, t[0].about, out);
 	sbuf_addf(out, "<style>\n%s%s</style>\n</head>\n<body>\n", root_style, frame_style);
 	frame_header(t[0].f, out);
-	sbuf_adds(out, "<main>\n<h1>");
+	sbuf_adds(out, "<div class=\"main\" role=\"main\">\n<h1>");
 	text(out, t[0].f->site_name);
 	sbuf_adds(out, "</h1>\n");
 	for (i = 0; i < n; i++)
 		root_part(&t[i], published_day, out);
-	sbuf_adds(out, "</main>\n</body>\n</html>\n");
+	sbuf_adds(out, "</div>\n</body>\n</html>\n");
 }

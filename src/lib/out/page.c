@@ -1017,6 +1017,8 @@ static const char page_style[] =
 	"overflow-wrap:anywhere}\n"
 	"a{color:#0b57d0}\n"
 	"ul.models{padding-left:1.2rem}\n"
+	/* a long index lays out the entries on screen first */
+	"ul.models li{content-visibility:auto;contain-intrinsic-size:auto 1.5em}\n"
 	"@media (max-width:32rem){dl{grid-template-columns:1fr;gap:0}dd{margin-bottom:.5rem}"
 	"h1{font-size:1.45rem}}\n"
 	"@media print{body{font-size:11pt;color:#000}.page{max-width:none;padding:0}"
