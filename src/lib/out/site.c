@@ -656,15 +656,17 @@ static void remove_stale(publish *p)
 static const char *const audit_kinds[] = { "txt", "json", "html" };
 
 /* The audits' format: a new one makes every audit again. */
-#define AUDIT_FORMAT "audit-3"
+#define AUDIT_FORMAT "audit-4"
 
 /* What snapshot i's audit depends on: it, the snapshots before and after
- * it (its links), the volatile fields and the audit's format. (Which of
+ * it (its links), the volatile fields, the audit's format and the words
+ * of its header (frame_load: every language's name, English labels). (Which of
  * the models it names have a page: entries/LABEL.links, audit_reuse.) */
 static void fingerprint(const publish *p, size_t i, char fp[65])
 {
 	sha256_ctx h;
 	const snapshot_entry *s = &p->snaps[i], *b = i ? &p->snaps[i - 1] : NULL;
+	size_t k;
 
 	sha256_init(&h);
 	sha256_update(&h, s->label, strlen(s->label));
@@ -678,6 +680,15 @@ static void fingerprint(const publish *p, size_t i, char fp[65])
 		sha256_update(&h, p->snaps[i + 1].label, strlen(p->snaps[i + 1].label));
 	sha256_update(&h, AUDIT_FORMAT, strlen(AUDIT_FORMAT));
 	sha256_update(&h, p->models_sha, strlen(p->models_sha));
+	for (k = 0; k < p->nwords; k++) {
+		const render_words *w = &p->words[k];
+		const char *const parts[] = { w->lang, w->name, w->site, w->nav, w->index_label,
+					      w->audit };
+		size_t j;
+
+		for (j = 0; j < sizeof(parts) / sizeof(parts[0]); j++)
+			sha256_update(&h, parts[j], strlen(parts[j]) + 1);
+	}
 	sha256_final_hex(&h, fp);
 }
 
