@@ -1363,7 +1363,12 @@ static void install_root(publish *p)
 
 	mc_fmt(path, sizeof(path), "%s/index.html", p->out);
 	if (!lstat(path, &st)) {
-		if (!S_ISLNK(st.st_mode))
+		char target[PATH_MAX];
+		ssize_t n = S_ISLNK(st.st_mode) ? readlink(path, target, sizeof(target) - 1) : -1;
+
+		if (n >= 0)
+			target[n] = '\0';
+		if (n < 0 || strcmp(target, STATE "/current/index.html"))
 			note(p, "%s is a file of yours: kept (the root page is "
 			     STATE "/current/index.html)", path);
 		return;
