@@ -45,7 +45,7 @@ ifeq ($(SANITIZE),)
   FAULT_LIBS := $(OUT)/tests/failmalloc.so
 endif
 
-.PHONY: all check check-layers check-valgrind unit clean install bench man fuzz fuzz-run
+.PHONY: all check check-layers check-site check-valgrind unit clean install bench man fuzz fuzz-run
 all: $(PROGRAMS) $(UNITS) $(FAULT_LIBS)
 
 $(OUT)/lib/%.o: src/lib/%.c $(HEADERS)
@@ -80,6 +80,13 @@ check-layers:
 check: all check-layers
 	MODELCAT_BIN=$(abspath $(BIN)) MODELCAT_UNITS=$(abspath $(OUT)/tests) \
 		sh tests/run
+
+# The published site as a reader's browser sees it: the bundled history
+# published and served on loopback, Lighthouse (pinned, from npm, kept in
+# build/lighthouse) on the root page, an index, a model page and an audit
+# page (tools/check-site.sh; CHECK_SITE_OFFLINE=1 skips it without npm).
+check-site: all
+	MODELCAT_BIN=$(abspath $(BIN)) sh tools/check-site.sh
 
 # The same suite with every unit test and every program the e2e tests run
 # through `mc` under valgrind (memcheck, leak checking; slow: not part of

@@ -25,15 +25,20 @@ static const opt_command command = {
 		"Renders the catalogue as it stood on the date (default: its latest snapshot)\n"
 		"and publishes it under DIR (default ./public) as one switch: every model's\n"
 		"page in every stored language, the audit of every snapshot (DATE.* for the\n"
-		"day's first, DATE.N.* for the N-th), the audit index and the Atom feed. A\n"
-		"reader of DIR/pages and DIR/audit sees the old site or the new one, never a\n"
+		"day's first, DATE.N.* for the N-th), the audit index, the Atom feed, and\n"
+		"the root page DIR/index.html (what the site is, when it was published, a\n"
+		"link to each language's index and to the audit; a file of yours there is\n"
+		"kept). Every HTML page has the site's header: the root page, the index, the\n"
+		"audit and the same page in the other languages. A reader of DIR/index.html,\n"
+		"DIR/pages and DIR/audit sees the old site or the new one, never a\n"
 		"mix. A snapshot published before and no longer in the catalogue (a rollback)\n"
 		"is withdrawn: its audit goes and the feed says so in an entry of its own.\n"
 		"Files under DIR/pages and DIR/audit that modelcat did not write are kept.\n"
 		"Holds the catalogue's writer lock (PATH.lock) while it publishes, as run\n"
 		"does: when another writer holds it, waits up to --wait seconds, then exits 75\n"
 		"naming the holder. --base-url (or a base-url line in pipelines/site.tsv)\n"
-		"is the URL of DIR: the Atom feed's links are made absolute with it.\n",
+		"is the URL of DIR: the Atom feed's links and the pages' hreflang links are\n"
+		"made absolute with it.\n",
 	.exit =
 		"Exit: 0 published; 2 usage; 3 failure, the published site as it was; 75\n"
 		"another writer holds the lock; 128 + N killed by signal N (SIGINT, SIGTERM,\n"

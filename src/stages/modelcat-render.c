@@ -177,7 +177,7 @@ int main(int argc, char **argv)
 	} else {
 		render_stats stats;
 
-		if (render_all(&cat, as_of, outdir, &stats, &err)) {
+		if (render_all(&cat, as_of, outdir, NULL, &stats, &err)) {
 			stage_error(command.program, "%s", err.msg);
 			goto out;
 		}

@@ -171,7 +171,7 @@ static void test_feed(const diff_result *d)
 int main(void)
 {
 	char *vol[] = { S("Citations") };
-	audit_links l = { "2025-05-06", NULL, 1, "../pages/en", has_page, NULL, vol, 1, NULL };
+	audit_links l = { "2025-05-06", NULL, 1, "../pages/en", has_page, NULL, vol, 1, NULL, NULL };
 	diff_result d;
 
 	make(&d);

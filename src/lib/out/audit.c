@@ -594,7 +594,9 @@ static const char audit_style[] =
 	"td.field{width:30%}table.summary tr>:first-child{width:30%}"
 	"del{background:#fdd;text-decoration:line-through}ins{background:#dfd;text-decoration:none}"
 	"ul{padding-left:1.2em}.field{font-weight:600}.export{color:#666;font-size:.9em}"
-	"nav{margin:.5em 0}nav a{margin-right:1em}"
+	".nav{margin:.5em 0}.nav a{margin-right:1em}"
+	".site{margin:-1em -1em 0}"
+	"@media print{.nav{display:none}del,ins{background:none}}"
 	"@media (max-width:40em){body{font-size:14px;padding:.5em}th,td{padding:.2em}"
 	"table.summary{font-size:12px}}";
 
@@ -747,7 +749,7 @@ static void html_nav(sbuf *out, const audit_links *l)
 {
 	if (!l || (!l->prev && !l->next && !l->index))
 		return;
-	sbuf_adds(out, "<nav>");
+	sbuf_adds(out, "<div class=\"nav\" role=\"navigation\" aria-label=\"Audits\">");
 	if (l->prev) {
 		sbuf_adds(out, "<a rel=\"prev\" href=\"");
 		html(out, l->prev);
@@ -764,7 +766,7 @@ static void html_nav(sbuf *out, const audit_links *l)
 		html(out, l->next);
 		sbuf_adds(out, " \xe2\x86\x92</a>");
 	}
-	sbuf_adds(out, "</nav>\n");
+	sbuf_adds(out, "</div>\n");
 }
 
 static void html_quarantined(const diff_result *d, sbuf *out)
@@ -837,11 +839,22 @@ void audit_html_linked(const diff_result *d, const audit_links *l, sbuf *out)
 	const diff_model **v;
 	size_t i, k;
 
+	const frame *f = l ? l->frame : NULL;
+	sbuf description;
+
 	sbuf_adds(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 		  "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 		  "<title>modelcat audit ");
 	html(out, d->to);
-	sbuf_addf(out, "</title>\n<style>%s</style>\n</head>\n<body>\n", audit_style);
+	sbuf_adds(out, "</title>\n");
+	sbuf_init(&description);
+	sbuf_addf(&description, "What changed in the catalogue of AI models from %s to %s: "
+		  "%zu added, %zu removed, %zu renamed, %zu changed.", d->from[0] ? d->from : "nothing",
+		  d->to, d->added.n, d->removed.n, d->renamed.n, audit_changed_count(d));
+	frame_head(f, description.data, out);
+	sbuf_release(&description);
+	sbuf_addf(out, "<style>%s%s</style>\n</head>\n<body>\n", audit_style, f ? frame_style : "");
+	frame_header(f, out);
 	html_nav(out, l);
 	sbuf_adds(out, "<h1>Changes from ");
 	html(out, d->from[0] ? d->from : "(nothing)");

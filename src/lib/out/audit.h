@@ -7,6 +7,7 @@
 #define MODELCAT_AUDIT_H
 
 #include "db/query.h"
+#include "out/frame.h"
 
 /*
  * One definition of each count (docs/history.md): a model is counted once,
@@ -33,6 +34,7 @@ typedef struct audit_links {
 	/* the citation stored with the snapshot (a bundle's README.md,
 	 * db/credit.h), printed "Source: ..."; NULL: none */
 	const char *citation;
+	const frame *frame;          /* the site's frame around the HTML (NULL: none) */
 } audit_links;
 
 /* The text and JSON audits with links' volatile fields (links NULL: none;

@@ -196,14 +196,26 @@ static void html_str(sbuf *out, const char *s)
 void changes_html(const site_change *c, size_t n, const char *pages,
 		  int (*has_page)(void *arg, const char *name), void *arg, sbuf *out)
 {
+	changes_html_framed(c, n, pages, has_page, arg, NULL, out);
+}
+
+void changes_html_framed(const site_change *c, size_t n, const char *pages,
+			 int (*has_page)(void *arg, const char *name), void *arg,
+			 const frame *f, sbuf *out)
+{
 	size_t i, k;
 	char stem[128];
 
 	sbuf_adds(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 		  "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-		  "<title>Site-wide changes</title>\n<style>body{font:15px/1.45 system-ui,sans-serif;"
-		  "margin:0 auto;max-width:40em;padding:1em;overflow-wrap:anywhere}</style>\n</head>\n"
-		  "<body>\n<p><a href=\"index.html\">All audits</a></p>\n<h1>Site-wide changes</h1>\n"
+		  "<title>Site-wide changes</title>\n");
+	frame_head(f, "Pages of the catalogue of AI models that changed for a reason no"
+		   " snapshot's audit gives: new page texts, a new renderer, withdrawn snapshots.", out);
+	sbuf_addf(out, "<style>body{font:15px/1.45 system-ui,sans-serif;margin:0 auto;"
+		  "max-width:40em;padding:1em;overflow-wrap:anywhere;color:#222}a{color:#0b57d0}"
+		  ".site{margin:-1em -1em 0}%s</style>\n</head>\n<body>\n", f ? frame_style : "");
+	frame_header(f, out);
+	sbuf_adds(out, "<p><a href=\"index.html\">All audits</a></p>\n<h1>Site-wide changes</h1>\n"
 		  "<p>Pages that changed for a reason no snapshot's audit gives: new page texts, a"
 		  " new version of the renderer, or snapshots withdrawn. Each is stated once, with"
 		  " the models whose pages it changed.</p>\n");

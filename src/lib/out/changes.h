@@ -19,6 +19,7 @@
 
 #include <stddef.h>
 #include "base/util.h"
+#include "out/frame.h"
 
 /* One publication's site-wide change. */
 typedef struct site_change {
@@ -60,6 +61,10 @@ void changes_text(const site_change *c, size_t n, sbuf *out);
 void changes_json(const site_change *c, size_t n, sbuf *out);
 void changes_html(const site_change *c, size_t n, const char *pages,
 		  int (*has_page)(void *arg, const char *name), void *arg, sbuf *out);
+/* changes_html framed by f (frame.h; NULL: no frame). */
+void changes_html_framed(const site_change *c, size_t n, const char *pages,
+			 int (*has_page)(void *arg, const char *name), void *arg,
+			 const frame *f, sbuf *out);
 
 void changes_release(site_change *c, size_t n);
 

@@ -144,15 +144,22 @@ static void add_html(sbuf *out, const char *s)
 }
 
 void feed_index_html(char *const *labels, const char *const *counts, size_t n,
-		     char *const *withdrawn, size_t nw, size_t nsite, sbuf *out)
+		     char *const *withdrawn, size_t nw, size_t nsite, const frame *f, sbuf *out)
 {
 	size_t i;
 
 	sbuf_adds(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 		  "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
-		  "<title>modelcat audits</title>\n<link rel=\"alternate\" type=\"application/atom+xml\""
+		  "<title>modelcat audits</title>\n");
+	frame_head(f, "The audits of the catalogue of AI models: what changed at each snapshot"
+		   " of Epoch AI's data, with a feed.", out);
+	sbuf_addf(out, "<link rel=\"alternate\" type=\"application/atom+xml\""
 		  " href=\"feed.atom\">\n<style>body{font:15px/1.45 system-ui,sans-serif;margin:0 auto;"
-		  "max-width:40em;padding:1em;overflow-wrap:anywhere}</style>\n</head>\n<body>\n<h1>Audits</h1>\n"
+		  "max-width:40em;padding:1em;overflow-wrap:anywhere;color:#222}"
+		  "a{color:#0b57d0}.site{margin:-1em -1em 0}%s</style>\n</head>\n<body>\n",
+		  f ? frame_style : "");
+	frame_header(f, out);
+	sbuf_adds(out, "<h1>Audits</h1>\n"
 		  "<p>What changed in the catalogue at each snapshot (<a href=\"feed.atom\">feed</a>).</p>\n<ul>\n");
 	for (i = 0; i < n; i++) {
 		sbuf_adds(out, "<li><a href=\"");

@@ -5,6 +5,7 @@
 #include "out/template.h"
 #include "base/textout.h"
 #include "base/strmap.h"
+#include "out/frame.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -81,6 +82,7 @@ void page_release(page *p)
 		return;
 	free(p->formerly);
 	free(p->citation);
+	free(p->description);
 	for (i = 0; i < p->n; i++) {
 		free(p->blocks[i].text);
 		free(p->blocks[i].value);
@@ -250,6 +252,22 @@ static int add_text(builder *b, page_kind kind, int level, const char *role, pag
 	}
 	sbuf_release(&s);
 	return added;
+}
+
+/* The page's meta description from text id (left out when no language
+ * has the text: a catalogue translated before it existed). */
+static void set_description(builder *b, page_text_id id)
+{
+	sbuf s;
+
+	if (!(b->texts && b->texts->text[id]) && !(b->english && b->english->text[id]))
+		return;
+	sbuf_init(&s);
+	if (expand(b, id, &s) == 0 && s.len) {
+		free(b->p->description);
+		b->p->description = sbuf_detach(&s, NULL);
+	}
+	sbuf_release(&s);
 }
 
 /* The model's value in field name, NULL when it has none (or an empty
@@ -923,6 +941,7 @@ int page_build(page *p, const model_view *m, const page_texts *texts,
 	classify_weights(&b);
 	set_placeholders(&b);
 	add_block(&b, PAGE_TITLE, 1, NULL, m->name);
+	set_description(&b, PT_META_MODEL);
 	if (p->formerly) {
 		vars_set(&b.page_vars, "names", p->formerly);
 		add_text(&b, PAGE_PARAGRAPH, 0, "formerly", PT_FORMERLY);
@@ -960,6 +979,7 @@ int page_build_index(page *p, const page_index_entry *entries, size_t n, const c
 	sbuf_reset(&s);
 	expand(&b, PT_INDEX_TITLE, &s);
 	add_block(&b, PAGE_TITLE, 1, NULL, s.data);
+	set_description(&b, PT_META_INDEX);
 	add_text(&b, PAGE_PARAGRAPH, 0, "intro", PT_INDEX_INTRO);
 	add_block(&b, PAGE_OPEN, 0, "index", NULL);
 	for (i = 0; i < n; i++)
@@ -1021,8 +1041,14 @@ static const char page_style[] =
 	"overflow-wrap:anywhere}\n"
 	"a{color:#0b57d0}\n"
 	"ul.models{padding-left:1.2rem}\n"
+	/* a long index lays out the entries on screen first */
+	"ul.models li{content-visibility:auto;contain-intrinsic-size:auto 1.5em}\n"
 	"@media (max-width:32rem){dl{grid-template-columns:1fr;gap:0}dd{margin-bottom:.5rem}"
-	"h1{font-size:1.45rem}}\n";
+	"h1{font-size:1.45rem}}\n"
+	"@media print{body{font-size:11pt;color:#000}.page{max-width:none;padding:0}"
+	".hardware{background:none}a{color:#000}"
+	"a[href^=\"http\"]::after{content:\" <\" attr(href) \">\";font-size:.85em;overflow-wrap:anywhere}"
+	"h2,h3,h4{break-after:avoid}dl,.note{break-inside:avoid}}\n";
 
 static void html_text(sbuf *out, const char *s)
 {
@@ -1072,9 +1098,15 @@ void page_render_html(const page *p, sbuf *out)
 		  "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 		  "<title>");
 	html_text(out, title);
-	sbuf_adds(out, "</title>\n<style>\n");
+	sbuf_adds(out, "</title>\n");
+	frame_head(p->frame, p->description, out);
+	sbuf_adds(out, "<style>\n");
 	sbuf_adds(out, page_style);
-	sbuf_adds(out, "</style>\n</head>\n<body>\n<div class=\"page\">\n");
+	if (p->frame)
+		sbuf_adds(out, frame_style);
+	sbuf_adds(out, "</style>\n</head>\n<body>\n");
+	frame_header(p->frame, out);
+	sbuf_adds(out, "<div class=\"page\">\n");
 	for (i = 0; i < p->n; i++) {
 		const page_block *blk = &p->blocks[i];
 

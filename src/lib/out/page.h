@@ -20,6 +20,8 @@
 /* query.h's merged record (query.h is included by the .c files: its
  * include guard does not cover all of it). */
 struct model_view;
+/* frame.h's frame of a published page. */
+struct frame;
 
 /* Every catalogue entry a page uses: X(identifier, key). */
 #define PAGE_TEXTS(X) \
@@ -145,7 +147,16 @@ struct model_view;
 	X(CLOSING_TEXT, "closing.text") \
 	X(INDEX_TITLE, "index.title") \
 	X(INDEX_INTRO, "index.intro") \
-	X(FORMERLY, "model.formerly")
+	X(FORMERLY, "model.formerly") \
+	X(SITE_NAME, "site.name") \
+	X(SITE_LANGUAGE, "site.language") \
+	X(SITE_ABOUT, "site.about") \
+	X(SITE_PUBLISHED, "site.published") \
+	X(NAV_LABEL, "nav.label") \
+	X(NAV_INDEX, "nav.index") \
+	X(NAV_AUDIT, "nav.audit") \
+	X(META_MODEL, "meta.model") \
+	X(META_INDEX, "meta.index")
 
 #define PAGE_TEXT_ENUM(id, key) PT_##id,
 typedef enum page_text_id { PAGE_TEXTS(PAGE_TEXT_ENUM) PT_COUNT } page_text_id;
@@ -201,6 +212,9 @@ typedef struct page {
 	 * in the HTML sources section (set before page_build; NULL: none);
 	 * freed by page_release */
 	char *citation;
+	char *description;           /* the meta description (page_build sets it; owned) */
+	const struct frame *frame;   /* the site's frame around the HTML (frame.h;
+					NULL: a page on its own); borrowed */
 } page;
 
 void page_init(page *p, const char *lang);

@@ -5,6 +5,7 @@
 #include "out/translate.h"
 #include "db/translation.h"
 #include "base/textout.h"
+#include "out/template.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -156,6 +157,8 @@ typedef struct render_run {
 	former_name *formers;        /* former names of renamed models */
 	size_t nformers;             /* entries in formers */
 	char *citation;              /* the data's citation (db/credit.h), or NULL */
+	const render_site *site;     /* the published site (NULL: no frame) */
+	render_words *words;         /* with site: each language's frame words */
 } render_run;
 
 /* The SHA-256 of every language's page texts (code, then each text by
@@ -206,6 +209,158 @@ static int load_languages(render_run *r, const char *outdir, mc_err *err)
 	}
 	texts_digest(r);
 	return 0;
+}
+
+static const char *no_value(void *ctx, const char *name, size_t len)
+{
+	(void)ctx;
+	(void)name;
+	(void)len;
+	return NULL;
+}
+
+/* Text id of texts (else of english) with no placeholder filled in; a
+ * text neither has: its key, so that a missing one shows. */
+static char *word(const page_texts *texts, const page_texts *english, page_text_id id)
+{
+	const char *t = texts->text[id] ? texts->text[id] : english->text[id];
+	sbuf s;
+
+	sbuf_init(&s);
+	if (!t || template_expand(t, no_value, NULL, &s))
+		sbuf_adds(&s, page_text_key(id));
+	return sbuf_detach(&s, NULL);
+}
+
+static void words_of(const page_texts *texts, const page_texts *english, render_words *w)
+{
+	mc_fmt(w->lang, sizeof(w->lang), "%s", texts->lang);
+	mc_fmt(w->index, sizeof(w->index), "pages/%s/index.html", texts->lang);
+	w->name = word(texts, english, PT_SITE_LANGUAGE);
+	w->site = word(texts, english, PT_SITE_NAME);
+	w->nav = word(texts, english, PT_NAV_LABEL);
+	w->index_label = word(texts, english, PT_NAV_INDEX);
+	w->audit = word(texts, english, PT_NAV_AUDIT);
+	w->about = word(texts, english, PT_SITE_ABOUT);
+	w->published = word(texts, english, PT_SITE_PUBLISHED);
+}
+
+void render_words_free(render_words *words, size_t n)
+{
+	size_t i;
+
+	for (i = 0; words && i < n; i++) {
+		free(words[i].name);
+		free(words[i].site);
+		free(words[i].nav);
+		free(words[i].index_label);
+		free(words[i].audit);
+		free(words[i].about);
+		free(words[i].published);
+	}
+	free(words);
+}
+
+int render_words_load(catalogue *cat, render_words **words, size_t *n, mc_err *err)
+{
+	char **langs = NULL;
+	page_texts *texts;
+	size_t nlangs = 0, i;
+	int rc = 0;
+
+	*words = NULL;
+	*n = 0;
+	if (translation_languages(cat, &langs, &nlangs, err))
+		return -1;
+	if (!nlangs || strcmp(langs[0], "en")) {
+		mc_free_strings(langs, nlangs);
+		return mc_error(err, "%s: no page texts stored (run modelcat translate first)",
+				cat->path);
+	}
+	texts = xcalloc(nlangs, sizeof(*texts));
+	for (i = 0; !rc && i < nlangs; i++)
+		if (translate_load(cat, langs[i], &texts[i], NULL))
+			rc = mc_error(err, "%s: cannot load the page texts of %s", cat->path, langs[i]);
+	if (!rc) {
+		*words = xcalloc(nlangs, sizeof(**words));
+		for (i = 0; i < nlangs; i++)
+			words_of(&texts[i], &texts[0], &(*words)[i]);
+		*n = nlangs;
+	}
+	for (i = 0; i < nlangs; i++)
+		page_texts_release(&texts[i]);
+	free(texts);
+	mc_free_strings(langs, nlangs);
+	return rc;
+}
+
+void render_frame(frame *f, frame_alt *alts, const render_words *words, size_t n, size_t lang,
+		  const char *root, const char *base_url)
+{
+	size_t i, k = 0;
+
+	memset(f, 0, sizeof(*f));
+	f->lang = words[lang].lang;
+	f->root = root;
+	f->base_url = base_url;
+	f->site_name = words[lang].site;
+	f->nav_label = words[lang].nav;
+	f->index_label = words[lang].index_label;
+	f->audit_label = words[lang].audit;
+	f->index = words[lang].index;
+	for (i = 0; i < n; i++) {
+		if (i == lang)
+			continue;
+		alts[k].lang = words[i].lang;
+		alts[k].name = words[i].name;
+		alts[k].page = NULL;
+		alts[k].index = words[i].index;
+		k++;
+	}
+	f->alts = alts;
+	f->nalts = k;
+}
+
+/* Frame page p (language lang) of the site, the same page being
+ * pages/LANG/file in every language; paths (nlangs entries) hold them. */
+static void frame_page(const render_run *r, page *p, frame *f, frame_alt *alts,
+		       char (*paths)[200], size_t lang, const char *file)
+{
+	size_t i, k = 0;
+
+	render_frame(f, alts, r->words, r->nlangs, lang, "../../",
+		     r->site->base_url);
+	for (i = 0; i < r->nlangs; i++) {
+		mc_fmt(paths[i], sizeof(paths[i]), "pages/%s/%s", r->langs[i], file);
+		if (i != lang)
+			alts[k++].page = paths[i];
+	}
+	f->page = paths[lang];
+	p->frame = f;
+}
+
+/* Write page p of language lang as dir/stem.txt and .html: framed when
+ * publishing. */
+static int write_page_framed(const render_run *r, page *p, size_t lang, const char *stem,
+			     mc_err *err)
+{
+	frame f;
+	frame_alt *alts = NULL;
+	char (*paths)[200] = NULL;
+	char file[160];
+	int rc;
+
+	if (r->site) {
+		alts = xcalloc(r->nlangs, sizeof(*alts));
+		paths = xcalloc(r->nlangs, sizeof(*paths));
+		mc_fmt(file, sizeof(file), "%s.html", stem);
+		frame_page(r, p, &f, alts, paths, lang, file);
+	}
+	rc = write_page(p, r->dirs[lang], stem, err);
+	p->frame = NULL;
+	free(alts);
+	free(paths);
+	return rc;
 }
 
 int render_texts_digest(catalogue *cat, char sha[65], mc_err *err)
@@ -336,7 +491,7 @@ static int render_model(render_run *r, size_t i, mc_err *err)
 		p.formerly = render_formerly(r->formers, r->nformers, r->names[i]);
 		p.citation = r->citation ? xstrdup(r->citation) : NULL;
 		failed = page_build(&p, &m, &r->texts[j], &r->texts[0], err) ||
-			 write_page(&p, r->dirs[j], r->stems[i], err);
+			 write_page_framed(r, &p, j, r->stems[i], err);
 		page_release(&p);
 		if (failed) {
 			model_view_release(&m);
@@ -366,7 +521,7 @@ static int render_indexes(render_run *r, mc_err *err)
 		page_init(&p, r->langs[j]);
 		failed = page_build_index(&p, r->entries, r->nentries, r->as_of, &r->texts[j],
 					  &r->texts[0], err) ||
-			 write_page(&p, r->dirs[j], "index", err);
+			 write_page_framed(r, &p, j, "index", err);
 		page_release(&p);
 		if (failed)
 			return -1;
@@ -390,10 +545,11 @@ static void render_run_release(render_run *r)
 	free(r->entries);
 	former_names_release(r->formers, r->nformers);
 	free(r->citation);
+	render_words_free(r->words, r->words ? r->nlangs : 0);
 }
 
-int render_all(catalogue *cat, const char *as_of, const char *outdir, render_stats *stats,
-	       mc_err *err)
+int render_all(catalogue *cat, const char *as_of, const char *outdir, const render_site *site,
+	       render_stats *stats, mc_err *err)
 {
 	render_run r;
 	size_t i;
@@ -404,11 +560,17 @@ int render_all(catalogue *cat, const char *as_of, const char *outdir, render_sta
 	r.cat = cat;
 	r.as_of = as_of;
 	r.stats = stats;
+	r.site = site;
 	if (load_languages(&r, outdir, err) ||
 	    query_models(cat, as_of, &r.names, &r.nnames, err) ||
 	    query_former_names(cat, as_of, &r.formers, &r.nformers, err) ||
 	    credit_citation_upto(cat, as_of, &r.citation, err) < 0)
 		goto out;
+	if (site) {
+		r.words = xcalloc(r.nlangs, sizeof(*r.words));
+		for (i = 0; i < r.nlangs; i++)
+			words_of(&r.texts[i], &r.texts[0], &r.words[i]);
+	}
 	r.stems = xcalloc(r.nnames + 1, sizeof(*r.stems));
 	r.files = xcalloc(r.nnames + 1, sizeof(*r.files));
 	r.entries = xcalloc(r.nnames + 1, sizeof(*r.entries));

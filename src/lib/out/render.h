@@ -19,6 +19,7 @@
 #include "db/catalogue.h"
 #include "db/query.h"
 #include "out/page.h"
+#include "out/frame.h"
 
 /* The file stem of a model's pages (see above) into buf (at least 80 bytes). */
 void render_file_stem(const char *name, char *buf, size_t len);
@@ -36,6 +37,39 @@ typedef struct render_stats {
 	char texts_sha[65];          /* SHA-256 of every language's page texts */
 } render_stats;
 
+/* The words of the site's frame (frame.h) in one language, from its page
+ * texts (English where it lacks one). */
+typedef struct render_words {
+	char lang[36];               /* language code */
+	char index[64];              /* its index from the site root (pages/LANG/index.html) */
+	char *name;                  /* the language's name, in it (site.language) */
+	char *site;                  /* the site's name (site.name) */
+	char *nav;                   /* the header's name for screen readers (nav.label) */
+	char *index_label;           /* the link to the index (nav.index) */
+	char *audit;                 /* the link to the audit (nav.audit) */
+	char *about;                 /* what the site is (site.about) */
+	char *published;             /* "Last published from the snapshot of" (site.published) */
+} render_words;
+
+/* Every stored language's frame words, English first, into *words (*n
+ * entries; free with render_words_free). 0, or -1 (err). */
+int render_words_load(catalogue *cat, render_words **words, size_t *n, mc_err *err);
+void render_words_free(render_words *words, size_t n);
+
+/* The frame of a page in language lang (an index into words[0..n)): its
+ * labels, root ("../../" from pages/LANG/, "../" from audit/, "" at the
+ * root) and base_url; alts (n - 1 entries, the caller's) get the other
+ * languages, with no translated page (set alts[k].page and f->page for a
+ * page that has one). f borrows words and alts. */
+void render_frame(frame *f, frame_alt *alts, const render_words *words, size_t n, size_t lang,
+		  const char *root, const char *base_url);
+
+/* Where render_all's pages are published (NULL: pages on their own, with
+ * no frame, as render --all writes them). */
+typedef struct render_site {
+	const char *base_url;        /* the site's URL (NULL or "": not known) */
+} render_site;
+
 /*
  * Write every model on record on as_of in every stored language, as text
  * and HTML, and an index page per language, under outdir (created if
@@ -43,10 +77,12 @@ typedef struct render_stats {
  * registered with mc_cleanup_add() while it exists, so that the signals
  * stage_init() catches remove it) and renamed into place; such names that
  * a process killed outright left are removed first. Returns 0, or -1 with err. (The models on record: query_models();
- * the date of the latest snapshot: snapshot_latest_day().)
+ * the date of the latest snapshot: snapshot_latest_day().) With site, the
+ * HTML pages are those of the published site (outdir is its pages/): each
+ * gets the site's frame (frame.h).
  */
-int render_all(catalogue *cat, const char *as_of, const char *outdir, render_stats *stats,
-	       mc_err *err);
+int render_all(catalogue *cat, const char *as_of, const char *outdir, const render_site *site,
+	       render_stats *stats, mc_err *err);
 
 /* The SHA-256 of every stored language's page texts (render_stats'
  * texts_sha of a render_all now) into sha. 0, or -1 (err). */

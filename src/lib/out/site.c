@@ -299,6 +299,10 @@ typedef struct publish {
 	render_stamp stamp_now;      /* what the new ones are */
 	site_change *changes;        /* site-wide changes on record, oldest first */
 	size_t nchanges;
+	render_words *words;         /* the frame's words, every language (English first) */
+	size_t nwords;
+	frame frame;                 /* the frame of the audit pages (English) */
+	frame_alt *alts;             /* its other languages */
 	mc_err *err;
 } publish;
 
@@ -653,15 +657,17 @@ static void remove_stale(publish *p)
 static const char *const audit_kinds[] = { "txt", "json", "html" };
 
 /* The audits' format: a new one makes every audit again. */
-#define AUDIT_FORMAT "audit-3"
+#define AUDIT_FORMAT "audit-4"
 
 /* What snapshot i's audit depends on: it, the snapshots before and after
- * it (its links), the volatile fields and the audit's format. (Which of
+ * it (its links), the volatile fields, the audit's format and the words
+ * of its header (frame_load: every language's name, English labels). (Which of
  * the models it names have a page: entries/LABEL.links, audit_reuse.) */
 static void fingerprint(const publish *p, size_t i, char fp[65])
 {
 	sha256_ctx h;
 	const snapshot_entry *s = &p->snaps[i], *b = i ? &p->snaps[i - 1] : NULL;
+	size_t k;
 
 	sha256_init(&h);
 	sha256_update(&h, s->label, strlen(s->label));
@@ -675,6 +681,15 @@ static void fingerprint(const publish *p, size_t i, char fp[65])
 		sha256_update(&h, p->snaps[i + 1].label, strlen(p->snaps[i + 1].label));
 	sha256_update(&h, AUDIT_FORMAT, strlen(AUDIT_FORMAT));
 	sha256_update(&h, p->models_sha, strlen(p->models_sha));
+	for (k = 0; k < p->nwords; k++) {
+		const render_words *w = &p->words[k];
+		const char *const parts[] = { w->lang, w->name, w->site, w->nav, w->index_label,
+					      w->audit };
+		size_t j;
+
+		for (j = 0; j < sizeof(parts) / sizeof(parts[0]); j++)
+			sha256_update(&h, parts[j], strlen(parts[j]) + 1);
+	}
 	sha256_final_hex(&h, fp);
 }
 
@@ -838,7 +853,7 @@ static int audit_make(publish *p, size_t i)
 
 	audit_links links = { i ? p->snaps[i - 1].label : NULL,
 			      i + 1 < p->nsnaps ? p->snaps[i + 1].label : NULL, 1, "../pages/en",
-			      has_page, p, p->volatile_fields, p->nvolatile, NULL };
+			      has_page, p, p->volatile_fields, p->nvolatile, NULL, &p->frame };
 
 	char *citation = NULL;
 
@@ -1036,7 +1051,7 @@ static int build_feed(publish *p)
 	if (!rc)
 		rc = write_file(path, out.data, out.len, p->err);
 	sbuf_reset(&out);
-	feed_index_html(labels, sums, p->nsnaps, gone, p->nwithdrawn, p->nchanges, &out);
+	feed_index_html(labels, sums, p->nsnaps, gone, p->nwithdrawn, p->nchanges, &p->frame, &out);
 	mc_fmt(path, sizeof(path), "%s/audit/index.html", p->build);
 	if (!rc)
 		rc = write_file(path, out.data, out.len, p->err);
@@ -1246,7 +1261,8 @@ static int write_changes(publish *p)
 		else if (k == 3)
 			changes_json(p->changes, p->nchanges, &out);
 		else
-			changes_html(p->changes, p->nchanges, "../pages/en", has_page, p, &out);
+			changes_html_framed(p->changes, p->nchanges, "../pages/en", has_page, p,
+					    &p->frame, &out);
 		mc_fmt(path, sizeof(path), "%s/%s", p->build, kinds[k]);
 		rc = write_file(path, out.data, out.len, p->err);
 	}
@@ -1347,6 +1363,33 @@ static void install_link(publish *p, const char *name)
 		rmdir(old);
 }
 
+/* Make DIR/index.html the symbolic link .modelcat/current/index.html
+ * (the root page), unless a file of the user's is there: it is kept. */
+static void install_root(publish *p)
+{
+	char path[PATH_MAX], tmp[PATH_MAX];
+	struct stat st;
+
+	mc_fmt(path, sizeof(path), "%s/index.html", p->out);
+	if (!lstat(path, &st)) {
+		char target[PATH_MAX];
+		ssize_t n = S_ISLNK(st.st_mode) ? readlink(path, target, sizeof(target) - 1) : -1;
+
+		if (n >= 0)
+			target[n] = '\0';
+		if (n < 0 || strcmp(target, STATE "/current/index.html"))
+			note(p, "%s is a file of yours: kept (the root page is "
+			     STATE "/current/index.html)", path);
+		return;
+	}
+	mc_fmt(tmp, sizeof(tmp), "%s/link-%ld", p->state, (long)getpid());
+	unlink(tmp);
+	if (symlink(STATE "/current/index.html", tmp) || rename(tmp, path)) {
+		note(p, "%s: cannot create: %s", path, strerror(errno));
+		unlink(tmp);
+	}
+}
+
 /* Rename the build to site-ID and current to it; DIR/pages and DIR/audit
  * lead there; the old version is retired. Signals wait meanwhile. */
 static int switch_version(publish *p)
@@ -1382,6 +1425,7 @@ static int switch_version(publish *p)
 	rc = 0;
 	install_link(p, "pages");
 	install_link(p, "audit");
+	install_root(p);
 	if (p->prev_name[0])
 		retire_version(p, p->prev_name, p->site);
 out:
@@ -1501,12 +1545,58 @@ static int publish_prepare(publish *p, const char *out)
 	return 0;
 }
 
+/* The words of the site's frame, and the frame of the audit pages
+ * (English, under audit/). 0, or -1 (err). */
+static int frame_load(publish *p)
+{
+	if (render_words_load(p->cat, &p->words, &p->nwords, p->err))
+		return -1;
+	p->alts = xcalloc(p->nwords, sizeof(*p->alts));
+	render_frame(&p->frame, p->alts, p->words, p->nwords, 0, "../", p->base_url);
+	return 0;
+}
+
+/* The root page, DIR/index.html through the link install_root makes:
+ * every language's words, the newest snapshot's date. 0, or -1 (err). */
+static int write_root(publish *p)
+{
+	frame *frames = xcalloc(p->nwords, sizeof(*frames));
+	frame_alt *alts = xcalloc(p->nwords * p->nwords + 1, sizeof(*alts));
+	frame_root_text *t = xcalloc(p->nwords, sizeof(*t));
+	char path[PATH_MAX], sha[65], day[11];
+	size_t i;
+	sbuf out;
+	int rc;
+
+	for (i = 0; i < p->nwords; i++) {
+		render_frame(&frames[i], alts + i * p->nwords, p->words, p->nwords, i, "",
+			     p->base_url);
+		t[i].f = &frames[i];
+		t[i].name = p->words[i].name;
+		t[i].about = p->words[i].about;
+		t[i].published = p->words[i].published;
+	}
+	mc_fmt(day, sizeof(day), "%.10s", p->stats->label);
+	sbuf_init(&out);
+	frame_root_html(t, p->nwords, day, &out);
+	mc_fmt(path, sizeof(path), "%s/index.html", p->build);
+	rc = write_file(path, out.data, out.len, p->err);
+	if (!rc && !(rc = sha256_file(path, sha, NULL, p->err)))
+		manifest_add(&p->now, "index.html", sha);
+	sbuf_release(&out);
+	free(t);
+	free(alts);
+	free(frames);
+	return rc;
+}
+
 /* The new version, whole, in the build folder. */
 static int publish_build(publish *p)
 {
 	static const char *const dirs[] = { "", "/pages", "/audit", "/entries" };
 	site_row *rows = xcalloc(p->nsnaps + 1, sizeof(*rows));
 	render_stats rs;
+	render_site site = { p->base_url };
 	char path[PATH_MAX];
 	size_t k;
 	int rc = -1;
@@ -1522,7 +1612,8 @@ static int publish_build(publish *p)
 		}
 	}
 	mc_fmt(path, sizeof(path), "%s/pages", p->build);
-	if (render_all(p->cat, p->as_of, path, &rs, p->err) || build_audits(p, rows))
+	if (render_all(p->cat, p->as_of, path, &site, &rs, p->err) || frame_load(p) ||
+	    build_audits(p, rows) || write_root(p))
 		goto out;
 	mc_fmt(p->stamp_now.version, sizeof(p->stamp_now.version), "%s", MODELCAT_VERSION);
 	mc_fmt(p->stamp_now.texts, sizeof(p->stamp_now.texts), "%s", rs.texts_sha);
@@ -1599,6 +1690,8 @@ out:
 	strmap_release(&p.models);
 	strmap_release(&p.explained);
 	changes_release(p.changes, p.nchanges);
+	render_words_free(p.words, p.nwords);
+	free(p.alts);
 	mc_free_strings(p.volatile_fields, p.nvolatile);
 	free(p.snaps);
 	free(p.published);
