@@ -195,4 +195,19 @@ mc translate >/dev/null 2>&1
 mc render --all --out "$TMP/site" >"$TMP/render.out" 2>&1
 check_grep "model pages are the model family's only (2 models)" "^2 models as of" "$TMP/render.out"
 
+# Cells that spell their unit are converted to the header's; a unit of
+# another kind quarantines the row, naming file, line, field and unit.
+printf 'Hardware name,TDP (W),Memory (bytes),Base clock (MHz)\nCard A,700 V,80 GB,1 GHz\nCard B,1.4 kW,80 GiB,2.1 GHz\n' >"$TMP/units.csv"
+mc --db "$TMP/units.db" ingest --accept ml_hardware="$TMP/units.csv" >"$TMP/u.out" 2>"$TMP/u.err"
+check_eq "a card with a wrong unit is quarantined (exit 1)" "$?" 1
+check_grep "the error names file, line, field and unit" \
+	"units.csv:2: TDP (W): '700 V' is not a valid number: not a number in W (row quarantined)" "$TMP/u.err"
+mc --db "$TMP/units.db" export --source ml_hardware >"$TMP/units-back.csv" 2>/dev/null
+check_eq "1.4 kW, 80 GiB and 2.1 GHz are stored in W, bytes and MHz" \
+	"$(sed -n 2p "$TMP/units-back.csv")" "Card B,1400,$((80 * 1024 * 1024 * 1024)),2100"
+printf 'Model,Parameters\nx,1\n' >"$TMP/wrong.csv"
+check_status "a hardware export without its key column is refused (exit 3)" 3 \
+	mc --db "$TMP/units.db" ingest ml_hardware="$TMP/wrong.csv"
+check_grep "it names the family's key" "wrong.csv:1: no hardware name column (expected 'Hardware name'" "$TMP/err"
+
 done_testing
