@@ -210,4 +210,9 @@ check_status "a hardware export without its key column is refused (exit 3)" 3 \
 	mc --db "$TMP/units.db" ingest ml_hardware="$TMP/wrong.csv"
 check_grep "it names the family's key" "wrong.csv:1: no hardware name column (expected 'Hardware name'" "$TMP/err"
 
+# fetch reads a hardware source with the hardware map: stored as an export
+mc fetch --snapshots "$TMP/store" --source ml_hardware="$HW/2025-12-24.csv.gz" >"$TMP/f.out" 2>"$TMP/f.err"
+check_eq "fetch of an ml_hardware source stores it (exit 0)" "$?" 0
+check "it is in the store under ml_hardware" sh -c "ls '$TMP/store/ml_hardware/'*.csv.gz >/dev/null"
+
 done_testing
