@@ -35,7 +35,8 @@ static const opt_command command = {
 		"With export files, parses them as the snapshot of --to (default today)\n"
 		"and compares it with the catalogue's latest state before that date,\n"
 		"writing nothing: what `modelcat ingest` of those files would change (an\n"
-		"export a guard of pipelines/guards.tsv would hold is listed as held).\n",
+		"export a guard of pipelines/guards.tsv would hold is listed as held;\n"
+		"--accept: what ingest --accept would change).\n",
 	.exit =
 		"Exit: 0 written; 2 usage; 3 no snapshot (or no such DATE.N), or failure.\n",
 };
@@ -53,7 +54,7 @@ static int stage_one(ingest_ctx *ctx, const char *arg, load_stats *stats, mc_err
  * Load the files as a snapshot dated to inside a transaction, compare it
  * with the state before, and roll back. 0 or -1 (error printed).
  */
-static int diff_files(catalogue *cat, char *const *files, int n, const char *to,
+static int diff_files(catalogue *cat, char *const *files, int n, const char *to, int accept,
 		      diff_result *d)
 {
 	colmap map;
@@ -68,7 +69,7 @@ static int diff_files(catalogue *cat, char *const *files, int n, const char *to,
 		stage_error(command.program, "%s", err.msg);
 		goto out;
 	}
-	if (stage_begin_load(command.program, cat, to, &ld))
+	if (stage_begin_load(command.program, cat, to, accept, &ld))
 		goto out;
 	for (i = 0; i < n; i++) {
 		ingest_ctx ctx = { ld, &map, stderr };
@@ -114,6 +115,7 @@ int main(int argc, char **argv)
 {
 	static const char *const formats[] = { "text", "json", "html", NULL };
 	const char *db = NULL, *format = "text";
+	int accept_held = 0;
 	char from[16] = "", to[16] = "";
 	opt_spec options[] = {
 		OPT_DB(&db),
@@ -121,6 +123,8 @@ int main(int argc, char **argv)
 		  .help = "YYYY-MM-DD (the earlier date) or YYYY-MM-DD.N" },
 		{ .name = "to", .arg = "DATE[.N]", .type = OPT_SNAPSHOT, .dest = to,
 		  .help = "YYYY-MM-DD (the later date) or YYYY-MM-DD.N" },
+		{ .name = "accept", .type = OPT_FLAG, .dest = &accept_held,
+		  .help = "with files: apply what a guard would hold, as ingest --accept" },
 		OPT_FORMAT(&format, formats, "text (default: counts, then each change\n"
 			   "`field: old -> new`), json (docs/diff-json.md), or html\n"
 			   "(one self-contained page)"),
@@ -155,25 +159,21 @@ int main(int argc, char **argv)
 		return MC_EXIT_FAILURE;
 	sbuf_init(&out);
 	memset(&d, 0, sizeof(d));
+	if (!to[0] && (first < argc || numbered || from[0]))
+		day_today(to);
 	if (first < argc) {
-		if (!to[0])
-			day_today(to);
-		if (diff_files(&cat, argv + first, argc - first, to, &d))
+		if (diff_files(&cat, argv + first, argc - first, to, accept_held, &d))
 			goto out;
 	} else if (numbered) {
-		if (!to[0])
-			day_today(to);
 		if ((status = diff_numbered(&cat, from, to, &d)) != 0)
 			goto out;
-	} else if (!to[0] && !from[0]) {
+	} else if (!to[0]) {
 		rc = query_last_two(&cat, from, to, &err);
 		if (rc) {
 			stage_error(command.program, "%s",
 				    rc > 0 ? "the catalogue holds no snapshot" : err.msg);
 			goto out;
 		}
-	} else if (!to[0]) {
-		day_today(to);
 	} else if (!from[0] && snapshot_day_before(&cat, to, from, &err) < 0) {
 		stage_error(command.program, "%s", err.msg);
 		goto out;

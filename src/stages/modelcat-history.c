@@ -18,7 +18,8 @@ static const opt_command command = {
 		"usage: modelcat history [--db PATH] NAME [--format text|json]\n",
 	.description =
 		"Prints the history of every record that ever carried NAME (under any\n"
-		"name it had before or after a rename), export by export: each version\n"
+		"name it had before or after a rename), export by export (a model and a\n"
+		"hardware record of one name are two records): each version\n"
 		"with its date, kind (added, changed, renamed, revised, removed), export\n"
 		"and name, each changed field `field: old -> new`, each rename with the\n"
 		"evidence it rests on, and rows carrying the name that were quarantined.\n"

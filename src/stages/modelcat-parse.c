@@ -56,7 +56,7 @@ int main(int argc, char **argv)
 	if (out)
 		rc = ingest_stage(&map, name, path, out, stderr, &stats, &err);
 	else
-		rc = ingest_check(&map, path, stderr, &stats, &err);
+		rc = ingest_check(colmap_for_export(&map, name), path, stderr, &stats, &err);
 	colmap_release(&map);
 	if (rc) {
 		stage_error(command.program, "%s", err.msg);

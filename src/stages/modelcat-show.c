@@ -24,7 +24,10 @@ static const opt_command command = {
 		"Shows the model called NAME as it stood on the date (default: today): every\n"
 		"field, merged across the exports that hold it by the precedence in\n"
 		"pipelines/precedence.tsv, with the export and snapshot each value comes\n"
-		"from, and the date it was last updated. A name repeated within an export\n"
+		"from, and the date it was last updated. A hardware record (ml_hardware,\n"
+		"pipelines/families.tsv) shows the same way; records of two families never\n"
+		"merge: a name that is both a model and a card shows the model.\n"
+		"A name repeated within an export\n"
 		"is NAME#2, NAME#3, ... for its later rows. Models are kept as they stood\n"
 		"at the end of each day: --as-of DATE.N is accepted when it is that day's\n"
 		"last snapshot.\n",

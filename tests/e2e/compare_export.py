@@ -86,7 +86,8 @@ def main():
     for row in src[1:]:
         rows.append((line, row))
         line += sum(cell.count('\n') for cell in row) + 1
-    key = header.index('Model')
+    # the key column: the field of type key (Model, Hardware name)
+    key = header.index(next(f for f, t in types.items() if t == 'key'))
     keep = [(l, r) for l, r in rows if any(c.strip() for c in r)
             and r[key].strip() and r[key].strip() not in skip]
     if len(keep) != len(out) - 1:

@@ -8,10 +8,14 @@ cp "$TMP/out" "$TMP/reingest.out"
 check_grep "the three rows without a name are counted" "3 quarantined (listed in the quarantine table)" "$TMP/reingest.out"
 check_status "with --strict the quarantined rows make it exit 1" 1 \
 	mc --db "$TMP/strict.db" reingest --snapshots "$SNAP" --strict
-check_grep "it prints a summary" "rebuilt .* from 7 snapshots (8 export files)" "$TMP/reingest.out"
+# the store's files and their dates, read from its folders
+nfiles=$(ls "$SNAP"/*/*.csv.gz | wc -l | tr -d ' ')
+want_dates=$(ls "$SNAP"/*/*.csv.gz | sed 's|.*/||; s|\.csv\.gz$||' | sort -u | tr '\n' ' ')
+ndates=$(echo $want_dates | wc -w | tr -d ' ')
+check_grep "it prints a summary" "rebuilt .* from $ndates snapshots ($nfiles export files)" "$TMP/reingest.out"
 dates=$(grep '^snapshot ' "$TMP/reingest.out" | cut -d' ' -f2 | tr '\n' ' ')
-check_eq "snapshots load oldest first" "$dates" "2024-07-06 2024-07-16 2024-12-24 2025-02-24 2025-04-18 2025-04-23 2025-05-06 "
-check_eq "one snapshot row per date" "$(sql 'SELECT count(*) FROM snapshot')" 7
+check_eq "snapshots load oldest first" "$dates" "$want_dates"
+check_eq "one snapshot row per date" "$(sql 'SELECT count(*) FROM snapshot')" "$ndates"
 rows=$(mc export --source notable_ai_models --as-of 2025-05-06 | python3 -c 'import csv,sys; print(len(list(csv.reader(sys.stdin)))-1)')
 check_eq "the latest notable export has its 954 rows" "$rows" 954
 rows=$(mc export --source notable_ai_models --as-of 2024-12-31 | python3 -c 'import csv,sys; print(len(list(csv.reader(sys.stdin)))-1)')

@@ -1206,6 +1206,121 @@ static void test_why(void)
 	sbuf_release(&out);
 }
 
+/* ---- quantities (numbers with a unit, the hardware export) ---- */
+
+struct quantity_case {
+	const char *unit;      /* unit=NAME of the column */
+	const char *in;        /* the cell */
+	int status;            /* NORM_OK, NORM_EMPTY or NORM_INVALID */
+	const char *out;       /* the stored text, in the column's unit */
+};
+
+static const struct quantity_case quantity_cases[] = {
+	/* the real cells: bare numbers in the header's unit; the stored text is
+	 * norm_number_format's ("%.15g" layout: 1.5e+16) */
+	{ "byte", "80000000000.0", NORM_OK, "80000000000" },
+	{ "byte", "  ", NORM_EMPTY, NULL },
+	{ "byte", "80 GB", NORM_OK, "80000000000" },
+	{ "byte", "80GB", NORM_OK, "80000000000" },
+	{ "byte", "80 GiB", NORM_OK, "85899345920" },
+	{ "byte", "512 bytes", NORM_OK, "512" },
+	{ "byte", "1.5 kB", NORM_OK, "1500" },
+	{ "byte", "80 Gb", NORM_INVALID, NULL },
+	{ "byte", "80 GW", NORM_INVALID, NULL },
+	{ "byte", "GB", NORM_INVALID, NULL },
+	{ "FLOP/s", "989400000000000.0", NORM_OK, "989400000000000" },
+	{ "FLOP/s", "989.4 TFLOP/s", NORM_OK, "989400000000000" },
+	{ "FLOP/s", "1.5e+16", NORM_OK, "1.5e+16" },
+	{ "FLOP/s", "2 PFLOPS", NORM_OK, "2e+15" },
+	{ "FLOP/s", "2 TOPS", NORM_INVALID, NULL },
+	{ "OP/s", "1979 TOPS", NORM_OK, "1.979e+15" },
+	{ "OP/s", "1979 TOP/s", NORM_OK, "1.979e+15" },
+	{ "byte/s", "3.35 TB/s", NORM_OK, "3350000000000" },
+	{ "byte/s", "900 GB/s", NORM_OK, "900000000000" },
+	{ "byte/s", "900 Gb/s", NORM_INVALID, NULL },
+	{ "bit/s", "400 Gbit/s", NORM_OK, "400000000000" },
+	{ "bit/s", "400 Gb/s", NORM_OK, "400000000000" },
+	{ "bit/s", "400 Gbps", NORM_OK, "400000000000" },
+	{ "bit/s", "400 GB/s", NORM_INVALID, NULL },
+	{ "bit", "5120 bits", NORM_OK, "5120" },
+	{ "W", "700.0", NORM_OK, "700" },
+	{ "W", "700 W", NORM_OK, "700" },
+	{ "W", "1.4 kW", NORM_OK, "1400" },
+	{ "W", "700 watts", NORM_OK, "700" },
+	{ "W", "700 V", NORM_INVALID, NULL },
+	{ "USD", "33600.0", NORM_OK, "33600" },
+	{ "USD", "$33,600", NORM_OK, "33600" },
+	{ "USD", "US$33600", NORM_OK, "33600" },
+	{ "USD", "33600 USD", NORM_OK, "33600" },
+	{ "USD", "33600 EUR", NORM_INVALID, NULL },
+	{ "USD", "$", NORM_INVALID, NULL },
+	{ "mm2", "814.0", NORM_OK, "814" },
+	{ "mm2", "814 mm^2", NORM_OK, "814" },
+	{ "mm2", "814 mm\xc2\xb2", NORM_OK, "814" },
+	{ "mm2", "814 mm2", NORM_OK, "814" },
+	{ "mm2", "814 cm^2", NORM_INVALID, NULL },
+	{ "MHz", "1665.0", NORM_OK, "1665" },
+	{ "MHz", "1665 MHz", NORM_OK, "1665" },
+	{ "MHz", "2.1 GHz", NORM_OK, "2100" },
+	{ "MHz", "500 kHz", NORM_OK, "0.5" },
+	{ "MHz", "2.1 GB", NORM_INVALID, NULL },
+	{ "nm", "5.0", NORM_OK, "5" },
+	{ "nm", "5 nm", NORM_OK, "5" },
+	{ "nm", "5nm", NORM_OK, "5" },
+	{ "nm", "0.25 \xc2\xb5m", NORM_OK, "250" },
+	{ "nm", "5 mm", NORM_OK, "5000000" },
+	{ "nm", "5 km", NORM_INVALID, NULL },
+	{ "nm", "five nm", NORM_INVALID, NULL },
+};
+
+static void test_quantity(void)
+{
+	size_t i;
+	sbuf out;
+
+	sbuf_init(&out);
+	for (i = 0; i < sizeof(quantity_cases) / sizeof(quantity_cases[0]); i++) {
+		const struct quantity_case *c = &quantity_cases[i];
+		const norm_unit *unit = norm_unit_named(c->unit);
+		char why[NORM_WHY_LEN];
+		int status;
+
+		if (!CHECK(unit != NULL, "unit %s known", c->unit))
+			continue;
+		sbuf_reset(&out);
+		why[0] = '\0';
+		status = norm_quantity(unit, c->in, strlen(c->in), &out, why);
+		CHECK(status == c->status, "'%s' in %s: status %d, want %d (%s)", c->in, c->unit,
+		      status, c->status, why);
+		if (c->out)
+			CHECK_STR(out.data ? out.data : "", c->out, "'%s' in %s", c->in, c->unit);
+		else
+			CHECK(out.len == 0, "'%s' in %s: nothing appended", c->in, c->unit);
+		if (c->status == NORM_INVALID)
+			CHECK(strstr(why, c->unit) != NULL, "'%s': the reason names the unit (%s)",
+			      c->in, why);
+	}
+	sbuf_release(&out);
+}
+
+/* Every unit named in norm_unit_names() is known by that name, and an
+ * unknown name is not. */
+static void test_unit_names(void)
+{
+	static const char *const names[] = { "byte", "FLOP/s", "OP/s", "byte/s", "bit/s", "bit",
+					     "W", "USD", "mm2", "MHz", "nm" };
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		const norm_unit *unit = norm_unit_named(names[i]);
+
+		CHECK(unit && !strcmp(norm_unit_name(unit), names[i]), "unit %s", names[i]);
+		CHECK(strstr(norm_unit_names(), names[i]) != NULL, "%s listed", names[i]);
+	}
+	CHECK(norm_unit_named("GB") == NULL, "GB is a spelling, not a unit name");
+	CHECK(norm_unit_named("") == NULL, "no unit named ''");
+}
+
 int main(void)
 {
 	RUN(norm_number, number_cases);
@@ -1225,5 +1340,7 @@ int main(void)
 	test_fold_equal();
 	test_org_align();
 	test_why();
+	test_quantity();
+	test_unit_names();
 	return unit_done();
 }

@@ -9,6 +9,7 @@
  */
 #include "read/colmap.h"
 #include "read/parse.h"
+#include "read/normalise.h"
 #include "base/util.h"
 #include "unit.h"
 
@@ -151,6 +152,88 @@ static void test_guards(void)
 	rmdir(dir);
 }
 
+/* Write text into dir/name. */
+static void put_file(const char *dir, const char *name, const char *text)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+/* The families of pipelines/families.tsv: each export name picks its map,
+ * with its own key; a malformed map is refused naming file and line. */
+static void test_families(void)
+{
+	static const char hardware_cols[] = "Hardware name\tkey\nTDP (W)\tnumber\t\tunit=W\n";
+	const colmap *hw = colmap_for_export(&map, "ml_hardware");
+	const colmap_field *f;
+	char dir[] = "/tmp/test_parse.XXXXXX";
+	colmap other;
+	mc_err err = { "" };
+
+	CHECK_STR(map.family, "model", "the first family is the models'");
+	CHECK_STR(map.key, "Model", "keyed by Model");
+	CHECK_STR(hw->family, "hardware", "ml_hardware is hardware");
+	CHECK_STR(hw->key, "Hardware name", "keyed by Hardware name");
+	CHECK(colmap_for_export(&map, "notable_ai_models") == &map, "notable is a model export");
+	CHECK(colmap_for_export(&map, "frontier_ai_models") == &map, "so is frontier");
+	CHECK(colmap_for_export(&map, "my-own-name") == &map, "an unknown name is a model export");
+	CHECK(colmap_family(&map, "hardware") == hw, "the hardware family by name");
+	CHECK(colmap_family(&map, "boats") == NULL, "no family boats");
+	CHECK(colmap_lookup(hw, "Model") == NULL, "the hardware map knows no Model");
+	CHECK(colmap_lookup(&map, "Hardware name") == NULL, "the model map knows no Hardware name");
+	f = colmap_lookup(hw, "Memory size per board (Byte)");
+	CHECK(f && !strcmp(f->name, "Memory (bytes)") && f->unit &&
+	      !strcmp(norm_unit_name(f->unit), "byte"), "the old memory header, in bytes");
+	f = colmap_lookup(hw, "Die Size (mm^2)");
+	CHECK(f && f->unit && !strcmp(norm_unit_name(f->unit), "mm2"), "die size in mm2");
+	CHECK(colmap_lookup(&map, "Parameters")->unit == NULL, "model numbers have no unit");
+
+	if (!CHECK(mkdtemp(dir) != NULL, "a temporary folder"))
+		return;
+	put_file(dir, "columns.tsv", "Model\tkey\n");
+	put_file(dir, "enumerations.tsv", "");
+	put_file(dir, "hw.tsv", hardware_cols);
+	put_file(dir, "families.tsv", "model\tcolumns.tsv\t*_ai_models\nhardware\thw.tsv\tml_*\n");
+	CHECK(colmap_load(&other, dir, &err) == 0, "a map of two families loads (%s)", err.msg);
+	CHECK(colmap_for_export(&other, "ml_x")->key &&
+	      !strcmp(colmap_for_export(&other, "ml_x")->key, "Hardware name"), "patterns match");
+	colmap_release(&other);
+	put_file(dir, "families.tsv", "model\tcolumns.tsv\nmodel\thw.tsv\n");
+	CHECK(colmap_load(&other, dir, &err) == -1 && strstr(err.msg, "families.tsv:2:"),
+	      "a family twice is refused on its line (%s)", err.msg);
+	put_file(dir, "families.tsv", "model\tcolumns.tsv\nhardware\thw.tsv\tml_hardware\n");
+	put_file(dir, "hw.tsv", "TDP (W)\tnumber\t\tunit=W\n");
+	CHECK(colmap_load(&other, dir, &err) == -1 && strstr(err.msg, "hw.tsv: no key field"),
+	      "a map without a key is refused (%s)", err.msg);
+	put_file(dir, "hw.tsv", "Hardware name\tkey\nTDP (W)\tnumber\t\tunit=V\n");
+	CHECK(colmap_load(&other, dir, &err) == -1 && strstr(err.msg, "hw.tsv:2: unknown unit 'V'"),
+	      "an unknown unit is refused on its line (%s)", err.msg);
+	put_file(dir, "hw.tsv", "Hardware name\tkey\nNotes\ttext\t\tunit=W\n");
+	CHECK(colmap_load(&other, dir, &err) == -1 && strstr(err.msg, "hw.tsv:2: unit=W on a field"),
+	      "a unit on a text field is refused (%s)", err.msg);
+	put_file(dir, "hw.tsv", "Hardware name\tkey\nName 2\tkey\n");
+	CHECK(colmap_load(&other, dir, &err) == -1 && strstr(err.msg, "hw.tsv:2: a second key"),
+	      "two keys are refused (%s)", err.msg);
+	{
+		const char *names[] = { "columns.tsv", "enumerations.tsv", "hw.tsv", "families.tsv" };
+		char path[512];
+		size_t i;
+
+		for (i = 0; i < 4; i++) {
+			snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+			unlink(path);
+		}
+		rmdir(dir);
+	}
+}
+
 int main(void)
 {
 	mc_err err = { "" };
@@ -160,6 +243,7 @@ int main(void)
 		return unit_done();
 	test_cases();
 	test_guards();
+	test_families();
 	colmap_release(&map);
 	CHECK(colmap_load(&map, "tests/no-such-folder", &err) == -1, "a missing column map fails");
 	CHECK_STR(err.msg, "tests/no-such-folder/columns.tsv: cannot open: No such file or directory",

@@ -104,11 +104,12 @@ int stage_status(unsigned long quarantined)
 	return quarantined ? MC_EXIT_QUARANTINE : MC_EXIT_OK;
 }
 
-int stage_begin_load(const char *program, catalogue *cat, const char *day, load **out)
+int stage_begin_load(const char *program, catalogue *cat, const char *day, int accept,
+		     load **out)
 {
 	mc_err err;
 
-	if (snapload_begin(cat, day, out, &err) || snapload_guards(*out, 0, &err)) {
+	if (snapload_begin(cat, day, out, &err) || snapload_guards(*out, accept, &err)) {
 		stage_error(program, "%s", err.msg);
 		if (*out)
 			load_abort(*out);

@@ -44,9 +44,10 @@ int stage_catalogue(const char *program, catalogue *cat, const char *db_option, 
 
 /* Open a load of a snapshot dated day on cat, with the export precedence
  * of pipelines/precedence.tsv and the guards of pipelines/guards.tsv (an
- * export a guard would hold is held, as ingest holds it). 0 or -1 (error
- * printed; *out NULL). */
-int stage_begin_load(const char *program, catalogue *cat, const char *day, load **out);
+ * export a guard would hold is held, as ingest holds it; accept: applied,
+ * as ingest --accept applies it). 0 or -1 (error printed; *out NULL). */
+int stage_begin_load(const char *program, catalogue *cat, const char *day, int accept,
+		     load **out);
 
 /* A writer's --as-of: refused (the message printed) when it is after
  * tomorrow, UTC, unless allow_future: a snapshot dated in the future would

@@ -5,6 +5,8 @@
 #include "base/json.h"
 #include "base/strmap.h"
 #include "base/textout.h"
+#include "base/paths.h"
+#include <limits.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -165,6 +167,7 @@ typedef struct header {
 	char **fields;               /* canonical fields */
 	char **headers;              /* header cells */
 	unsigned char *numbers;      /* per field: 1 for a number */
+	const char *key;             /* the key field (an entry of fields), or NULL */
 	size_t n;                    /* entries */
 	strmap index;                /* field -> position + 1 */
 } header;
@@ -205,6 +208,9 @@ static int header_load(catalogue *cat, sqlite3_int64 export_id, header *h, mc_er
 		h->numbers = xrealloc(h->numbers, h->n + 1);
 		h->numbers[h->n] = sqlite3_column_text(st, 2) &&
 			!strcmp((const char *)sqlite3_column_text(st, 2), colmap_type_name(COL_NUMBER));
+		if (sqlite3_column_text(st, 2) &&
+		    !strcmp((const char *)sqlite3_column_text(st, 2), colmap_type_name(COL_KEY)))
+			h->key = h->fields[h->n];
 		*strmap_get_or_add(&h->index, h->fields[h->n], strlen(h->fields[h->n]), NULL) = h->n + 1;
 		h->n++;
 	}
@@ -409,7 +415,7 @@ static int compare_rows(diff_result *d, const char *export_name, const state_row
 		const json_pair *x, *y;
 		diff_field *f;
 
-		if (!strcmp(field, "Model") || !header_has(ha, field))
+		if ((hb->key && !strcmp(field, hb->key)) || !header_has(ha, field))
 			continue;
 		x = json_flat_get(&old, field);
 		y = json_flat_get(&cur, field);
@@ -727,9 +733,34 @@ int query_last_two(catalogue *cat, char from[11], char to[11], mc_err *err)
 
 /* ---- the models on record ---- */
 
+/*
+ * The key field of a record r's export (its family: pipelines/families.tsv),
+ * as its latest header recorded it; NULL for an export with no header on
+ * record.
+ */
+#define EXPORT_KEY "(SELECT ec.field FROM snapshot_export se JOIN export_column ec" \
+	" ON ec.snapshot_export_id = se.id AND ec.type = 'key'" \
+	" WHERE se.export = r.export ORDER BY se.id DESC LIMIT 1)"
+
+/* The key field of the default family (the models', pipelines/families.tsv),
+ * into *key (the caller frees it). 0, or -1 (err). */
+static int query_default_key(char **key, mc_err *err)
+{
+	char dir[PATH_MAX];
+	colmap map;
+
+	paths_data_file(dir, sizeof(dir), "pipelines");
+	if (colmap_load(&map, dir, err))
+		return -1;
+	*key = xstrdup(map.key);
+	colmap_release(&map);
+	return 0;
+}
+
 int query_models(catalogue *cat, const char *as_of, char ***names, size_t *n, mc_err *err)
 {
 	sqlite3_stmt *st = NULL;
+	char *key = NULL;
 	int step;
 
 	*names = NULL;
@@ -739,12 +770,20 @@ int query_models(catalogue *cat, const char *as_of, char ***names, size_t *n, mc
 			      " JOIN record r ON r.id = v.record_id"
 			      " WHERE v.tombstone = 0 AND v.valid_from <= ?1"
 			      " AND (v.valid_to IS NULL OR v.valid_to > ?1)"
+			      " AND coalesce(" EXPORT_KEY " = ?2, 1)"
 			      " ORDER BY v.name COLLATE NOCASE, v.name, r.occurrence", err))
 		return -1;
-	if (sqlite3_bind_text(st, 1, as_of, -1, SQLITE_TRANSIENT) != SQLITE_OK) {
+	if (query_default_key(&key, err)) {
 		sqlite3_finalize(st);
+		return -1;
+	}
+	if (sqlite3_bind_text(st, 1, as_of, -1, SQLITE_TRANSIENT) != SQLITE_OK ||
+	    sqlite3_bind_text(st, 2, key, -1, SQLITE_TRANSIENT) != SQLITE_OK) {
+		sqlite3_finalize(st);
+		free(key);
 		return catalogue_fail(cat, "binding the date", err);
 	}
+	free(key);
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *name = (const char *)sqlite3_column_text(st, 0);
 		sqlite3_int64 occurrence = sqlite3_column_int64(st, 1);
@@ -849,32 +888,31 @@ static void merge_values(model_view *m, strmap *seen, const header *h, const jso
 	strmap_release(&index);
 }
 
-/* Fill m from the versions of name/occurrence valid on as_of: 1 found,
- * 0 none, -1 error. With any_time, name may be the record's name at any
- * time (before or after a rename). */
-static int model_lookup(catalogue *cat, const char *name, long occurrence,
-			const char *as_of, int any_time, model_view *m, mc_err *err)
+/* The statements of model_lookup: the versions (st) and the last-updated
+ * date (upd). 0, or -1 (err). */
+static int lookup_prepare(catalogue *cat, int any_time, sqlite3_stmt **st_out,
+			  sqlite3_stmt **upd_out, mc_err *err)
 {
 	sqlite3_stmt *st = NULL, *upd = NULL;
-	strmap seen;
-	int step, found = 0, rc = -1;
 
-	strmap_init(&seen);
 	if (catalogue_prepare(cat, &st,
 			      any_time ?
-			      "SELECT r.export, v.norm, v.valid_from, r.id, v.name FROM version v"
+			      "SELECT r.export, v.norm, v.valid_from, r.id, v.name, " EXPORT_KEY
+			      " FROM version v"
 			      " JOIN record r ON r.id = v.record_id"
 			      " LEFT JOIN precedence p ON p.export = r.export"
 			      " WHERE v.record_id IN (SELECT record_id FROM version WHERE name = ?)"
 			      " AND r.occurrence = ? AND v.tombstone = 0"
 			      " AND v.valid_from <= ? AND (v.valid_to IS NULL OR v.valid_to > ?)"
-			      " ORDER BY coalesce(p.rank, 1000000), r.export" :
-			      "SELECT r.export, v.norm, v.valid_from, r.id, v.name FROM version v"
+			      " ORDER BY " EXPORT_KEY " IS NOT ?5, coalesce(p.rank, 1000000), r.export" :
+			      "SELECT r.export, v.norm, v.valid_from, r.id, v.name, " EXPORT_KEY
+			      " FROM version v"
 			      " JOIN record r ON r.id = v.record_id"
 			      " LEFT JOIN precedence p ON p.export = r.export"
 			      " WHERE v.name = ? AND r.occurrence = ? AND v.tombstone = 0"
 			      " AND v.valid_from <= ? AND (v.valid_to IS NULL OR v.valid_to > ?)"
-			      " ORDER BY coalesce(p.rank, 1000000), r.export", err) ||
+			      " ORDER BY " EXPORT_KEY " IS NOT ?5, coalesce(p.rank, 1000000), r.export",
+			      err) ||
 	    catalogue_prepare(cat, &upd,
 			      /* a value shown changed: the model's versions (a new
 				 column's values included), and the columns removed
@@ -890,17 +928,49 @@ static int model_lookup(catalogue *cat, const char *name, long occurrence,
 			      " AND v.valid_from < s.as_of AND (v.valid_to IS NULL OR v.valid_to >= s.as_of)"
 			      " WHERE cc.kind = 'removed' AND s.as_of <= ?2"
 			      " AND EXISTS (SELECT 1 FROM json_each(v.norm) j WHERE j.key = cc.field))", err))
+	{
+		sqlite3_finalize(st);
+		sqlite3_finalize(upd);
+		return -1;
+	}
+	*st_out = st;
+	*upd_out = upd;
+	return 0;
+}
+
+/* Fill m from the versions of name/occurrence valid on as_of: 1 found,
+ * 0 none, -1 error. With any_time, name may be the record's name at any
+ * time (before or after a rename). */
+static int model_lookup(catalogue *cat, const char *name, long occurrence,
+			const char *as_of, int any_time, model_view *m, mc_err *err)
+{
+	sqlite3_stmt *st = NULL, *upd = NULL;
+	char *key = NULL, *family = NULL;
+	strmap seen;
+	int step, found = 0, rc = -1;
+
+	strmap_init(&seen);
+	if (lookup_prepare(cat, any_time, &st, &upd, err))
 		goto out;
 	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 2, occurrence);
 	sqlite3_bind_text(st, 3, as_of, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 4, as_of, -1, SQLITE_STATIC);
+	if (query_default_key(&key, err))
+		goto out;
+	sqlite3_bind_text(st, 5, key, -1, SQLITE_STATIC);
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *export_name = (const char *)sqlite3_column_text(st, 0);
+		const char *export_key = (const char *)sqlite3_column_text(st, 5);
 		sqlite3_int64 export_id;
 		header h;
 		json_flat values;
 
+		/* one family: a model and a card of the same name never merge */
+		if (!family)
+			family = xstrdup(export_key ? export_key : "");
+		else if (strcmp(family, export_key ? export_key : ""))
+			continue;
 		found = 1;
 		if (!m->name)
 			m->name = catalogue_column_dup(st, 4);
@@ -935,6 +1005,8 @@ out:
 	sqlite3_finalize(st);
 	sqlite3_finalize(upd);
 	strmap_release(&seen);
+	free(family);
+	free(key);
 	return rc;
 }
 

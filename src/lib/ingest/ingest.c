@@ -59,7 +59,8 @@ static int feed_and_hash(ingest_ctx *ctx, load_sink *ls, ingest_sink *out, mc_er
 {
 	char previous[65], content[65];
 	unsigned long long bytes = 0, previous_bytes = 0;
-	rowfeed_job job = { ctx->map, ls->file, ctx->errors, 1, NULL, &bytes };
+	rowfeed_job job = { colmap_for_export(ctx->map, ls->export_name), ls->file, ctx->errors,
+			     1, NULL, &bytes };
 	hashing_thread h;
 	int rc, hashing = 0;
 
@@ -201,7 +202,7 @@ static int stage_into(const colmap *map, const char *export_name, const char *pa
 	ingest_sink snk = { stage_begin, stage_row, stage_notice, NULL, NULL, 1 };
 	char sha[65];
 	unsigned long long bytes;
-	rowfeed_job job = { map, path, errors, 0, sha, &bytes };
+	rowfeed_job job = { colmap_for_export(map, export_name), path, errors, 0, sha, &bytes };
 	unsigned long rows, quarantined;
 
 	if (staging_writer_open(&w, tmp, out, err))

@@ -1,8 +1,10 @@
 #include "read/colmap.h"
 #include "base/util.h"
 #include "base/sha256.h"
+#include "read/normalise.h"
 
 #include <errno.h>
+#include <fnmatch.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -94,6 +96,48 @@ static int next_line(FILE *f, char **line, size_t *cap, unsigned long *lineno)
 	}
 }
 
+/* Read the flags of a field (separated by spaces: volatile, unit=NAME)
+ * into field. 0, or -1 with a message naming file and line. */
+static int field_flags(colmap_field *field, char *flags, const char *path,
+		       unsigned long lineno, mc_err *err)
+{
+	char *flag, *save = NULL;
+
+	for (flag = strtok_r(flags, " ", &save); flag; flag = strtok_r(NULL, " ", &save)) {
+		if (!strcmp(flag, "volatile")) {
+			field->is_volatile = 1;
+		} else if (!strncmp(flag, "unit=", 5)) {
+			field->unit = norm_unit_named(flag + 5);
+			if (!field->unit)
+				return mc_error(err, "%s:%lu: unknown unit '%s' (known: %s)", path,
+						lineno, flag + 5, norm_unit_names());
+			if (field->type != COL_NUMBER)
+				return mc_error(err, "%s:%lu: unit=%s on a field that is not a number",
+						path, lineno, flag + 5);
+		} else {
+			return mc_error(err, "%s:%lu: unknown flag '%s' (known: volatile, unit=NAME)",
+					path, lineno, flag);
+		}
+	}
+	return 0;
+}
+
+static void field_aliases(colmap *map, size_t *acap, char *alias)
+{
+	char *bar;
+
+	for (;;) {
+		bar = strchr(alias, '|');
+		if (bar)
+			*bar = '\0';
+		if (*alias)
+			alias_add(map, acap, alias, map->nfields - 1);
+		if (!bar)
+			break;
+		alias = bar + 1;
+	}
+}
+
 static int load_columns(colmap *map, const char *path, mc_err *err)
 {
 	FILE *f = fopen(path, "r");
@@ -115,11 +159,6 @@ static int load_columns(colmap *map, const char *path, mc_err *err)
 			         path, lineno);
 			goto out;
 		}
-		if (n == 4 && strcmp(parts[3], "") && strcmp(parts[3], "volatile")) {
-			mc_error(err, "%s:%lu: unknown flag '%s' (known: volatile)", path, lineno,
-				 parts[3]);
-			goto out;
-		}
 		if (map->nfields == fcap) {
 			fcap = fcap ? fcap * 2 : 64;
 			map->fields = xrealloc(map->fields, fcap * sizeof(*map->fields));
@@ -130,27 +169,27 @@ static int load_columns(colmap *map, const char *path, mc_err *err)
 			mc_error(err, "%s:%lu: unknown type '%s'", path, lineno, parts[1]);
 			goto out;
 		}
+		if (n == 4 && field_flags(field, parts[3], path, lineno, err))
+			goto out;
+		if (field->type == COL_KEY && map->key) {
+			mc_error(err, "%s:%lu: a second key field '%s' (the key is '%s')", path,
+				 lineno, parts[0], map->key);
+			goto out;
+		}
 		field->name = xstrdup(parts[0]);
-		field->is_volatile = n == 4 && !strcmp(parts[3], "volatile");
+		if (field->type == COL_KEY)
+			map->key = xstrdup(parts[0]);
 		map->nfields++;
 		alias_add(map, &acap, parts[0], map->nfields - 1);
-		if (n >= 3) {
-			char *alias = parts[2], *bar;
-
-			for (;;) {
-				bar = strchr(alias, '|');
-				if (bar)
-					*bar = '\0';
-				if (*alias)
-					alias_add(map, &acap, alias, map->nfields - 1);
-				if (!bar)
-					break;
-				alias = bar + 1;
-			}
-		}
+		if (n >= 3)
+			field_aliases(map, &acap, parts[2]);
 	}
 	if (got < 0) {
 		mc_error(err, "%s: cannot read: %s", path, strerror(errno));
+		goto out;
+	}
+	if (!map->key) {
+		mc_error(err, "%s: no key field (a field of type key)", path);
 		goto out;
 	}
 	qsort(map->aliases, map->naliases, sizeof(*map->aliases), alias_cmp);
@@ -166,6 +205,17 @@ out:
 	free(line);
 	fclose(f);
 	return rc;
+}
+
+/* The enum field of that name in any family, or NULL. */
+static colmap_field *enum_field(colmap *map, const char *name)
+{
+	const colmap_field *field = colmap_field_named(map, name);
+	size_t i;
+
+	for (i = 0; (!field || field->type != COL_ENUM) && i < map->nothers; i++)
+		field = colmap_field_named(&map->others[i], name);
+	return field && field->type == COL_ENUM ? (colmap_field *)field : NULL;
 }
 
 static int load_enumerations(colmap *map, const char *path, mc_err *err)
@@ -187,8 +237,8 @@ static int load_enumerations(colmap *map, const char *path, mc_err *err)
 			mc_error(err, "%s:%lu: expected field<TAB>value", path, lineno);
 			goto out;
 		}
-		field = (colmap_field *)colmap_field_named(map, parts[0]);
-		if (!field || field->type != COL_ENUM) {
+		field = enum_field(map, parts[0]);
+		if (!field) {
 			mc_error(err, "%s:%lu: '%s' is not an enum field of the column map",
 			         path, lineno, parts[0]);
 			goto out;
@@ -208,34 +258,118 @@ out:
 	return rc;
 }
 
+/* Fill the family map fam from one line of families.tsv (parts: family,
+ * columns file, patterns) and its columns file; adds the file to digest.
+ * 0, or -1 (err). */
+static int load_family(colmap *fam, char **parts, size_t n, const char *dir,
+		       sha256_ctx *digest, mc_err *err)
+{
+	sbuf path;
+	char hex[65], *pattern, *save = NULL;
+	size_t count = 0;
+	int rc;
+
+	sbuf_init(&path);
+	sbuf_addf(&path, "%s/%s", dir, parts[1]);
+	rc = load_columns(fam, path.data, err);
+	if (!rc)
+		rc = sha256_file(path.data, hex, NULL, err);
+	sbuf_release(&path);
+	fam->family = xstrdup(parts[0]);
+	fam->exports = xcalloc(1, sizeof(*fam->exports));
+	for (pattern = n > 2 ? strtok_r(parts[2], "|", &save) : NULL; pattern;
+	     pattern = strtok_r(NULL, "|", &save)) {
+		fam->exports = xrealloc(fam->exports, (count + 2) * sizeof(*fam->exports));
+		fam->exports[count++] = xstrdup(pattern);
+		fam->exports[count] = NULL;
+	}
+	if (!rc)
+		sha256_update(digest, hex, 64);
+	return rc ? -1 : 0;
+}
+
+/* Read dir/families.tsv into map (the first family) and map->others; a
+ * missing file makes dir/columns.tsv the one family "models". */
+static int load_families(colmap *map, const char *dir, sha256_ctx *digest, mc_err *err)
+{
+	char *line = NULL, *parts[3], model[] = "model", file[] = "columns.tsv", any[] = "*";
+	char *fallback[3] = { model, file, any };
+	size_t cap = 0, n;
+	unsigned long lineno = 0;
+	int got, rc = -1, first = 1;
+	sbuf path;
+	FILE *f;
+
+	sbuf_init(&path);
+	sbuf_addf(&path, "%s/families.tsv", dir);
+	f = fopen(path.data, "r");
+	if (!f && errno == ENOENT) {
+		rc = load_family(map, fallback, 3, dir, digest, err);
+		goto out;
+	}
+	if (!f) {
+		mc_error(err, "%s: cannot open: %s", path.data, strerror(errno));
+		goto out;
+	}
+	while ((got = next_line(f, &line, &cap, &lineno)) == 1) {
+		colmap *fam = map;
+
+		n = split_tabs(line, parts, 3);
+		if (n < 2 || !*parts[0] || !*parts[1] || strchr(parts[1], '/') ||
+		    colmap_family(map, parts[0])) {
+			mc_error(err, "%s:%lu: expected a new family<TAB>columns file<TAB>export"
+				 " patterns", path.data, lineno);
+			goto out;
+		}
+		if (!first) {
+			map->others = xrealloc(map->others, (map->nothers + 1) * sizeof(*map->others));
+			fam = &map->others[map->nothers++];
+			memset(fam, 0, sizeof(*fam));
+		}
+		first = 0;
+		if (load_family(fam, parts, n, dir, digest, err))
+			goto out;
+	}
+	if (got < 0) {
+		mc_error(err, "%s: cannot read: %s", path.data, strerror(errno));
+		goto out;
+	}
+	if (first) {
+		mc_error(err, "%s: no family", path.data);
+		goto out;
+	}
+	sha256_update(digest, "families", 8);
+	rc = 0;
+out:
+	if (f)
+		fclose(f);
+	free(line);
+	sbuf_release(&path);
+	return rc;
+}
+
 int colmap_load(colmap *map, const char *dir, mc_err *err)
 {
 	sbuf path;
+	sha256_ctx ctx;
+	char hex[65];
+	size_t i;
 	int rc;
 
 	memset(map, 0, sizeof(*map));
 	sbuf_init(&path);
-	sbuf_addf(&path, "%s/columns.tsv", dir);
-	rc = load_columns(map, path.data, err);
+	sha256_init(&ctx);
+	rc = load_families(map, dir, &ctx, err);
 	if (!rc) {
-		sbuf_reset(&path);
 		sbuf_addf(&path, "%s/enumerations.tsv", dir);
 		rc = load_enumerations(map, path.data, err);
+		rc = rc || sha256_file(path.data, hex, NULL, err);
 	}
 	if (!rc) {
-		char a[65], b[65];
-		sha256_ctx ctx;
-
-		sbuf_reset(&path);
-		sbuf_addf(&path, "%s/columns.tsv", dir);
-		rc = sha256_file(path.data, a, NULL, err);
-		sbuf_reset(&path);
-		sbuf_addf(&path, "%s/enumerations.tsv", dir);
-		rc = rc || sha256_file(path.data, b, NULL, err);
-		sha256_init(&ctx);
-		sha256_update(&ctx, a, 64);
-		sha256_update(&ctx, b, 64);
+		sha256_update(&ctx, hex, 64);
 		sha256_final_hex(&ctx, map->digest);
+		for (i = 0; i < map->nothers; i++)
+			memcpy(map->others[i].digest, map->digest, sizeof(map->digest));
 	}
 	sbuf_release(&path);
 	if (rc)
@@ -247,6 +381,11 @@ void colmap_release(colmap *map)
 {
 	size_t i, k;
 
+	if (!map)
+		return;
+	for (i = 0; i < map->nothers; i++)
+		colmap_release(&map->others[i]);
+	free(map->others);
 	for (i = 0; i < map->nfields; i++) {
 		free(map->fields[i].name);
 		for (k = 0; k < map->fields[i].nknown; k++)
@@ -255,9 +394,46 @@ void colmap_release(colmap *map)
 	}
 	for (i = 0; i < map->naliases; i++)
 		free(map->aliases[i].header);
+	colmap_free_list(map->exports);
+	free(map->family);
+	free(map->key);
 	free(map->fields);
 	free(map->aliases);
 	memset(map, 0, sizeof(*map));
+}
+
+static int family_matches(const colmap *fam, const char *export_name)
+{
+	size_t i;
+
+	for (i = 0; fam->exports && fam->exports[i]; i++)
+		if (!fnmatch(fam->exports[i], export_name, 0))
+			return 1;
+	return 0;
+}
+
+const colmap *colmap_for_export(const colmap *map, const char *export_name)
+{
+	size_t i;
+
+	if (!export_name || family_matches(map, export_name))
+		return map;
+	for (i = 0; i < map->nothers; i++)
+		if (family_matches(&map->others[i], export_name))
+			return &map->others[i];
+	return map;
+}
+
+const colmap *colmap_family(const colmap *map, const char *family)
+{
+	size_t i;
+
+	if (map->family && !strcmp(map->family, family))
+		return map;
+	for (i = 0; i < map->nothers; i++)
+		if (!strcmp(map->others[i].family, family))
+			return &map->others[i];
+	return NULL;
 }
 
 const colmap_field *colmap_lookup(const colmap *map, const char *header)

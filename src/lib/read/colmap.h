@@ -1,10 +1,17 @@
 /*
- * colmap: the column map of pipelines/columns.tsv and the known values of
- * pipelines/enumerations.tsv. Maps an export's header cells onto canonical
- * fields, each with a type.
+ * colmap: the column maps of the export families (pipelines/families.tsv:
+ * model in pipelines/columns.tsv, hardware in
+ * pipelines/hardware-columns.tsv) and the known values of
+ * pipelines/enumerations.tsv. Maps an export's header cells onto
+ * canonical fields, each with a type; each family has its own key column
+ * (model: Model, hardware: Hardware name) and its own fields.
  *
- * Ownership: a colmap owns all its strings; pointers returned by lookups
- * stay valid until colmap_free().
+ * A loaded colmap is the first family's map (the default, model); it owns
+ * the maps of the other families, which colmap_for_export() picks by
+ * export name.
+ *
+ * Ownership: a colmap owns all its strings and family maps; pointers
+ * returned by lookups stay valid until colmap_release().
  */
 #ifndef MODELCAT_COLMAP_H
 #define MODELCAT_COLMAP_H
@@ -13,8 +20,11 @@
 
 #include "base/error.h"
 
+struct norm_unit;
+
 enum colmap_type {
-	COL_KEY,      /* the model name: trimmed text, required */
+	COL_KEY,      /* the record's name (a model's, a card's): trimmed
+			 text, required; one per family */
 	COL_TEXT,     /* free text */
 	COL_LIST,     /* comma-separated list */
 	COL_NUMBER,   /* a number in any notation */
@@ -32,6 +42,10 @@ typedef struct colmap_field {
 				    own (a citation count); the audit lists
 				    models whose only change is such a field
 				    apart from the others */
+	const struct norm_unit *unit; /* COL_NUMBER with flag unit=NAME: the
+				    unit of its header (read/normalise.h);
+				    a cell may also carry a unit of its
+				    own kind ("80 GB"); NULL: a bare number */
 } colmap_field;
 
 typedef struct colmap_alias {
@@ -40,20 +54,37 @@ typedef struct colmap_alias {
 } colmap_alias;
 
 typedef struct colmap {
+	char *family;            /* the family's name ("model", "hardware") */
+	char *key;               /* canonical name of its key field */
+	char **exports;          /* NULL-terminated patterns (fnmatch) of the
+				    export names of this family */
 	colmap_field *fields;    /* canonical fields, in file order */
 	size_t nfields;          /* entries in fields */
 	colmap_alias *aliases;   /* canonical names and aliases, sorted by header */
 	size_t naliases;         /* entries in aliases */
 	char digest[65];         /* SHA-256 of the map's files: a row read with
 				    another map may normalise differently */
+	struct colmap *others;   /* the first family's map only: the maps of
+				    the other families, in file order */
+	size_t nothers;          /* entries in others */
 } colmap;
 
 /*
- * Load the map from dir/columns.tsv and dir/enumerations.tsv. Returns 0,
- * or -1 with a message naming file and line in err.
+ * Load the maps from dir/families.tsv (family<TAB>columns file<TAB>export
+ * patterns separated by |), each family's columns file, and
+ * dir/enumerations.tsv. Without families.tsv, dir/columns.tsv is the one
+ * family "model". Returns 0, or -1 with a message naming file and line
+ * in err.
  */
 int colmap_load(colmap *map, const char *dir, mc_err *err);
 void colmap_release(colmap *map);
+
+/* The map of the family the export name belongs to: the first family
+ * whose patterns match it, else map itself (the default family). Valid as
+ * long as map. */
+const colmap *colmap_for_export(const colmap *map, const char *export_name);
+/* The map of the family named family, or NULL. */
+const colmap *colmap_family(const colmap *map, const char *family);
 
 /* The canonical field for a header (trimmed, exact match), or NULL. */
 const colmap_field *colmap_lookup(const colmap *map, const char *header);

@@ -1391,3 +1391,201 @@ size_t norm_org_align(const char *orgs, const char *categories,
 		*countries_aligned = count_items(countries) == n;
 	return n;
 }
+
+/* ---- quantities: numbers with a unit ---- */
+
+/* An SI prefix: its text and its power (of 10, or of 2 when binary). */
+struct unit_prefix {
+	const char *text;
+	int power;
+	int binary;
+};
+
+static const struct unit_prefix prefixes_large[] = {
+	{ "k", 3, 0 }, { "K", 3, 0 }, { "M", 6, 0 }, { "G", 9, 0 }, { "T", 12, 0 },
+	{ "P", 15, 0 }, { "E", 18, 0 }, { NULL, 0, 0 }
+};
+static const struct unit_prefix prefixes_bytes[] = {
+	{ "Ki", 10, 1 }, { "Mi", 20, 1 }, { "Gi", 30, 1 }, { "Ti", 40, 1 }, { "Pi", 50, 1 },
+	{ "k", 3, 0 }, { "K", 3, 0 }, { "M", 6, 0 }, { "G", 9, 0 }, { "T", 12, 0 },
+	{ "P", 15, 0 }, { "E", 18, 0 }, { NULL, 0, 0 }
+};
+static const struct unit_prefix prefixes_watts[] = {
+	{ "m", -3, 0 }, { "k", 3, 0 }, { "K", 3, 0 }, { "M", 6, 0 }, { NULL, 0, 0 }
+};
+static const struct unit_prefix prefixes_metres[] = {
+	{ "n", -9, 0 }, { "\xc2\xb5", -6, 0 }, { "\xce\xbc", -6, 0 }, { "u", -6, 0 },
+	{ "m", -3, 0 }, { NULL, 0, 0 }
+};
+static const struct unit_prefix prefixes_none[] = { { NULL, 0, 0 } };
+
+struct norm_unit {
+	const char *name;                      /* as in unit=NAME */
+	int power;                             /* the header's unit is 10^power
+						  of the spelled unit (MHz: 6) */
+	const char *const *spellings;          /* after the number */
+	const struct unit_prefix *prefixes;    /* allowed before a spelling */
+	int currency;                          /* "$" or "US$" may come first */
+};
+
+static const char *const sp_byte[] = { "B", "byte", "bytes", "Byte", "Bytes", NULL };
+static const char *const sp_flops[] = { "FLOP/s", "FLOPS", "FLOPs", "flop/s", NULL };
+static const char *const sp_ops[] = { "OP/s", "OPS", "OPs", "op/s", NULL };
+static const char *const sp_byte_s[] = { "B/s", "byte/s", "bytes/s", "Byte/s", NULL };
+static const char *const sp_bit_s[] = { "bit/s", "bits/s", "b/s", "bps", NULL };
+static const char *const sp_bit[] = { "bit", "bits", NULL };
+static const char *const sp_watt[] = { "W", "watt", "watts", NULL };
+static const char *const sp_usd[] = { "USD", NULL };
+static const char *const sp_mm2[] = { "mm^2", "mm\xc2\xb2", "mm2", NULL };
+static const char *const sp_hz[] = { "Hz", NULL };
+static const char *const sp_metre[] = { "m", NULL };
+
+static const norm_unit units[] = {
+	{ "byte", 0, sp_byte, prefixes_bytes, 0 },
+	{ "FLOP/s", 0, sp_flops, prefixes_large, 0 },
+	{ "OP/s", 0, sp_ops, prefixes_large, 0 },
+	{ "byte/s", 0, sp_byte_s, prefixes_bytes, 0 },
+	{ "bit/s", 0, sp_bit_s, prefixes_large, 0 },
+	{ "bit", 0, sp_bit, prefixes_large, 0 },
+	{ "W", 0, sp_watt, prefixes_watts, 0 },
+	{ "USD", 0, sp_usd, prefixes_none, 1 },
+	{ "mm2", 0, sp_mm2, prefixes_none, 0 },
+	{ "MHz", 6, sp_hz, prefixes_large, 0 },
+	{ "nm", -9, sp_metre, prefixes_metres, 0 },
+};
+
+const norm_unit *norm_unit_named(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strcmp(units[i].name, name))
+			return &units[i];
+	return NULL;
+}
+
+const char *norm_unit_names(void)
+{
+	return "byte, FLOP/s, OP/s, byte/s, bit/s, bit, W, USD, mm2, MHz, nm";
+}
+
+const char *norm_unit_name(const norm_unit *unit)
+{
+	return unit->name;
+}
+
+/* v times 2^power (binary) or 10^power, each power of ten exact. */
+static double scale(double v, int power, int binary)
+{
+	double f = 1.0;
+	int i, n = power < 0 ? -power : power;
+
+	for (i = 0; i < n; i++)
+		f *= binary ? 2.0 : 10.0;
+	return power < 0 ? v / f : v * f;
+}
+
+/* [p, e) ends with text: 1 and *pe moved back before it. */
+static int ends_with(uptr p, uptr *pe, const char *text)
+{
+	size_t n = strlen(text);
+
+	if ((size_t)(*pe - p) < n || memcmp(*pe - n, text, n))
+		return 0;
+	*pe -= n;
+	return 1;
+}
+
+/* The number in [p, e) followed by prefix (or none) in the unit's terms:
+ * NORM_OK and *value, or NORM_INVALID. */
+static int quantity_with_prefix(const norm_unit *unit, uptr p, uptr e,
+				const struct unit_prefix *prefix, double *value)
+{
+	double v;
+	int power = 0;
+
+	if (prefix) {
+		if (!ends_with(p, &e, prefix->text))
+			return NORM_INVALID;
+		power = prefix->power;
+	}
+	if (e == p || norm_number_parse((const char *)p, (size_t)(e - p), &v, NULL) != NORM_OK)
+		return NORM_INVALID;
+	if (prefix && prefix->binary)
+		v = scale(v, power, 1);
+	else
+		v = scale(v, power - unit->power, 0);
+	*value = v;
+	return NORM_OK;
+}
+
+/* The number and unit in [p, e) (no currency sign): NORM_OK or
+ * NORM_INVALID. */
+static int quantity_spelled(const norm_unit *unit, uptr p, uptr e, double *value)
+{
+	size_t s, k;
+
+	for (s = 0; unit->spellings[s]; s++) {
+		uptr end = e;
+
+		if (!ends_with(p, &end, unit->spellings[s]))
+			continue;
+		for (k = 0; unit->prefixes[k].text; k++)
+			if (quantity_with_prefix(unit, p, end, &unit->prefixes[k], value) == NORM_OK)
+				return NORM_OK;
+		if (quantity_with_prefix(unit, p, end, NULL, value) == NORM_OK)
+			return NORM_OK;
+	}
+	return NORM_INVALID;
+}
+
+int norm_quantity_parse(const norm_unit *unit, const char *s, size_t len,
+			double *value, char *why)
+{
+	uptr p, e;
+	double v;
+	int rc = norm_number_parse(s, len, &v, why);
+
+	if (rc != NORM_INVALID) {
+		if (rc == NORM_OK && value)
+			*value = v;
+		return rc;
+	}
+	trim(s, len, &p, &e);
+	if (unit->currency) {
+		if (!ends_with(p, &e, "USD")) {
+			uptr q = p;
+
+			if ((size_t)(e - q) >= 3 && !memcmp(q, "US$", 3))
+				q += 3;
+			else if (q < e && *q == '$')
+				q++;
+			if (q != p && norm_number_parse((const char *)q, (size_t)(e - q), &v,
+							NULL) == NORM_OK)
+				goto ok;
+			e = p;
+		} else if (norm_number_parse((const char *)p, (size_t)(e - p), &v, NULL) ==
+			   NORM_OK) {
+			goto ok;
+		}
+	} else if (quantity_spelled(unit, p, e, &v) == NORM_OK) {
+		goto ok;
+	}
+	if (why)
+		mc_fmt(why, NORM_WHY_LEN, "not a number in %s", unit->name);
+	return NORM_INVALID;
+ok:
+	if (value)
+		*value = v;
+	return NORM_OK;
+}
+
+int norm_quantity(const norm_unit *unit, const char *s, size_t len, sbuf *out, char *why)
+{
+	double v;
+	int rc = norm_quantity_parse(unit, s, len, &v, why);
+
+	if (rc == NORM_OK)
+		norm_number_format(v, out);
+	return rc;
+}

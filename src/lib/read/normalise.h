@@ -137,4 +137,37 @@ size_t norm_org_align(const char *orgs, const char *categories,
 		      const char *countries, int *categories_aligned,
 		      int *countries_aligned);
 
+/*
+ * Quantities: a number column whose header names a unit (pipelines/
+ * *-columns.tsv, flag unit=NAME). A cell is a bare number, read in the
+ * header's unit ("80000000000.0" in "Memory (bytes)"), or a number with a
+ * unit of the same kind and an SI prefix ("80 GB", "80GB", "3.35 TB/s",
+ * "1.4 TFLOP/s", "2.1 GHz" in a MHz column, "4 nm", "$35,000",
+ * "820 mm²"); binary prefixes too for bytes ("80 GiB" = 80 × 2³⁰).
+ * The value is converted to the header's unit and stored as a number
+ * (norm_number_format), so it round-trips and compares as every other
+ * number (at 15 significant digits).
+ *
+ * Units (NAME: the header's unit; spellings): byte (B, byte, bytes),
+ * FLOP/s (FLOP/s, FLOPS), OP/s (OP/s, OPS), byte/s (B/s, byte/s),
+ * bit/s (bit/s, b/s, bps), bit (bit, bits), W (W, watt, watts),
+ * USD (USD after, $ or US$ before; no prefix), mm2 (mm^2, mm², mm2;
+ * no prefix), MHz (Hz with a prefix: kHz, MHz, GHz), nm (m with a
+ * prefix: nm, µm, mm).
+ */
+typedef struct norm_unit norm_unit;
+
+/* The unit of that NAME, or NULL. Units are static: never freed. */
+const norm_unit *norm_unit_named(const char *name);
+/* The NAMEs, separated by ", " (for messages). */
+const char *norm_unit_names(void);
+/* The NAME of unit. */
+const char *norm_unit_name(const norm_unit *unit);
+/* Parse a quantity cell into *value, in the unit's own terms. */
+int norm_quantity_parse(const norm_unit *unit, const char *s, size_t len,
+			double *value, char *why);
+/* Parse s and append its stored number text (as the other normalisers). */
+int norm_quantity(const norm_unit *unit, const char *s, size_t len, sbuf *out,
+		  char *why);
+
 #endif

@@ -188,8 +188,8 @@ static int setup_columns(parse_export *p, const csv_row *header, mc_err *err)
 		sha256_final_hex(&ctx, p->header_digest);
 	}
 	if (i == p->ncolumns) {
-		mc_error(err, "%s:1: no model name column (expected 'Model' or one of its aliases)",
-		         p->path);
+		mc_error(err, "%s:1: no %s name column (expected '%s' or one of its aliases)",
+		         p->path, p->map->family, p->map->key);
 		rc = -1;
 	}
 	strmap_release(&seen);
@@ -422,7 +422,8 @@ static void normalise_cell(parse_export *p, parse_row *row, size_t i,
 		status = norm_list(text, text_len, out, why);
 		break;
 	case COL_NUMBER:
-		status = norm_number(cell, len, out, why);
+		status = col->def && col->def->unit ? norm_quantity(col->def->unit, cell, len, out, why)
+			 : norm_number(cell, len, out, why);
 		break;
 	case COL_DATE:
 		status = norm_date(cell, len, out, why);

@@ -170,7 +170,8 @@ int fetch_source(store *st, const source *src, const colmap *map,
 		rc = mc_error(err, "%s: %s: %s; nothing stored", src->name, src->url, herr.msg);
 	} else if (rc == HTTP_NOT_MODIFIED) {
 		rc = not_modified(st, src, last, &note, &resp, out, err);
-	} else if (store_examine(resp.body.data, resp.body.len, src->url, map,
+	} else if (store_examine(resp.body.data, resp.body.len, src->url,
+				 colmap_for_export(map, src->name),
 				 defaults->max_bytes, &content, err)) {
 		rc = nothing_stored(err, src->name);
 	} else if (!format_matches(src->format, &content)) {

@@ -581,8 +581,9 @@ static int check_header(const csv_row *row, const char *name, const colmap *map,
 	if (has_key)
 		return 0;
 	trimmed(row->fields[0], row->lengths[0], cell, 64);
-	return mc_error(err, "%s:1: not an export the column map knows: no model name"
-			" column in the header (first cell '%s')", name, cell);
+	return mc_error(err, "%s:1: not an export the column map knows: no %s name"
+			" column in the header (first cell '%s')", name,
+			map->family ? map->family : "model", cell);
 }
 
 /* The content of the bundle body's member named member into buf: at most
