@@ -74,8 +74,10 @@ static int rebuild(const rebuild_plan *plan, const char *path, int strict, long 
 		return stats.conflict ? MC_EXIT_LOCKED : MC_EXIT_FAILURE;
 	}
 	printf("rebuilt %s from %zu snapshots (%zu export files): %lu rows loaded,"
-	       " %lu quarantined%s\n", target, stats.snapshots, plan->n, stats.loaded,
-	       stats.quarantined, stats.quarantined ? " (listed in the quarantine table)" : "");
+	       " %lu quarantined%s, %lu held for review%s\n", target, stats.snapshots, plan->n,
+	       stats.loaded, stats.quarantined,
+	       stats.quarantined ? " (listed in the quarantine table)" : "", stats.held,
+	       stats.held ? " (a guard held them: ingest --accept applies one)" : "");
 	return strict ? stage_status(stats.quarantined) : MC_EXIT_OK;
 }
 

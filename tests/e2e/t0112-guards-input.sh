@@ -109,10 +109,12 @@ mkdir -p "$TMP/store/notable_ai_models"
 cp "$base" "$TMP/store/notable_ai_models/$prev.csv.gz"
 gzip -c "$TMP/in/notable_ai_models.csv" >"$TMP/store/notable_ai_models/$day.csv.gz"
 check_status "reingest of a store with the accepted file" 0 mc reingest --snapshots "$TMP/store"
+check_grep "its summary: nothing held" ", 0 held for review\$" "$TMP/out"
 check_eq "reingest applies the content accepted before" "$(current "$db")" "$((models - dropped))"
 fresh "$db"
 check_status "reingest into a catalogue that never accepted it" 0 mc reingest --snapshots "$TMP/store"
 check_eq "the file stays held" "$(current "$db")" "$models"
+check_grep "reingest's summary counts it held" ", 1 held for review (a guard held them: ingest --accept applies one)\$" "$TMP/out"
 check_eq "and the rebuilt snapshot says so" "$(sql "SELECT guard FROM held_export")" remove
 
 # ---- more than 2 % of the rows quarantined ----
