@@ -44,7 +44,13 @@ JOIN export_content c ON c.export = r.export
      AND (v.valid_to IS NULL OR c.valid_from < v.valid_to)
      AND (c.valid_to IS NULL OR c.valid_to > v.valid_from)
 LEFT JOIN precedence p ON p.export = r.export
-WHERE v.tombstone = 0 AND (v.valid_to IS NULL OR v.valid_to > v.valid_from);
+WHERE v.tombstone = 0 AND (v.valid_to IS NULL OR v.valid_to > v.valid_from)
+  -- a model is a record of the models' family (pipelines/families.tsv):
+  -- its content's key column is `Model` (the canonical name in
+  -- pipelines/columns.tsv; `System` is an alias), never a hardware card
+  -- that shares a name
+  AND EXISTS (SELECT 1 FROM export_column ec WHERE ec.snapshot_export_id = c.snapshot_export_id
+              AND ec.field = 'Model' AND ec.type = 'key');
 
 -- The days a column removed from a record's export took a value of that
 -- record off its page: a change of the model (its "Last updated").
