@@ -194,14 +194,8 @@ static void html_str(sbuf *out, const char *s)
 }
 
 void changes_html(const site_change *c, size_t n, const char *pages,
-		  int (*has_page)(void *arg, const char *name), void *arg, sbuf *out)
-{
-	changes_html_framed(c, n, pages, has_page, arg, NULL, out);
-}
-
-void changes_html_framed(const site_change *c, size_t n, const char *pages,
-			 int (*has_page)(void *arg, const char *name), void *arg,
-			 const frame *f, sbuf *out)
+		  int (*has_page)(void *arg, const char *name), void *arg, const frame *f,
+		  sbuf *out)
 {
 	size_t i, k;
 	char stem[128];

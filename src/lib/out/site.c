@@ -1261,8 +1261,8 @@ static int write_changes(publish *p)
 		else if (k == 3)
 			changes_json(p->changes, p->nchanges, &out);
 		else
-			changes_html_framed(p->changes, p->nchanges, "../pages/en", has_page, p,
-					    &p->frame, &out);
+			changes_html(p->changes, p->nchanges, "../pages/en", has_page, p,
+				     &p->frame, &out);
 		mc_fmt(path, sizeof(path), "%s/%s", p->build, kinds[k]);
 		rc = write_file(path, out.data, out.len, p->err);
 	}
