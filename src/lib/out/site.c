@@ -1195,10 +1195,12 @@ static void page_changes(publish *p)
 	size_t k, i, w;
 	sbuf reason;
 
+	if (!p->prev_name[0])            /* a first publication changes nothing */
+		return;
 	memset(&c, 0, sizeof(c));
 	strmap_init(&seen);
 	for (k = 0; k < 2; k++)
-		for (i = 0; p->prev_name[0] && i < m[k]->n; i++) {
+		for (i = 0; i < m[k]->n; i++) {
 			const char *rel = m[k]->paths[i], *had = manifest_find(m[!k], rel);
 			const char *stem = strrchr(rel, '/');
 			char *name = NULL;
