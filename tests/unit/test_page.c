@@ -290,10 +290,47 @@ out:
 	free(wide);
 }
 
+static void test_hrefs_and_html_only(void)
+{
+	static const struct { const char *link; int ok; } links[] = {
+		{ "x.html", 1 }, { "../../audit/2024-07-16.html", 1 }, { "hw/a_b-c.html", 1 },
+		{ "https://example.org/a b", 0 }, { "https://example.org/", 1 },
+		{ "/etc/passwd", 0 }, { ".hidden", 0 }, { "a//b", 0 }, { "a/", 0 },
+		{ "...", 0 }, { "../.x", 0 }, { "javascript:alert(1)", 0 }, { "a?b", 0 },
+		{ "", 0 },
+	};
+	page p;
+	page_block blocks[2];
+	sbuf out;
+	size_t i;
+
+	for (i = 0; i < sizeof(links) / sizeof(links[0]); i++)
+		CHECK(page_safe_href(links[i].link) == links[i].ok, "href %s: %s", links[i].link,
+		      links[i].ok ? "allowed" : "refused");
+	page_init(&p, "en");
+	memset(blocks, 0, sizeof(blocks));
+	blocks[0].kind = PAGE_PARAGRAPH;
+	blocks[0].text = (char *)"only in HTML";
+	blocks[0].html_only = 1;
+	blocks[1].kind = PAGE_RAW;
+	blocks[1].text = (char *)"<svg role=\"img\"></svg>";
+	p.blocks = blocks;
+	p.n = 2;
+	sbuf_init(&out);
+	page_render_text(&p, &out);
+	CHECK_STR(out.data ? out.data : "", "", "html-only and raw blocks stay out of the text page");
+	sbuf_reset(&out);
+	page_render_html(&p, &out);
+	CHECK(strstr(out.data, "<p>only in HTML</p>") && strstr(out.data, "<svg role=\"img\"></svg>"),
+	      "and are in the HTML page, the raw block as is");
+	sbuf_release(&out);
+}
+
 static void test_index_and_missing(void)
 {
 	static const page_index_entry entries[] = {
-		{ "GPT-4", "gpt-4-0123456789.html" }, { "<evil>", "javascript:alert(1)" },
+		{ .name = "GPT-4", .file = "gpt-4-0123456789.html" },
+		{ .name = "<evil>", .file = "javascript:alert(1)" },
 	};
 	page p;
 	sbuf out;
@@ -332,6 +369,7 @@ static void test_index_and_missing(void)
 
 int main(void)
 {
+	test_hrefs_and_html_only();
 	if (!CHECK(load_english() == 0, "the English catalogue loads"))
 		return unit_done();
 	test_open_weights();

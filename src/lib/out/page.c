@@ -8,6 +8,7 @@
 #include "out/frame.h"
 
 #include <stdlib.h>
+#include <math.h>
 #include <string.h>
 #include <strings.h>
 
@@ -656,7 +657,7 @@ static void add_section(builder *b, const section *s)
 		add_text(b, PAGE_PARAGRAPH, 0, "empty", PT_SECTION_EMPTY);
 	/* the data's citation: HTML only (page_render_text skips it) */
 	if (s->heading == PT_SOURCES_HEADING && b->p->citation)
-		add_block(b, PAGE_PARAGRAPH, 0, "credit", b->p->citation);
+		add_block(b, PAGE_PARAGRAPH, 0, "credit", b->p->citation)->html_only = 1;
 	add_block(b, PAGE_CLOSE, 0, NULL, NULL);
 	sbuf_release(&value);
 	sbuf_release(&label);
@@ -931,6 +932,42 @@ static int builder_finish(builder *b)
 	return -1;
 }
 
+static char *field_copy(const builder *b, const char *name)
+{
+	const char *v = field(b, name);
+
+	return v ? xstrdup(v) : NULL;
+}
+
+void page_index_entry_fill(page_index_entry *e, const model_view *m)
+{
+	page none;
+	builder b;
+	double x;
+	const char *v;
+
+	page_init(&none, "en");
+	builder_init(&b, &none, m, NULL, NULL, NULL);
+	classify_weights(&b);
+	e->organisation = field_copy(&b, "Organization");
+	e->domain = field_copy(&b, "Domain");
+	v = field(&b, "Publication date");
+	mc_fmt(e->published, sizeof(e->published), "%s", v ? v : "");
+	e->parameters = field_number(&b, "Parameters", &x) ? x : NAN;
+	e->compute = field_number(&b, "Training compute (FLOP)", &x) ? x : NAN;
+	e->open_weights = b.weights == WEIGHTS_OPEN ? 1 : b.weights == WEIGHTS_CLOSED ? 0 : -1;
+	mc_fmt(e->last_updated, sizeof(e->last_updated), "%s", m->last_updated);
+	builder_finish(&b);
+	page_release(&none);
+}
+
+void page_index_entry_release(page_index_entry *e)
+{
+	free(e->organisation);
+	free(e->domain);
+	e->organisation = e->domain = NULL;
+}
+
 int page_build(page *p, const model_view *m, const page_texts *texts,
 	       const page_texts *english, mc_err *err)
 {
@@ -998,7 +1035,7 @@ void page_render_text(const page *p, sbuf *out)
 	for (i = 0; i < p->n; i++) {
 		const page_block *blk = &p->blocks[i];
 
-		if (blk->role && !strcmp(blk->role, "credit"))
+		if (blk->html_only)
 			continue;
 		switch (blk->kind) {
 		case PAGE_TITLE:
@@ -1015,6 +1052,7 @@ void page_render_text(const page *p, sbuf *out)
 			break;
 		case PAGE_OPEN:
 		case PAGE_CLOSE:
+		case PAGE_RAW:
 			break;
 		}
 	}
@@ -1055,22 +1093,32 @@ static void html_text(sbuf *out, const char *s)
 	textout_html(out, s, strlen(s));
 }
 
-/* Is link something an href may hold: a safe http(s) URL or a plain file
- * name (letters, digits, '.', '-', '_'; not starting with '.')? */
-static int safe_href(const char *link)
+int page_safe_href(const char *link)
 {
+	static const char plain[] =
+		"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_";
+	const char *seg = link;
+
 	if (!link || !*link)
 		return 0;
 	if (page_safe_url(link))
 		return 1;
-	return link[0] != '.' &&
-	       strspn(link, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.-_") ==
-	       strlen(link);
+	for (;;) {
+		size_t len = strspn(seg, plain);
+
+		if (!len || (seg[0] == '.' && !(len == 2 && seg[1] == '.')))
+			return 0;
+		if (!seg[len])
+			return 1;
+		if (seg[len] != '/')
+			return 0;
+		seg += len + 1;
+	}
 }
 
 static void html_link(sbuf *out, const char *text, const char *link)
 {
-	if (!safe_href(link)) {
+	if (!page_safe_href(link)) {
 		html_text(out, text);
 		return;
 	}
@@ -1153,6 +1201,9 @@ void page_render_html(const page *p, sbuf *out)
 			sbuf_adds(out, "</dt><dd>");
 			html_link(out, blk->value, blk->link);
 			sbuf_adds(out, "</dd>\n");
+			break;
+		case PAGE_RAW:
+			sbuf_adds(out, blk->text);
 			break;
 		case PAGE_LINK:
 			if (list != PAGE_LINK)

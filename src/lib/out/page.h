@@ -187,7 +187,11 @@ typedef enum page_kind {
 	PAGE_HEADING,                /* a heading of level 2, 3 or 4 */
 	PAGE_PARAGRAPH,              /* a paragraph; role says which kind */
 	PAGE_PAIR,                   /* a label and its value (text, link) */
-	PAGE_LINK                    /* an item of a list of links (text, link) */
+	PAGE_LINK,                   /* an item of a list of links (text, link) */
+	PAGE_RAW                     /* HTML made by modelcat's own writers (a chart,
+					a table), every data string in it already
+					escaped: written as is in HTML, left out of
+					the text page */
 } page_kind;
 
 typedef struct page_block {
@@ -198,7 +202,10 @@ typedef struct page_block {
 	char *text;                  /* title, heading, paragraph, label, link text */
 	char *value;                 /* PAGE_PAIR: the value */
 	char *link;                  /* PAGE_PAIR, PAGE_LINK: where it links (an
-					http(s) URL or a file name), or NULL */
+					http(s) URL or a relative path, see
+					page_safe_href), or NULL */
+	int html_only;               /* left out of the text page (the seed's text
+					pages stay as they are) */
 } page_block;
 
 typedef struct page {
@@ -228,11 +235,26 @@ void page_release(page *p);
 int page_build(page *p, const struct model_view *m, const page_texts *texts,
 	       const page_texts *english, mc_err *err);
 
-/* One entry of an index page. */
+/* One entry of an index page: what the index and the charts show of a
+ * model, taken from its merged record by page_index_entry_fill(). */
 typedef struct page_index_entry {
 	const char *name;            /* the model's name */
 	const char *file;            /* its page, relative to the index */
+	char *organisation;          /* "Organization" as stored ("A,B"), or NULL */
+	char *domain;                /* "Domain" as stored, or NULL */
+	char published[11];          /* "Publication date" (YYYY-MM-DD, YYYY-MM or
+					YYYY as stored), or "" */
+	double parameters;           /* "Parameters", NAN when unknown */
+	double compute;              /* "Training compute (FLOP)", NAN when unknown */
+	int open_weights;            /* 1 open, 0 closed, -1 unknown (as the page's
+					weights figure decides) */
+	char last_updated[11];       /* the model's last updated date, or "" */
 } page_index_entry;
+
+/* Fill e's values from m (name and file are the caller's to set); free
+ * with page_index_entry_release. */
+void page_index_entry_fill(page_index_entry *e, const struct model_view *m);
+void page_index_entry_release(page_index_entry *e);
 
 /* Describe the index page of a language: n entries on date (YYYY-MM-DD). */
 int page_build_index(page *p, const page_index_entry *entries, size_t n, const char *date,
@@ -248,5 +270,10 @@ void page_render_html(const page *p, sbuf *out);
 /* Is url an http:// or https:// URL with no white space or control
  * characters? (Only such URLs become links.) */
 int page_safe_url(const char *url);
+
+/* May link be an href: a safe URL (page_safe_url), or a relative path of
+ * '/'-separated segments, each ".." or made of letters, digits, '.', '-'
+ * and '_' and not starting with '.' ("x.html", "../../audit/2024.html")? */
+int page_safe_href(const char *link);
 
 #endif

@@ -499,13 +499,14 @@ static int render_model(render_run *r, size_t i, mc_err *err)
 		}
 		r->stats->files += 2;
 	}
-	model_view_release(&m);
 	if (found == 0) {
 		mc_fmt(r->files[r->nentries], sizeof(r->files[r->nentries]), "%s.html", r->stems[i]);
 		r->entries[r->nentries].name = r->names[i];
 		r->entries[r->nentries].file = r->files[r->nentries];
+		page_index_entry_fill(&r->entries[r->nentries], &m);
 		r->nentries++;
 	}
+	model_view_release(&m);
 	return 0;
 }
 
@@ -542,6 +543,8 @@ static void render_run_release(render_run *r)
 	mc_free_strings(r->names, r->nnames);
 	free(r->stems);
 	free(r->files);
+	for (i = 0; r->entries && i < r->nentries; i++)
+		page_index_entry_release(&r->entries[i]);
 	free(r->entries);
 	former_names_release(r->formers, r->nformers);
 	free(r->citation);
