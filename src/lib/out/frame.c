@@ -9,6 +9,8 @@ const char frame_style[] =
 	"flex-wrap:wrap;gap:0 1.25rem;align-items:baseline}\n"
 	".site a{display:inline-block;padding:.4rem 0;color:#0b57d0}\n"
 	".site a.home{font-weight:700;color:#1b1b1b;text-decoration:none;margin-right:auto}\n"
+	".lead{max-width:44rem;margin:0 auto;padding:.5rem 1rem 0;font-size:.92rem}\n"
+	".lead ul{margin:.25rem 0;padding-left:1.2rem}\n"
 	"@media print{.site{display:none}body{color:#000;background:#fff;font-size:11pt}"
 	"a{color:#000}h2,h3,h4{break-after:avoid}dl,table,li{break-inside:avoid}}\n";
 
@@ -60,6 +62,11 @@ void frame_head(const frame *f, const char *description, sbuf *out)
 	if (!f)
 		return;
 	sbuf_adds(out, "<link rel=\"icon\" href=\"data:,\">\n");
+	if (f->data) {
+		sbuf_adds(out, "<link rel=\"alternate\" type=\"application/json\" ");
+		href(out, f, f->data);
+		sbuf_adds(out, ">\n");
+	}
 	if (!f->page)
 		return;
 	alternate(out, f, f->lang, f->page);
@@ -110,7 +117,15 @@ void frame_header(const frame *f, sbuf *out)
 		nav_link(out, f, a->page ? a->page : a->index, a->name, attributes.data);
 		sbuf_release(&attributes);
 	}
+	if (f->data)
+		nav_link(out, f, f->data, f->data_label ? f->data_label : "JSON",
+			 " type=\"application/json\"");
 	sbuf_adds(out, "</div>\n</div>\n");
+	if (f->lead) {
+		sbuf_adds(out, "<div class=\"lead\">\n");
+		sbuf_adds(out, f->lead);
+		sbuf_adds(out, "</div>\n");
+	}
 }
 
 static const char root_style[] =
@@ -121,7 +136,10 @@ static const char root_style[] =
 	"h2{font-size:1.3rem;margin:2rem 0 .5rem}\n"
 	".language{border-top:1px solid #d5d9e0}\n"
 	"a{color:#0b57d0}\n"
-	"li{margin:.35rem 0}\n";
+	"li{margin:.35rem 0}\n"
+	/* the downloads and the citation block (cite.h) */
+	".cite code,.cite pre{font-size:.85rem;overflow-wrap:anywhere}\n"
+	".cite pre{white-space:pre-wrap;background:#f5f6f8;padding:.5rem .75rem}\n";
 
 /* One language's part of the root page. */
 static void root_part(const frame_root_text *t, const char *day, sbuf *out)
@@ -145,7 +163,10 @@ static void root_part(const frame_root_text *t, const char *day, sbuf *out)
 	href(out, t->f, "audit/index.html");
 	sbuf_adds(out, ">");
 	text(out, t->f->audit_label);
-	sbuf_adds(out, "</a></li>\n</ul>\n</div>\n");
+	sbuf_adds(out, "</a></li>\n</ul>\n");
+	if (t->more)
+		sbuf_adds(out, t->more);
+	sbuf_adds(out, "</div>\n");
 }
 
 void frame_root_html(const frame_root_text *t, size_t n, const char *published_day, sbuf *out)

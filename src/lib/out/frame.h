@@ -42,6 +42,15 @@ typedef struct frame {
 	const char *index;           /* lang's index, from the site root */
 	const frame_alt *alts;       /* every other language */
 	size_t nalts;                /* entries in alts */
+	/* the page's data as JSON, from the site root (a model page's JSON
+	 * twin): <link rel="alternate" type="application/json"> in the head
+	 * and a visible link, data_label, in the header; NULL: none */
+	const char *data;
+	const char *data_label;      /* the visible link's text */
+	/* HTML made by modelcat's own writers (every data string in it
+	 * escaped) under the header, before the page (an index's downloads);
+	 * NULL: none */
+	const char *lead;
 } frame;
 
 /* The header's CSS, print rules included: part of a framed page's <style>. */
@@ -60,6 +69,10 @@ typedef struct frame_root_text {
 	const char *name;            /* the language's name, in it */
 	const char *about;           /* what the site is */
 	const char *published;       /* when it was last published (a sentence) */
+	/* HTML made by modelcat's own writers (every data string in it
+	 * escaped) at the end of the language's part (its downloads and
+	 * citation); NULL: none */
+	const char *more;
 } frame_root_text;
 
 /*

@@ -997,6 +997,18 @@ int page_build(page *p, const model_view *m, const page_texts *texts,
 	return builder_finish(&b);
 }
 
+void page_add_raw(page *p, char *html)
+{
+	page_block *blk;
+
+	p->blocks = xrealloc(p->blocks, (p->n + 1) * sizeof(*p->blocks));
+	blk = &p->blocks[p->n++];
+	memset(blk, 0, sizeof(*blk));
+	blk->kind = PAGE_RAW;
+	blk->text = html;
+	blk->html_only = 1;
+}
+
 int page_build_index(page *p, const page_index_entry *entries, size_t n, const char *date,
 		     const page_texts *texts, const page_texts *english, mc_err *err)
 {
@@ -1081,6 +1093,10 @@ static const char page_style[] =
 	"ul.models{padding-left:1.2rem}\n"
 	/* a long index lays out the entries on screen first */
 	"ul.models li{content-visibility:auto;contain-intrinsic-size:auto 1.5em}\n"
+	/* the citation block (cite.h) */
+	".cite{margin-top:2rem;border-top:1px solid #d5d9e0}\n"
+	".cite code,.cite pre{font-size:.85rem;overflow-wrap:anywhere}\n"
+	".cite pre{white-space:pre-wrap;background:#f5f6f8;padding:.5rem .75rem}\n"
 	"@media (max-width:32rem){dl{grid-template-columns:1fr;gap:0}dd{margin-bottom:.5rem}"
 	"h1{font-size:1.45rem}}\n"
 	"@media print{body{font-size:11pt;color:#000}.page{max-width:none;padding:0}"

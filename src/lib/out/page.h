@@ -156,7 +156,15 @@ struct frame;
 	X(NAV_INDEX, "nav.index") \
 	X(NAV_AUDIT, "nav.audit") \
 	X(META_MODEL, "meta.model") \
-	X(META_INDEX, "meta.index")
+	X(META_INDEX, "meta.index") \
+	X(CITE_HEADING, "cite.heading") \
+	X(CITE_DATA, "cite.data") \
+	X(CITE_SNAPSHOT, "cite.snapshot") \
+	X(CITE_SOURCES, "cite.sources") \
+	X(CITE_README, "cite.readme") \
+	X(CITE_BIBTEX, "cite.bibtex") \
+	X(DOWNLOADS_LABEL, "downloads.label") \
+	X(DOWNLOADS_PAGE, "downloads.page")
 
 #define PAGE_TEXT_ENUM(id, key) PT_##id,
 typedef enum page_text_id { PAGE_TEXTS(PAGE_TEXT_ENUM) PT_COUNT } page_text_id;
@@ -255,6 +263,11 @@ typedef struct page_index_entry {
  * with page_index_entry_release. */
 void page_index_entry_fill(page_index_entry *e, const struct model_view *m);
 void page_index_entry_release(page_index_entry *e);
+
+/* Append a block of kind PAGE_RAW holding html (HTML made by modelcat's
+ * own writers, every data string in it escaped; the page takes it), left
+ * out of the text page. */
+void page_add_raw(page *p, char *html);
 
 /* Describe the index page of a language: n entries on date (YYYY-MM-DD). */
 int page_build_index(page *p, const page_index_entry *entries, size_t n, const char *date,

@@ -6,6 +6,8 @@
 #include "db/translation.h"
 #include "base/textout.h"
 #include "out/template.h"
+#include "out/cite.h"
+#include "out/download.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -159,6 +161,11 @@ typedef struct render_run {
 	char *citation;              /* the data's citation (db/credit.h), or NULL */
 	const render_site *site;     /* the published site (NULL: no frame) */
 	render_words *words;         /* with site: each language's frame words */
+	cite_set cite;               /* what the pages cite (cite.h), read once */
+	const provenance_file **cited; /* room for the files one page cites */
+	const char *frame_data;      /* the next framed page's JSON twin, or NULL */
+	const char *frame_data_label; /* its link's text */
+	const char *frame_lead;      /* the next framed page's lead (HTML), or NULL */
 } render_run;
 
 /* The SHA-256 of every language's page texts (code, then each text by
@@ -336,6 +343,9 @@ static void frame_page(const render_run *r, page *p, frame *f, frame_alt *alts,
 			alts[k++].page = paths[i];
 	}
 	f->page = paths[lang];
+	f->data = r->frame_data;
+	f->data_label = r->frame_data_label;
+	f->lead = r->frame_lead;
 	p->frame = f;
 }
 
@@ -471,9 +481,39 @@ static int render_redirects(render_run *r, mc_err *err)
 	return 0;
 }
 
+/* The citation block of model m's page in language lang (cite.h): the
+ * files its values come from. */
+static char *cite_of_model(render_run *r, const model_view *m, size_t lang, const char *stem)
+{
+	char key[160];
+	size_t n = cite_model(&r->cite, m, r->cited);
+	sbuf out, title;
+
+	sbuf_init(&out);
+	sbuf_init(&title);
+	sbuf_addf(&title, CITE_TITLE ": %s", m->name);
+	mc_fmt(key, sizeof(key), "epochai:%s", stem);
+	cite_html(&out, 2, &r->texts[lang], &r->texts[0], key, title.data, r->cited, n, NULL);
+	sbuf_release(&title);
+	return sbuf_detach(&out, NULL);
+}
+
+/* Model m's JSON twin beside the downloads; r->frame_data (its path from
+ * the site root, in twin) links it from the pages framed next. */
+static int write_twin(render_run *r, const model_view *m, size_t i, char twin[200], mc_err *err)
+{
+	size_t n = cite_model(&r->cite, m, r->cited);
+
+	download_twin_path(r->stems[i], twin, 200);
+	r->frame_data = twin;
+	return download_twin(r->site->downloads, m, r->stems[i], r->langs, r->nlangs, r->cited, n,
+			     err);
+}
+
 /* The pages of model i in every language; an index entry when on record. */
 static int render_model(render_run *r, size_t i, mc_err *err)
 {
+	char twin[200];
 	model_view m;
 	size_t j;
 	int found = query_model(r->cat, r->names[i], r->as_of, &m, err);
@@ -483,15 +523,26 @@ static int render_model(render_run *r, size_t i, mc_err *err)
 		return -1;
 	}
 	render_file_stem(r->names[i], r->stems[i], sizeof(r->stems[i]));
+	if (found == 0 && r->site && r->site->downloads && write_twin(r, &m, i, twin, err)) {
+		model_view_release(&m);
+		return -1;
+	}
 	for (j = 0; found == 0 && j < r->nlangs; j++) {
 		page p;
 		int failed;
 
+		char *label = r->site ? word(&r->texts[j], &r->texts[0], PT_DOWNLOADS_PAGE) : NULL;
+
 		page_init(&p, r->langs[j]);
 		p.formerly = render_formerly(r->formers, r->nformers, r->names[i]);
 		p.citation = r->citation ? xstrdup(r->citation) : NULL;
-		failed = page_build(&p, &m, &r->texts[j], &r->texts[0], err) ||
-			 write_page_framed(r, &p, j, r->stems[i], err);
+		failed = page_build(&p, &m, &r->texts[j], &r->texts[0], err);
+		if (!failed)
+			page_add_raw(&p, cite_of_model(r, &m, j, r->stems[i]));
+		r->frame_data_label = label;
+		failed = failed || write_page_framed(r, &p, j, r->stems[i], err);
+		r->frame_data_label = NULL;
+		free(label);
 		page_release(&p);
 		if (failed) {
 			model_view_release(&m);
@@ -499,6 +550,7 @@ static int render_model(render_run *r, size_t i, mc_err *err)
 		}
 		r->stats->files += 2;
 	}
+	r->frame_data = NULL;
 	if (found == 0) {
 		mc_fmt(r->files[r->nentries], sizeof(r->files[r->nentries]), "%s.html", r->stems[i]);
 		r->entries[r->nentries].name = r->names[i];
@@ -510,6 +562,21 @@ static int render_model(render_run *r, size_t i, mc_err *err)
 	return 0;
 }
 
+/* The citation block of the index in language lang: each export's
+ * latest file, and the bundle's README citation. */
+static char *cite_of_index(render_run *r, size_t lang)
+{
+	char key[40];
+	size_t n = cite_latest(&r->cite, r->cited);
+	sbuf out;
+
+	sbuf_init(&out);
+	mc_fmt(key, sizeof(key), "epochai:%s", r->as_of ? r->as_of : "");
+	cite_html(&out, 2, &r->texts[lang], &r->texts[0], key, CITE_TITLE, r->cited, n,
+		  r->cite.readme);
+	return sbuf_detach(&out, NULL);
+}
+
 /* The index page of every language. */
 static int render_indexes(render_run *r, mc_err *err)
 {
@@ -519,10 +586,21 @@ static int render_indexes(render_run *r, mc_err *err)
 		page p;
 		int failed;
 
+		sbuf lead;
+
 		page_init(&p, r->langs[j]);
+		sbuf_init(&lead);
 		failed = page_build_index(&p, r->entries, r->nentries, r->as_of, &r->texts[j],
-					  &r->texts[0], err) ||
-			 write_page_framed(r, &p, j, "index", err);
+					  &r->texts[0], err);
+		if (!failed)
+			page_add_raw(&p, cite_of_index(r, j));
+		if (r->site && r->site->downloads)
+			download_list_html(r->site->downloads, "../../", &r->texts[j], &r->texts[0],
+					   &lead);
+		r->frame_lead = lead.len ? lead.data : NULL;
+		failed = failed || write_page_framed(r, &p, j, "index", err);
+		r->frame_lead = NULL;
+		sbuf_release(&lead);
 		page_release(&p);
 		if (failed)
 			return -1;
@@ -549,6 +627,8 @@ static void render_run_release(render_run *r)
 	former_names_release(r->formers, r->nformers);
 	free(r->citation);
 	render_words_free(r->words, r->words ? r->nlangs : 0);
+	cite_release(&r->cite);
+	free(r->cited);
 }
 
 int render_all(catalogue *cat, const char *as_of, const char *outdir, const render_site *site,
@@ -567,8 +647,10 @@ int render_all(catalogue *cat, const char *as_of, const char *outdir, const rend
 	if (load_languages(&r, outdir, err) ||
 	    query_models(cat, as_of, &r.names, &r.nnames, err) ||
 	    query_former_names(cat, as_of, &r.formers, &r.nformers, err) ||
-	    credit_citation_upto(cat, as_of, &r.citation, err) < 0)
+	    credit_citation_upto(cat, as_of, &r.citation, err) < 0 ||
+	    cite_load(cat, as_of, &r.cite, err))
 		goto out;
+	r.cited = xcalloc(r.cite.n + 1, sizeof(*r.cited));
 	if (site) {
 		r.words = xcalloc(r.nlangs, sizeof(*r.words));
 		for (i = 0; i < r.nlangs; i++)

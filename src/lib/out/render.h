@@ -68,6 +68,9 @@ void render_frame(frame *f, frame_alt *alts, const render_words *words, size_t n
  * no frame, as render --all writes them). */
 typedef struct render_site {
 	const char *base_url;        /* the site's URL (NULL or "": not known) */
+	/* the publication's downloads (download.h): listed on the indexes,
+	 * and each model's JSON twin written beside them; NULL: none */
+	const struct download_set *downloads;
 } render_site;
 
 /*

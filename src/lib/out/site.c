@@ -3,6 +3,9 @@
 #include "out/feed.h"
 #include "out/changes.h"
 #include "out/render.h"
+#include "out/cite.h"
+#include "out/download.h"
+#include "out/translate.h"
 #include "db/credit.h"
 #include "db/query.h"
 #include "db/snapshot.h"
@@ -303,6 +306,7 @@ typedef struct publish {
 	size_t nwords;
 	frame frame;                 /* the frame of the audit pages (English) */
 	frame_alt *alts;             /* its other languages */
+	download_set downloads;      /* the version's downloads (download.h) */
 	mc_err *err;
 } publish;
 
@@ -1427,6 +1431,7 @@ static int switch_version(publish *p)
 	rc = 0;
 	install_link(p, "pages");
 	install_link(p, "audit");
+	install_link(p, "downloads");
 	install_root(p);
 	if (p->prev_name[0])
 		retire_version(p, p->prev_name, p->site);
@@ -1512,7 +1517,8 @@ static int publish_prepare(publish *p, const char *out)
 	mc_fmt(p->state, sizeof(p->state), "%s/" STATE, out);
 	mc_fmt(p->build, sizeof(p->build), "%s/build-%ld", p->state, (long)getpid());
 	if (make_dir(p->out, p->err) || make_dir(p->state, p->err) ||
-	    check_entry(p, "pages") || check_entry(p, "audit") || site_id(p))
+	    check_entry(p, "pages") || check_entry(p, "audit") || check_entry(p, "downloads") ||
+	    site_id(p))
 		return -1;
 	current_name(p->state, p->prev_name);
 	if (p->prev_name[0]) {
@@ -1558,6 +1564,44 @@ static int frame_load(publish *p)
 	return 0;
 }
 
+/* What the root page adds to language lang's part: the downloads with
+ * their sizes and the citation block (each export's latest file), in
+ * that language (*html, the caller frees it). 0, or -1 (err). */
+static int root_more(publish *p, const char *lang, char **html)
+{
+	page_texts texts, english;
+	const provenance_file **files;
+	cite_set c;
+	char key[40];
+	size_t n;
+	sbuf out;
+
+	*html = NULL;
+	if (cite_load(p->cat, p->as_of, &c, p->err))
+		return -1;
+	if (translate_load(p->cat, "en", &english, p->err) < 0) {
+		cite_release(&c);
+		return -1;
+	}
+	if (translate_load(p->cat, lang, &texts, p->err) < 0) {
+		page_texts_release(&english);
+		cite_release(&c);
+		return -1;
+	}
+	files = xcalloc(c.n + 1, sizeof(*files));
+	n = cite_latest(&c, files);
+	sbuf_init(&out);
+	download_list_html(&p->downloads, "", &texts, &english, &out);
+	mc_fmt(key, sizeof(key), "epochai:%s", p->as_of);
+	cite_html(&out, 3, &texts, &english, key, CITE_TITLE, files, n, c.readme);
+	*html = sbuf_detach(&out, NULL);
+	free(files);
+	page_texts_release(&texts);
+	page_texts_release(&english);
+	cite_release(&c);
+	return 0;
+}
+
 /* The root page, DIR/index.html through the link install_root makes:
  * every language's words, the newest snapshot's date. 0, or -1 (err). */
 static int write_root(publish *p)
@@ -1565,10 +1609,11 @@ static int write_root(publish *p)
 	frame *frames = xcalloc(p->nwords, sizeof(*frames));
 	frame_alt *alts = xcalloc(p->nwords * p->nwords + 1, sizeof(*alts));
 	frame_root_text *t = xcalloc(p->nwords, sizeof(*t));
+	char **more = xcalloc(p->nwords + 1, sizeof(*more));
 	char path[PATH_MAX], sha[65], day[11];
 	size_t i;
 	sbuf out;
-	int rc;
+	int rc = 0;
 
 	for (i = 0; i < p->nwords; i++) {
 		render_frame(&frames[i], alts + i * p->nwords, p->words, p->nwords, i, "",
@@ -1577,15 +1622,20 @@ static int write_root(publish *p)
 		t[i].name = p->words[i].name;
 		t[i].about = p->words[i].about;
 		t[i].published = p->words[i].published;
+		if (!rc)
+			rc = root_more(p, p->words[i].lang, &more[i]);
+		t[i].more = more[i];
 	}
 	mc_fmt(day, sizeof(day), "%.10s", p->stats->label);
 	sbuf_init(&out);
 	frame_root_html(t, p->nwords, day, &out);
 	mc_fmt(path, sizeof(path), "%s/index.html", p->build);
-	rc = write_file(path, out.data, out.len, p->err);
+	if (!rc)
+		rc = write_file(path, out.data, out.len, p->err);
 	if (!rc && !(rc = sha256_file(path, sha, NULL, p->err)))
 		manifest_add(&p->now, "index.html", sha);
 	sbuf_release(&out);
+	mc_free_strings(more, p->nwords);
 	free(t);
 	free(alts);
 	free(frames);
@@ -1598,7 +1648,7 @@ static int publish_build(publish *p)
 	static const char *const dirs[] = { "", "/pages", "/audit", "/entries" };
 	site_row *rows = xcalloc(p->nsnaps + 1, sizeof(*rows));
 	render_stats rs;
-	render_site site = { p->base_url };
+	render_site site = { p->base_url, &p->downloads };
 	char path[PATH_MAX];
 	size_t k;
 	int rc = -1;
@@ -1613,6 +1663,9 @@ static int publish_build(publish *p)
 			goto out;
 		}
 	}
+	mc_fmt(path, sizeof(path), "%s/downloads", p->build);
+	if (download_write(p->cat, p->as_of, path, p->base_url, &p->downloads, p->err))
+		goto out;
 	mc_fmt(path, sizeof(path), "%s/pages", p->build);
 	if (render_all(p->cat, p->as_of, path, &site, &rs, p->err) || frame_load(p) ||
 	    build_audits(p, rows) || write_root(p))
@@ -1627,7 +1680,7 @@ static int publish_build(publish *p)
 	if (write_changes(p) || build_feed(p) ||
 	    rows_write(p->build, "published.tsv", rows, p->nsnaps, p->err) ||
 	    rows_write(p->build, "withdrawn.tsv", p->withdrawn, p->nwithdrawn, p->err) ||
-	    hash_build(p, "audit") || hash_build(p, "entries"))
+	    hash_build(p, "audit") || hash_build(p, "entries") || hash_build(p, "downloads"))
 		goto out;
 	for (k = 0; k < 4; k++) {
 		static const char *const names[] = { "published.tsv", "withdrawn.tsv", "render.tsv",
@@ -1643,7 +1696,7 @@ static int publish_build(publish *p)
 			manifest_add(&p->now, name, sha);
 		}
 	}
-	if (p->prev[0] && (carry(p, "pages") || carry(p, "audit")))
+	if (p->prev[0] && (carry(p, "pages") || carry(p, "audit") || carry(p, "downloads")))
 		goto out;
 	if (manifest_write(p->build, &p->now, p->err))
 		goto out;
@@ -1693,6 +1746,7 @@ out:
 	strmap_release(&p.explained);
 	changes_release(p.changes, p.nchanges);
 	render_words_free(p.words, p.nwords);
+	download_release(&p.downloads);
 	free(p.alts);
 	mc_free_strings(p.volatile_fields, p.nvolatile);
 	free(p.snaps);

@@ -1,0 +1,374 @@
+#include "out/download.h"
+#include "out/cite.h"
+#include "out/format.h"
+#include "out/template.h"
+#include "db/query.h"
+#include "read/csv.h"
+#include "base/textout.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+int download_json_number(const char *text, size_t len)
+{
+	size_t i = 0, start;
+
+	if (i < len && text[i] == '-')
+		i++;
+	if (i < len && text[i] == '0') {
+		i++;
+	} else {
+		start = i;
+		while (i < len && text[i] >= '0' && text[i] <= '9')
+			i++;
+		if (i == start)
+			return 0;
+	}
+	if (i < len && text[i] == '.') {
+		start = ++i;
+		while (i < len && text[i] >= '0' && text[i] <= '9')
+			i++;
+		if (i == start)
+			return 0;
+	}
+	if (i < len && (text[i] == 'e' || text[i] == 'E')) {
+		i++;
+		if (i < len && (text[i] == '+' || text[i] == '-'))
+			i++;
+		start = i;
+		while (i < len && text[i] >= '0' && text[i] <= '9')
+			i++;
+		if (i == start)
+			return 0;
+	}
+	return i == len && len > 0;
+}
+
+static int make_dir(const char *path, mc_err *err)
+{
+	if (mkdir(path, 0755) && errno != EEXIST)
+		return mc_error(err, "%s: cannot create: %s", path, strerror(errno));
+	return 0;
+}
+
+/* Write content as dir/name (a new file). */
+static int write_file(const char *dir, const char *name, const sbuf *content, mc_err *err)
+{
+	char path[4096];
+	FILE *f;
+	int ok;
+
+	mc_fmt(path, sizeof(path), "%s/%s", dir, name);
+	unlink(path);
+	f = fopen(path, "wbx");
+	if (!f)
+		return mc_error(err, "%s: cannot create: %s", path, strerror(errno));
+	ok = fwrite(content->data ? content->data : "", 1, content->len, f) == content->len;
+	if (fclose(f) || !ok)
+		return mc_error(err, "%s: cannot write: %s", path, strerror(errno));
+	return 0;
+}
+
+static void json_str(sbuf *out, const char *s)
+{
+	textout_json_string(out, s ? s : "", s ? strlen(s) : 0);
+}
+
+/* The JSON of one export from its CSV (csv, as query_export_csv wrote it). */
+static int export_json(catalogue *cat, const provenance_file *f, const char *as_of,
+		       const sbuf *csv, sbuf *out, mc_err *err)
+{
+	char **types = NULL;
+	size_t ntypes = 0, i, rows = 0;
+	csv_reader *r = NULL;
+	csv_row row;
+	int rc, first = 1;
+
+	if (provenance_column_types(cat, f->export, as_of, &types, &ntypes, err) < 0 ||
+	    csv_open_mem(&r, csv->data, csv->len, f->export, err))
+		goto fail;
+	sbuf_adds(out, "{\"export\": ");
+	json_str(out, f->export);
+	sbuf_addf(out, ",\n\"snapshot\": \"%s\",\n\"sha256\": \"%s\",\n", f->day, f->sha256);
+	sbuf_adds(out, "\"source\": \"" CITE_AUTHOR "\",\n\"licence\": \"" CITE_LICENCE "\",\n"
+		  "\"licence_url\": \"" CITE_LICENCE_URL "\",\n\"columns\": [");
+	while ((rc = csv_next(r, &row, err)) == 1) {
+		if (first) {
+			for (i = 0; i < row.nfields; i++) {
+				sbuf_adds(out, i ? ", " : "");
+				textout_json_string(out, row.fields[i], row.lengths[i]);
+			}
+			sbuf_adds(out, "],\n\"types\": [");
+			for (i = 0; i < ntypes; i++) {
+				sbuf_adds(out, i ? ", " : "");
+				json_str(out, types[i]);
+			}
+			sbuf_adds(out, "],\n\"rows\": [");
+			first = 0;
+			continue;
+		}
+		sbuf_adds(out, rows++ ? ",\n[" : "\n[");
+		for (i = 0; i < row.nfields; i++) {
+			int number = i < ntypes && !strcmp(types[i], "number");
+
+			sbuf_adds(out, i ? ", " : "");
+			if (!row.lengths[i])
+				sbuf_adds(out, "null");
+			else if (number && download_json_number(row.fields[i], row.lengths[i]))
+				sbuf_add(out, row.fields[i], row.lengths[i]);
+			else
+				textout_json_string(out, row.fields[i], row.lengths[i]);
+		}
+		sbuf_adds(out, "]");
+	}
+	if (rc < 0)
+		goto fail;
+	sbuf_adds(out, first ? "],\n\"types\": [],\n\"rows\": []}\n" : "\n]}\n");
+	csv_free(r);
+	mc_free_strings(types, ntypes);
+	return 0;
+fail:
+	if (r)
+		csv_free(r);
+	mc_free_strings(types, ntypes);
+	return -1;
+}
+
+static void add_file(download_set *d, const provenance_file *f, int json, size_t bytes)
+{
+	download_file *x;
+
+	d->files = xrealloc(d->files, (d->n + 1) * sizeof(*d->files));
+	x = &d->files[d->n++];
+	memset(x, 0, sizeof(*x));
+	mc_fmt(x->name, sizeof(x->name), "%s-%s.%s", f->export, f->day, json ? "json" : "csv");
+	x->export = xstrdup(f->export);
+	mc_fmt(x->day, sizeof(x->day), "%s", f->day);
+	x->json = json;
+	x->bytes = bytes;
+}
+
+/* One export's CSV and JSON. */
+static int write_export(catalogue *cat, const provenance_file *f, const char *as_of,
+			download_set *d, mc_err *err)
+{
+	sbuf csv, json;
+	int rc;
+
+	sbuf_init(&csv);
+	sbuf_init(&json);
+	rc = query_export_csv(cat, f->export, as_of, &csv, err);
+	if (rc == 0) {
+		add_file(d, f, 0, csv.len);
+		rc = write_file(d->dir, d->files[d->n - 1].name, &csv, err);
+	}
+	if (rc == 0)
+		rc = export_json(cat, f, as_of, &csv, &json, err);
+	if (rc == 0) {
+		add_file(d, f, 1, json.len);
+		rc = write_file(d->dir, d->files[d->n - 1].name, &json, err);
+	}
+	sbuf_release(&csv);
+	sbuf_release(&json);
+	return rc > 0 ? 0 : rc;
+}
+
+int download_write(catalogue *cat, const char *as_of, const char *dir, const char *base_url,
+		   download_set *d, mc_err *err)
+{
+	cite_set c;
+	const provenance_file **latest;
+	char models[4096];
+	size_t n, i;
+	int rc = 0;
+
+	memset(d, 0, sizeof(*d));
+	d->dir = xstrdup(dir);
+	d->base_url = base_url;
+	mc_fmt(models, sizeof(models), "%s/models", dir);
+	if (make_dir(dir, err) || make_dir(models, err) || cite_load(cat, as_of, &c, err))
+		return -1;
+	latest = xcalloc(c.n + 1, sizeof(*latest));
+	n = cite_latest(&c, latest);
+	for (i = 0; !rc && i < n; i++)
+		rc = write_export(cat, latest[i], as_of, d, err);
+	free(latest);
+	cite_release(&c);
+	return rc;
+}
+
+void download_release(download_set *d)
+{
+	size_t i;
+
+	for (i = 0; d->files && i < d->n; i++)
+		free(d->files[i].export);
+	free(d->files);
+	free(d->dir);
+	memset(d, 0, sizeof(*d));
+}
+
+static void html(sbuf *out, const char *s)
+{
+	textout_html(out, s, strlen(s));
+}
+
+static const char *no_value(void *ctx, const char *name, size_t len)
+{
+	(void)ctx;
+	(void)name;
+	(void)len;
+	return NULL;
+}
+
+static void text(sbuf *out, const page_texts *texts, const page_texts *english, page_text_id id)
+{
+	const char *t = texts && texts->text[id] ? texts->text[id] :
+		english && english->text[id] ? english->text[id] : NULL;
+	sbuf s;
+
+	sbuf_init(&s);
+	if (!t || template_expand(t, no_value, NULL, &s))
+		sbuf_adds(&s, page_text_key(id));
+	html(out, s.data ? s.data : "");
+	sbuf_release(&s);
+}
+
+static void file_link(sbuf *out, const download_file *f, const char *root)
+{
+	sbuf_adds(out, "<a href=\"");
+	html(out, root);
+	sbuf_adds(out, "downloads/");
+	html(out, f->name);
+	sbuf_adds(out, f->json ? "\" type=\"application/json\">JSON</a> " :
+		  "\" type=\"text/csv\">CSV</a> ");
+	format_bytes((double)f->bytes, out);
+}
+
+void download_list_html(const download_set *d, const char *root, const page_texts *texts,
+			const page_texts *english, sbuf *out)
+{
+	size_t i;
+
+	if (!d || !d->n)
+		return;
+	sbuf_adds(out, "<p>");
+	text(out, texts, english, PT_DOWNLOADS_LABEL);
+	sbuf_adds(out, "</p>\n<ul class=\"downloads\">\n");
+	for (i = 0; i < d->n; i++) {
+		const download_file *f = &d->files[i];
+		int same = i > 0 && !strcmp(d->files[i - 1].export, f->export);
+
+		if (!same) {
+			sbuf_adds(out, i ? "</li>\n<li>" : "<li>");
+			html(out, f->export);
+			sbuf_adds(out, " (");
+			html(out, f->day);
+			sbuf_adds(out, "): ");
+		} else {
+			sbuf_adds(out, ", ");
+		}
+		file_link(out, f, root);
+	}
+	sbuf_adds(out, "</li>\n</ul>\n");
+}
+
+void download_twin_path(const char *stem, char *buf, size_t len)
+{
+	mc_fmt(buf, len, "downloads/models/%s.json", stem);
+}
+
+/* "URL" of the page pages/LANG/STEM.html: absolute under the site's URL
+ * when known, else from the site root. */
+static void page_url(sbuf *out, const download_set *d, const char *lang, const char *stem)
+{
+	sbuf url;
+	size_t n = d->base_url ? strlen(d->base_url) : 0;
+
+	sbuf_init(&url);
+	if (n)
+		sbuf_addf(&url, "%s%s", d->base_url, d->base_url[n - 1] == '/' ? "" : "/");
+	sbuf_addf(&url, "pages/%s/%s.html", lang, stem);
+	json_str(out, url.data);
+	sbuf_release(&url);
+}
+
+/* The twin's "citation" member. */
+static void twin_citation(sbuf *out, const provenance_file *const *files, size_t n)
+{
+	char day[11];
+	size_t i;
+
+	cite_day(files, n, day);
+	sbuf_adds(out, ",\n\"citation\": {\"source\": \"" CITE_AUTHOR "\", \"licence\": \""
+		  CITE_LICENCE "\", \"licence_url\": \"" CITE_LICENCE_URL "\", \"url\": \""
+		  CITE_URL "\", \"snapshot\": ");
+	json_str(out, day);
+	sbuf_adds(out, ", \"files\": [");
+	for (i = 0; i < n; i++) {
+		sbuf_adds(out, i ? ", {\"export\": " : "{\"export\": ");
+		json_str(out, files[i]->export);
+		sbuf_addf(out, ", \"snapshot\": \"%s\", \"sha256\": \"%s\"}", files[i]->day,
+			  files[i]->sha256);
+	}
+	sbuf_adds(out, "]}");
+}
+
+int download_twin(const download_set *d, const model_view *m, const char *stem,
+		  char *const *langs, size_t nlangs, const provenance_file *const *files,
+		  size_t nfiles, mc_err *err)
+{
+	char dir[4096], name[200];
+	size_t i;
+	sbuf out;
+	int rc;
+
+	sbuf_init(&out);
+	sbuf_adds(&out, "{\"name\": ");
+	json_str(&out, m->name);
+	sbuf_adds(&out, ",\n\"url\": ");
+	page_url(&out, d, nlangs ? langs[0] : "en", stem);
+	sbuf_adds(&out, ",\n\"pages\": {");
+	for (i = 0; i < nlangs; i++) {
+		sbuf_adds(&out, i ? ", " : "");
+		json_str(&out, langs[i]);
+		sbuf_adds(&out, ": ");
+		page_url(&out, d, langs[i], stem);
+	}
+	sbuf_adds(&out, "},\n\"last_updated\": ");
+	json_str(&out, m->last_updated);
+	sbuf_adds(&out, ",\n\"exports\": [");
+	for (i = 0; i < m->exports.n; i++) {
+		sbuf_adds(&out, i ? ", " : "");
+		json_str(&out, m->exports.items[i]);
+	}
+	sbuf_adds(&out, "],\n\"values\": {");
+	for (i = 0; i < m->values.n; i++) {
+		sbuf_adds(&out, i ? ",\n  " : "\n  ");
+		json_str(&out, m->values.items[i].field);
+		sbuf_adds(&out, ": ");
+		json_str(&out, m->values.items[i].value);
+	}
+	sbuf_adds(&out, "},\n\"sources\": {");
+	for (i = 0; i < m->values.n; i++) {
+		sbuf_adds(&out, i ? ",\n  " : "\n  ");
+		json_str(&out, m->values.items[i].field);
+		sbuf_adds(&out, ": {\"export\": ");
+		json_str(&out, m->values.items[i].export);
+		sbuf_adds(&out, ", \"snapshot\": ");
+		json_str(&out, m->values.items[i].since);
+		sbuf_adds(&out, "}");
+	}
+	sbuf_adds(&out, "}");
+	twin_citation(&out, files, nfiles);
+	sbuf_adds(&out, "}\n");
+	mc_fmt(dir, sizeof(dir), "%s/models", d->dir);
+	mc_fmt(name, sizeof(name), "%s.json", stem);
+	rc = write_file(dir, name, &out, err);
+	sbuf_release(&out);
+	return rc;
+}
