@@ -481,21 +481,44 @@ static int render_redirects(render_run *r, mc_err *err)
 	return 0;
 }
 
-/* The citation block of model m's page in language lang (cite.h): the
- * files its values come from. */
-static char *cite_of_model(render_run *r, const model_view *m, size_t lang, const char *stem)
+/* The citation block of model m's page (cite.h): the files of c its
+ * values come from (cited: room for c->n of them). */
+static char *cite_block(const cite_set *c, const provenance_file **cited, const model_view *m,
+			const char *stem, const page_texts *texts, const page_texts *english)
 {
 	char key[160];
-	size_t n = cite_model(&r->cite, m, r->cited);
+	size_t n = cite_model(c, m, cited);
 	sbuf out, title;
 
 	sbuf_init(&out);
 	sbuf_init(&title);
 	sbuf_addf(&title, CITE_TITLE ": %s", m->name);
 	mc_fmt(key, sizeof(key), "epochai:%s", stem);
-	cite_html(&out, 2, &r->texts[lang], &r->texts[0], key, title.data, r->cited, n, NULL);
+	cite_html(&out, 2, texts, english, key, title.data, cited, n, NULL);
 	sbuf_release(&title);
 	return sbuf_detach(&out, NULL);
+}
+
+static char *cite_of_model(render_run *r, const model_view *m, size_t lang, const char *stem)
+{
+	return cite_block(&r->cite, r->cited, m, stem, &r->texts[lang], &r->texts[0]);
+}
+
+int render_page_cite(catalogue *cat, const char *name, const model_view *m,
+		     const page_texts *texts, const page_texts *english, page *p, mc_err *err)
+{
+	const provenance_file **cited;
+	char stem[128];
+	cite_set c;
+
+	if (cite_load(cat, m->as_of, &c, err))
+		return -1;
+	cited = xcalloc(c.n + 1, sizeof(*cited));
+	render_file_stem(name, stem, sizeof(stem));
+	page_add_raw(p, cite_block(&c, cited, m, stem, texts, english));
+	free(cited);
+	cite_release(&c);
+	return 0;
 }
 
 /* Model m's JSON twin beside the downloads; r->frame_data (its path from

@@ -29,6 +29,12 @@ void render_file_stem(const char *name, char *buf, size_t len);
  * NULL when it has none. The caller frees it. */
 char *render_formerly(const former_name *formers, size_t n, const char *name);
 
+/* Append to p, the page of model m (the name it was asked by: name),
+ * its citation block (cite.h) in the language of texts, as render_all's
+ * pages have it. 0, or -1 (err). */
+int render_page_cite(catalogue *cat, const char *name, const model_view *m,
+		     const page_texts *texts, const page_texts *english, page *p, mc_err *err);
+
 /* What render_all did. */
 typedef struct render_stats {
 	size_t models;               /* models rendered */
