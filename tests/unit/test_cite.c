@@ -68,9 +68,9 @@ static void escaping(void)
 static void entry(void)
 {
 	char na[] = "notable_ai_models", nb[] = "all_ai_models";
-	provenance_file a = { na, "2025-05-06",
+	provenance_file a = { 1, na, "2025-05-06",
 			      "7aafcdfbbdcd5f9773518d316631fa275dde99429338956c76321b272915d98c", 10 };
-	provenance_file b = { nb, "2025-04-23",
+	provenance_file b = { 2, nb, "2025-04-23",
 			      "5d81f5cce379759011a666fba8bbe35fac3853c63583815908aeeec5fc76fc10", 20 };
 	const provenance_file *files[] = { &b, &a };
 	char day[11];
@@ -100,7 +100,7 @@ static void entry(void)
 static void block(void)
 {
 	char name[] = "<b>&";
-	provenance_file a = { name, "2025-05-06", "ab", 10 };
+	provenance_file a = { 3, name, "2025-05-06", "ab", 10 };
 	const provenance_file *files[] = { &a };
 	page_texts en;
 	sbuf out;

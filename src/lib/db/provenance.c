@@ -30,10 +30,10 @@ int provenance_files(catalogue *cat, const char *as_of, provenance_file **files,
 	*files = NULL;
 	*n = 0;
 	if (catalogue_prepare(cat, &st,
-			      "SELECT se.export, s.as_of, se.sha256, se.bytes FROM snapshot_export se"
+			      "SELECT se.export, s.as_of, se.sha256, se.bytes, se.id FROM snapshot_export se"
 			      " JOIN snapshot s ON s.id = se.snapshot_id"
 			      " WHERE ?1 IS NULL OR s.as_of <= ?1"
-			      " ORDER BY se.export, s.as_of, s.id", err))
+			      " ORDER BY se.export, s.as_of, s.id, se.id", err))
 		return -1;
 	if (as_of && *as_of && sqlite3_bind_text(st, 1, as_of, -1, SQLITE_TRANSIENT) != SQLITE_OK) {
 		sqlite3_finalize(st);
@@ -46,15 +46,10 @@ int provenance_files(catalogue *cat, const char *as_of, provenance_file **files,
 
 		if (!export_name || !day)
 			continue;
-		/* a later file of the same export and day takes the place */
-		if (*n && !strcmp((*files)[*n - 1].export, export_name) &&
-		    !strcmp((*files)[*n - 1].day, day)) {
-			f = &(*files)[*n - 1];
-		} else {
-			*files = xrealloc(*files, (*n + 1) * sizeof(**files));
-			f = &(*files)[(*n)++];
-			f->export = xstrdup(export_name);
-		}
+		*files = xrealloc(*files, (*n + 1) * sizeof(**files));
+		f = &(*files)[(*n)++];
+		f->export = xstrdup(export_name);
+		f->id = sqlite3_column_int64(st, 4);
 		copy_text(st, 1, f->day, sizeof(f->day));
 		copy_text(st, 2, f->sha256, sizeof(f->sha256));
 		f->bytes = (unsigned long long)sqlite3_column_int64(st, 3);

@@ -14,6 +14,7 @@
 
 /* One export file of a snapshot (a snapshot_export row). */
 typedef struct provenance_file {
+	sqlite3_int64 id;            /* the snapshot_export */
 	char *export;                /* the export's name */
 	char day[11];                /* the snapshot's date (YYYY-MM-DD) */
 	char sha256[65];             /* SHA-256 of the content (decompressed) */
@@ -21,8 +22,8 @@ typedef struct provenance_file {
 } provenance_file;
 
 /* Every export file of the snapshots dated on or before as_of (NULL or
- * "": all), by export name, then date; of the files of one export on one
- * day only the last loaded. *files (n entries) is the caller's: free with
+ * "": all), by export name, then date, then as loaded. *files (n
+ * entries) is the caller's: free with
  * provenance_files_free. 0 or -1. */
 int provenance_files(catalogue *cat, const char *as_of, provenance_file **files, size_t *n,
 		     mc_err *err);

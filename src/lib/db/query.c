@@ -898,7 +898,7 @@ static int lookup_prepare(catalogue *cat, int any_time, sqlite3_stmt **st_out,
 	if (catalogue_prepare(cat, &st,
 			      any_time ?
 			      "SELECT r.export, v.norm, v.valid_from, r.id, v.name, " EXPORT_KEY
-			      " FROM version v"
+			      ", v.snapshot_export_id FROM version v"
 			      " JOIN record r ON r.id = v.record_id"
 			      " LEFT JOIN precedence p ON p.export = r.export"
 			      " WHERE v.record_id IN (SELECT record_id FROM version WHERE name = ?)"
@@ -906,7 +906,7 @@ static int lookup_prepare(catalogue *cat, int any_time, sqlite3_stmt **st_out,
 			      " AND v.valid_from <= ? AND (v.valid_to IS NULL OR v.valid_to > ?)"
 			      " ORDER BY " EXPORT_KEY " IS NOT ?5, coalesce(p.rank, 1000000), r.export" :
 			      "SELECT r.export, v.norm, v.valid_from, r.id, v.name, " EXPORT_KEY
-			      " FROM version v"
+			      ", v.snapshot_export_id FROM version v"
 			      " JOIN record r ON r.id = v.record_id"
 			      " LEFT JOIN precedence p ON p.export = r.export"
 			      " WHERE v.name = ? AND r.occurrence = ? AND v.tombstone = 0"
@@ -984,8 +984,14 @@ static int model_lookup(catalogue *cat, const char *name, long occurrence,
 				 cat->path);
 			goto out;
 		}
-		merge_values(m, &seen, &h, &values, export_name,
-			     (const char *)sqlite3_column_text(st, 2));
+		{
+			size_t before = m->values.n;
+
+			merge_values(m, &seen, &h, &values, export_name,
+				     (const char *)sqlite3_column_text(st, 2));
+			for (; before < m->values.n; before++)
+				m->values.items[before].source = sqlite3_column_int64(st, 6);
+		}
 		json_flat_release(&values);
 		header_release(&h);
 		sqlite3_bind_int64(upd, 1, sqlite3_column_int64(st, 3));

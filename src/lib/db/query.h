@@ -164,6 +164,7 @@ typedef struct model_value {
 	char *value;                 /* normalised value */
 	char *export;                /* export it comes from */
 	char *since;                 /* snapshot date of the version holding it */
+	sqlite3_int64 source;        /* the export file (snapshot_export) of that version */
 } model_value;
 
 typedef struct model_view {

@@ -37,8 +37,9 @@ size_t cite_latest(const cite_set *c, const provenance_file **out)
 	return k;
 }
 
-/* export's file of day, else its latest before day; NULL when none. */
-static const provenance_file *file_of(const cite_set *c, const char *export_name, const char *day)
+/* The file of v's version; else (no such id) export's latest file on or
+ * before v's date. NULL when none. */
+static const provenance_file *file_of(const cite_set *c, const model_value *v)
 {
 	const provenance_file *best = NULL;
 	size_t i;
@@ -46,7 +47,9 @@ static const provenance_file *file_of(const cite_set *c, const char *export_name
 	for (i = 0; i < c->n; i++) {
 		const provenance_file *f = &c->files[i];
 
-		if (!strcmp(f->export, export_name) && (!day || strcmp(f->day, day) <= 0))
+		if (v->source && f->id == v->source)
+			return f;
+		if (!strcmp(f->export, v->export) && (!v->since || strcmp(f->day, v->since) <= 0))
 			best = f;
 	}
 	return best;
@@ -62,7 +65,7 @@ size_t cite_model(const cite_set *c, const model_view *m, const provenance_file 
 
 		if (!v->export)
 			continue;
-		f = file_of(c, v->export, v->since);
+		f = file_of(c, v);
 		for (j = 0; f && j < k; j++)
 			if (out[j] == f || !strcmp(out[j]->export, f->export))
 				f = NULL;
