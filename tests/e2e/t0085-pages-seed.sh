@@ -54,11 +54,15 @@ text_of_html=$(python3 -c '
 import html.parser, sys
 class P(html.parser.HTMLParser):
     def __init__(self):
-        super().__init__(); self.out = []; self.skip = 0; self.line = []
+        super().__init__(); self.out = []; self.skip = 0; self.line = []; self.cite = 0
     def handle_starttag(self, tag, a):
         if tag in ("style", "title"): self.skip += 1
+        # the citation block is HTML only (docs/pages.md): not of the text page
+        if tag == "div" and ("class", "cite") in a: self.cite = 1; self.skip += 1
     def handle_endtag(self, tag):
-        if tag in ("style", "title"): self.skip -= 1
+        if self.cite:
+            if tag == "div": self.cite = 0; self.skip -= 1
+        elif tag in ("style", "title"): self.skip -= 1
         elif tag in ("h1", "h2", "h3", "h4", "p", "dt", "dd"):
             self.out.append(("- " if tag in ("dt", "dd") else "") + "".join(self.line)); self.line = []
     def handle_data(self, d):
