@@ -450,6 +450,18 @@ static int utf8_ok(const char *s, size_t len)
 	return 1;
 }
 
+/* Room for n fields in starts, lengths and fields. */
+static void fields_room(csv_reader *r, size_t n)
+{
+	if (n <= r->cap)
+		return;
+	while (r->cap < n)
+		r->cap = r->cap ? r->cap * 2 : 64;
+	r->starts = xrealloc(r->starts, r->cap * sizeof *r->starts);
+	r->lengths = xrealloc(r->lengths, r->cap * sizeof *r->lengths);
+	r->fields = xrealloc(r->fields, r->cap * sizeof *r->fields);
+}
+
 /* Close the field that began at offset start: terminate it, record it and
  * fold its facts into the row's flags. */
 static void end_field(csv_reader *r, size_t start, const struct field_info *fi,
@@ -465,12 +477,7 @@ static void end_field(csv_reader *r, size_t start, const struct field_info *fi,
 		return;
 	if (b->len >= r->max_row && !r->too_long)
 		row_cut(r);
-	if (r->nfields == r->cap) {
-		r->cap = r->cap ? r->cap * 2 : 64;
-		r->starts = xrealloc(r->starts, r->cap * sizeof *r->starts);
-		r->lengths = xrealloc(r->lengths, r->cap * sizeof *r->lengths);
-		r->fields = xrealloc(r->fields, r->cap * sizeof *r->fields);
-	}
+	fields_room(r, r->nfields + 1);
 	if (b->len + 1 > b->cap)
 		sbuf_grow(b, 0);
 	b->data[b->len++] = '\0';
@@ -506,54 +513,70 @@ static int skip_bom(csv_reader *r, mc_err *err)
 
 /* The text of a quoted field whose quotes are all doubled pairs (the
  * splitter checked), from after its opening quote to before its closing
- * one: each pair becomes one quote. */
-static void add_quoted_text(csv_reader *r, const unsigned char *s, size_t n)
+ * one, to out: each pair becomes one quote. Returns the length written. */
+static size_t unquote(char *out, const unsigned char *s, size_t n)
 {
 	const unsigned char *q;
+	size_t len = 0;
 
 	while ((q = memchr(s, '"', n)) != NULL) {
 		size_t k = (size_t)(q - s) + 1;
 
-		row_add(r, s, k);
+		memcpy(out + len, s, k);
+		len += k;
 		s += k + 1;
 		n -= k + 1;
 	}
-	row_add(r, s, n);
+	memcpy(out + len, s, n);
+	return len + n;
 }
 
 /*
  * The record at r->p by the block splitter (csvsplit.h): 1 when it took
  * it (its fields in the row buffer and row, r->p at the line end that ends
  * it, r->line past the line ends inside it), 0 when the byte reader must
- * read it (nothing was read).
+ * read it (nothing was read). The record is copied whole, each field's
+ * comma becoming its NUL; from the first quoted field on, fields move
+ * down to where the byte reader puts them.
  */
 static int split_record(csv_reader *r, csv_row *row)
 {
 	csvsplit *s = &r->split;
 	const unsigned char *start = r->p;
-	size_t k, from = 0;
+	size_t k, from = 0, out = 0, n;
+	char *buf;
 
 	if (!csvsplit_record(s, start, (size_t)(r->end - start)))
 		return 0;
+	n = s->nfields;
 	/* the row limit is the byte reader's to apply */
-	if (s->end + s->nfields >= r->max_row)
+	if (s->end + n >= r->max_row)
 		return 0;
-	if (r->buf.cap - r->buf.len <= s->end + s->nfields)
-		sbuf_grow(&r->buf, s->end + s->nfields);
-	for (k = 0; k < s->nfields; k++) {
-		struct field_info fi;
-		size_t to = s->ends[k];
+	if (r->buf.cap <= s->end + 1)
+		sbuf_grow(&r->buf, s->end + 1);
+	fields_room(r, n);
+	buf = r->buf.data;
+	memcpy(buf, start, s->end);
+	for (k = 0; k < n; k++) {
+		size_t to = s->ends[k], len = to - from;
 
-		memset(&fi, 0, sizeof(fi));
-		fi.start = r->buf.len;
-		fi.high = s->high[k];
-		if (to > from && start[from] == '"')
-			add_quoted_text(r, start + from + 1, to - from - 2);
-		else
-			row_add(r, start + from, to - from);
-		end_field(r, fi.start, &fi, row);
+		if (len && start[from] == '"')
+			len = unquote(buf + out, start + from + 1, len - 2);
+		else if (out != from)
+			memcpy(buf + out, start + from, len);
+		buf[out + len] = '\0';
+		r->starts[k] = out;
+		r->lengths[k] = len;
+		if (s->high[k] && !utf8_ok(buf + out, len)) {
+			if (!(row->flags & CSV_ROW_BAD_UTF8))
+				row->bad_field = k;
+			row->flags |= CSV_ROW_BAD_UTF8;
+		}
+		out += len + 1;
 		from = to + 1;
 	}
+	r->buf.len = out;
+	r->nfields = n;
 	r->line += s->lines;
 	r->p = start + s->end;
 	r->split_rows++;

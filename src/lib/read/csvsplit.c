@@ -43,7 +43,7 @@ static uint64_t eq16(__m128i v, char c)
 	return (uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(c)));
 }
 
-static void block_sse2(const unsigned char *block, block_masks *m)
+static inline void block_sse2(const unsigned char *block, block_masks *m)
 {
 	int k;
 
@@ -70,7 +70,7 @@ static inline uint64_t eq32(__m256i v, char c)
 }
 
 __attribute__((target("avx2,pclmul")))
-static void block_avx2(const unsigned char *block, block_masks *m)
+static inline void block_avx2(const unsigned char *block, block_masks *m)
 {
 	__m256i lo = _mm256_loadu_si256((const __m256i *)(const void *)block);
 	__m256i hi = _mm256_loadu_si256((const __m256i *)(const void *)(block + 32));
@@ -142,8 +142,8 @@ typedef struct carry {
  * quotes into s->lines. Returns -1 when the record is not one the splitter
  * takes, 1 when its line end is in this block (s->end set), 0 to go on.
  */
-static int split_block(csvsplit *s, const block_masks *m, uint64_t valid, size_t off,
-		       carry *c)
+static inline __attribute__((always_inline)) int
+split_block(csvsplit *s, const block_masks *m, uint64_t valid, size_t off, carry *c)
 {
 	uint64_t inside = m->inside ^ c->inside;
 	uint64_t eol = (m->lf | m->cr) & ~inside & valid;
@@ -158,9 +158,10 @@ static int split_block(csvsplit *s, const block_masks *m, uint64_t valid, size_t
 	bad = (open & ~(after_sep | after_close)) | (after_close & ~(sep | open)) | m->nul;
 	if (bad & upto)
 		return -1;
-	s->lines += (unsigned long)__builtin_popcountll(m->cr & inside & upto) +
-		    (unsigned long)__builtin_popcountll(m->lf & inside & upto &
-							~(m->cr << 1 | c->cr));
+	if ((m->cr | m->lf) & inside & upto)
+		s->lines += (unsigned long)__builtin_popcountll(m->cr & inside & upto) +
+			    (unsigned long)__builtin_popcountll(m->lf & inside & upto &
+								~(m->cr << 1 | c->cr));
 	bits = sep & upto;
 	high = m->high & upto;
 	while (bits) {
@@ -187,21 +188,19 @@ static int split_block(csvsplit *s, const block_masks *m, uint64_t valid, size_t
 	c->cr = m->cr >> 63;
 	return 0;
 }
-#endif
 
-int csvsplit_record(csvsplit *s, const unsigned char *data, size_t len)
+/*
+ * The record loop, made once per kernel: inlined into a function compiled
+ * for that kernel's instructions, with its mask function inlined too.
+ */
+static inline __attribute__((always_inline)) int
+split_run(csvsplit *s, const unsigned char *data, size_t len, block_fn *masks)
 {
-#if defined(CSVSPLIT_X86)
-	block_fn *masks = s->kernel == CSVSPLIT_AVX2 ? block_avx2 : block_sse2;
 	carry c = { 0, 1, 0, 0, 0 };
 	block_masks m;
 	size_t off;
 	int rc;
 
-	s->nfields = 0;
-	s->lines = 0;
-	if (len > CSVSPLIT_MAX)
-		len = CSVSPLIT_MAX;
 	for (off = 0; off + 64 <= len; off += 64) {
 		masks(data + off, &m);
 		rc = split_block(s, &m, ~UINT64_C(0), off, &c);
@@ -219,10 +218,30 @@ int csvsplit_record(csvsplit *s, const unsigned char *data, size_t len)
 			return rc > 0;
 	}
 	return 0;
+}
+
+static int split_sse2(csvsplit *s, const unsigned char *data, size_t len)
+{
+	return split_run(s, data, len, block_sse2);
+}
+
+__attribute__((target("avx2,pclmul,popcnt,bmi")))
+static int split_avx2(csvsplit *s, const unsigned char *data, size_t len)
+{
+	return split_run(s, data, len, block_avx2);
+}
+#endif
+
+int csvsplit_record(csvsplit *s, const unsigned char *data, size_t len)
+{
+	s->nfields = 0;
+	s->lines = 0;
+	if (len > CSVSPLIT_MAX)
+		len = CSVSPLIT_MAX;
+#if defined(CSVSPLIT_X86)
+	return s->kernel == CSVSPLIT_AVX2 ? split_avx2(s, data, len) : split_sse2(s, data, len);
 #else
-	(void)s;
 	(void)data;
-	(void)len;
 	return 0;
 #endif
 }
