@@ -13,8 +13,9 @@ commands:
                    left out, saying why, when it cannot be installed)
   parse            modelcat-parse alone: read, map, normalise
   parse, records   modelcat-parse --records-only: the CSV reader alone, with
-                   the CPU's best splitter, then the SSE2 and the scalar one
-                   (MODELCAT_CSV_PATH) to show what each bought
+                   the CPU's best path, then the SSE2 block splitter, the
+                   SSE2 field reader and the scalar one (MODELCAT_CSV_PATH)
+                   to show what each bought
   ingest first     ingest into an empty catalogue
   ingest same      ingest of the same content again (no change)
   ingest 1%        ingest of a copy with 1 % of rows changed
@@ -23,8 +24,9 @@ commands:
   publish          modelcat publish of the catalogue into an empty folder
                    (not with BENCH_BIG=1 either)
 
-and prints medians, MB/s, rows/s, peak RSS and each figure as a ratio to
-the .import of the same run, and to DuckDB's read_csv. With --write FILE the table goes into FILE
+and prints medians (wall clock, and CPU time: user + system, which a
+loaded machine disturbs less), MB/s, rows/s, peak RSS and each figure as a
+ratio to the .import of the same run, and to DuckDB's read_csv. With --write FILE the table goes into FILE
 (docs/performance.md) with a description of the machine.
 
 Then the wide row: one model (a real row of the same export) with
@@ -64,8 +66,13 @@ WIDE_COLUMNS = 200000
 WIDE_TARGET = 2.0   # show and render within this ratio to the ingest
 
 
+# CPU seconds (user + system) of each run, by argv, for the CPU column
+CPU = {}
+
+
 def run(argv, stdin=None, env=None):
     """Run argv; return (seconds, peak RSS in KiB or None, exit status).
+    Its CPU time (user + system) is kept in CPU[tuple(argv)].
 
     The peak RSS comes from /usr/bin/time (package `time`): a child forked
     by Python would count Python's own pages before its exec."""
@@ -73,7 +80,8 @@ def run(argv, stdin=None, env=None):
     if TIME:
         fd, rss_file = tempfile.mkstemp(prefix='modelcat-rss.')
         os.close(fd)
-        argv = [TIME, '-f', '%M', '-o', rss_file] + argv
+        key = tuple(argv)
+        argv = [TIME, '-f', '%M %U %S', '-o', rss_file] + argv
     start = time.perf_counter()
     status = subprocess.run(argv, stdin=stdin, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL, env=env).returncode
@@ -81,7 +89,9 @@ def run(argv, stdin=None, env=None):
     rss = None
     if rss_file:
         try:
-            rss = int(open(rss_file).read().split()[-1])
+            words = open(rss_file).read().split()
+            rss = int(words[-3])
+            CPU[key] = float(words[-2]) + float(words[-1])
         except (ValueError, IndexError, OSError):
             pass
         os.remove(rss_file)
@@ -262,6 +272,7 @@ def scaled(args, work, big):
         if '--records-only' in parse_help:
             steps += [('parse, records', t_records(None)),
                       ('parse, records, sse2', t_records('sse2')),
+                      ('parse, records, fields', t_records('fields')),
                       ('parse, records, scalar', t_records('scalar'))]
         steps += [('ingest, first', t_first),
                   ('ingest, same content', t_same), ('ingest, 1 % changed', t_changed)]
@@ -287,25 +298,29 @@ def scaled(args, work, big):
                  or (needs_first and t[0].startswith('ingest, first'))
                  or any(t[0].startswith(w) for w in wanted)]
     results = {name: [] for name, _ in tasks}
+    cpu = {name: [] for name, _ in tasks}
     for r in range(args.rounds):
         order = tasks if r % 2 == 0 else tasks[:1] + tasks[1:][::-1]
         # a first ingest must run before the ones that start from it
         order = sorted(order, key=lambda t: 0 if t[0].startswith('ingest, first') else 1) \
             if r % 2 else order
         for name, fn in order:
+            CPU.clear()
             seconds, rss, status = fn()
             # `time` exits with the command's status
             if status not in (0, 1):
                 print('%s failed with status %d' % (name, status), file=sys.stderr)
                 return 3
             results[name].append((seconds, rss))
+            cpu[name].append(sum(CPU.values()))
 
     ref = statistics.median(s for s, _ in results['sqlite3 .import'])
     duck = statistics.median(s for s, _ in results['duckdb read_csv']) if modules else None
     peer_col = ' vs [peer] |' if args.peer else ''
     duck_col = ' vs DuckDB |' if duck else ''
-    lines = ['| step | median s | MB/s | rows/s | peak RSS | vs .import |' + duck_col + peer_col,
-             '|---|---:|---:|---:|---:|---:|' + ('---:|' if duck else '') +
+    lines = ['| step | median s | CPU s | MB/s | rows/s | peak RSS | vs .import |' + duck_col +
+             peer_col,
+             '|---|---:|---:|---:|---:|---:|---:|' + ('---:|' if duck else '') +
              ('---:|' if args.peer else '')]
     medians = {name: statistics.median(s for s, _ in results[name]) for name, _ in tasks}
     for name, _ in tasks:
@@ -316,8 +331,8 @@ def scaled(args, work, big):
             peer = medians.get(name + ' [peer]')
             vs_peer = ' %.2f× |' % (secs / peer) if peer else ' |'
         vs_duck = ' %.2f× |' % (secs / duck) if duck else ''
-        lines.append('| %s | %.3f | %.0f | %.0f | %s | %.2f× |%s%s' % (
-            name, secs, mb / secs, rows / secs,
+        lines.append('| %s | %.3f | %.3f | %.0f | %.0f | %s | %.2f× |%s%s' % (
+            name, secs, statistics.median(cpu[name]) if cpu[name] else 0, mb / secs, rows / secs,
             '%.1f MiB' % (max(rss) / 1024) if rss else 'n/a', secs / ref, vs_duck, vs_peer))
     table = '\n'.join(lines)
     print(table)

@@ -618,7 +618,7 @@ int csv_next(csv_reader *r, csv_row *row, mc_err *err)
 	r->too_long = 0;
 	memset(row, 0, sizeof *row);
 	row->line = r->line;
-	if (r->path != CSV_PATH_SCALAR && split_record(r, row))
+	if (r->path >= CSV_PATH_SSE2 && split_record(r, row))
 		how = END_LINE;
 	else
 		do {
@@ -651,6 +651,7 @@ int csv_next(csv_reader *r, csv_row *row, mc_err *err)
 
 static const char *const path_names[] = {
 	[CSV_PATH_SCALAR] = "scalar",
+	[CSV_PATH_FIELDS] = "fields",
 	[CSV_PATH_SSE2] = "sse2",
 	[CSV_PATH_AVX2] = "avx2",
 };
@@ -667,6 +668,12 @@ static int path_available(csv_path path)
 	switch (path) {
 	case CSV_PATH_SCALAR:
 		return 1;
+	case CSV_PATH_FIELDS:
+#if defined(__SSE2__)
+		return 1;
+#else
+		return 0;
+#endif
 	case CSV_PATH_SSE2:
 		return csvsplit_has(CSVSPLIT_SSE2);
 	case CSV_PATH_AVX2:
@@ -685,7 +692,7 @@ csv_path csv_best_path(void)
 			return path;
 	if (path_available(CSV_PATH_AVX2))
 		return CSV_PATH_AVX2;
-	return path_available(CSV_PATH_SSE2) ? CSV_PATH_SSE2 : CSV_PATH_SCALAR;
+	return path_available(CSV_PATH_FIELDS) ? CSV_PATH_FIELDS : CSV_PATH_SCALAR;
 }
 
 int csv_set_path(csv_reader *r, csv_path path)
