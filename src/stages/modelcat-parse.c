@@ -28,8 +28,8 @@ static const opt_command command = {
 		"temporary file in $TMPDIR, else /tmp.\n"
 		"With --records-only, only splits FILE into CSV records (no column map, no\n"
 		"normalising) and prints how many, the bytes read and the splitter used\n"
-		"(avx2, sse2 or scalar: the CPU's best, or $MODELCAT_CSV_PATH): a measure of\n"
-		"the CSV reader alone.\n",
+		"(avx2, sse2, fields or scalar: the CPU's best, or $MODELCAT_CSV_PATH): a\n"
+		"measure of the CSV reader alone.\n",
 	.exit =
 		"Exit: 0 all rows good; 1 some rows quarantined; 2 usage; 3 failure.\n",
 };
