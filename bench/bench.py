@@ -7,15 +7,26 @@ commands:
 
   cat              reading the file (the floor)
   sqlite3 .import  sqlite3's CSV import of the same file (the reference)
+  duckdb read_csv  DuckDB's read_csv of the same file into a table, every
+                   column as text (the second anchor; npm @duckdb/node-api,
+                   pinned, installed into build/duckdb on the first run;
+                   left out, saying why, when it cannot be installed)
   parse            modelcat-parse alone: read, map, normalise
+  parse, records   modelcat-parse --records-only: the CSV reader alone, with
+                   the CPU's best path, then the SSE2 block splitter, the
+                   SSE2 field reader and the scalar one (MODELCAT_CSV_PATH)
+                   to show what each bought
   ingest first     ingest into an empty catalogue
   ingest same      ingest of the same content again (no change)
   ingest 1%        ingest of a copy with 1 % of rows changed
   render --all     every page (when modelcat-render exists; not with
                    BENCH_BIG=1, where it would take about ten minutes a round)
+  publish          modelcat publish of the catalogue into an empty folder
+                   (not with BENCH_BIG=1 either)
 
-and prints medians, MB/s, rows/s, peak RSS and each figure as a ratio to
-the .import of the same run. With --write FILE the table goes into FILE
+and prints medians (wall clock, and CPU time: user + system, which a
+loaded machine disturbs less), MB/s, rows/s, peak RSS and each figure as a
+ratio to the .import of the same run, and to DuckDB's read_csv. With --write FILE the table goes into FILE
 (docs/performance.md) with a description of the machine.
 
 Then the wide row: one model (a real row of the same export) with
@@ -34,7 +45,10 @@ a last column gives each step's median as a ratio to the peer's.
 usage: bench.py [--rounds N] [--write FILE] [--peer BIN_DIR]
 environment: BENCH_BIG=1 (1 GB), BENCH_DIR (work folder, default a temp dir),
 BENCH_ONLY=scaled or wide (only that case; default both; the wide case
-runs no peer and is left out with BENCH_BIG=1)
+runs no peer and is left out with BENCH_BIG=1), BENCH_STEPS=NAME,... (time
+only the steps whose names start so, besides cat and .import; the table
+then goes to the block bench-steps of --write instead of bench),
+BENCH_NO_DUCKDB=1 (no DuckDB column)
 """
 import argparse, csv, gzip, io, os, platform, shutil, statistics, subprocess, sys, tempfile, time
 
@@ -45,12 +59,20 @@ SCALE = os.path.join(TOP, 'tests', 'e2e', 'scale_export.py')
 
 
 TIME = '/usr/bin/time' if os.path.exists('/usr/bin/time') else None
+DUCKDB_VERSION = '1.5.6-r.1'   # npm @duckdb/node-api, pinned
+DUCKDB_DIR = os.path.join(TOP, 'build', 'duckdb')
+DUCKDB_SCRIPT = os.path.join(TOP, 'bench', 'duckdb_import.cjs')
 WIDE_COLUMNS = 200000
 WIDE_TARGET = 2.0   # show and render within this ratio to the ingest
 
 
+# CPU seconds (user + system) of each run, by argv, for the CPU column
+CPU = {}
+
+
 def run(argv, stdin=None, env=None):
     """Run argv; return (seconds, peak RSS in KiB or None, exit status).
+    Its CPU time (user + system) is kept in CPU[tuple(argv)].
 
     The peak RSS comes from /usr/bin/time (package `time`): a child forked
     by Python would count Python's own pages before its exec."""
@@ -58,7 +80,8 @@ def run(argv, stdin=None, env=None):
     if TIME:
         fd, rss_file = tempfile.mkstemp(prefix='modelcat-rss.')
         os.close(fd)
-        argv = [TIME, '-f', '%M', '-o', rss_file] + argv
+        key = tuple(argv)
+        argv = [TIME, '-f', '%M %U %S', '-o', rss_file] + argv
     start = time.perf_counter()
     status = subprocess.run(argv, stdin=stdin, stdout=subprocess.DEVNULL,
                             stderr=subprocess.DEVNULL, env=env).returncode
@@ -66,7 +89,9 @@ def run(argv, stdin=None, env=None):
     rss = None
     if rss_file:
         try:
-            rss = int(open(rss_file).read().split()[-1])
+            words = open(rss_file).read().split()
+            rss = int(words[-3])
+            CPU[key] = float(words[-2]) + float(words[-1])
         except (ValueError, IndexError, OSError):
             pass
         os.remove(rss_file)
@@ -92,6 +117,38 @@ def machine():
     sqlite = subprocess.run(['sqlite3', '--version'], capture_output=True, text=True).stdout.split()[0]
     return '%s, %d cores, %s memory, %s, sqlite3 %s' % (
         cpu or platform.processor(), os.cpu_count(), mem, platform.platform(), sqlite)
+
+
+def duckdb_modules():
+    """The node_modules folder holding the pinned @duckdb/node-api, installed
+    there by npm when missing; None (with a note printed) when it cannot be."""
+    modules = os.path.join(DUCKDB_DIR, 'node_modules')
+    package = os.path.join(modules, '@duckdb', 'node-api', 'package.json')
+    if os.environ.get('BENCH_NO_DUCKDB') == '1':
+        print('# DuckDB left out (BENCH_NO_DUCKDB=1)')
+        return None
+    try:
+        import json
+        if json.load(open(package)).get('version') == DUCKDB_VERSION:
+            return modules
+    except (OSError, ValueError):
+        pass
+    if not shutil.which('node') or not shutil.which('npm'):
+        print('# DuckDB left out: node and npm are needed (apt-get install nodejs npm)')
+        return None
+    os.makedirs(DUCKDB_DIR, exist_ok=True)
+    log = os.path.join(DUCKDB_DIR, 'npm.log')
+    print('# installing @duckdb/node-api@%s into build/duckdb' % DUCKDB_VERSION)
+    with open(log, 'w') as f:
+        status = subprocess.run(['npm', 'install', '--prefix', DUCKDB_DIR, '--no-audit',
+                                 '--no-fund', '--no-save',
+                                 '@duckdb/node-api@' + DUCKDB_VERSION],
+                                stdout=f, stderr=subprocess.STDOUT).returncode
+    if status != 0 or not os.path.exists(package):
+        print('# DuckDB left out: npm could not install @duckdb/node-api@%s (see %s)' % (
+            DUCKDB_VERSION, log))
+        return None
+    return modules
 
 
 def remove_db(*paths):
@@ -147,17 +204,41 @@ def scaled(args, work, big):
         remove_db(imp)
         return run(['sqlite3', imp, '.import --csv %s t' % data])
 
+    duck_db = os.path.join(work, 'import.duckdb')
+    modules = duckdb_modules()
+
+    def t_duckdb():
+        remove_db(duck_db)
+        if os.path.exists(duck_db + '.wal'):
+            os.remove(duck_db + '.wal')
+        return run(['node', DUCKDB_SCRIPT, modules, duck_db, data])
+
     def modelcat_tasks(bindir, tag):
         """The modelcat steps run with the programs of bindir; tag ('' or
         ' [peer]') names them and keeps their files apart."""
         db = os.path.join(work, 'catalogue%s.db' % tag.strip(' []'))
         base = os.path.join(work, 'base%s.db' % tag.strip(' []'))
         pages = os.path.join(work, 'pages%s' % tag.strip(' []'))
+        site = os.path.join(work, 'site%s' % tag.strip(' []'))
         ingest = os.path.join(bindir, 'modelcat-ingest')
         render = os.path.join(bindir, 'modelcat-render')
 
         def t_parse():
             return run([os.path.join(bindir, 'modelcat-parse'), 'all_ai_models=' + data])
+
+        def t_records(path):
+            def t():
+                e = dict(env)
+                if path:
+                    e['MODELCAT_CSV_PATH'] = path
+                return run([os.path.join(bindir, 'modelcat-parse'), '--records-only', data],
+                           env=e)
+            return t
+
+        def t_publish():
+            shutil.rmtree(site, ignore_errors=True)
+            return run([os.path.join(bindir, 'modelcat-publish'), '--db', base, '--out', site],
+                       env=env)
 
         def t_first():
             remove_db(db)
@@ -184,33 +265,63 @@ def scaled(args, work, big):
             shutil.rmtree(pages, ignore_errors=True)
             return run([render, '--db', base, '--all', '--out', pages], env=env)
 
-        steps = [('modelcat parse', t_parse), ('ingest, first', t_first),
-                 ('ingest, same content', t_same), ('ingest, 1 % changed', t_changed)]
+        steps = [('modelcat parse', t_parse)]
+        # the reader alone, by splitter (a peer without --records-only has none)
+        parse_help = subprocess.run([os.path.join(bindir, 'modelcat-parse'), '--help'],
+                                    capture_output=True, text=True).stdout
+        if '--records-only' in parse_help:
+            steps += [('parse, records', t_records(None)),
+                      ('parse, records, sse2', t_records('sse2')),
+                      ('parse, records, fields', t_records('fields')),
+                      ('parse, records, scalar', t_records('scalar'))]
+        steps += [('ingest, first', t_first),
+                  ('ingest, same content', t_same), ('ingest, 1 % changed', t_changed)]
         if os.path.exists(render) and not big:
             steps.append(('render --all', t_render))
+        if os.path.exists(os.path.join(bindir, 'modelcat-publish')) and not big:
+            steps.append(('publish', t_publish))
         return [(name + tag, fn) for name, fn in steps]
 
-    tasks = [('cat', t_cat), ('sqlite3 .import', t_import)] + modelcat_tasks(BIN, '')
+    tasks = [('cat', t_cat), ('sqlite3 .import', t_import)]
+    if modules:
+        tasks.append(('duckdb read_csv', t_duckdb))
+    tasks += modelcat_tasks(BIN, '')
     if args.peer:
         tasks += modelcat_tasks(os.path.abspath(args.peer), ' [peer]')
+    # BENCH_STEPS: the anchors and the steps named (and the first ingest
+    # when a step starts from its catalogue)
+    wanted = [w.strip() for w in os.environ.get('BENCH_STEPS', '').split(',') if w.strip()]
+    if wanted:
+        needs_first = any(w.split()[0] in ('ingest,', 'render', 'publish') for w in wanted)
+        tasks = [t for t in tasks
+                 if t[0] in ('cat', 'sqlite3 .import', 'duckdb read_csv')
+                 or (needs_first and t[0].startswith('ingest, first'))
+                 or any(t[0].startswith(w) for w in wanted)]
     results = {name: [] for name, _ in tasks}
+    cpu = {name: [] for name, _ in tasks}
     for r in range(args.rounds):
         order = tasks if r % 2 == 0 else tasks[:1] + tasks[1:][::-1]
         # a first ingest must run before the ones that start from it
         order = sorted(order, key=lambda t: 0 if t[0].startswith('ingest, first') else 1) \
             if r % 2 else order
         for name, fn in order:
+            CPU.clear()
             seconds, rss, status = fn()
             # `time` exits with the command's status
             if status not in (0, 1):
                 print('%s failed with status %d' % (name, status), file=sys.stderr)
                 return 3
             results[name].append((seconds, rss))
+            cpu[name].append(sum(CPU.values()))
 
     ref = statistics.median(s for s, _ in results['sqlite3 .import'])
+    duck = statistics.median(s for s, _ in results['duckdb read_csv']) if modules else None
     peer_col = ' vs [peer] |' if args.peer else ''
-    lines = ['| step | median s | MB/s | rows/s | peak RSS | vs .import |' + peer_col,
-             '|---|---:|---:|---:|---:|---:|' + ('---:|' if args.peer else '')]
+    duck_col = ' vs DuckDB |' if duck else ''
+    lines = ['| step | median s | CPU s | MB/s | rows/s | peak RSS | vs .import |' + duck_col +
+             peer_col,
+             '|---|---:|---:|---:|---:|---:|---:|' + ('---:|' if duck else '') +
+             ('---:|' if args.peer else '')]
     medians = {name: statistics.median(s for s, _ in results[name]) for name, _ in tasks}
     for name, _ in tasks:
         secs = medians[name]
@@ -219,15 +330,22 @@ def scaled(args, work, big):
         if args.peer:
             peer = medians.get(name + ' [peer]')
             vs_peer = ' %.2f× |' % (secs / peer) if peer else ' |'
-        lines.append('| %s | %.3f | %.0f | %.0f | %s | %.2f× |%s' % (
-            name, secs, mb / secs, rows / secs,
-            '%.1f MiB' % (max(rss) / 1024) if rss else 'n/a', secs / ref, vs_peer))
+        vs_duck = ' %.2f× |' % (secs / duck) if duck else ''
+        lines.append('| %s | %.3f | %.3f | %.0f | %.0f | %s | %.2f× |%s%s' % (
+            name, secs, statistics.median(cpu[name]) if cpu[name] else 0, mb / secs, rows / secs,
+            '%.1f MiB' % (max(rss) / 1024) if rss else 'n/a', secs / ref, vs_duck, vs_peer))
     table = '\n'.join(lines)
     print(table)
+    load = os.getloadavg()
+    print('# load average at the end: %.2f %.2f %.2f' % load)
     if args.write:
-        write_block(args.write, 'bench-big' if big else 'bench',
-                    'Measured %s on %s.\nInput: `all_ai_models` of 2025-04-23 scaled %d× with unique names: %.1f MB, %d rows; median of %d rounds.\n\n%s' % (
-                        time.strftime('%Y-%m-%d'), machine(), copies, mb, rows, args.rounds, table))
+        block = 'bench-big' if big else 'bench'
+        if wanted:
+            block = 'bench-steps-big' if big else 'bench-steps'
+        write_block(args.write, block,
+                    'Measured %s on %s; load average at the end %.2f, %.2f, %.2f.\nInput: `all_ai_models` of 2025-04-23 scaled %d× with unique names: %.1f MB, %d rows; median of %d rounds.\n\n%s' % (
+                        time.strftime('%Y-%m-%d'), machine(), load[0], load[1], load[2],
+                        copies, mb, rows, args.rounds, table))
     return 0
 
 

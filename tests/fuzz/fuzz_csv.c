@@ -7,7 +7,8 @@
  * never go back, flags that agree with the bytes, the content hash). Plain
  * input is read a second time wrapped, here, in gzip and in a zip member
  * (stored or deflated): both must give exactly the records and hash the
- * plain reading gave. The fuzzing build uses small input blocks
+ * plain reading gave, and so must every record splitter (the byte reader,
+ * SSE2, AVX2), whole and cut into pieces. The fuzzing build uses small input blocks
  * (INPUT_BLOCK), so short inputs cross many block boundaries.
  *
  * Any failed check aborts: libFuzzer keeps the input as a crash.
@@ -218,6 +219,38 @@ static void check_wrapped(const sbuf *wrapped, const sbuf *want, const char *wan
 	sbuf_release(&dump);
 }
 
+/* Read plain input again on every splitter the CPU has (csv.h,
+ * csv_path), whole and in pieces whose size follows the input's: the
+ * same records and hash as the first reading. */
+static void check_paths(const uint8_t *data, size_t size, const sbuf *want,
+			const char *want_sha)
+{
+	csv_path path;
+	size_t piece;
+
+	for (path = CSV_PATH_SCALAR; path <= CSV_PATH_AVX2; path++) {
+		for (piece = 0; piece <= 1; piece++) {
+			csv_reader *r = NULL;
+			char sha[65];
+			sbuf dump;
+
+			REQUIRE(csv_open_mem(&r, data, size, "fuzz.csv", &cerr) == 0);
+			if (csv_set_path(r, path)) {
+				csv_free(r);
+				break;
+			}
+			if (piece)
+				csv_set_piece(r, 4 + size % 97);
+			sbuf_init(&dump);
+			REQUIRE(read_all(r, &dump, sha) == 0);
+			REQUIRE(dump.len == want->len && !memcmp(dump.data, want->data, dump.len));
+			REQUIRE(!strcmp(sha, want_sha));
+			csv_free(r);
+			sbuf_release(&dump);
+		}
+	}
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	csv_reader *r = NULL;
@@ -247,6 +280,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	sha256_update(&ctx, data, size);
 	sha256_final_hex(&ctx, want_sha);
 	REQUIRE(!strcmp(sha, want_sha));
+	check_paths(data, size, &dump, want_sha);
 	if (!size)
 		goto out;
 	deflate_into(data, size, 0, &wrapped);

@@ -1,14 +1,19 @@
 #include "read/csv.h"
+#include "read/csvsplit.h"
 #include "base/sha256.h"
 #include "read/input.h"
 #include "base/util.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+
+/* The environment variable that names the splitter (csv.h, csv_path). */
+#define CSV_PATH_ENV "MODELCAT_CSV_PATH"
 
 /*
  * The parser copies each field's text into one row buffer (doubled quotes
@@ -64,6 +69,15 @@ struct csv_reader {
 	size_t long_field;             /* the field in which it did */
 	int hashing;                   /* hash the content as it is read */
 	sha256_ctx hash;               /* SHA-256 of the content read so far */
+	csv_path path;                 /* how records are split */
+	size_t piece;                  /* most bytes handed out at once (0:
+					  the input's blocks whole) */
+	const unsigned char *rest;     /* with piece: the input block's bytes
+					  not handed out yet */
+	const unsigned char *rest_end; /* the end of that block */
+	csvsplit split;                /* the block splitter's fields (with
+					  path SSE2 or AVX2) */
+	unsigned long long split_rows; /* records the splitter took */
 };
 
 /* Per-field facts gathered while scanning. */
@@ -86,7 +100,13 @@ static int fill(csv_reader *r, mc_err *err)
 		return 0;
 	r->base += (unsigned long long)(r->end - r->chunk);
 	r->chunk = r->p = r->end = csv_nothing;
-	rc = input_next(r->in, &data, &len, err);
+	if (r->rest != r->rest_end) {
+		data = r->rest;
+		len = (size_t)(r->rest_end - r->rest);
+		rc = 1;
+	} else {
+		rc = input_next(r->in, &data, &len, err);
+	}
 	if (rc < 0) {
 		mc_error_prefix(err, "%s: line %lu", input_name(r->in), r->line);
 		r->failed = 1;
@@ -95,6 +115,12 @@ static int fill(csv_reader *r, mc_err *err)
 	if (rc == 0) {
 		r->eof = 1;
 		return 0;
+	}
+	r->rest = r->rest_end = NULL;
+	if (r->piece && len > r->piece) {
+		r->rest = data + r->piece;
+		r->rest_end = data + len;
+		len = r->piece;
 	}
 	r->chunk = r->p = data;
 	r->end = data + len;
@@ -117,17 +143,18 @@ static int refill(csv_reader *r, const unsigned char **p,
 }
 
 /* First byte in [p, end) that can end an unquoted field (or needs a look:
- * a quote or a NUL). ORs bytes >= 0x80 seen before it into *high. */
+ * a quote or a NUL). ORs bytes >= 0x80 seen before it into *high. With
+ * simd 0 (the scalar path) one byte at a time. */
 static const unsigned char *scan_unquoted(const unsigned char *p,
 					  const unsigned char *end,
-					  unsigned *high)
+					  unsigned *high, int simd)
 {
 #if defined(__SSE2__)
 	const __m128i comma = _mm_set1_epi8(','), quote = _mm_set1_epi8('"');
 	const __m128i lf = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r');
 	const __m128i zero = _mm_setzero_si128();
 
-	while (end - p >= 16) {
+	while (simd && end - p >= 16) {
 		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
 		__m128i m = _mm_or_si128(
 			_mm_or_si128(_mm_cmpeq_epi8(v, comma),
@@ -145,6 +172,8 @@ static const unsigned char *scan_unquoted(const unsigned char *p,
 		*high |= hi;
 		p += 16;
 	}
+#else
+	(void)simd;
 #endif
 	while (p < end && !(csv_stop[*p] & 1)) {
 		*high |= *p & 0x80u;
@@ -156,14 +185,14 @@ static const unsigned char *scan_unquoted(const unsigned char *p,
 /* The same inside quotes: stops at a quote, a line end or a NUL. */
 static const unsigned char *scan_quoted(const unsigned char *p,
 					const unsigned char *end,
-					unsigned *high)
+					unsigned *high, int simd)
 {
 #if defined(__SSE2__)
 	const __m128i quote = _mm_set1_epi8('"');
 	const __m128i lf = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r');
 	const __m128i zero = _mm_setzero_si128();
 
-	while (end - p >= 16) {
+	while (simd && end - p >= 16) {
 		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
 		__m128i m = _mm_or_si128(
 			_mm_or_si128(_mm_cmpeq_epi8(v, quote),
@@ -180,6 +209,8 @@ static const unsigned char *scan_quoted(const unsigned char *p,
 		*high |= hi;
 		p += 16;
 	}
+#else
+	(void)simd;
 #endif
 	while (p < end && !(csv_stop[*p] & 2)) {
 		*high |= *p & 0x80u;
@@ -230,7 +261,7 @@ static inline enum field_end read_quoted(csv_reader *r, struct field_info *fi,
 	int rc;
 
 	for (;;) {
-		q = scan_quoted(p, end, &fi->high);
+		q = scan_quoted(p, end, &fi->high, r->path != CSV_PATH_SCALAR);
 		if (q != p) {
 			row_add(r, p, (size_t)(q - p));
 			cr = 0;
@@ -309,7 +340,7 @@ static inline enum field_end read_unquoted(csv_reader *r, struct field_info *fi,
 	int rc;
 
 	for (;;) {
-		q = scan_unquoted(p, end, &fi->high);
+		q = scan_unquoted(p, end, &fi->high, r->path != CSV_PATH_SCALAR);
 		row_add(r, p, (size_t)(q - p));
 		p = q;
 		if (p == end) {
@@ -419,6 +450,18 @@ static int utf8_ok(const char *s, size_t len)
 	return 1;
 }
 
+/* Room for n fields in starts, lengths and fields. */
+static void fields_room(csv_reader *r, size_t n)
+{
+	if (n <= r->cap)
+		return;
+	while (r->cap < n)
+		r->cap = r->cap ? r->cap * 2 : 64;
+	r->starts = xrealloc(r->starts, r->cap * sizeof *r->starts);
+	r->lengths = xrealloc(r->lengths, r->cap * sizeof *r->lengths);
+	r->fields = xrealloc(r->fields, r->cap * sizeof *r->fields);
+}
+
 /* Close the field that began at offset start: terminate it, record it and
  * fold its facts into the row's flags. */
 static void end_field(csv_reader *r, size_t start, const struct field_info *fi,
@@ -434,12 +477,7 @@ static void end_field(csv_reader *r, size_t start, const struct field_info *fi,
 		return;
 	if (b->len >= r->max_row && !r->too_long)
 		row_cut(r);
-	if (r->nfields == r->cap) {
-		r->cap = r->cap ? r->cap * 2 : 64;
-		r->starts = xrealloc(r->starts, r->cap * sizeof *r->starts);
-		r->lengths = xrealloc(r->lengths, r->cap * sizeof *r->lengths);
-		r->fields = xrealloc(r->fields, r->cap * sizeof *r->fields);
-	}
+	fields_room(r, r->nfields + 1);
 	if (b->len + 1 > b->cap)
 		sbuf_grow(b, 0);
 	b->data[b->len++] = '\0';
@@ -471,6 +509,78 @@ static int skip_bom(csv_reader *r, mc_err *err)
 		r->had_bom = 1;
 	}
 	return 0;
+}
+
+/* The text of a quoted field whose quotes are all doubled pairs (the
+ * splitter checked), from after its opening quote to before its closing
+ * one, to out: each pair becomes one quote. Returns the length written. */
+static size_t unquote(char *out, const unsigned char *s, size_t n)
+{
+	const unsigned char *q;
+	size_t len = 0;
+
+	while ((q = memchr(s, '"', n)) != NULL) {
+		size_t k = (size_t)(q - s) + 1;
+
+		memcpy(out + len, s, k);
+		len += k;
+		s += k + 1;
+		n -= k + 1;
+	}
+	memcpy(out + len, s, n);
+	return len + n;
+}
+
+/*
+ * The record at r->p by the block splitter (csvsplit.h): 1 when it took
+ * it (its fields in the row buffer and row, r->p at the line end that ends
+ * it, r->line past the line ends inside it), 0 when the byte reader must
+ * read it (nothing was read). The record is copied whole, each field's
+ * comma becoming its NUL; from the first quoted field on, fields move
+ * down to where the byte reader puts them.
+ */
+static int split_record(csv_reader *r, csv_row *row)
+{
+	csvsplit *s = &r->split;
+	const unsigned char *start = r->p;
+	size_t k, from = 0, out = 0, n;
+	char *buf;
+
+	if (!csvsplit_record(s, start, (size_t)(r->end - start)))
+		return 0;
+	n = s->nfields;
+	/* the row limit is the byte reader's to apply */
+	if (s->end + n >= r->max_row)
+		return 0;
+	if (r->buf.cap <= s->end + 1)
+		sbuf_grow(&r->buf, s->end + 1);
+	fields_room(r, n);
+	buf = r->buf.data;
+	memcpy(buf, start, s->end);
+	for (k = 0; k < n; k++) {
+		size_t to = s->ends[k], len = to - from;
+
+		if (len && start[from] == '"')
+			len = unquote(buf + out, start + from + 1, len - 2);
+		else if (out != from)
+			memcpy(buf + out, start + from, len);
+		buf[out + len] = '\0';
+		r->starts[k] = out;
+		r->lengths[k] = len;
+		if (s->high[k] && !utf8_ok(buf + out, len)) {
+			if (!(row->flags & CSV_ROW_BAD_UTF8))
+				row->bad_field = k;
+			row->flags |= CSV_ROW_BAD_UTF8;
+		}
+		out += len + 1;
+		from = to + 1;
+	}
+	r->buf.len = out;
+	r->nfields = n;
+	r->line += s->lines;
+	r->p = start + s->end;
+	r->split_rows++;
+	return 1;
 }
 
 int csv_next(csv_reader *r, csv_row *row, mc_err *err)
@@ -508,16 +618,19 @@ int csv_next(csv_reader *r, csv_row *row, mc_err *err)
 	r->too_long = 0;
 	memset(row, 0, sizeof *row);
 	row->line = r->line;
-	do {
-		size_t field_start = r->buf.len;
+	if (r->path >= CSV_PATH_SSE2 && split_record(r, row))
+		how = END_LINE;
+	else
+		do {
+			size_t field_start = r->buf.len;
 
-		memset(&fi, 0, sizeof fi);
-		fi.start = field_start;
-		how = read_field(r, &fi, err);
-		if (how == END_ERROR)
-			return -1;
-		end_field(r, field_start, &fi, row);
-	} while (how == END_COMMA);
+			memset(&fi, 0, sizeof fi);
+			fi.start = field_start;
+			how = read_field(r, &fi, err);
+			if (how == END_ERROR)
+				return -1;
+			end_field(r, field_start, &fi, row);
+		} while (how == END_COMMA);
 	row->end_line = r->line;
 	if (r->too_long) {
 		row->flags |= CSV_ROW_TOO_LONG;
@@ -536,12 +649,84 @@ int csv_next(csv_reader *r, csv_row *row, mc_err *err)
 	return 1;
 }
 
+static const char *const path_names[] = {
+	[CSV_PATH_SCALAR] = "scalar",
+	[CSV_PATH_FIELDS] = "fields",
+	[CSV_PATH_SSE2] = "sse2",
+	[CSV_PATH_AVX2] = "avx2",
+};
+
+const char *csv_path_name(csv_path path)
+{
+	return (unsigned)path < sizeof(path_names) / sizeof(path_names[0]) ? path_names[path]
+									  : "?";
+}
+
+/* Can this CPU and build split records so? */
+static int path_available(csv_path path)
+{
+	switch (path) {
+	case CSV_PATH_SCALAR:
+		return 1;
+	case CSV_PATH_FIELDS:
+#if defined(__SSE2__)
+		return 1;
+#else
+		return 0;
+#endif
+	case CSV_PATH_SSE2:
+		return csvsplit_has(CSVSPLIT_SSE2);
+	case CSV_PATH_AVX2:
+		return csvsplit_has(CSVSPLIT_AVX2);
+	}
+	return 0;
+}
+
+csv_path csv_best_path(void)
+{
+	const char *want = getenv(CSV_PATH_ENV);
+	csv_path path;
+
+	for (path = CSV_PATH_SCALAR; want && path <= CSV_PATH_AVX2; path++)
+		if (!strcmp(want, path_names[path]) && path_available(path))
+			return path;
+	if (path_available(CSV_PATH_AVX2))
+		return CSV_PATH_AVX2;
+	return path_available(CSV_PATH_FIELDS) ? CSV_PATH_FIELDS : CSV_PATH_SCALAR;
+}
+
+int csv_set_path(csv_reader *r, csv_path path)
+{
+	if (!path_available(path))
+		return -1;
+	r->path = path;
+	csvsplit_release(&r->split);
+	csvsplit_init(&r->split, path == CSV_PATH_AVX2 ? CSVSPLIT_AVX2 : CSVSPLIT_SSE2);
+	return 0;
+}
+
+unsigned long long csv_rows_split(const csv_reader *r)
+{
+	return r->split_rows;
+}
+
+csv_path csv_get_path(const csv_reader *r)
+{
+	return r->path;
+}
+
+void csv_set_piece(csv_reader *r, size_t n)
+{
+	r->piece = n && n < 4 ? 4 : n;
+}
+
 /* Make a reader around an opened input (which it then owns). */
 static csv_reader *reader_new(input *in)
 {
 	csv_reader *r = xcalloc(1, sizeof *r);
 
 	r->in = in;
+	csv_set_path(r, csv_best_path());
 	r->chunk = r->p = r->end = csv_nothing;
 	r->line = 1;
 	r->max_row = CSV_MAX_ROW;
@@ -594,6 +779,7 @@ void csv_free(csv_reader *r)
 	free(r->starts);
 	free(r->lengths);
 	free(r->fields);
+	csvsplit_release(&r->split);
 	free(r);
 }
 

@@ -74,6 +74,47 @@ int csv_open_mem(csv_reader **out, const void *data, size_t len,
  */
 int csv_next(csv_reader *r, csv_row *row, mc_err *err);
 
+/*
+ * How records are split. The block splitters read 64 bytes at a time into
+ * bit masks (quotes, commas, line ends; the inside of quoted fields by a
+ * prefix XOR of the quote mask) and find a record's fields from them; a
+ * record they cannot take as it is (a quote that is not at a field's edge,
+ * a NUL byte, a record running past the block of input in hand) is read
+ * by the field reader. The field reader reads field by field, looking for
+ * the byte that ends a field 16 bytes at a time (SSE2) or, on the scalar
+ * path, one byte at a time: that is the reference. Every path gives the
+ * same rows byte for byte. A new reader takes the AVX2 splitter where the
+ * CPU has it, else the SSE2 field reader (on the bench export it is faster
+ * than the SSE2 block splitter: docs/performance.md), else the scalar
+ * one; $MODELCAT_CSV_PATH ("scalar", "fields", "sse2", "avx2") names
+ * another, for comparisons and tests, when the CPU has it.
+ */
+typedef enum csv_path {
+	CSV_PATH_SCALAR,  /* the field reader, byte by byte: the reference */
+	CSV_PATH_FIELDS,  /* the field reader, 16 bytes at a time (SSE2) */
+	CSV_PATH_SSE2,    /* block splitter, 16-byte vectors */
+	CSV_PATH_AVX2     /* block splitter, 32-byte vectors, carry-less multiply */
+} csv_path;
+
+/* Use path for the records still to read: 0, or -1 when this CPU or build
+ * lacks it (the reader keeps its path). */
+int csv_set_path(csv_reader *r, csv_path path);
+/* The path the reader uses. */
+csv_path csv_get_path(const csv_reader *r);
+/* The path a new reader takes on this CPU (and $MODELCAT_CSV_PATH). */
+csv_path csv_best_path(void);
+/* Its name: "scalar", "fields", "sse2" or "avx2". */
+const char *csv_path_name(csv_path path);
+
+/* Records the block splitter took so far (the others went byte by byte). */
+unsigned long long csv_rows_split(const csv_reader *r);
+
+/* Hand the splitters at most n bytes of input at a time (at least 4, so a
+ * byte order mark stays in the first piece): tests use it to put block
+ * edges anywhere. 0 goes back to whole blocks. Call before the first
+ * csv_next(). */
+void csv_set_piece(csv_reader *r, size_t n);
+
 /* Change the row limit (bytes; CSV_MAX_ROW by default, at least 1). */
 void csv_set_max_row(csv_reader *r, size_t max);
 
