@@ -24,6 +24,7 @@ static const opt_command command = {
 	.usage =
 		"usage: modelcat render [--db PATH] NAME [--lang LANG] [--format text|html]\n"
 		"                       [--as-of DATE[.N]]\n"
+		"       modelcat render [--db PATH] --hardware NAME [--lang LANG] [--format text|html]\n"
 		"       modelcat render [--db PATH] --all --out DIR [--as-of DATE[.N]]\n",
 	.description =
 		"Prints the page of the model called NAME (NAME#2 for a repeated name's second\n"
@@ -35,10 +36,11 @@ static const opt_command command = {
 		"stored language, as DIR/LANG/STEM.txt and DIR/LANG/STEM.html, and an index\n"
 		"page per language, DIR/LANG/index.txt and DIR/LANG/index.html. STEM is the\n"
 		"name lower-cased, other characters turned into '-', then '-' and ten hex\n"
-		"digits of the name's SHA-256 (docs/pages.md).\n",
+		"digits of the name's SHA-256 (docs/pages.md); hardware pages go to\n"
+		"DIR/LANG/hardware/. --hardware prints the page of the accelerator NAME.\n",
 	.exit =
-		"Exit: 0 written; 2 usage; 3 no such model on that date (up to five\n"
-		"names like it are suggested), no page texts stored for the language\n"
+		"Exit: 0 written; 2 usage; 3 no such model (or card) on that date (up to\n"
+		"five names like it are suggested), no page texts stored for the language\n"
 		"(run modelcat translate), or failure.\n",
 };
 
@@ -116,7 +118,7 @@ out:
 
 int main(int argc, char **argv)
 {
-	const char *db = NULL, *lang = "en", *format = "text", *outdir = NULL;
+	const char *db = NULL, *lang = "en", *format = "text", *outdir = NULL, *hardware = NULL;
 	char as_of[11] = "", as_of_arg[16] = "";
 	int first, all = 0, rc, status = MC_EXIT_FAILURE;
 	mc_err err;
@@ -133,6 +135,8 @@ int main(int argc, char **argv)
 		  .help = "every model, every language, both formats" },
 		{ .name = "out", .arg = "DIR", .type = OPT_STRING, .dest = &outdir,
 		  .help = "with --all: the folder to write into" },
+		{ .name = "hardware", .arg = "NAME", .type = OPT_STRING, .dest = &hardware,
+		  .help = "the page of the accelerator called NAME" },
 		OPT_DONE
 	};
 	catalogue cat;
@@ -146,8 +150,9 @@ int main(int argc, char **argv)
 		if (!outdir || !*outdir)
 			return stage_usage_error(command.program, "--all needs --out DIR");
 	} else {
-		if (first != argc - 1)
-			return stage_usage_error(command.program, "expected one model NAME (or --all)");
+		if (first != argc - !hardware)
+			return stage_usage_error(command.program, hardware ? "--hardware takes no model NAME"
+						 : "expected one model NAME (or --all)");
 		if (outdir)
 			return stage_usage_error(command.program, "--out goes with --all");
 		if (strcmp(format, "text") && strcmp(format, "html"))
@@ -169,7 +174,9 @@ int main(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (!all) {
+	if (hardware) {
+		status = stage_render_hardware(command.program, &cat, hardware, lang, format, as_of);
+	} else if (!all) {
 		char *name = stage_model_name(argv[first]);
 
 		status = render_one(&cat, name, lang, format, as_of);
@@ -183,6 +190,7 @@ int main(int argc, char **argv)
 		}
 		printf("%zu models as of %s in %zu languages: %zu files written to %s\n",
 		       stats.models, as_of, stats.languages, stats.files, outdir);
+		printf("%zu hardware pages: %zu files written\n", stats.cards, stats.hardware_files);
 		status = MC_EXIT_OK;
 	}
 out:

@@ -42,6 +42,8 @@ typedef struct frame {
 	const char *index;           /* lang's index, from the site root */
 	const frame_alt *alts;       /* every other language */
 	size_t nalts;                /* entries in alts */
+	const char *hardware_label;  /* the link to the hardware index (NULL: none) */
+	const char *hardware_index;  /* lang's hardware index, from the site root */
 } frame;
 
 /* The header's CSS, print rules included: part of a framed page's <style>. */

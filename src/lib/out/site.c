@@ -684,7 +684,7 @@ static void fingerprint(const publish *p, size_t i, char fp[65])
 	for (k = 0; k < p->nwords; k++) {
 		const render_words *w = &p->words[k];
 		const char *const parts[] = { w->lang, w->name, w->site, w->nav, w->index_label,
-					      w->audit };
+					      w->audit, w->hardware_label };
 		size_t j;
 
 		for (j = 0; j < sizeof(parts) / sizeof(parts[0]); j++)
