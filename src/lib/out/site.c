@@ -1206,8 +1206,10 @@ static void page_changes(publish *p)
 			char *name = NULL;
 			int added;
 
+			/* a hardware page changes with its card or with the models
+			   it lists: the audits name both */
 			if (strncmp(rel, "pages/", 6) || (had && !strcmp(had, m[k]->sha[i])) ||
-			    !strncmp(stem, "/index.", 7))
+			    !strncmp(stem, "/index.", 7) || strstr(rel, "/hardware/"))
 				continue;
 			strmap_get_or_add(&seen, stem, strcspn(stem, "."), &added);
 			if (!added || page_file_explained(p, rel, &name)) {
