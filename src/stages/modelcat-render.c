@@ -25,6 +25,7 @@ static const opt_command command = {
 		"usage: modelcat render [--db PATH] NAME [--lang LANG] [--format text|html]\n"
 		"                       [--as-of DATE[.N]]\n"
 		"       modelcat render [--db PATH] --hardware NAME [--lang LANG] [--format text|html]\n"
+		"                       [--as-of DATE[.N]]\n"
 		"       modelcat render [--db PATH] --all --out DIR [--as-of DATE[.N]]\n",
 	.description =
 		"Prints the page of the model called NAME (NAME#2 for a repeated name's second\n"
