@@ -10,6 +10,7 @@
 #include "out/render.h"
 #include "cli/options.h"
 #include "cli/stage.h"
+#include "cli/renderone.h"
 #include "cli/snapref.h"
 #include "cli/suggest.h"
 #include "out/translate.h"
@@ -24,6 +25,8 @@ static const opt_command command = {
 	.usage =
 		"usage: modelcat render [--db PATH] NAME [--lang LANG] [--format text|html]\n"
 		"                       [--as-of DATE[.N]]\n"
+		"       modelcat render [--db PATH] --hardware NAME [--lang LANG] [--format text|html]\n"
+		"                       [--as-of DATE[.N]]\n"
 		"       modelcat render [--db PATH] --all --out DIR [--as-of DATE[.N]]\n",
 	.description =
 		"Prints the page of the model called NAME (NAME#2 for a repeated name's second\n"
@@ -35,90 +38,17 @@ static const opt_command command = {
 		"stored language, as DIR/LANG/STEM.txt and DIR/LANG/STEM.html, and an index\n"
 		"page per language, DIR/LANG/index.txt and DIR/LANG/index.html. STEM is the\n"
 		"name lower-cased, other characters turned into '-', then '-' and ten hex\n"
-		"digits of the name's SHA-256 (docs/pages.md).\n",
+		"digits of the name's SHA-256 (docs/pages.md); hardware pages go to\n"
+		"DIR/LANG/hardware/. --hardware prints the page of the accelerator NAME.\n",
 	.exit =
-		"Exit: 0 written; 2 usage; 3 no such model on that date (up to five\n"
-		"names like it are suggested), no page texts stored for the language\n"
+		"Exit: 0 written; 2 usage; 3 no such model (or card) on that date (up to\n"
+		"five names like it are suggested), no page texts stored for the language\n"
 		"(run modelcat translate), or failure.\n",
 };
 
-/* Print the page of one model; returns the exit status. */
-static int render_one(catalogue *cat, const char *name, const char *lang, const char *format,
-		      const char *as_of)
-{
-	page_texts texts, english;
-	former_name *formers = NULL;
-	size_t nformers = 0;
-	model_view m;
-	page p;
-	sbuf out;
-	mc_err cerr;
-	int rc, status = MC_EXIT_FAILURE;
-
-	memset(&m, 0, sizeof(m));
-	page_init(&p, lang);
-	sbuf_init(&out);
-	rc = translate_load(cat, "en", &english, &cerr);
-	if (rc == 0 && strcmp(lang, "en"))
-		rc = translate_load(cat, lang, &texts, &cerr);
-	else
-		page_texts_init(&texts, lang);
-	if (rc < 0) {
-		stage_error(command.program, "%s", cerr.msg);
-		goto out;
-	}
-	if (rc > 0) {
-		stage_error(command.program, "no page texts stored for language '%s' (run modelcat "
-			    "translate; its catalogue is translations/%s.xlf)", lang, lang);
-		goto out;
-	}
-	rc = query_model(cat, name, as_of, &m, &cerr);
-	if (rc < 0) {
-		stage_error(command.program, "%s", cerr.msg);
-		goto out;
-	}
-	if (rc > 0) {
-		stage_error(command.program, "no model named '%s' on %s (see modelcat history)", name,
-			    as_of);
-		suggest_did_you_mean(command.program, cat, name, as_of);
-		goto out;
-	}
-	if (query_former_names(cat, as_of, &formers, &nformers, &cerr)) {
-		stage_error(command.program, "%s", cerr.msg);
-		goto out;
-	}
-	p.formerly = render_formerly(formers, nformers, name);
-	if (credit_citation_upto(cat, m.as_of, &p.citation, &cerr) < 0) {
-		stage_error(command.program, "%s", cerr.msg);
-		goto out;
-	}
-	if (page_build(&p, &m, strcmp(lang, "en") ? &texts : &english, &english, &cerr) ||
-	    render_page_cite(cat, name, &m, strcmp(lang, "en") ? &texts : &english, &english, &p,
-			     &cerr)) {
-		stage_error(command.program, "%s", cerr.msg);
-		goto out;
-	}
-	if (!strcmp(format, "html"))
-		page_render_html(&p, &out);
-	else
-		page_render_text(&p, &out);
-	if (fwrite(out.data, 1, out.len, stdout) != out.len || fflush(stdout))
-		stage_error(command.program, "cannot write to standard output");
-	else
-		status = MC_EXIT_OK;
-out:
-	former_names_release(formers, nformers);
-	page_release(&p);
-	model_view_release(&m);
-	page_texts_release(&texts);
-	page_texts_release(&english);
-	sbuf_release(&out);
-	return status;
-}
-
 int main(int argc, char **argv)
 {
-	const char *db = NULL, *lang = "en", *format = "text", *outdir = NULL;
+	const char *db = NULL, *lang = "en", *format = "text", *outdir = NULL, *hardware = NULL;
 	char as_of[11] = "", as_of_arg[16] = "";
 	int first, all = 0, rc, status = MC_EXIT_FAILURE;
 	mc_err err;
@@ -135,6 +65,8 @@ int main(int argc, char **argv)
 		  .help = "every model, every language, both formats" },
 		{ .name = "out", .arg = "DIR", .type = OPT_STRING, .dest = &outdir,
 		  .help = "with --all: the folder to write into" },
+		{ .name = "hardware", .arg = "NAME", .type = OPT_STRING, .dest = &hardware,
+		  .help = "the page of the accelerator called NAME" },
 		OPT_DONE
 	};
 	catalogue cat;
@@ -148,8 +80,9 @@ int main(int argc, char **argv)
 		if (!outdir || !*outdir)
 			return stage_usage_error(command.program, "--all needs --out DIR");
 	} else {
-		if (first != argc - 1)
-			return stage_usage_error(command.program, "expected one model NAME (or --all)");
+		if (first != argc - !hardware)
+			return stage_usage_error(command.program, hardware ? "--hardware takes no model NAME"
+						 : "expected one model NAME (or --all)");
 		if (outdir)
 			return stage_usage_error(command.program, "--out goes with --all");
 		if (strcmp(format, "text") && strcmp(format, "html"))
@@ -171,10 +104,12 @@ int main(int argc, char **argv)
 			goto out;
 		}
 	}
-	if (!all) {
+	if (hardware) {
+		status = stage_render_hardware(command.program, &cat, hardware, lang, format, as_of);
+	} else if (!all) {
 		char *name = stage_model_name(argv[first]);
 
-		status = render_one(&cat, name, lang, format, as_of);
+		status = stage_render_model(command.program, &cat, name, lang, format, as_of);
 		free(name);
 	} else {
 		render_stats stats;
@@ -185,6 +120,7 @@ int main(int argc, char **argv)
 		}
 		printf("%zu models as of %s in %zu languages: %zu files written to %s\n",
 		       stats.models, as_of, stats.languages, stats.files, outdir);
+		printf("%zu hardware pages: %zu files written\n", stats.cards, stats.hardware_files);
 		status = MC_EXIT_OK;
 	}
 out:

@@ -26,7 +26,7 @@ fi
 
 check_eq "nothing but LANG folders at the top" "$(ls "$TMP/site" | tr '\n' ' ')" "en nl "
 check_eq "file names hold only a-z, 0-9, '-' and one '.'" \
-	"$(ls "$TMP/site/en" "$TMP/site/nl" | grep -v '^$' | grep -v ':$' | grep -cv '^[a-z0-9-]*\.\(txt\|html\)$')" 0
+	"$(ls "$TMP/site/en" "$TMP/site/nl" "$TMP/site/en/hardware" | grep -v '^$' | grep -v ':$' | grep -v '^hardware$' | grep -cv '^[a-z0-9-]*\.\(txt\|html\)$')" 0
 check_eq "no temporary file is left behind" "$(find "$TMP/site" -name '*.tmp*' | wc -l)" 0
 check "the index links to the pages" grep -q '<li><a href="llama-2-70b-[0-9a-f]*\.html">Llama 2-70B</a></li>' \
 	"$TMP/site/en/index.html"

@@ -181,9 +181,11 @@ fresh, pub = sys.argv[1], sys.argv[2]
 def body(path):
     data = open(path, encoding="utf-8").read()
     return data[max(data.find('<div class="page">'), 0):]
+def files(top):   # the files under top, the hardware/ folder's too
+    return sorted(os.path.relpath(os.path.join(d, f), top) for d, _, fs in os.walk(top) for f in fs)
 same = 1
 for lang in os.listdir(fresh):
-    a, b = sorted(os.listdir(os.path.join(fresh, lang))), sorted(os.listdir(os.path.join(pub, lang)))
+    a, b = files(os.path.join(fresh, lang)), files(os.path.join(pub, lang))
     if a != b:
         same = 0
         continue

@@ -54,7 +54,9 @@ for lang in ("en", "nl"):
     print("index", lang, ("pages/%s/index.html" % lang, w["nav.index"]) in p.links)
     print("audit", lang, ("audit/index.html", w["nav.audit"]) in p.links)
 print("date", newest in text)
-print("hardware", any("hardware" in h and not h.startswith("downloads/") for h, _ in p.links))
+print("hardware", all(("pages/%s/hardware/index.html" % lang, words(lang)["nav.hardware"]) in p.links and
+                      os.path.exists(os.path.join(os.path.dirname(root), "pages/%s/hardware/index.html" % lang))
+                      for lang in ("en", "nl")))
 EOF
 for lang in en nl; do
 	check_grep "the root page names the language $lang" "^name $lang True" "$TMP/root"
@@ -63,7 +65,7 @@ for lang in en nl; do
 	check_grep "it links the audit with the $lang catalogue's words" "^audit $lang True" "$TMP/root"
 done
 check_grep "it says when it was last published (the newest snapshot's date)" "^date True" "$TMP/root"
-check_grep "no link to a hardware index that does not exist yet" "^hardware False" "$TMP/root"
+check_grep "it links each language's hardware index, which exists" "^hardware True" "$TMP/root"
 
 # every page of the publication, parsed
 find -L "$P" -path "$P/.modelcat" -prune -o -name '*.html' -print | sort >"$TMP/pages"
@@ -118,7 +120,7 @@ bad = {"root": [], "index": [], "audit": [], "other": [], "description": [], "pr
        "remote": [], "hreflang": [], "words": []}
 nl_words = {}
 text = open(nl_xlf, encoding="utf-8").read()
-for k in ("site.name", "nav.index", "nav.audit"):
+for k in ("site.name", "nav.index", "nav.hardware", "nav.audit"):
     m = re.search(r'<trans-unit id="%s">.*?<target>(.*?)</target>' % re.escape(k), text, re.S)
     nl_words[k] = m.group(1)
 for path, p in framed.items():
@@ -131,7 +133,8 @@ for path, p in framed.items():
     m = re.match(r"pages/(en|nl)/(.*)$", path)
     want = "pages/%s/%s" % (other, m.group(2)) if m else "pages/%s/index.html" % other
     if want not in targets or not os.path.exists(os.path.join(root, want)): bad["other"].append(path)
-    if m and m.group(2) != "index.html": kinds["model_" + lang] += 1
+    if m and m.group(2) != "index.html" and not m.group(2).startswith("hardware/"):
+        kinds["model_" + lang] += 1
     if not (p.description or "").strip(): bad["description"].append(path)
     if "@media print" not in p.style: bad["print"].append(path)
     if any(urllib.parse.urlsplit(h).scheme not in ("", "data") for h in p.loads) or \
@@ -142,8 +145,8 @@ for path, p in framed.items():
         if not href.startswith(base) or q is None or q.lang != hl or \
            (lang, base + path) not in q.alternates:
             bad["hreflang"].append(path + " -> " + href)
-    if m and lang == "nl" and p.header[:3] != [nl_words["site.name"], nl_words["nav.index"],
-                                              nl_words["nav.audit"]]:
+    if m and lang == "nl" and p.header[:4] != [nl_words["site.name"], nl_words["nav.index"],
+                                              nl_words["nav.hardware"], nl_words["nav.audit"]]:
         bad["words"].append(path)
     if m and not p.alternates: bad["hreflang"].append(path + ": none")
 print("models", kinds["model_en"], kinds["model_nl"])

@@ -34,6 +34,11 @@ int stage_usage_error(const char *program, const char *fmt, ...) MC_PRINTF(2, 3)
  * no-break spaces as spaces), so that a pasted "Cafe\xcc\x81 LM" finds
  * "Caf\xc3\xa9 LM". A new string; the caller frees it. */
 char *stage_model_name(const char *arg);
+/* Print the page of the card called name (render_hardware, out/render.h)
+ * in lang and format (text or html) on as_of to stdout; an unknown card
+ * is one line on stderr, with names like it. Returns the exit status. */
+int stage_render_hardware(const char *program, catalogue *cat, const char *name,
+			  const char *lang, const char *format, const char *as_of);
 /* Print "modelcat-NAME VERSION" to stdout; returns MC_EXIT_OK. */
 int stage_version(const char *program);
 

@@ -2,6 +2,7 @@
 #include "db/translation.h"
 #include "ingest/ingest.h"
 #include "ingest/snapload.h"
+#include "db/hwlink.h"
 #include "store/listing.h"
 #include "store/naming.h"
 #include "read/input.h"
@@ -148,6 +149,10 @@ static int load_date(catalogue *cat, const rebuild_plan *plan, size_t i, size_t 
 			stats->quarantined += ls.quarantined;
 			stats->loaded += ls.loaded;
 		}
+	}
+	if (hwlink_note_unmatched(ld, plan->files[end - 1].date, err)) {
+		load_abort(ld);
+		return -1;
 	}
 	if (load_commit(ld, err))
 		return -1;

@@ -2,6 +2,7 @@
 #include "base/paths.h"
 #include "base/day.h"
 #include "store/naming.h"
+#include "db/hwlink.h"
 
 #include <limits.h>
 #include <string.h>
@@ -103,6 +104,12 @@ int snapload_run(const snapload_job *job, FILE *out, FILE *errors, snapload_resu
 	if (snapload_begin(&cat, day, &ld, err))
 		goto out;
 	if (snapload_guards(ld, job->accept, err) || load_args(job, ld, out, errors, result, err)) {
+		result->aborted = 1;
+		load_abort(ld);
+		goto out;
+	}
+	/* one notice of the training hardware and models no link matched */
+	if (hwlink_note_unmatched(ld, day, err)) {
 		result->aborted = 1;
 		load_abort(ld);
 		goto out;

@@ -101,8 +101,8 @@ void frame_header(const frame *f, sbuf *out)
 	sbuf_adds(out, "\">\n");
 	nav_link(out, f, "index.html", f->site_name, " class=\"home\"");
 	nav_link(out, f, f->index, f->index_label, NULL);
-	/* the hardware index (pages/LANG/hardware.html) goes here once the
-	 * site has one: no link before the page exists */
+	if (f->hardware_label && f->hardware_index)
+		nav_link(out, f, f->hardware_index, f->hardware_label, NULL);
 	nav_link(out, f, "audit/index.html", f->audit_label, NULL);
 	for (i = 0; i < f->nalts; i++) {
 		const frame_alt *a = &f->alts[i];
@@ -158,7 +158,12 @@ static void root_part(const frame_root_text *t, const char *day, sbuf *out)
 	href(out, t->f, t->f->index);
 	sbuf_adds(out, ">");
 	text(out, t->f->index_label);
-	/* the hardware index (pages/LANG/hardware.html) goes here once it exists */
+	if (t->f->hardware_label && t->f->hardware_index) {
+		sbuf_adds(out, "</a></li>\n<li><a ");
+		href(out, t->f, t->f->hardware_index);
+		sbuf_adds(out, ">");
+		text(out, t->f->hardware_label);
+	}
 	sbuf_adds(out, "</a></li>\n<li><a ");
 	href(out, t->f, "audit/index.html");
 	sbuf_adds(out, ">");

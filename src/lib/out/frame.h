@@ -51,6 +51,8 @@ typedef struct frame {
 	 * escaped) under the header, before the page (an index's downloads);
 	 * NULL: none */
 	const char *lead;
+	const char *hardware_label;  /* the link to the hardware index (NULL: none) */
+	const char *hardware_index;  /* lang's hardware index, from the site root */
 } frame;
 
 /* The header's CSS, print rules included: part of a framed page's <style>. */

@@ -21,7 +21,7 @@ static const char *const placeholders[] = {
 	"name", "organisations", "countries", "month", "org_type", "domain", "task",
 	"compute", "hardware", "notability", "params", "params_notes", "mem4", "mem8",
 	"mem16", "licence", "day", "month_name", "year", "hours", "days", "percent",
-	"size", "unit", "count", "date", "names",
+	"size", "unit", "count", "date", "names", "memory", "precision", "bits",
 };
 
 const char *page_text_key(page_text_id id)
@@ -84,10 +84,13 @@ void page_release(page *p)
 	free(p->formerly);
 	free(p->citation);
 	free(p->description);
+	mc_free_strings(p->hardware_links, 2 * p->nhardware_links);
+	free(p->hardware_index);
 	for (i = 0; i < p->n; i++) {
 		free(p->blocks[i].text);
 		free(p->blocks[i].value);
 		free(p->blocks[i].link);
+		mc_free_strings(p->blocks[i].item_links, p->blocks[i].nitems);
 	}
 	free(p->blocks);
 	memset(p, 0, sizeof(*p));
@@ -224,19 +227,24 @@ static int expand_values(builder *b, page_text_id id, const char *const *pairs, 
 	return rc;
 }
 
-static page_block *add_block(builder *b, page_kind kind, int level, const char *role,
-			     const char *text)
+page_block *page_add(page *p, page_kind kind, int level, const char *role, const char *text)
 {
 	page_block *blk;
 
-	b->p->blocks = xrealloc(b->p->blocks, (b->p->n + 1) * sizeof(*b->p->blocks));
-	blk = &b->p->blocks[b->p->n++];
+	p->blocks = xrealloc(p->blocks, (p->n + 1) * sizeof(*p->blocks));
+	blk = &p->blocks[p->n++];
 	memset(blk, 0, sizeof(*blk));
 	blk->kind = kind;
 	blk->level = level;
 	blk->role = role;
 	blk->text = text ? xstrdup(text) : NULL;
 	return blk;
+}
+
+static page_block *add_block(builder *b, page_kind kind, int level, const char *role,
+			     const char *text)
+{
+	return page_add(b->p, kind, level, role, text);
 }
 
 /* A heading or paragraph from a text: 1 added, 0 left out (a value it
@@ -622,6 +630,29 @@ static const section sections[] = {
 };
 #undef ROWS
 
+/* Give each item of the list pair blk the link p->hardware_links has for
+ * it (HTML only: the text page keeps the list as it is). */
+static void link_items(const page *p, page_block *blk)
+{
+	const char *v = blk->value;
+
+	if (!p->nhardware_links)
+		return;
+	while (*v) {
+		size_t len = strcspn(v, ","), i;
+		const char *href = NULL;
+
+		for (i = 0; i < p->nhardware_links && !href; i++)
+			if (strlen(p->hardware_links[2 * i]) == len &&
+			    !memcmp(p->hardware_links[2 * i], v, len))
+				href = p->hardware_links[2 * i + 1];
+		blk->item_links = xrealloc(blk->item_links,
+					   (blk->nitems + 1) * sizeof(*blk->item_links));
+		blk->item_links[blk->nitems++] = href ? xstrdup(href) : NULL;
+		v += len + (v[len] == ',');
+	}
+}
+
 static void add_section(builder *b, const section *s)
 {
 	size_t i, shown = 0;
@@ -644,6 +675,8 @@ static void add_section(builder *b, const section *s)
 		add_block(b, PAGE_PAIR, 0, NULL, label.data)->value = xstrdup(value.data);
 		b->p->blocks[b->p->n - 1].link = b->link;
 		b->link = NULL;
+		if (row->label == PT_LABEL_HARDWARE)
+			link_items(b->p, &b->p->blocks[b->p->n - 1]);
 		shown++;
 	}
 	for (i = 0; i < sizeof(s->notes) / sizeof(s->notes[0]) && s->notes[i]; i++) {
@@ -891,7 +924,10 @@ static void add_closing(builder *b)
 	add_block(b, PAGE_OPEN, 0, "closing", NULL);
 	add_text(b, PAGE_HEADING, 2, NULL, PT_CLOSING_HEADING);
 	add_text(b, PAGE_PARAGRAPH, 0, "lead", PT_CLOSING_LEAD);
-	add_text(b, PAGE_PARAGRAPH, 0, NULL, PT_CLOSING_TEXT);
+	/* its last sentence ("start from the hardware instead") links to the
+	 * hardware index, in HTML */
+	if (add_text(b, PAGE_PARAGRAPH, 0, NULL, PT_CLOSING_TEXT) && b->p->hardware_index)
+		b->p->blocks[b->p->n - 1].link = xstrdup(b->p->hardware_index);
 	add_block(b, PAGE_CLOSE, 0, NULL, NULL);
 }
 
@@ -1145,6 +1181,51 @@ static void html_link(sbuf *out, const char *text, const char *link)
 	sbuf_adds(out, "</a>");
 }
 
+/* A paragraph's text; with a link, its last sentence (after the last
+ * ". ") is the link. */
+static void html_paragraph(sbuf *out, const page_block *blk)
+{
+	const char *last = NULL, *at = blk->text;
+	char *head;
+
+	if (!blk->link || !page_safe_href(blk->link)) {
+		html_text(out, blk->text);
+		return;
+	}
+	while ((at = strstr(at, ". ")))
+		last = at++ + 2;
+	if (!last) {
+		html_link(out, blk->text, blk->link);
+		return;
+	}
+	head = xstrndup(blk->text, (size_t)(last - blk->text));
+	html_text(out, head);
+	html_link(out, last, blk->link);
+	free(head);
+}
+
+/* A list pair's items, each linked to its page when it has one. */
+static void html_items(sbuf *out, const page_block *blk)
+{
+	const char *v = blk->value;
+	size_t i = 0;
+
+	while (*v) {
+		size_t len = strcspn(v, ",");
+		char *item = xstrndup(v, len);
+
+		if (i)
+			sbuf_adds(out, ", ");
+		if (i < blk->nitems && blk->item_links[i])
+			html_link(out, item, blk->item_links[i]);
+		else
+			html_text(out, item);
+		free(item);
+		i++;
+		v += len + (v[len] == ',');
+	}
+}
+
 void page_render_html(const page *p, sbuf *out)
 {
 	const char *title = "";
@@ -1205,7 +1286,7 @@ void page_render_html(const page *p, sbuf *out)
 			} else {
 				sbuf_adds(out, "<p>");
 			}
-			html_text(out, blk->text);
+			html_paragraph(out, blk);
 			sbuf_adds(out, "</p>\n");
 			break;
 		case PAGE_PAIR:
@@ -1215,7 +1296,10 @@ void page_render_html(const page *p, sbuf *out)
 			sbuf_adds(out, "<dt>");
 			html_text(out, blk->text);
 			sbuf_adds(out, "</dt><dd>");
-			html_link(out, blk->value, blk->link);
+			if (blk->nitems)
+				html_items(out, blk);
+			else
+				html_link(out, blk->value, blk->link);
 			sbuf_adds(out, "</dd>\n");
 			break;
 		case PAGE_RAW:

@@ -164,7 +164,31 @@ struct frame;
 	X(CITE_README, "cite.readme") \
 	X(CITE_BIBTEX, "cite.bibtex") \
 	X(DOWNLOADS_LABEL, "downloads.label") \
-	X(DOWNLOADS_PAGE, "downloads.page")
+	X(DOWNLOADS_PAGE, "downloads.page") \
+	X(NAV_HARDWARE, "nav.hardware") \
+	X(HWP_META, "hwpage.meta") \
+	X(HWP_SPEC_HEADING, "hwpage.spec.heading") \
+	X(HWP_LABEL_MANUFACTURER, "hwpage.label.manufacturer") \
+	X(HWP_LABEL_TYPE, "hwpage.label.type") \
+	X(HWP_LABEL_MEMORY, "hwpage.label.memory") \
+	X(HWP_LABEL_BANDWIDTH, "hwpage.label.bandwidth") \
+	X(HWP_LABEL_COMPUTE, "hwpage.label.compute") \
+	X(HWP_LABEL_POWER, "hwpage.label.power") \
+	X(HWP_LABEL_RELEASED, "hwpage.label.released") \
+	X(HWP_LABEL_PRICE, "hwpage.label.price") \
+	X(HWP_NO_MEMORY, "hwpage.no_memory") \
+	X(HWP_TRAINED_HEADING, "hwpage.trained.heading") \
+	X(HWP_TRAINED_INTRO, "hwpage.trained.intro") \
+	X(HWP_TRAINED_NONE, "hwpage.trained.none") \
+	X(HWP_RUN_HEADING, "hwpage.run.heading") \
+	X(HWP_RUN_RULE, "hwpage.run.rule") \
+	X(HWP_RUN_BITS, "hwpage.run.bits") \
+	X(HWP_RUN_NONE, "hwpage.run.none") \
+	X(HWP_RUN_ITEM, "hwpage.run.item") \
+	X(HWP_INDEX_TITLE, "hwpage.index.title") \
+	X(HWP_INDEX_INTRO, "hwpage.index.intro") \
+	X(HWP_INDEX_ITEM, "hwpage.index.item") \
+	X(HWP_INDEX_META, "hwpage.index.meta")
 
 #define PAGE_TEXT_ENUM(id, key) PT_##id,
 typedef enum page_text_id { PAGE_TEXTS(PAGE_TEXT_ENUM) PT_COUNT } page_text_id;
@@ -214,6 +238,10 @@ typedef struct page_block {
 					page_safe_href), or NULL */
 	int html_only;               /* left out of the text page (the seed's text
 					pages stay as they are) */
+	char **item_links;           /* PAGE_PAIR whose value is a list ("A,B"): in
+					HTML, item i links to item_links[i] (NULL:
+					no link); nitems entries, owned */
+	size_t nitems;               /* entries in item_links */
 } page_block;
 
 typedef struct page {
@@ -227,6 +255,14 @@ typedef struct page {
 	 * in the HTML sources section (set before page_build; NULL: none);
 	 * freed by page_release */
 	char *citation;
+	/* where the training hardware's items link in HTML: pairs of item (as
+	 * the page lists it) and href (hwpage.h), 2 * nhardware_links strings
+	 * (set before page_build; NULL: no links); freed by page_release */
+	char **hardware_links;
+	size_t nhardware_links;      /* pairs in hardware_links */
+	/* the hardware index, linked from the closing sentence in HTML (set
+	 * before page_build; NULL: no link); freed by page_release */
+	char *hardware_index;
 	char *description;           /* the meta description (page_build sets it; owned) */
 	const struct frame *frame;   /* the site's frame around the HTML (frame.h;
 					NULL: a page on its own); borrowed */
@@ -272,6 +308,10 @@ void page_add_raw(page *p, char *html);
 /* Describe the index page of a language: n entries on date (YYYY-MM-DD). */
 int page_build_index(page *p, const page_index_entry *entries, size_t n, const char *date,
 		     const page_texts *texts, const page_texts *english, mc_err *err);
+
+/* Append a block to p, text copied (NULL: none); the block is p's. For
+ * builders of other pages (hwpage.h). */
+page_block *page_add(page *p, page_kind kind, int level, const char *role, const char *text);
 
 /* Write the page as text: one line per title, heading and paragraph,
  * "- label" and "- value" lines per pair, "- text" per link. */

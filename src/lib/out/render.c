@@ -8,6 +8,7 @@
 #include "out/template.h"
 #include "out/cite.h"
 #include "out/download.h"
+#include "out/hwpage.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -166,6 +167,7 @@ typedef struct render_run {
 	const char *frame_data;      /* the next framed page's JSON twin, or NULL */
 	const char *frame_data_label; /* its link's text */
 	const char *frame_lead;      /* the next framed page's lead (HTML), or NULL */
+	hwlink_day links;            /* the models' and cards' links on the date */
 } render_run;
 
 /* The SHA-256 of every language's page texts (code, then each text by
@@ -250,6 +252,9 @@ static void words_of(const page_texts *texts, const page_texts *english, render_
 	w->audit = word(texts, english, PT_NAV_AUDIT);
 	w->about = word(texts, english, PT_SITE_ABOUT);
 	w->published = word(texts, english, PT_SITE_PUBLISHED);
+	w->hardware_label = word(texts, english, PT_NAV_HARDWARE);
+	mc_fmt(w->hardware_index, sizeof(w->hardware_index), "pages/%s/hardware/index.html",
+	       texts->lang);
 }
 
 void render_words_free(render_words *words, size_t n)
@@ -264,6 +269,7 @@ void render_words_free(render_words *words, size_t n)
 		free(words[i].audit);
 		free(words[i].about);
 		free(words[i].published);
+		free(words[i].hardware_label);
 	}
 	free(words);
 }
@@ -315,6 +321,8 @@ void render_frame(frame *f, frame_alt *alts, const render_words *words, size_t n
 	f->index_label = words[lang].index_label;
 	f->audit_label = words[lang].audit;
 	f->index = words[lang].index;
+	f->hardware_label = words[lang].hardware_label;
+	f->hardware_index = words[lang].hardware_index;
 	for (i = 0; i < n; i++) {
 		if (i == lang)
 			continue;
@@ -533,6 +541,42 @@ static int write_twin(render_run *r, const model_view *m, size_t i, char twin[20
 			     err);
 }
 
+/* Where the items of m's training hardware link from its pages (page.h's
+ * hardware_links: item, href), and the hardware index from its closing
+ * sentence. */
+static void hardware_links(const render_run *r, const model_view *m, page *p)
+{
+	const char *v = NULL;
+	size_t i;
+
+	for (i = 0; i < m->values.n && !v; i++)
+		if (!strcmp(m->values.items[i].field, "Training hardware"))
+			v = m->values.items[i].value;
+	p->hardware_index = xstrdup("hardware/index.html");
+	while (v && *v) {
+		size_t len = strcspn(v, ",");
+		char *item = xstrndup(v, len);
+		const hwlink_card *c = hwlink_card_for(&r->links, item);
+
+		if (c) {
+			char stem[128];
+			sbuf href;
+
+			render_file_stem(c->name, stem, sizeof(stem));
+			sbuf_init(&href);
+			sbuf_addf(&href, "hardware/%s.html", stem);
+			p->hardware_links = xrealloc(p->hardware_links, (p->nhardware_links + 1) * 2 *
+						     sizeof(*p->hardware_links));
+			p->hardware_links[2 * p->nhardware_links] = item;
+			p->hardware_links[2 * p->nhardware_links + 1] = sbuf_detach(&href, NULL);
+			p->nhardware_links++;
+		} else {
+			free(item);
+		}
+		v += len + (v[len] == ',');
+	}
+}
+
 /* The pages of model i in every language; an index entry when on record. */
 static int render_model(render_run *r, size_t i, mc_err *err)
 {
@@ -559,6 +603,7 @@ static int render_model(render_run *r, size_t i, mc_err *err)
 		page_init(&p, r->langs[j]);
 		p.formerly = render_formerly(r->formers, r->nformers, r->names[i]);
 		p.citation = r->citation ? xstrdup(r->citation) : NULL;
+		hardware_links(r, &m, &p);
 		failed = page_build(&p, &m, &r->texts[j], &r->texts[0], err);
 		if (!failed)
 			page_add_raw(&p, cite_of_model(r, &m, j, r->stems[i]));
@@ -632,6 +677,85 @@ static int render_indexes(render_run *r, mc_err *err)
 	return 0;
 }
 
+/* Write the HTML and text of hardware page p of language lang as
+ * hardware/stem (framed when publishing: the site root is one folder up). */
+static int write_hardware_page(render_run *r, page *p, size_t lang, const char *stem,
+			       mc_err *err)
+{
+	frame f;
+	frame_alt *alts = NULL;
+	char (*paths)[200] = NULL, dir[4200];
+	size_t i, k = 0;
+	int rc;
+
+	if (r->site) {
+		alts = xcalloc(r->nlangs, sizeof(*alts));
+		paths = xcalloc(r->nlangs, sizeof(*paths));
+		render_frame(&f, alts, r->words, r->nlangs, lang, "../../../", r->site->base_url);
+		for (i = 0; i < r->nlangs; i++) {
+			mc_fmt(paths[i], sizeof(paths[i]), "pages/%s/hardware/%s.html", r->langs[i],
+			       stem);
+			if (i != lang)
+				alts[k++].page = paths[i];
+		}
+		f.page = paths[lang];
+		p->frame = &f;
+	}
+	mc_fmt(dir, sizeof(dir), "%s/hardware", r->dirs[lang]);
+	rc = write_page(p, dir, stem, err);
+	p->frame = NULL;
+	free(alts);
+	free(paths);
+	return rc;
+}
+
+/* The hardware pages and the hardware index of every language, beside the
+ * model pages (LANG/hardware/). */
+static int render_hardware_pages(render_run *r, mc_err *err)
+{
+	hwpage_models models;
+	char (*files)[140] = xcalloc(r->links.ncards + 1, sizeof(*files));
+	size_t i, j;
+	int rc = 0;
+
+	hwpage_models_init(&models, r->entries, r->nentries);
+	for (i = 0; i < r->links.ncards; i++) {
+		char stem[128];
+
+		render_file_stem(r->links.cards[i].name, stem, sizeof(stem));
+		mc_fmt(files[i], sizeof(files[i]), "%s.html", stem);
+	}
+	for (j = 0; !rc && j < r->nlangs; j++) {
+		char dir[4200];
+		page p;
+
+		mc_fmt(dir, sizeof(dir), "%s/hardware", r->dirs[j]);
+		if ((rc = make_dirs(dir, err)))
+			break;
+		remove_stale_temps(dir);
+		for (i = 0; !rc && i < r->links.ncards; i++) {
+			char stem[128];
+
+			mc_fmt(stem, sizeof(stem), "%.*s", (int)strlen(files[i]) - 5, files[i]);
+			page_init(&p, r->langs[j]);
+			rc = hwpage_build(&p, &r->links, i, &models, &r->texts[j], &r->texts[0], err) ||
+			     write_hardware_page(r, &p, j, stem, err);
+			page_release(&p);
+			r->stats->hardware_files += 2;
+		}
+		page_init(&p, r->langs[j]);
+		rc = rc || hwpage_build_index(&p, &r->links, files, r->as_of, &r->texts[j],
+					      &r->texts[0], err) ||
+		     write_hardware_page(r, &p, j, "index", err);
+		page_release(&p);
+		r->stats->hardware_files += 2;
+	}
+	r->stats->cards = r->links.ncards;
+	hwpage_models_release(&models);
+	free(files);
+	return rc ? -1 : 0;
+}
+
 static void render_run_release(render_run *r)
 {
 	size_t i;
@@ -652,6 +776,7 @@ static void render_run_release(render_run *r)
 	render_words_free(r->words, r->words ? r->nlangs : 0);
 	cite_release(&r->cite);
 	free(r->cited);
+	hwlink_day_release(&r->links);
 }
 
 int render_all(catalogue *cat, const char *as_of, const char *outdir, const render_site *site,
@@ -671,7 +796,8 @@ int render_all(catalogue *cat, const char *as_of, const char *outdir, const rend
 	    query_models(cat, as_of, &r.names, &r.nnames, err) ||
 	    query_former_names(cat, as_of, &r.formers, &r.nformers, err) ||
 	    credit_citation_upto(cat, as_of, &r.citation, err) < 0 ||
-	    cite_load(cat, as_of, &r.cite, err))
+	    cite_load(cat, as_of, &r.cite, err) ||
+	    hwlink_load(cat, as_of, &r.links, err))
 		goto out;
 	r.cited = xcalloc(r.cite.n + 1, sizeof(*r.cited));
 	if (site) {
@@ -686,11 +812,98 @@ int render_all(catalogue *cat, const char *as_of, const char *outdir, const rend
 		if (render_model(&r, i, err))
 			goto out;
 	stats->models = r.nentries;
-	if (render_redirects(&r, err) || render_indexes(&r, err))
+	if (render_redirects(&r, err) || render_indexes(&r, err) ||
+	    render_hardware_pages(&r, err))
 		goto out;
 	stats->languages = r.nlangs;
 	rc = 0;
 out:
+	render_run_release(&r);
+	return rc;
+}
+
+/* Every model on record on as_of as index entries (name, file, weights,
+ * parameters) into r->entries, for the hardware pages. 0, or -1 (err). */
+static int model_entries(render_run *r, mc_err *err)
+{
+	size_t i;
+
+	if (query_models(r->cat, r->as_of, &r->names, &r->nnames, err))
+		return -1;
+	r->stems = xcalloc(r->nnames + 1, sizeof(*r->stems));
+	r->files = xcalloc(r->nnames + 1, sizeof(*r->files));
+	r->entries = xcalloc(r->nnames + 1, sizeof(*r->entries));
+	for (i = 0; i < r->nnames; i++) {
+		model_view m;
+		int found = query_model(r->cat, r->names[i], r->as_of, &m, err);
+
+		if (found == 0) {
+			render_file_stem(r->names[i], r->stems[i], sizeof(r->stems[i]));
+			mc_fmt(r->files[r->nentries], sizeof(r->files[r->nentries]), "%s.html",
+			       r->stems[i]);
+			r->entries[r->nentries].name = r->names[i];
+			r->entries[r->nentries].file = r->files[r->nentries];
+			page_index_entry_fill(&r->entries[r->nentries], &m);
+			r->nentries++;
+		}
+		model_view_release(&m);
+		if (found < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int render_hardware(catalogue *cat, const char *name, const char *lang, int html,
+		    const char *as_of, sbuf *out, mc_err *err)
+{
+	render_run r;
+	render_stats stats;
+	hwpage_models models;
+	page_texts texts;
+	const hwlink_card *card;
+	page p;
+	int rc = -1, loaded;
+
+	memset(&r, 0, sizeof(r));
+	memset(&models, 0, sizeof(models));
+	strmap_init(&models.by_name);
+	page_texts_init(&texts, lang);
+	page_init(&p, lang);
+	r.cat = cat;
+	r.as_of = as_of;
+	r.stats = &stats;
+	r.texts = xcalloc(1, sizeof(*r.texts));
+	r.nlangs = 1;
+	if ((loaded = translate_load(cat, "en", &r.texts[0], err)) == 0 && strcmp(lang, "en"))
+		loaded = translate_load(cat, lang, &texts, err);
+	if (loaded) {
+		if (loaded > 0)
+			mc_error(err, "no page texts stored for language '%s' (run modelcat translate;"
+				 " its catalogue is translations/%s.xlf)", lang, lang);
+		goto out;
+	}
+	if (hwlink_load(cat, as_of, &r.links, err))
+		goto out;
+	if (!(card = hwlink_card_named(&r.links, name))) {
+		rc = 1;
+		goto out;
+	}
+	if (model_entries(&r, err))
+		goto out;
+	strmap_release(&models.by_name);
+	hwpage_models_init(&models, r.entries, r.nentries);
+	if (hwpage_build(&p, &r.links, (size_t)(card - r.links.cards), &models,
+			 strcmp(lang, "en") ? &texts : &r.texts[0], &r.texts[0], err))
+		goto out;
+	if (html)
+		page_render_html(&p, out);
+	else
+		page_render_text(&p, out);
+	rc = 0;
+out:
+	page_release(&p);
+	page_texts_release(&texts);
+	hwpage_models_release(&models);
 	render_run_release(&r);
 	return rc;
 }

@@ -20,6 +20,7 @@
 #include "db/query.h"
 #include "out/page.h"
 #include "out/frame.h"
+#include "db/hwlink.h"
 
 /* The file stem of a model's pages (see above) into buf (at least 80 bytes). */
 void render_file_stem(const char *name, char *buf, size_t len);
@@ -41,6 +42,8 @@ typedef struct render_stats {
 	size_t languages;            /* languages */
 	size_t files;                /* files written */
 	char texts_sha[65];          /* SHA-256 of every language's page texts */
+	size_t cards;                /* hardware pages, per language */
+	size_t hardware_files;       /* their files and the hardware indexes' */
 } render_stats;
 
 /* The words of the site's frame (frame.h) in one language, from its page
@@ -55,6 +58,9 @@ typedef struct render_words {
 	char *audit;                 /* the link to the audit (nav.audit) */
 	char *about;                 /* what the site is (site.about) */
 	char *published;             /* "Last published from the snapshot of" (site.published) */
+	char *hardware_label;        /* the link to the hardware index (nav.hardware) */
+	char hardware_index[80];     /* its hardware index from the site root
+					(pages/LANG/hardware/index.html) */
 } render_words;
 
 /* Every stored language's frame words, English first, into *words (*n
@@ -92,6 +98,15 @@ typedef struct render_site {
  */
 int render_all(catalogue *cat, const char *as_of, const char *outdir, const render_site *site,
 	       render_stats *stats, mc_err *err);
+
+/*
+ * The page of the card called name (hwpage.h) as it stood on as_of, in
+ * lang, as text or (html) HTML into out. Returns 0, 1 when no card of
+ * that name was on record on that date (nothing written), -1 (err): no
+ * texts stored for lang, or a failure.
+ */
+int render_hardware(catalogue *cat, const char *name, const char *lang, int html,
+		    const char *as_of, sbuf *out, mc_err *err);
 
 /* The SHA-256 of every stored language's page texts (render_stats'
  * texts_sha of a render_all now) into sha. 0, or -1 (err). */

@@ -688,7 +688,7 @@ static void fingerprint(const publish *p, size_t i, char fp[65])
 	for (k = 0; k < p->nwords; k++) {
 		const render_words *w = &p->words[k];
 		const char *const parts[] = { w->lang, w->name, w->site, w->nav, w->index_label,
-					      w->audit };
+					      w->audit, w->hardware_label };
 		size_t j;
 
 		for (j = 0; j < sizeof(parts) / sizeof(parts[0]); j++)
@@ -1210,8 +1210,10 @@ static void page_changes(publish *p)
 			char *name = NULL;
 			int added;
 
+			/* a hardware page changes with its card or with the models
+			   it lists: the audits name both */
 			if (strncmp(rel, "pages/", 6) || (had && !strcmp(had, m[k]->sha[i])) ||
-			    !strncmp(stem, "/index.", 7))
+			    !strncmp(stem, "/index.", 7) || strstr(rel, "/hardware/"))
 				continue;
 			strmap_get_or_add(&seen, stem, strcspn(stem, "."), &added);
 			if (!added || page_file_explained(p, rel, &name)) {
