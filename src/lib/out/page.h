@@ -156,7 +156,16 @@ struct frame;
 	X(NAV_INDEX, "nav.index") \
 	X(NAV_AUDIT, "nav.audit") \
 	X(META_MODEL, "meta.model") \
-	X(META_INDEX, "meta.index")
+	X(META_INDEX, "meta.index") \
+	X(INDEX_COLUMN_NAME, "index.column.name") \
+	X(INDEX_FILTERS, "index.filters") \
+	X(INDEX_SEARCH, "index.search") \
+	X(INDEX_YEAR, "index.year") \
+	X(INDEX_ANY, "index.any") \
+	X(INDEX_OPEN, "index.weights.open") \
+	X(INDEX_CLOSED, "index.weights.closed") \
+	X(INDEX_RESET, "index.reset") \
+	X(INDEX_SHOWN, "index.shown")
 
 #define PAGE_TEXT_ENUM(id, key) PT_##id,
 typedef enum page_text_id { PAGE_TEXTS(PAGE_TEXT_ENUM) PT_COUNT } page_text_id;
@@ -206,6 +215,8 @@ typedef struct page_block {
 					page_safe_href), or NULL */
 	int html_only;               /* left out of the text page (the seed's text
 					pages stay as they are) */
+	int text_only;               /* left out of the HTML page (the index's list
+					of names, which the HTML shows as a table) */
 } page_block;
 
 typedef struct page {
@@ -222,6 +233,8 @@ typedef struct page {
 	char *description;           /* the meta description (page_build sets it; owned) */
 	const struct frame *frame;   /* the site's frame around the HTML (frame.h;
 					NULL: a page on its own); borrowed */
+	const char *style;           /* more CSS for this page's <style> (a static
+					string, e.g. the index table's), or NULL */
 } page;
 
 void page_init(page *p, const char *lang);
@@ -256,7 +269,9 @@ typedef struct page_index_entry {
 void page_index_entry_fill(page_index_entry *e, const struct model_view *m);
 void page_index_entry_release(page_index_entry *e);
 
-/* Describe the index page of a language: n entries on date (YYYY-MM-DD). */
+/* Describe the index page of a language: n entries on date (YYYY-MM-DD).
+ * The text page lists the names in the order given; the HTML page has
+ * the table of indextable.h, newest publication first, with its script. */
 int page_build_index(page *p, const page_index_entry *entries, size_t n, const char *date,
 		     const page_texts *texts, const page_texts *english, mc_err *err);
 
