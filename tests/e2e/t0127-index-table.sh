@@ -165,7 +165,8 @@ if [ -z "$chromium" ]; then
 	skip_checks "chromium is not installed (apt-get install chromium)" \
 		"the script shows the controls" "#org=OpenAI leaves exactly the OpenAI models" \
 		"the count is read out" "#sort=-compute puts the largest compute first" \
-		"and marks the column sorted" "and filters nothing"
+		"and marks the column sorted" "and filters nothing" \
+		"at 400 px the page does not scroll sideways" "the table scrolls in its own region"
 	done_testing
 	exit 0
 fi
@@ -201,6 +202,18 @@ print("largest first", bool(computes) and computes[0] == largest and
 print("sorted", [h.split()[2] for h in heads])
 print("all shown", all(r[0] == "1" for r in srt) and len(srt) == len(src))
 EOF
+# at 400 px the table scrolls in its own region, the page does not
+python3 -c '
+import html, sys
+page = open(sys.argv[1], encoding="utf-8").read()
+print("<!DOCTYPE html><html><body style=\"margin:0\"><iframe id=\"f\" style=\"width:400px;height:900px;border:0\""
+      " onload=\"var w=this.contentWindow, t=w.document.querySelector(&quot;.table&quot;); document.body.setAttribute(&quot;data-w&quot;,"
+      " w.document.documentElement.scrollWidth + &quot; &quot; + w.innerWidth + &quot; &quot; + t.scrollWidth)\" srcdoc=\""
+      + html.escape(page, quote=True) + "\"></iframe></body></html>")' "$TMP/site/en/index.html" >"$TMP/probe.html"
+set -- $(dump "file://$TMP/probe.html" | sed -n 's/.*data-w="\([0-9]*\) \([0-9]*\) \([0-9]*\)".*/\1 \2 \3/p')
+check "at 400 px the page does not scroll sideways (scrollWidth ${1:-?}, width ${2:-?})" \
+	test -n "${2:-}" -a "${2:-999}" -le 400 -a "${1:-999}" -le "${2:-0}"
+check "the table scrolls in its own region (${3:-?} px wide)" test "${3:-0}" -gt "${2:-999}"
 check_grep "the script shows the controls" "^form shown False$" "$TMP/dynamic"
 check_grep "#org=OpenAI leaves exactly the models whose organisation list holds OpenAI" \
 	"^openai True" "$TMP/dynamic"
