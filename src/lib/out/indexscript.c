@@ -18,16 +18,21 @@ const char index_table_style[] =
 	".filters input,.filters select,.filters button{font:inherit;font-size:.95rem;padding:.25rem .4rem;max-width:15rem}\n"
 	".shown{color:#444;margin:.5rem 0;min-height:1.5em}\n"
 	".table{overflow-x:auto;margin:.5rem 0 1.5rem}\n"
-	/* rows are grids, not table rows, so that content-visibility skips the
-	 * layout of those off screen (it does not apply to table rows) */
-	"table.models,.models thead,.models tbody{display:block}\n"
-	"table.models{min-width:60rem;font-size:.92rem}\n"
-	".models tr{display:grid;grid-template-columns:minmax(9rem,2.2fr) minmax(7rem,1.6fr) 8.5rem 6rem 9.5rem 5.5rem 8.5rem;"
-	"column-gap:.75rem;padding:.35rem .5rem;border-bottom:1px solid #dde1e6}\n"
-	".models tbody tr{content-visibility:auto;contain-intrinsic-size:auto 2.3em}\n"
-	".models tr[hidden]{display:none}\n"
-	".models th,.models td{display:block;text-align:left;padding:0;overflow-wrap:anywhere}\n"
-	".models thead tr{border-bottom:2px solid #8a929c}\n"
+	/* a fixed layout: the columns' widths come from the header, so the
+	 * rows are laid out once, without measuring every cell. (Not
+	 * content-visibility on rows: it does not apply to table rows, and on
+	 * rows made blocks every layout query on a row off screen, as an
+	 * accessibility checker makes for each link, relaid them all out.) */
+	"table.models{table-layout:fixed;width:100%;min-width:60rem;border-collapse:collapse;font-size:.92rem}\n"
+	".models th,.models td{text-align:left;vertical-align:top;padding:.35rem .5rem;"
+	"border-bottom:1px solid #dde1e6}\n"
+	".models tbody th,.models td:nth-child(2){overflow-wrap:anywhere}\n"
+	".models thead th{border-bottom:2px solid #8a929c}\n"
+	".models thead th:nth-child(2){width:17%}\n"
+	".models thead th:nth-child(3),.models thead th:nth-child(7){width:9.5rem}\n"
+	".models thead th:nth-child(4){width:6rem}\n"
+	".models thead th:nth-child(6){width:5.5rem}\n"
+	".models thead th:nth-child(5){width:9.5rem}\n"
 	".models tbody th{font-weight:400}\n"
 	".models tr>:nth-child(4),.models tr>:nth-child(5){text-align:right}\n"
 	".models thead button{font:inherit;font-weight:600;color:inherit;background:none;border:0;padding:0;cursor:pointer;text-align:inherit}\n"
