@@ -13,6 +13,9 @@
 const char index_table_style[] =
 	".page,.site .links{max-width:72rem}\n"
 	".filters{display:flex;flex-wrap:wrap;gap:.5rem 1rem;align-items:flex-end;margin:1rem 0 .5rem}\n"
+	/* hidden until the script runs, but in its place: showing it then
+	 * moves nothing, so the long table is not laid out again */
+	".filters[hidden]{display:flex;visibility:hidden}\n"
 	".filters div{display:flex;flex-direction:column}\n"
 	".filters label{font-size:.9rem;font-weight:600}\n"
 	".filters input,.filters select,.filters button{font:inherit;font-size:.95rem;padding:.25rem .4rem;max-width:15rem}\n"
