@@ -36,9 +36,11 @@ static const opt_command command = {
 		"\n"
 		"With --all, writes the page of every model on record on the date in every\n"
 		"stored language, as DIR/LANG/STEM.txt and DIR/LANG/STEM.html, and an index\n"
-		"page per language, DIR/LANG/index.txt and DIR/LANG/index.html. STEM is the\n"
-		"name lower-cased, other characters turned into '-', then '-' and ten hex\n"
-		"digits of the name's SHA-256 (docs/pages.md); hardware pages go to\n"
+		"page per language, DIR/LANG/index.txt (the names) and DIR/LANG/index.html\n"
+		"(a table of the models, newest first, that a small script of the page\n"
+		"filters and sorts, its state in the URL: index.html#org=OpenAI&sort=-compute).\n"
+		"STEM is the name lower-cased, other characters turned into '-', then '-' and\n"
+		"ten hex digits of the name's SHA-256 (docs/pages.md); hardware pages go to\n"
 		"DIR/LANG/hardware/. --hardware prints the page of the accelerator NAME.\n",
 	.exit =
 		"Exit: 0 written; 2 usage; 3 no such model (or card) on that date (up to\n"

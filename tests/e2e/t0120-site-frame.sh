@@ -160,10 +160,10 @@ import html.parser, sys
 class P(html.parser.HTMLParser):
     n = 0; inside = False
     def handle_starttag(self, tag, a):
-        if tag == "ul" and ("class", "models") in a: self.inside = True
+        if tag == "table" and ("class", "models") in a: self.inside = True
         if tag == "a" and self.inside: self.n += 1
     def handle_endtag(self, tag):
-        if tag == "ul": self.inside = False
+        if tag == "table": self.inside = False
 p = P(); p.feed(open(sys.argv[1], encoding="utf-8").read()); print(p.n)' "$P/pages/en/index.html")
 check "the index lists over 2,000 models" test "$nindex" -gt 2000
 check_grep "every model the index lists has a framed page in each language" "^models $nindex $nindex\$" "$TMP/frame"

@@ -6,6 +6,7 @@
 #include "base/textout.h"
 #include "base/strmap.h"
 #include "out/frame.h"
+#include "out/indextable.h"
 
 #include <stdlib.h>
 #include <math.h>
@@ -21,7 +22,7 @@ static const char *const placeholders[] = {
 	"name", "organisations", "countries", "month", "org_type", "domain", "task",
 	"compute", "hardware", "notability", "params", "params_notes", "mem4", "mem8",
 	"mem16", "licence", "day", "month_name", "year", "hours", "days", "percent",
-	"size", "unit", "count", "date", "names", "memory", "precision", "bits",
+	"size", "unit", "count", "date", "names", "memory", "precision", "bits", "shown",
 };
 
 const char *page_text_key(page_text_id id)
@@ -1045,6 +1046,111 @@ void page_add_raw(page *p, char *html)
 	blk->html_only = 1;
 }
 
+/* The words of the index table and the strings they point to. */
+typedef struct index_words {
+	index_table_words w;         /* what the table writer reads */
+	char *owned[INDEX_COLUMNS + 10]; /* the strings of w */
+	size_t n;                    /* entries of owned used */
+} index_words;
+
+/* Text id expanded from pairs (NULL: the page's placeholders), kept in
+ * words; returns it. */
+static const char *index_word(builder *b, index_words *words, page_text_id id,
+			      const char *const *pairs)
+{
+	sbuf s;
+
+	sbuf_init(&s);
+	if (pairs)
+		expand_values(b, id, pairs, &s);
+	else
+		expand(b, id, &s);
+	return words->owned[words->n++] = sbuf_detach(&s, NULL);
+}
+
+/* Every text the index table uses (w.shown keeps its placeholders for
+ * the script); free with index_words_release. */
+static void index_words_init(builder *b, index_words *words)
+{
+	static const char *const keep[] = { "shown", "{shown}", "count", "{count}", NULL };
+	static const page_text_id columns[INDEX_COLUMNS] = {
+		PT_INDEX_COLUMN_NAME, PT_LABEL_ORGANISATION, PT_LABEL_PUBLISHED, PT_LABEL_PARAMETERS,
+		PT_LABEL_TRAINING_COMPUTE, PT_LABEL_WEIGHTS, PT_LABEL_LAST_UPDATED,
+	};
+	index_table_words *w = &words->w;
+	size_t i;
+
+	memset(words, 0, sizeof(*words));
+	for (i = 0; i < INDEX_COLUMNS; i++)
+		w->columns[i] = index_word(b, words, columns[i], NULL);
+	w->caption = index_word(b, words, PT_INDEX_TITLE, NULL);
+	w->filters = index_word(b, words, PT_INDEX_FILTERS, NULL);
+	w->search = index_word(b, words, PT_INDEX_SEARCH, NULL);
+	w->domain = index_word(b, words, PT_LABEL_DOMAIN, NULL);
+	w->year = index_word(b, words, PT_INDEX_YEAR, NULL);
+	w->any = index_word(b, words, PT_INDEX_ANY, NULL);
+	w->open = index_word(b, words, PT_INDEX_OPEN, NULL);
+	w->closed = index_word(b, words, PT_INDEX_CLOSED, NULL);
+	w->reset = index_word(b, words, PT_INDEX_RESET, NULL);
+	w->shown = index_word(b, words, PT_INDEX_SHOWN, keep);
+}
+
+static void index_words_release(index_words *words)
+{
+	size_t i;
+
+	for (i = 0; i < words->n; i++)
+		free(words->owned[i]);
+	memset(words, 0, sizeof(*words));
+}
+
+/* A stored date as the page writes it ("" when there is none), new. */
+static char *date_text(builder *b, const char *iso)
+{
+	sbuf s;
+
+	sbuf_init(&s);
+	if (iso && *iso && !add_date(b, iso, 0, &s))
+		sbuf_adds(&s, iso);
+	return sbuf_detach(&s, NULL);
+}
+
+/* The HTML index: the table of the entries (indextable.h), one raw block. */
+static void add_index_table(builder *b, const page_index_entry *entries, size_t n)
+{
+	index_table_row *rows = xcalloc(n + 1, sizeof(*rows));
+	index_words words;
+	char **texts = xcalloc(2 * n + 1, sizeof(*texts));
+	sbuf html;
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		const page_index_entry *e = &entries[i];
+
+		rows[i].name = e->name;
+		rows[i].file = page_safe_href(e->file) ? e->file : NULL;
+		rows[i].organisation = e->organisation;
+		rows[i].domain = e->domain;
+		rows[i].published = e->published;
+		rows[i].published_text = texts[2 * i] = date_text(b, e->published);
+		rows[i].parameters = e->parameters;
+		rows[i].compute = e->compute;
+		rows[i].open_weights = e->open_weights;
+		rows[i].updated = e->last_updated;
+		rows[i].updated_text = texts[2 * i + 1] = date_text(b, e->last_updated);
+	}
+	index_table_sort(rows, n);
+	index_words_init(b, &words);
+	sbuf_init(&html);
+	index_table_html(rows, n, &words.w, &html);
+	add_block(b, PAGE_RAW, 0, NULL, html.data)->html_only = 1;
+	sbuf_release(&html);
+	index_words_release(&words);
+	mc_free_strings(texts, 2 * n);
+	free(rows);
+	b->p->style = index_table_style;
+}
+
 int page_build_index(page *p, const page_index_entry *entries, size_t n, const char *date,
 		     const page_texts *texts, const page_texts *english, mc_err *err)
 {
@@ -1066,9 +1172,11 @@ int page_build_index(page *p, const page_index_entry *entries, size_t n, const c
 	add_block(&b, PAGE_TITLE, 1, NULL, s.data);
 	set_description(&b, PT_META_INDEX);
 	add_text(&b, PAGE_PARAGRAPH, 0, "intro", PT_INDEX_INTRO);
+	/* a chart of the entries goes here, between the intro and the table */
 	add_block(&b, PAGE_OPEN, 0, "index", NULL);
+	add_index_table(&b, entries, n);
 	for (i = 0; i < n; i++)
-		add_block(&b, PAGE_LINK, 0, NULL, entries[i].name)->link = xstrdup(entries[i].file);
+		add_block(&b, PAGE_LINK, 0, NULL, entries[i].name)->text_only = 1;
 	add_block(&b, PAGE_CLOSE, 0, NULL, NULL);
 	sbuf_release(&s);
 	return builder_finish(&b);
@@ -1249,12 +1357,16 @@ void page_render_html(const page *p, sbuf *out)
 	sbuf_adds(out, page_style);
 	if (p->frame)
 		sbuf_adds(out, frame_style);
+	if (p->style)
+		sbuf_adds(out, p->style);
 	sbuf_adds(out, "</style>\n</head>\n<body>\n");
 	frame_header(p->frame, out);
 	sbuf_adds(out, "<div class=\"page\">\n");
 	for (i = 0; i < p->n; i++) {
 		const page_block *blk = &p->blocks[i];
 
+		if (blk->text_only)
+			continue;
 		if (list != PAGE_OPEN && blk->kind != list) {
 			sbuf_adds(out, list == PAGE_PAIR ? "</dl>\n" : "</ul>\n");
 			list = PAGE_OPEN;

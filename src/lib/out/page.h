@@ -188,7 +188,16 @@ struct frame;
 	X(HWP_INDEX_TITLE, "hwpage.index.title") \
 	X(HWP_INDEX_INTRO, "hwpage.index.intro") \
 	X(HWP_INDEX_ITEM, "hwpage.index.item") \
-	X(HWP_INDEX_META, "hwpage.index.meta")
+	X(HWP_INDEX_META, "hwpage.index.meta") \
+	X(INDEX_COLUMN_NAME, "index.column.name") \
+	X(INDEX_FILTERS, "index.filters") \
+	X(INDEX_SEARCH, "index.search") \
+	X(INDEX_YEAR, "index.year") \
+	X(INDEX_ANY, "index.any") \
+	X(INDEX_OPEN, "index.weights.open") \
+	X(INDEX_CLOSED, "index.weights.closed") \
+	X(INDEX_RESET, "index.reset") \
+	X(INDEX_SHOWN, "index.shown")
 
 #define PAGE_TEXT_ENUM(id, key) PT_##id,
 typedef enum page_text_id { PAGE_TEXTS(PAGE_TEXT_ENUM) PT_COUNT } page_text_id;
@@ -242,6 +251,8 @@ typedef struct page_block {
 					HTML, item i links to item_links[i] (NULL:
 					no link); nitems entries, owned */
 	size_t nitems;               /* entries in item_links */
+	int text_only;               /* left out of the HTML page (the index's list
+					of names, which the HTML shows as a table) */
 } page_block;
 
 typedef struct page {
@@ -266,6 +277,8 @@ typedef struct page {
 	char *description;           /* the meta description (page_build sets it; owned) */
 	const struct frame *frame;   /* the site's frame around the HTML (frame.h;
 					NULL: a page on its own); borrowed */
+	const char *style;           /* more CSS for this page's <style> (a static
+					string, e.g. the index table's), or NULL */
 } page;
 
 void page_init(page *p, const char *lang);
@@ -305,7 +318,9 @@ void page_index_entry_release(page_index_entry *e);
  * out of the text page. */
 void page_add_raw(page *p, char *html);
 
-/* Describe the index page of a language: n entries on date (YYYY-MM-DD). */
+/* Describe the index page of a language: n entries on date (YYYY-MM-DD).
+ * The text page lists the names in the order given; the HTML page has
+ * the table of indextable.h, newest publication first, with its script. */
 int page_build_index(page *p, const page_index_entry *entries, size_t n, const char *date,
 		     const page_texts *texts, const page_texts *english, mc_err *err);
 

@@ -1,0 +1,341 @@
+#include "out/indextable.h"
+#include "out/format.h"
+#include "base/textout.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Each column's key (in data-key, and in the URL's sort=) and the kind of
+ * its sort key: "text" (the cell's text), "date" (data-v, ISO), "num"
+ * (data-v, a number). */
+static const struct {
+	const char *key;
+	const char *type;
+} columns[INDEX_COLUMNS] = {
+	{ "name", "text" }, { "org", "text" }, { "published", "date" }, { "params", "num" },
+	{ "compute", "num" }, { "weights", "text" }, { "updated", "date" },
+};
+
+static int has(const char *s)
+{
+	return s && *s;
+}
+
+static void html_text(sbuf *out, const char *s)
+{
+	if (s)
+		textout_html(out, s, strlen(s));
+}
+
+/* ---- order ---- */
+
+static int row_compare(const void *a, const void *b)
+{
+	const index_table_row *x = a, *y = b;
+	int c;
+
+	if (has(x->published) != has(y->published))
+		return has(x->published) ? -1 : 1;
+	if (has(x->published) && (c = strcmp(y->published, x->published)) != 0)
+		return c;   /* newest first; "2023" before "2023-01-01" is as good as any */
+	return strcmp(x->name ? x->name : "", y->name ? y->name : "");
+}
+
+void index_table_sort(index_table_row *rows, size_t n)
+{
+	if (n > 1)
+		qsort(rows, n, sizeof(*rows), row_compare);
+}
+
+/* ---- the options of the filters ---- */
+
+/* The distinct items of lists ("A,B", trimmed, non-empty), sorted. */
+typedef struct item_set {
+	char **items;                /* owned */
+	size_t n;                    /* entries used */
+	size_t cap;                  /* entries allocated */
+} item_set;
+
+static void item_set_add(item_set *set, const char *s, size_t len)
+{
+	while (len && (*s == ' ' || *s == '\t')) {
+		s++;
+		len--;
+	}
+	while (len && (s[len - 1] == ' ' || s[len - 1] == '\t'))
+		len--;
+	if (!len)
+		return;
+	if (set->n == set->cap) {
+		set->cap = set->cap ? set->cap * 2 : 64;
+		set->items = xrealloc(set->items, set->cap * sizeof(*set->items));
+	}
+	set->items[set->n] = xmalloc(len + 1);
+	memcpy(set->items[set->n], s, len);
+	set->items[set->n][len] = '\0';
+	set->n++;
+}
+
+static void item_set_add_list(item_set *set, const char *list)
+{
+	while (list && *list) {
+		const char *comma = strchr(list, ',');
+		size_t len = comma ? (size_t)(comma - list) : strlen(list);
+
+		item_set_add(set, list, len);
+		list += len + (comma ? 1 : 0);
+	}
+}
+
+static int string_compare(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sort the items, repeats removed; reverse: largest first. */
+static void item_set_finish(item_set *set, int reverse)
+{
+	size_t i, kept = 0;
+
+	if (set->n)
+		qsort(set->items, set->n, sizeof(*set->items), string_compare);
+	for (i = 0; i < set->n; i++) {
+		if (kept && !strcmp(set->items[kept - 1], set->items[i]))
+			free(set->items[i]);
+		else
+			set->items[kept++] = set->items[i];
+	}
+	set->n = kept;
+	for (i = 0; reverse && i < kept / 2; i++) {
+		char *t = set->items[i];
+
+		set->items[i] = set->items[kept - 1 - i];
+		set->items[kept - 1 - i] = t;
+	}
+}
+
+static void item_set_release(item_set *set)
+{
+	size_t i;
+
+	for (i = 0; i < set->n; i++)
+		free(set->items[i]);
+	free(set->items);
+	memset(set, 0, sizeof(*set));
+}
+
+/* The year of a stored date ("2023" of "2023-03-14"), or 0 chars. */
+static size_t year_length(const char *date)
+{
+	size_t i;
+
+	if (!date)
+		return 0;
+	for (i = 0; i < 4; i++)
+		if (date[i] < '0' || date[i] > '9')
+			return 0;
+	return 4;
+}
+
+/* ---- the controls ---- */
+
+static void control_open(sbuf *out, const char *name, const char *label, const char *tag)
+{
+	sbuf_addf(out, "<div><label for=\"f-%s\">", name);
+	html_text(out, label);
+	sbuf_addf(out, "</label><%s id=\"f-%s\" name=\"%s\"", tag, name, name);
+}
+
+static void option(sbuf *out, const char *value, const char *text)
+{
+	sbuf_adds(out, "<option");
+	if (value) {
+		sbuf_adds(out, " value=\"");
+		html_text(out, value);
+		sbuf_adds(out, "\"");
+	}
+	sbuf_adds(out, ">");
+	html_text(out, text);
+	sbuf_adds(out, "</option>");
+}
+
+static void select_items(sbuf *out, const char *name, const char *label, const item_set *set,
+			 const char *any)
+{
+	size_t i;
+
+	control_open(out, name, label, "select");
+	sbuf_adds(out, ">");
+	option(out, "", any);
+	for (i = 0; i < set->n; i++)
+		option(out, NULL, set->items[i]);
+	sbuf_adds(out, "</select></div>\n");
+}
+
+static void controls(const index_table_row *rows, size_t n, const index_table_words *w,
+		     sbuf *out)
+{
+	item_set orgs = { NULL, 0, 0 }, domains = { NULL, 0, 0 }, years = { NULL, 0, 0 };
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		item_set_add_list(&orgs, rows[i].organisation);
+		item_set_add_list(&domains, rows[i].domain);
+		item_set_add(&years, rows[i].published, year_length(rows[i].published));
+	}
+	item_set_finish(&orgs, 0);
+	item_set_finish(&domains, 0);
+	item_set_finish(&years, 1);
+	sbuf_adds(out, "<form class=\"filters\" id=\"filters\" hidden aria-label=\"");
+	html_text(out, w->filters);
+	sbuf_adds(out, "\">\n");
+	control_open(out, "q", w->search, "input");
+	sbuf_adds(out, " type=\"search\"></div>\n");
+	select_items(out, "org", w->columns[INDEX_COL_ORGANISATION], &orgs, w->any);
+	select_items(out, "domain", w->domain, &domains, w->any);
+	control_open(out, "weights", w->columns[INDEX_COL_WEIGHTS], "select");
+	sbuf_adds(out, ">");
+	option(out, "", w->any);
+	option(out, "open", w->open);
+	option(out, "closed", w->closed);
+	sbuf_adds(out, "</select></div>\n");
+	select_items(out, "year", w->year, &years, w->any);
+	sbuf_adds(out, "<div><button type=\"reset\">");
+	html_text(out, w->reset);
+	sbuf_adds(out, "</button></div>\n</form>\n");
+	item_set_release(&orgs);
+	item_set_release(&domains);
+	item_set_release(&years);
+}
+
+/* ---- the table ---- */
+
+/* A cell with its sort key (data-v, left out when NULL) and text. */
+static void cell(sbuf *out, const char *key, const char *text)
+{
+	sbuf_adds(out, "<td");
+	if (has(key)) {
+		sbuf_adds(out, " data-v=\"");
+		html_text(out, key);
+		sbuf_adds(out, "\"");
+	}
+	sbuf_adds(out, ">");
+	html_text(out, text);
+	sbuf_adds(out, "</td>");
+}
+
+/* A number's cell: its plain notation as the key, written by format. */
+static void number_cell(sbuf *out, double x, void (*format)(double, sbuf *), sbuf *scratch)
+{
+	char key[40];
+
+	if (isnan(x)) {
+		sbuf_adds(out, "<td></td>");
+		return;
+	}
+	mc_fmt(key, sizeof(key), "%.15g", x);
+	sbuf_reset(scratch);
+	format(x, scratch);
+	cell(out, key, scratch->data);
+}
+
+static void format_flop(double x, sbuf *out)
+{
+	format_power_of_ten(x, out);
+	sbuf_adds(out, " FLOP");
+}
+
+/* The organisations as the table shows them: "A, B", repeats removed. */
+static void organisations(sbuf *out, const char *list, sbuf *scratch)
+{
+	const char *p;
+
+	sbuf_reset(scratch);
+	if (list)
+		format_list_unique(list, scratch);
+	sbuf_adds(out, "<td>");
+	for (p = scratch->len ? scratch->data : ""; *p;) {
+		size_t len = strcspn(p, ",");
+
+		textout_html(out, p, len);
+		p += len;
+		if (*p == ',') {
+			sbuf_adds(out, ", ");
+			p++;
+		}
+	}
+	sbuf_adds(out, "</td>");
+}
+
+static void row_html(sbuf *out, const index_table_row *r, const index_table_words *w,
+		     sbuf *scratch)
+{
+	const char *weights = r->open_weights == 1 ? "open" : r->open_weights == 0 ? "closed" : "";
+
+	sbuf_adds(out, "<tr");
+	if (has(r->domain)) {
+		sbuf_adds(out, " data-d=\"");
+		html_text(out, r->domain);
+		sbuf_adds(out, "\"");
+	}
+	if (*weights)
+		sbuf_addf(out, " data-w=\"%s\"", weights);
+	sbuf_adds(out, "><th scope=\"row\">");
+	if (has(r->file)) {
+		sbuf_adds(out, "<a href=\"");
+		html_text(out, r->file);
+		sbuf_adds(out, "\">");
+		html_text(out, r->name);
+		sbuf_adds(out, "</a>");
+	} else {
+		html_text(out, r->name);
+	}
+	sbuf_adds(out, "</th>");
+	organisations(out, r->organisation, scratch);
+	cell(out, r->published, r->published_text);
+	number_cell(out, r->parameters, format_count, scratch);
+	number_cell(out, r->compute, format_flop, scratch);
+	cell(out, NULL, r->open_weights == 1 ? w->open : r->open_weights == 0 ? w->closed : "");
+	cell(out, r->updated, r->updated_text);
+	sbuf_adds(out, "</tr>\n");
+}
+
+static void table_head(sbuf *out, const index_table_words *w)
+{
+	size_t i;
+
+	sbuf_adds(out, "<thead><tr>");
+	for (i = 0; i < INDEX_COLUMNS; i++) {
+		sbuf_addf(out, "<th scope=\"col\" data-key=\"%s\" data-type=\"%s\"%s>", columns[i].key,
+			  columns[i].type,
+			  i == INDEX_COL_PUBLISHED ? " aria-sort=\"descending\"" : "");
+		html_text(out, w->columns[i]);
+		sbuf_adds(out, "</th>");
+	}
+	sbuf_adds(out, "</tr></thead>\n");
+}
+
+void index_table_html(const index_table_row *rows, size_t n, const index_table_words *w,
+		      sbuf *out)
+{
+	sbuf scratch;
+	size_t i;
+
+	sbuf_init(&scratch);
+	controls(rows, n, w, out);
+	sbuf_adds(out, "<p class=\"shown\" id=\"shown\" role=\"status\" aria-live=\"polite\"></p>\n"
+		  "<div class=\"table\" role=\"region\" tabindex=\"0\" aria-label=\"");
+	html_text(out, w->caption);
+	sbuf_adds(out, "\">\n<table class=\"models\" id=\"models\" data-shown=\"");
+	html_text(out, w->shown);
+	sbuf_adds(out, "\">\n");
+	table_head(out, w);
+	sbuf_adds(out, "<tbody>\n");
+	for (i = 0; i < n; i++)
+		row_html(out, &rows[i], w, &scratch);
+	sbuf_adds(out, "</tbody>\n</table>\n</div>\n<script>\n");
+	sbuf_adds(out, index_table_script);
+	sbuf_adds(out, "</script>\n");
+	sbuf_release(&scratch);
+}
