@@ -496,9 +496,10 @@ out:
 	return rc;
 }
 
-/* Does the export have no record yet (ld->fresh)? 0 or -1. */
+/* The page cache of a first load and of a later one, in KiB (set_cache). */
 enum { FRESH_CACHE_KIB = 65536, LOAD_CACHE_KIB = 16384 };
 
+/* Does the export have no record yet (ld->fresh)? 0 or -1. */
 static int check_fresh(load *ld, mc_err *err)
 {
 	sqlite3_stmt *st = NULL;
