@@ -1,4 +1,5 @@
 #include "db/load.h"
+#include "db/current.h"
 #include "db/snapshot.h"
 #include "db/views.h"
 #include "read/normalise.h"
@@ -36,23 +37,10 @@ typedef struct gone {
 	long match;                  /* index into pending, or -1 */
 } gone;
 
-/* A record of the export with a live (not tombstone) current version, as
- * the snapshot's load began. */
-typedef struct current_row {
-	sqlite3_int64 record;        /* record id */
-	sqlite3_int64 version;       /* its current version */
-	char *name;                  /* its name */
-	sqlite3_int64 occurrence;    /* and occurrence */
-	unsigned char raw[16];       /* the version's raw digest */
-	int has_raw;                 /* 0: the version has none */
-} current_row;
-
-/* The export's current versions with raw digests, by (name, occurrence):
- * an index into the load's list of current records (ld->current), which
- * outlives it (both are dropped at the end of the export). */
+/* The export's current versions with raw digests, by (name, occurrence)
+ * (db/current.h), dropped at the end of the export. */
 struct load_known {
-	strmap index;                /* "name\x1foccurrence" -> row + 1 */
-	const current_row *rows;     /* ld->current */
+	current_table table;         /* the live records with a raw digest */
 };
 
 /* One field of the snapshot's header. */
@@ -76,9 +64,14 @@ struct load {
 	int fresh;                    /* the export has no record yet: every row
 					 is added, nothing to look up */
 	load_known *known;            /* rows recognisable unparsed, or NULL */
-	current_row *current;         /* the export's live records, by id */
-	size_t ncurrent;              /* entries in current */
-	int current_read;             /* current is filled */
+	size_t ncurrent;              /* the export's live records as the load
+					 began (counted at its end, see
+					 collect_gone) */
+	unsigned long revived;        /* records of the export a row brought back
+					 after a removal (not live as it began) */
+	char *name_index;             /* the SQL of version_name while it is
+					 dropped for a first load (see
+					 defer_name_index), else NULL */
 	snap_field *fields;           /* the export's header fields */
 	size_t nfields;               /* entries in fields */
 	strmap field_names;           /* field name -> index into fields + 1 */
@@ -159,7 +152,7 @@ static void known_free(load_known *k)
 {
 	if (!k)
 		return;
-	strmap_release(&k->index);
+	current_table_release(&k->table);
 	free(k);
 }
 
@@ -169,12 +162,10 @@ static void clear_export(load *ld)
 
 	known_free(ld->known);
 	ld->known = NULL;
-	for (i = 0; i < ld->ncurrent; i++)
-		free(ld->current[i].name);
-	free(ld->current);
-	ld->current = NULL;
+	free(ld->name_index);
+	ld->name_index = NULL;
 	ld->ncurrent = 0;
-	ld->current_read = 0;
+	ld->revived = 0;
 	for (i = 0; i < ld->npend; i++) {
 		free(ld->pend[i].name);
 		free(ld->pend[i].norm);
@@ -505,6 +496,9 @@ out:
 	return rc;
 }
 
+/* The page cache of a first load and of a later one, in KiB (set_cache). */
+enum { FRESH_CACHE_KIB = 65536, LOAD_CACHE_KIB = 16384 };
+
 /* Does the export have no record yet (ld->fresh)? 0 or -1. */
 static int check_fresh(load *ld, mc_err *err)
 {
@@ -523,6 +517,74 @@ static int check_fresh(load *ld, mc_err *err)
 	rc = 0;
 out:
 	sqlite3_finalize(st);
+	return rc;
+}
+
+/*
+ * The page cache for the export's load. A first load (fresh) inserts into
+ * the name-ordered indexes in file order and keeps their pages: 64 MiB
+ * (see catalogue_open). A later load reads the export's current records
+ * as streams (db/current.h) and writes the few changed versions: a cache
+ * of the indexes would only hold the pages those streams passed, so it
+ * gets LOAD_CACHE_KIB, and what the load holds stays within 64 MiB at
+ * 1 GB.
+ */
+static int set_cache(load *ld, mc_err *err)
+{
+	char pragma[64];
+
+	mc_fmt(pragma, sizeof(pragma), "PRAGMA cache_size = -%d",
+	       ld->fresh ? FRESH_CACHE_KIB : LOAD_CACHE_KIB);
+	return catalogue_exec(ld->cat, pragma, err);
+}
+
+/*
+ * A first load into an empty version table inserts every row into
+ * version_name, the index by name, in file order: a page split or a shift
+ * in a random 64 KiB page each time, a sixth of the loading thread's
+ * time. The index is dropped instead and made again, by one sort, at the
+ * export's end (restore_name_index), inside the same transaction: a load
+ * that fails or is held rolls the drop back too. Not when the table holds
+ * versions already: making the index again would read all of them.
+ */
+static int defer_name_index(load *ld, mc_err *err)
+{
+	sqlite3_stmt *st = NULL;
+	int step, rc = -1;
+
+	if (!ld->fresh)
+		return 0;
+	if (catalogue_prepare(ld->cat, &st, "SELECT (SELECT sql FROM sqlite_schema WHERE"
+			      " type = 'index' AND name = 'version_name' AND tbl_name = 'version'),"
+			      " EXISTS (SELECT 1 FROM version)", err))
+		return -1;
+	step = sqlite3_step(st);
+	if (step != SQLITE_ROW) {
+		catalogue_fail(ld->cat, "reading the index of names", err);
+		goto out;
+	}
+	rc = 0;
+	/* no such index, or versions that making it again would read */
+	if (sqlite3_column_type(st, 0) == SQLITE_TEXT && !sqlite3_column_int(st, 1))
+		ld->name_index = xstrdup((const char *)sqlite3_column_text(st, 0));
+out:
+	/* an index is dropped only when no statement is running */
+	sqlite3_finalize(st);
+	if (!rc && ld->name_index)
+		rc = catalogue_exec(ld->cat, "DROP INDEX version_name", err);
+	return rc;
+}
+
+/* Make version_name again after a first load dropped it. 0 or -1. */
+static int restore_name_index(load *ld, mc_err *err)
+{
+	int rc;
+
+	if (!ld->name_index)
+		return 0;
+	rc = catalogue_exec(ld->cat, ld->name_index, err);
+	free(ld->name_index);
+	ld->name_index = NULL;
 	return rc;
 }
 
@@ -556,9 +618,10 @@ int load_export_begin(load *ld, const char *export_name, const char *file,
 	*same = ld->same_content;
 	if (ld->same_content)
 		return 0;
-	if (insert_columns(ld, rc == 0 ? loaded.id : 0, columns, ncolumns, err))
+	if (insert_columns(ld, rc == 0 ? loaded.id : 0, columns, ncolumns, err) ||
+	    check_fresh(ld, err))
 		return -1;
-	return check_fresh(ld, err);
+	return set_cache(ld, err) || defer_name_index(ld, err);
 }
 
 static void mark_seen(load *ld, sqlite3_int64 id)
@@ -874,6 +937,7 @@ static int update_record(load *ld, sqlite3_int64 record, const load_row *row, mc
 		return catalogue_fail(ld->cat, "reading the current version", err);
 	if (tombstone) {
 		ld->stats.added++;
+		ld->revived++;
 		return open_version(ld, record, current, "added", &values, &version, err) ||
 		       add_snapshot_row(ld, row->position, version, err);
 	}
@@ -1151,116 +1215,63 @@ out:
 	return rc;
 }
 
-/* Sort current rows by record id. */
-static int by_record(const void *a, const void *b)
+/* What collect_gone's scan fills. */
+typedef struct gone_scan {
+	load *ld;                    /* the load */
+	gone *list;                  /* the records no row carried */
+	size_t n, cap;               /* entries used and allocated */
+	size_t live;                 /* live records counted */
+} gone_scan;
+
+static int gone_record(void *ctx, const current_record *rec, mc_err *err)
 {
-	const current_row *x = a, *y = b;
+	gone_scan *gs = ctx;
+	const load *ld = gs->ld;
+	gone *g;
 
-	return x->record < y->record ? -1 : x->record > y->record;
-}
-
-/*
- * Read the export's live records with their current versions into
- * ld->current. Two scans joined here, by record id: the export's records
- * (the record table in id order) and every live version (the covering
- * index version_current in record order). A join in SQL would seek the
- * index once per record, several times slower on a large export.
- */
-static int read_current(load *ld, mc_err *err)
-{
-	sqlite3_stmt *st = NULL;
-	size_t i = 0, n = 0, cap = 0;
-	int step, sorted = 1;
-
-	if (ld->current_read)
+	(void)err;
+	gs->live++;
+	if ((size_t)rec->record < ld->seen_cap && ld->seen[rec->record])
 		return 0;
-	if (catalogue_prepare(ld->cat, &st,
-			      "SELECT id, name, occurrence FROM record NOT INDEXED WHERE export = ?", err))
-		return -1;
-	sqlite3_bind_text(st, 1, ld->export_name, -1, SQLITE_STATIC);
-	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-		current_row *c;
-
-		if (n == cap) {
-			cap = cap ? cap * 2 : 1024;
-			ld->current = xrealloc(ld->current, cap * sizeof(*ld->current));
-		}
-		c = &ld->current[n++];
-		memset(c, 0, sizeof(*c));
-		c->record = sqlite3_column_int64(st, 0);
-		c->name = xstrdup((const char *)sqlite3_column_text(st, 1));
-		c->occurrence = sqlite3_column_int64(st, 2);
-		if (n > 1 && c[-1].record > c->record)
-			sorted = 0;
+	if (gs->n == gs->cap) {
+		gs->cap = gs->cap ? gs->cap * 2 : 64;
+		gs->list = xrealloc(gs->list, gs->cap * sizeof(*gs->list));
 	}
-	ld->ncurrent = n;
-	sqlite3_finalize(st);
-	st = NULL;
-	if (step != SQLITE_DONE)
-		return catalogue_fail(ld->cat, "reading the export's records", err);
-	if (!sorted)
-		qsort(ld->current, n, sizeof(*ld->current), by_record);
-	if (catalogue_prepare(ld->cat, &st,
-			      "SELECT record_id, id, raw_digest FROM version INDEXED BY version_current"
-			      " WHERE valid_to IS NULL AND tombstone = 0 ORDER BY record_id", err))
-		return -1;
-	while (n && (step = sqlite3_step(st)) == SQLITE_ROW) {
-		sqlite3_int64 record = sqlite3_column_int64(st, 0);
-
-		while (i < n && ld->current[i].record < record)
-			i++;
-		if (i == n)
-			break;
-		if (ld->current[i].record != record)
-			continue;
-		ld->current[i].version = sqlite3_column_int64(st, 1);
-		if (sqlite3_column_bytes(st, 2) == DIGEST_LEN) {
-			memcpy(ld->current[i].raw, sqlite3_column_blob(st, 2), DIGEST_LEN);
-			ld->current[i].has_raw = 1;
-		}
-	}
-	sqlite3_finalize(st);
-	if (n && step != SQLITE_DONE && step != SQLITE_ROW)
-		return catalogue_fail(ld->cat, "reading the current versions", err);
-	/* records with no live version (all gone) are dropped */
-	for (i = n = 0; i < ld->ncurrent; i++) {
-		if (ld->current[i].version)
-			ld->current[n++] = ld->current[i];
-		else
-			free(ld->current[i].name);
-	}
-	ld->ncurrent = n;
-	ld->current_read = 1;
+	g = &gs->list[gs->n++];
+	g->record = rec->record;
+	g->name = xstrdup(rec->name);
+	g->version = rec->version;
+	g->norm = NULL;
+	g->match = -1;
 	return 0;
 }
 
-/* The export's current records that no row of this snapshot carries (the
- * records current when the load began: every record a row carried since
- * is marked seen). */
+/*
+ * The export's records live as the load began that no row of this
+ * snapshot carries (every record a row carried is marked seen), read as
+ * a stream (current_scan), and their count into ld->ncurrent: the records
+ * live now less those a row brought back from a removal (a changed
+ * record's new version stands for its old one; new records are written
+ * after this).
+ */
 static int collect_gone(load *ld, gone **out, size_t *n, mc_err *err)
 {
+	gone_scan gs = { ld, NULL, 0, 0, 0 };
 	sqlite3_stmt *st;
 	size_t i;
 	int step;
 
 	*out = NULL;
 	*n = 0;
-	if (read_current(ld, err))
+	if (current_scan(ld->cat, ld->export_name, gone_record, &gs, err)) {
+		for (i = 0; i < gs.n; i++)
+			free(gs.list[i].name);
+		free(gs.list);
 		return -1;
-	for (i = 0; i < ld->ncurrent; i++) {
-		const current_row *c = &ld->current[i];
-		gone *g;
-
-		if ((size_t)c->record < ld->seen_cap && ld->seen[c->record])
-			continue;
-		*out = xrealloc(*out, (*n + 1) * sizeof(**out));
-		g = &(*out)[(*n)++];
-		g->record = c->record;
-		g->name = xstrdup(c->name);
-		g->version = c->version;
-		g->norm = NULL;
-		g->match = -1;
 	}
+	*out = gs.list;
+	*n = gs.n;
+	ld->ncurrent = gs.live > ld->revived ? gs.live - ld->revived : 0;
 	/* only the few vanished records need their values, for renames */
 	for (i = 0; i < *n; i++) {
 		st = ld->get_norm;
@@ -1532,7 +1543,7 @@ int load_export_end(load *ld, load_stats *stats, mc_err *err)
 	sqlite3_stmt *st = NULL;
 	int rc = -1;
 
-	if (!ld->same_content && finish_export(ld, err))
+	if ((!ld->same_content && finish_export(ld, err)) || restore_name_index(ld, err))
 		return -1;
 	if (catalogue_prepare(ld->cat, &st,
 			      "UPDATE snapshot_export SET rows = ?, loaded = ?, quarantined = ? WHERE id = ?",
@@ -1568,25 +1579,35 @@ int load_previous_content(load *ld, const char *export_name, char sha[65],
 	return rc < 0 ? -1 : !rc;
 }
 
-/* The known table's key of (name, occurrence) into key: its length, or 0
- * when it does not fit. */
-static size_t known_key(char *key, size_t size, const char *name, size_t occurrence)
+/* current_fn: a live record with a raw digest into the known table. */
+static int known_record(void *ctx, const current_record *rec, mc_err *err)
 {
-	size_t len = strlen(name), n = 0, i;
-	char digits[24];
+	load_known *k = ctx;
 
-	do {
-		digits[n++] = (char)('0' + occurrence % 10);
-		occurrence /= 10;
-	} while (occurrence);
-	if (len + 1 + n >= size)
-		return 0;
-	memcpy(key, name, len);
-	key[len++] = '\x1f';
-	for (i = 0; i < n; i++)
-		key[len++] = digits[n - 1 - i];
-	key[len] = '\0';
-	return len;
+	(void)err;
+	if (!rec->raw || rec->occurrence < 1)
+		return 0;   /* such a row is never looked up */
+	return current_table_add(&k->table, rec->name, (size_t)rec->occurrence, rec->version,
+				 rec->record, rec->raw) ? 1 : 0;
+}
+
+/* The known table of the export's live records, sized for the rows its
+ * previous content loaded: *known, or NULL when an id does not fit. */
+static int known_build(load *ld, unsigned long expected, load_known **known, mc_err *err)
+{
+	load_known *k = xcalloc(1, sizeof(*k));
+	int rc;
+
+	current_table_init(&k->table, expected);
+	rc = current_scan(ld->cat, ld->export_name, known_record, k, err);
+	if (rc) {
+		known_free(k);
+		/* 1 from known_record: an id too large for the table, which
+		 * only means no row is recognised unparsed */
+		return rc == 1 ? 0 : -1;
+	}
+	*known = k;
+	return 0;
 }
 
 int load_export_known(load *ld, const char *header_digest, load_known **known, mc_err *err)
@@ -1594,8 +1615,6 @@ int load_export_known(load *ld, const char *header_digest, load_known **known, m
 	snapshot_export_filter f = { ld->export_name, ld->snapshot_id, 0, NULL, 1 };
 	snapshot_export_info prev;
 	sqlite3_stmt *st = NULL;
-	load_known *k = NULL;
-	size_t i;
 	int step, same = 0;
 
 	*known = NULL;
@@ -1608,26 +1627,9 @@ int load_export_known(load *ld, const char *header_digest, load_known **known, m
 	same = step == 0 && !strcmp(prev.header_digest, header_digest);
 	if (!same)
 		goto record;
-	if (read_current(ld, err))
+	if (known_build(ld, prev.loaded, &ld->known, err))
 		return -1;
-	k = xcalloc(1, sizeof(*k));
-	strmap_init(&k->index);
-	k->rows = ld->current;
-	strmap_reserve(&k->index, ld->ncurrent);
-	for (i = 0; i < ld->ncurrent; i++) {
-		const current_row *c = &ld->current[i];
-		char key[4096];
-		size_t n;
-
-		if (!c->has_raw || c->occurrence < 1)
-			continue;
-		n = known_key(key, sizeof(key), c->name, (size_t)c->occurrence);
-		if (!n)
-			continue; /* such a row is never looked up */
-		*strmap_get_or_add(&k->index, key, n, NULL) = i + 1;
-	}
-	ld->known = k;
-	*known = k;
+	*known = ld->known;
 record:
 	if (ld->same_content)
 		return 0;
@@ -1645,23 +1647,19 @@ int load_known_check(void *ctx, const char *name, size_t occurrence,
 		     const unsigned char digest[16], size_t *ref)
 {
 	const load_known *k = ctx;
-	char key[4096];
-	size_t *at, n = known_key(key, sizeof(key), name, occurrence);
+	const current_entry *e = current_table_find(&k->table, name, occurrence);
 
-	if (!n)
+	if (!e || memcmp(e->raw, digest, DIGEST_LEN))
 		return 0;
-	at = strmap_find(&k->index, key, n);
-	if (!at || memcmp(k->rows[*at - 1].raw, digest, DIGEST_LEN))
-		return 0;
-	*ref = *at - 1;
+	*ref = (size_t)(e - k->table.slots);
 	return 1;
 }
 
 void load_known_ids(const load_known *known, size_t ref, sqlite3_int64 *version,
 		    sqlite3_int64 *record)
 {
-	*version = known->rows[ref].version;
-	*record = known->rows[ref].record;
+	*version = known->table.slots[ref].version;
+	*record = known->table.slots[ref].record;
 }
 
 int load_export_content(load *ld, const char *sha256, unsigned long long bytes, mc_err *err)
