@@ -177,17 +177,25 @@ check_eq "history '$H100': its versions are the dates its values changed" "$got"
 printf 'Model,Parameters,Publication date\n%s,123,2024-01-01\nTiny,5,2024-02-02\n' "$H100" >"$TMP/models.csv"
 mc ingest --as-of 2025-12-24 notable_ai_models="$TMP/models.csv" >"$TMP/m.out" 2>"$TMP/m.err"
 check_eq "a model export loads beside the hardware (exit 0)" "$?" 0
-mc show "$H100" --format json >"$TMP/show2.json" 2>&1
-check_grep "show of the shared name gives the model" '"exports": \["notable_ai_models"\]' "$TMP/show2.json"
+mc show "$H100" --format json >"$TMP/show2.json" 2>"$TMP/show2.err"
+check_eq "show of the shared name without --kind: usage error" "$?" 2
+check_grep "the error names the two kinds" "is both a model and a hardware record" "$TMP/show2.err"
+mc show "$H100" --kind model --format json >"$TMP/show2.json" 2>&1
+check_grep "show --kind model gives the model" '"exports": \["notable_ai_models"\]' "$TMP/show2.json"
 check "the model's show has no hardware field" sh -c "! grep -q 'Memory (bytes)\|ml_hardware' '$TMP/show2.json'"
 mc show "$H100" --as-of 2025-12-10 --format json >"$TMP/show3.json" 2>&1
 check_grep "before the model existed, show gives the card" '"exports": \["ml_hardware"\]' "$TMP/show3.json"
 check "the card's show has no model field" sh -c "! grep -q '\"field\": \"Parameters\"\|notable_ai_models' '$TMP/show3.json'"
-mc history "$H100" --format json >"$TMP/history2.json" 2>&1
-n=$(python3 -c "
+mc history "$H100" --format json >/dev/null 2>"$TMP/history2.err"
+check_eq "history of the shared name without --kind: usage error" "$?" 2
+for k in model hardware; do
+	mc history "$H100" --kind $k --format json >"$TMP/history2.json" 2>&1
+	n=$(python3 -c "
 import json, sys
 print(' '.join(sorted(r['export'] for r in json.load(open(sys.argv[1]))['records'])))" "$TMP/history2.json")
-check_eq "history lists the model and the card as two records" "$n" "ml_hardware notable_ai_models"
+	check_eq "history --kind $k lists the $k's record alone" "$n" \
+		"$([ $k = model ] && echo notable_ai_models || echo ml_hardware)"
+done
 mc export --source ml_hardware --as-of 2025-12-24 >"$TMP/export.csv" 2>/dev/null
 check "the hardware export still round-trips beside the model" \
 	python3 "$TOP/tests/e2e/compare_export.py" "$COLS" "$HW/2025-12-24.csv.gz" "$TMP/export.csv"
