@@ -8,7 +8,7 @@
 #include <limits.h>
 #include <string.h>
 
-int accepting_import(catalogue *cat, const char *dir, mc_err *err)
+int accepting_import(catalogue *cat, const char *dir, const char *file, mc_err *err)
 {
 	store_acceptances list;
 	size_t i;
@@ -17,26 +17,24 @@ int accepting_import(catalogue *cat, const char *dir, mc_err *err)
 	if (store_acceptances_read(dir, &list, err))
 		return -1;
 	for (i = 0; i < list.n && !rc; i++)
-		rc = accepted_add(cat, list.items[i].export_name, list.items[i].sha256,
-				  list.items[i].accepted_at, err);
+		if (!file || !strcmp(file, list.items[i].file))
+			rc = accepted_add(cat, list.items[i].export_name, list.items[i].sha256,
+					  list.items[i].accepted_at, err);
 	store_acceptances_release(&list);
 	return rc;
 }
 
 int accepting_import_args(catalogue *cat, char *const *args, int n, mc_err *err)
 {
-	char dir[PATH_MAX], last[PATH_MAX] = "", name[NAMING_EXPORT_MAX + 1];
+	char dir[PATH_MAX], name[NAMING_EXPORT_MAX + 1];
 	const char *path, *file;
 	int i;
 
-	for (i = 0; i < n; i++) {
-		if (naming_split_arg(args[i], name, sizeof(name), &path) ||
-		    !store_acceptance_where(path, dir, sizeof(dir), &file) || !strcmp(dir, last))
-			continue;
-		if (accepting_import(cat, dir, err))
+	for (i = 0; i < n; i++)
+		if (!naming_split_arg(args[i], name, sizeof(name), &path) &&
+		    store_acceptance_where(path, dir, sizeof(dir), &file) &&
+		    accepting_import(cat, dir, file, err))
 			return -1;
-		mc_fmt(last, sizeof(last), "%s", dir);
-	}
 	return 0;
 }
 

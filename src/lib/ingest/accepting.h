@@ -15,11 +15,12 @@
 #include <stdio.h>
 #include "db/catalogue.h"
 
-/* Bring the acceptances of the store at dir into cat (none: nothing). */
-int accepting_import(catalogue *cat, const char *dir, mc_err *err);
+/* Bring the acceptances of the store at dir into cat (none: nothing):
+ * all of them (file NULL), or those of the file (relative to dir). */
+int accepting_import(catalogue *cat, const char *dir, const char *file, mc_err *err);
 
-/* The same for the store of each argument ("[EXPORT=]FILE") that is a
- * file of a store. */
+/* The same for each argument ("[EXPORT=]FILE") that is a file of a
+ * store: the acceptances of that file. */
 int accepting_import_args(catalogue *cat, char *const *args, int n, mc_err *err);
 
 /*

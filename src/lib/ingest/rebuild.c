@@ -235,7 +235,7 @@ int rebuild_run(const rebuild_plan *plan, const char *target, const colmap *map,
 		goto out;
 	carry_accepted(&cat, target, out);
 	/* and what the store records as accepted (docs/store.md, "Acceptances") */
-	if (plan->dir && accepting_import(&cat, plan->dir, err)) {
+	if (plan->dir && accepting_import(&cat, plan->dir, NULL, err)) {
 		catalogue_close(&cat);
 		goto out;
 	}
