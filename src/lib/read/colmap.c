@@ -536,7 +536,7 @@ int colmap_guards_read(const char *dir, colmap_guards *g, mc_err *err)
 	while ((got = next_line(f, &line, &cap, &lineno)) == 1) {
 		double a = 0, b = 0;
 
-		n = split_tabs(line, parts, 4);
+		n = split_tabs(line, parts, 3);
 		for (i = 0; i < 3 && (n < 1 || strcmp(parts[0], names[i])); i++)
 			;
 		if (i == 3 || n != (i == 2 ? 2u : 3u) || guard_number(parts[1], i < 2, &a) ||
