@@ -19,10 +19,11 @@ usage: sqlref.py SNAPSHOTS PIPELINES DOCS_SQL_MD CATALOGUE NAME...
 Prints one line per difference and "NAME: ok (N rows)" per example;
 exit 0 when every example agrees.
 """
-import glob, json, os, re, sqlite3, sys
+import csv, io, json, os, re, sqlite3, sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), 'e2e'))
-from csvref import canonical, column_map, read_rows  # noqa: E402
+from csvref import canonical, column_map  # noqa: E402
+from storeref import files as store_files, text as store_text  # noqa: E402
 
 
 def norm(kind, cell):
@@ -50,14 +51,14 @@ class Store:
         self.rank = [l.strip() for l in open(os.path.join(pipelines, 'precedence.tsv'))
                      if l.strip() and not l.startswith('#')]
         self.files = {}
-        for path in sorted(glob.glob(os.path.join(snapshots, '*', '*.csv.gz'))):
-            export = os.path.basename(os.path.dirname(path))
-            date = os.path.basename(path)[:10]
-            self.files.setdefault(export, []).append((date, self.load(path, canon)))
+        # every export file, a bundle's members each an export (storeref.py)
+        for date, export, path, member in store_files(snapshots):
+            self.files.setdefault(export, []).append(
+                (date, self.load((date, export, path, member), canon)))
         self.dates = sorted({d for files in self.files.values() for d, _ in files})
 
-    def load(self, path, canon):
-        rows = read_rows(path)
+    def load(self, f, canon):
+        rows = list(csv.reader(io.StringIO(store_text(f).lstrip('\ufeff'), newline='')))
         header = [canon.get(h.strip(), h.strip()) for h in rows[0]]
         models, seen = {}, {}
         for row in rows[1:]:

@@ -8,6 +8,7 @@
 #include "cli/options.h"
 #include "cli/stage.h"
 #include "cli/snapref.h"
+#include "ingest/bundleargs.h"
 #include "ingest/ingest.h"
 #include "db/snapshot.h"
 #include "base/day.h"
@@ -34,7 +35,8 @@ static const opt_command command = {
 		"\n"
 		"With export files, parses them as the snapshot of --to (default today)\n"
 		"and compares it with the catalogue's latest state before that date,\n"
-		"writing nothing: what `modelcat ingest` of those files would change (an\n"
+		"writing nothing: what `modelcat ingest` of those files would change (a\n"
+		"bundle, a zip of several exports, as each of its members; an\n"
 		"export a guard of pipelines/guards.tsv would hold is listed as held;\n"
 		"--accept: what ingest --accept would change).\n",
 	.exit =
@@ -43,11 +45,7 @@ static const opt_command command = {
 
 static int stage_one(ingest_ctx *ctx, const char *arg, load_stats *stats, mc_err *err)
 {
-	char name[NAMING_EXPORT_MAX + 1];
-	const char *path;
-
-	naming_split_arg(arg, name, sizeof(name), &path);
-	return ingest_file(ctx, name, path, stats, err);
+	return bundleargs_ingest(ctx, arg, stats, err);   /* a bundle: every member */
 }
 
 /*
@@ -139,14 +137,9 @@ int main(int argc, char **argv)
 	stage_init();
 	if ((rc = opt_parse_table(&command, options, argc, argv, &first)))
 		return opt_status(rc);
-	for (i = first; i < argc; i++) {
-		char name[NAMING_EXPORT_MAX + 1];
-		const char *path;
-
-		if (naming_split_arg(argv[i], name, sizeof(name), &path))
-			return stage_usage_error(command.program, "%s: cannot tell the export's name;"
-						 " write EXPORT=FILE", argv[i]);
-	}
+	for (i = first; i < argc; i++)
+		if (bundleargs_check(argv[i], 0, &err))
+			return stage_usage_error(command.program, "%s", err.msg);
 	if (first < argc && from[0])
 		return stage_usage_error(command.program, "--from goes with two dates, not with files");
 	numbered = snapref_numbered(from) || snapref_numbered(to);

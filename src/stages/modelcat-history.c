@@ -5,7 +5,7 @@
 #include "db/history.h"
 #include "cli/options.h"
 #include "cli/stage.h"
-#include "cli/suggest.h"
+#include "cli/kind.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,11 +15,11 @@
 static const opt_command command = {
 	.program = "modelcat-history",
 	.usage =
-		"usage: modelcat history [--db PATH] NAME [--format text|json]\n",
+		"usage: modelcat history [--db PATH] NAME [--format text|json]\n"
+		"                        [--kind model|hardware]\n",
 	.description =
 		"Prints the history of every record that ever carried NAME (under any\n"
-		"name it had before or after a rename), export by export (a model and a\n"
-		"hardware record of one name are two records): each version\n"
+		"name it had before or after a rename), export by export: each version\n"
 		"with its date, kind (added, changed, renamed, revised, removed), export\n"
 		"and name, each changed field `field: old -> new`, each rename with the\n"
 		"evidence it rests on, and rows carrying the name that were quarantined.\n"
@@ -28,23 +28,27 @@ static const opt_command command = {
 		"tabs as spaces); a revised version lists the values new columns gave it.\n"
 		"--format json writes one object: records, their versions, each version's\n"
 		"renames and fields (field, old, new, why), and quarantined rows\n"
-		"(docs/history.md, \"History as JSON\").\n",
+		"(docs/history.md, \"History as JSON\"). A model and a hardware record\n"
+		"(ml_hardware) of one name are two records of two families: such a name\n"
+		"needs --kind model or --kind hardware (without it: a usage error naming\n"
+		"the two).\n",
 	.exit =
-		"Exit: 0 printed; 2 usage; 3 the name was never seen (up to five names\n"
+		"Exit: 0 printed; 2 usage (a name that is both, without --kind); 3 the\n"
+		"name was never seen (up to five names\n"
 		"that were are suggested on stderr), or failure.\n",
 };
 
 int main(int argc, char **argv)
 {
 	static const char *const formats[] = { "text", "json", NULL };
-	const char *db = NULL, *format = "text";
+	const char *db = NULL, *format = "text", *kind = NULL;
 	opt_spec options[] = {
 		OPT_DB(&db),
 		OPT_FORMAT(&format, formats, "text (default) or json"),
+		OPT_KIND(&kind),
 		OPT_DONE
 	};
 	catalogue cat;
-	mc_err err;
 	history h;
 	sbuf out;
 	char *name = NULL;
@@ -59,13 +63,8 @@ int main(int argc, char **argv)
 		return MC_EXIT_FAILURE;
 	sbuf_init(&out);
 	name = stage_model_name(argv[first]);
-	rc = history_read(&cat, name, &h, &err);
-	if (rc < 0) {
-		stage_error(command.program, "%s", err.msg);
-	} else if (rc > 0) {
-		stage_error(command.program, "no model was ever named '%s'", argv[first]);
-		suggest_did_you_mean(command.program, &cat, name, NULL);
-	} else {
+	memset(&h, 0, sizeof(h));
+	if (!(status = kind_history(command.program, &cat, name, kind, &h))) {
 		if (!strcmp(format, "json"))
 			history_json(&h, &out);
 		else

@@ -3,6 +3,7 @@
  * report bad rows; optionally keep the result in a staging file for
  * modelcat-load.
  */
+#include "ingest/bundleargs.h"
 #include "ingest/ingest.h"
 #include "store/naming.h"
 #include "cli/options.h"
@@ -25,7 +26,9 @@ static const opt_command command = {
 		"staging_export, staging_column, staging_row, staging_notice) that\n"
 		"`modelcat load` loads and `sqlite3` can inspect. Past 98,304 distinct\n"
 		"names, the counts that number repeated names (NAME#2) go to an unnamed\n"
-		"temporary file in $TMPDIR, else /tmp.\n"
+		"temporary file in $TMPDIR, else /tmp. A bundle (a zip of several .csv\n"
+		"exports, docs/store.md) is parsed one member at a time: FILE.zip/MEMBER;\n"
+		"FILE.zip itself is a usage error that lists its members.\n"
 		"With --records-only, only splits FILE into CSV records (no column map, no\n"
 		"normalising) and prints how many, the bytes read and the splitter used\n"
 		"(avx2, sse2, fields or scalar: the CPU's best, or $MODELCAT_CSV_PATH): a\n"
@@ -83,10 +86,10 @@ int main(int argc, char **argv)
 		return stage_usage_error(command.program, "--records-only writes no staging file");
 	if (only_records)
 		return records_only(argv[first]);
-	if (naming_split_arg(argv[first], name, sizeof(name), &path))
-		return stage_usage_error(command.program,
-					 "%s: cannot tell the export's name; write EXPORT=FILE",
-					 argv[first]);
+	/* one export: a bundle's member is named, FILE.zip/MEMBER */
+	if (bundleargs_check(argv[first], 1, &err))
+		return stage_usage_error(command.program, "%s", err.msg);
+	naming_split_arg(argv[first], name, sizeof(name), &path);
 	if (stage_colmap(command.program, &map))
 		return MC_EXIT_FAILURE;
 	if (out)

@@ -8,6 +8,7 @@
 #include "cli/stage.h"
 #include "cli/snapref.h"
 #include "cli/suggest.h"
+#include "cli/kind.h"
 #include "base/day.h"
 
 #include <stdio.h>
@@ -19,9 +20,10 @@ static const opt_command command = {
 	.program = "modelcat-search",
 	.usage =
 		"usage: modelcat search [--db PATH] TEXT [--as-of DATE[.N]] [--format text|json]\n"
-		"                       [--limit N]\n",
+		"                       [--limit N] [--kind model|hardware]\n",
 	.description =
-		"Lists the models on record on the date (default: today) whose name, a\n"
+		"Lists the models and the hardware (ml_hardware; with --kind, only the one\n"
+		"or the other) on record on the date (default: today) whose name, a\n"
 		"name they had before a rename, or one of whose organisations matches\n"
 		"TEXT. Case, accents and compatibility forms do not count (\"cafe lm\"\n"
 		"finds \"Café LM\"). Best matches first: the whole text (exact), then\n"
@@ -35,9 +37,10 @@ static const opt_command command = {
 		"\n"
 		"Text: one line per model: name, organisations, publication date, and\n"
 		"what matched (\"name\", \"formerly GPT\", \"organisation OpenAI\") with its\n"
-		"rank. JSON: an array of objects with name, organizations,\n"
-		"publication_date, matched (name, former name, organization), text and\n"
-		"rank.\n",
+		"rank; a card's line ends in \"[hardware]\", its organisation is its\n"
+		"Manufacturer and its date its Release date. JSON: an array of objects\n"
+		"with name, organizations, publication_date, matched (name, former name,\n"
+		"organization), text, rank and kind (model or hardware).\n",
 	.exit =
 		"Exit: 0 models found; 1 none (said on stderr); 2 usage; 3 no such\n"
 		"snapshot DATE.N (or not the day's last), or failure.\n",
@@ -46,7 +49,7 @@ static const opt_command command = {
 int main(int argc, char **argv)
 {
 	static const char *const formats[] = { "text", "json", NULL };
-	const char *db = NULL, *format = "text";
+	const char *db = NULL, *format = "text", *kind = NULL;
 	char as_of[16] = "", day[11];
 	long limit = 20;
 	opt_spec options[] = {
@@ -57,6 +60,7 @@ int main(int argc, char **argv)
 		{ .name = "limit", .arg = "N", .type = OPT_INT, .dest = &limit, .min = 0,
 		  .max = 1000000000, .what = "a number of models",
 		  .help = "at most N models, the best (default 20; 0: all)" },
+		OPT_KIND(&kind),
 		OPT_DONE
 	};
 	search_model *models = NULL;
@@ -79,7 +83,7 @@ int main(int argc, char **argv)
 	sbuf_init(&out);
 	rc = snapref_day(&cat, as_of, day, &err);
 	if (!rc)
-		rc = search_models(&cat, day, &models, &nmodels, &err);
+		rc = search_models_family(&cat, day, kind, &models, &nmodels, &err);
 	if (rc) {
 		stage_error(command.program, "%s", err.msg);
 		goto out;

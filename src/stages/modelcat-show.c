@@ -7,7 +7,7 @@
 #include "cli/options.h"
 #include "cli/stage.h"
 #include "cli/snapref.h"
-#include "cli/suggest.h"
+#include "cli/kind.h"
 #include "base/textout.h"
 #include "base/day.h"
 
@@ -19,20 +19,23 @@
 static const opt_command command = {
 	.program = "modelcat-show",
 	.usage =
-		"usage: modelcat show [--db PATH] NAME [--as-of DATE[.N]] [--format text|json]\n",
+		"usage: modelcat show [--db PATH] NAME [--as-of DATE[.N]] [--format text|json]\n"
+		"                     [--kind model|hardware]\n",
 	.description =
 		"Shows the model called NAME as it stood on the date (default: today): every\n"
 		"field, merged across the exports that hold it by the precedence in\n"
 		"pipelines/precedence.tsv, with the export and snapshot each value comes\n"
 		"from, and the date it was last updated. A hardware record (ml_hardware,\n"
 		"pipelines/families.tsv) shows the same way; records of two families never\n"
-		"merge: a name that is both a model and a card shows the model.\n"
+		"merge: a name that is both a model and a card on that date needs --kind\n"
+		"model or --kind hardware (without it: a usage error naming the two).\n"
 		"A name repeated within an export\n"
 		"is NAME#2, NAME#3, ... for its later rows. Models are kept as they stood\n"
 		"at the end of each day: --as-of DATE.N is accepted when it is that day's\n"
 		"last snapshot.\n",
 	.exit =
-		"Exit: 0 shown; 2 usage; 3 no such model on that date (up to five names\n"
+		"Exit: 0 shown; 2 usage (a name that is both, without --kind); 3 no such\n"
+		"model or card on that date (up to five names\n"
 		"on record then that are close to NAME are suggested on stderr), no such\n"
 		"snapshot DATE.N (or not the day's last), or failure.\n",
 };
@@ -94,13 +97,14 @@ static void show_json(const model_view *m, sbuf *out)
 int main(int argc, char **argv)
 {
 	static const char *const formats[] = { "text", "json", NULL };
-	const char *db = NULL, *format = "text";
+	const char *db = NULL, *format = "text", *kind = NULL;
 	char as_of[16] = "", day[11];
 	opt_spec options[] = {
 		OPT_DB(&db),
 		OPT_AS_OF_SNAPSHOT(as_of, "YYYY-MM-DD (default: today, UTC), or\n"
 				   "YYYY-MM-DD.N when that is the day's last snapshot"),
 		OPT_FORMAT(&format, formats, "text (default) or json"),
+		OPT_KIND(&kind),
 		OPT_DONE
 	};
 	catalogue cat;
@@ -123,17 +127,9 @@ int main(int argc, char **argv)
 	memset(&m, 0, sizeof(m));
 	name = stage_model_name(argv[first]);
 	rc = snapref_day(&cat, as_of, day, &err);
-	if (!rc)
-		rc = query_model(&cat, name, day, &m, &err);
-	else if (rc > 0)
-		rc = -1;
-	if (rc < 0) {
+	if (rc) {
 		stage_error(command.program, "%s", err.msg);
-	} else if (rc > 0) {
-		stage_error(command.program, "no model named '%s' on %s (see modelcat history)",
-			    argv[first], as_of);
-		suggest_did_you_mean(command.program, &cat, name, day);
-	} else {
+	} else if (!(status = kind_show(command.program, &cat, name, day, as_of, kind, &m))) {
 		if (!strcmp(format, "json"))
 			show_json(&m, &out);
 		else

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Check the pages `modelcat render --all` wrote against the source exports.
 
-An independent reading of the bundled snapshots (Python's csv module): the
+An independent reading of the bundled snapshots (Python's csv module;
+storeref.py: a bundle's members are exports): the
 models on record are the rows of each export's latest snapshot (a name
 repeated within an export is NAME#2, NAME#3, ...). For every one of them,
 OUT/LANG/STEM.txt and OUT/LANG/STEM.html must exist in every language,
@@ -14,27 +15,28 @@ them: 530B, 3.9 × 10²⁴ FLOP, 23 February 2024.
 usage: check_pages.py SNAPSHOTS OUT LANG... [--step N]
 Prints one line per problem, then a summary; exit 0 when there is none.
 """
-import csv, datetime, gzip, hashlib, io, os, re, sys
+import csv, datetime, hashlib, io, os, re, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from csvref import canonical  # noqa: E402
+from storeref import files as store_files, text as store_text  # noqa: E402
 
 SUPERSCRIPT = str.maketrans('0123456789-', '⁰¹²³⁴⁵⁶⁷⁸⁹⁻')
 
 
-def read_rows(path):
-    data = gzip.decompress(open(path, 'rb').read()) if path.endswith('.gz') else open(path, 'rb').read()
-    return list(csv.DictReader(io.StringIO(data.decode('utf-8-sig'), newline='')))
+def read_rows(f):
+    """The records of a store file (storeref.files(): a bundle's member too)."""
+    return list(csv.DictReader(io.StringIO(store_text(f).lstrip('\ufeff'), newline='')))
 
 
 def latest_snapshots(snapshots):
-    for export in sorted(os.listdir(snapshots)):
-        folder = os.path.join(snapshots, export)
-        if not os.path.isdir(folder):
-            continue
-        files = sorted(f for f in os.listdir(folder) if re.match(r'\d{4}-\d{2}-\d{2}\.csv(\.gz)?$', f))
-        if files:
-            yield export, os.path.join(folder, files[-1])
+    """(export, file) of each export's latest file, a bundle's members each
+    an export of its own."""
+    latest = {}
+    for f in store_files(snapshots):
+        latest[f[1]] = f
+    for export in sorted(latest):
+        yield export, latest[export]
 
 
 def name_of(row):

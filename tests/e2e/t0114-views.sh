@@ -105,24 +105,45 @@ print(len(names), 'models', bad, 'differ')
 EOF
 check_grep "show and the views agree on values, exports, dates and sources" " 0 differ$" "$TMP/show.out"
 
-# records that share a name stay apart: the CSV's first SigLIP row has no
-# batch size, its second one does
-expected=$(gzip -dc "$SNAP/all_ai_models/2025-04-23.csv.gz" | python3 -c '
-import csv, sys
-rows = [r for r in csv.DictReader(sys.stdin) if r["Model"].strip() == "SigLIP"]
-print("|".join(str(int(float(r["Batch size"]))) if r["Batch size"].strip() else "" for r in rows))')
-check_eq "SigLIP and SigLIP#2 keep their own batch size in models" \
-	"$(sql "SELECT group_concat(coalesce(\"Batch size\", ''), '|') FROM (SELECT \"Batch size\" FROM models
-		WHERE \"Model\" IN ('SigLIP', 'SigLIP#2') ORDER BY \"Model\")")" "$expected"
+# records that share a name stay apart: a name repeated in the latest
+# all_ai_models (and in no other export), whose two rows give different
+# parameter counts (chosen from the CSVs: storeref.py reads the store)
+pick=$(python3 - "$SNAP" "$TOP/tests/e2e" <<'EOF'
+import csv, io, sys
+sys.path.insert(0, sys.argv[2])
+from storeref import files, text
+latest = {}
+for f in files(sys.argv[1]):
+    latest[f[1]] = f
+def rows(e):
+    return list(csv.DictReader(io.StringIO(text(latest[e]).lstrip('\ufeff'), newline='')))
+other = {r.get('Model', '').strip() for e in latest if e not in ('all_ai_models', 'ml_hardware')
+         for r in rows(e)}
+by = {}
+for r in rows('all_ai_models'):
+    by.setdefault(r['Model'].strip(), []).append(r['Parameters'].strip())
+for name in sorted(by):
+    p = by[name]
+    if name and name not in other and len(p) == 2 and all(p) and p[0] != p[1]:
+        print('%s\t%d|%d' % (name, int(float(p[0])), int(float(p[1]))))
+        break
+EOF
+)
+name=$(echo "$pick" | cut -f1)
+expected=$(echo "$pick" | cut -f2)
+check_eq "$name and $name#2 keep their own parameters in models" \
+	"$(sql "SELECT group_concat(coalesce(CAST(\"Parameters\" AS INTEGER), ''), '|') FROM (SELECT \"Parameters\" FROM models
+		WHERE \"Model\" IN ('$name', '$name#2') ORDER BY \"Model\")")" "$expected"
 check_eq "and in model_value" \
-	"$(sql "SELECT group_concat(model || '=' || value, ' ') FROM model_value
-		WHERE model LIKE 'SigLIP%' AND field = 'Batch size'")" "SigLIP#2=${expected#*|}"
+	"$(sql "SELECT group_concat(model || '=' || CAST(value AS INTEGER), ' ') FROM (SELECT model, value FROM model_value
+		WHERE model IN ('$name', '$name#2') AND field = 'Parameters' ORDER BY model)")" \
+	"$name=${expected%|*} $name#2=${expected#*|}"
 check_eq "model_value has one model per page" "$(sql 'SELECT count(DISTINCT model) FROM model_value')" \
 	"$(sql 'SELECT count(*) FROM models')"
 
 # docs/architecture.md's example: the models of the latest notable export
 query=$(sed -n '/<!-- example: current-export -->/,/^```$/p' "$TOP/docs/architecture.md" | sed '1,2d;$d')
-rows=$(gzip -dc "$SNAP/notable_ai_models/2025-05-06.csv.gz" | python3 -c '
+rows=$(python3 "$TOP/tests/e2e/storeref.py" "$SNAP" cat notable_ai_models | python3 -c '
 import csv, sys
 print(len([r for r in csv.DictReader(sys.stdin) if r["Model"].strip()]))')
 check_eq "docs/architecture.md's example lists each model of the latest notable export once" \

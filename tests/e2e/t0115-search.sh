@@ -11,15 +11,18 @@ check_status "reingest of the bundled history exits 0" 0 mc reingest --snapshots
 # the models on record today, from the latest file of each export, merged
 # by precedence: name (NAME#n for a repeat) -> organisation items, date
 cat >"$TMP/ref.py" <<'PY'
-import glob, json, os, sys
+import csv, glob, io, json, os, sys
 sys.path.insert(0, os.environ["TOP"] + "/tests/e2e")
 from csvref import read_rows, column_map
+from storeref import files as store_files, text as store_text
 top, snap = os.environ["TOP"], os.environ["SNAP"]
 canon, _ = column_map(top + "/pipelines/columns.tsv")
 
 def models(path):
-    """name (NAME#n) -> {canonical field: value} for one file"""
-    rows = read_rows(path)
+    """name (NAME#n) -> {canonical field: value} for one file (or a store
+    file of storeref.files(): a bundle's member)"""
+    rows = read_rows(path) if isinstance(path, str) else \
+        list(csv.reader(io.StringIO(store_text(path).lstrip("\ufeff"), newline="")))
     fields = [canon.get(h.strip(), h.strip()) for h in rows[0]]
     out, seen = {}, {}
     for row in rows[1:]:
@@ -34,13 +37,13 @@ def models(path):
 def current():
     prec = [l.strip() for l in open(top + "/pipelines/precedence.tsv")
             if l.strip() and not l.startswith("#")]
-    exports = sorted(os.listdir(snap), key=lambda e: (prec.index(e) if e in prec else 99, e))
+    latest = {}
+    for f in store_files(snap):           # by date: the last is the latest
+        latest[f[1]] = f
+    exports = sorted(latest, key=lambda e: (prec.index(e) if e in prec else 99, e))
     merged = {}
     for e in exports:
-        files = sorted(glob.glob("%s/%s/*.csv.gz" % (snap, e)))
-        if not files:
-            continue
-        for name, rec in models(files[-1]).items():
+        for name, rec in models(latest[e]).items():
             m = merged.setdefault(name, {})
             for f in ("Organization", "Publication date"):
                 if not m.get(f) and rec.get(f):

@@ -219,12 +219,18 @@ size_t suggest_names(const char *query, const search_model *models, size_t n, si
 void suggest_did_you_mean(const char *program, catalogue *cat, const char *name,
 			  const char *as_of)
 {
+	suggest_did_you_mean_family(program, cat, name, as_of, NULL);
+}
+
+void suggest_did_you_mean_family(const char *program, catalogue *cat, const char *name,
+				 const char *as_of, const char *family)
+{
 	search_model *models;
 	size_t n;
 	mc_err err;
 	sbuf out;
 
-	if (search_models(cat, as_of, &models, &n, &err))
+	if (search_models_family(cat, as_of, family, &models, &n, &err))
 		return;
 	sbuf_init(&out);
 	if (suggest_names(name, models, n, SUGGEST_MAX, &out))
@@ -302,7 +308,11 @@ void suggest_text(const suggest_match *m, size_t n, sbuf *out)
 			sbuf_addf(out, "organisation %.*s", (int)m[i].text_len, m[i].text);
 		else
 			sbuf_adds(out, "name");
-		sbuf_addf(out, " (%s)\n", suggest_rank_name(m[i].rank));
+		sbuf_addf(out, " (%s)", suggest_rank_name(m[i].rank));
+		/* a card says so; a model's line is as it was */
+		if (m[i].model->family && strcmp(m[i].model->family, "model"))
+			sbuf_addf(out, "  [%s]", m[i].model->family);
+		sbuf_addc(out, '\n');
 	}
 	sbuf_release(&org);
 }
@@ -342,7 +352,10 @@ void suggest_json(const suggest_match *m, size_t n, sbuf *out)
 			sbuf_adds(out, "null");
 		sbuf_addf(out, ", \"matched\": \"%s\", \"text\": ", what_words[m[i].what]);
 		textout_json_string(out, m[i].text, m[i].text_len);
-		sbuf_addf(out, ", \"rank\": \"%s\"}", suggest_rank_name(m[i].rank));
+		sbuf_addf(out, ", \"rank\": \"%s\", \"kind\": ", suggest_rank_name(m[i].rank));
+		textout_json_string(out, m[i].model->family ? m[i].model->family : "model",
+				    strlen(m[i].model->family ? m[i].model->family : "model"));
+		sbuf_addc(out, '}');
 	}
 	sbuf_adds(out, n ? "\n]\n" : "]\n");
 }

@@ -77,7 +77,8 @@ size_t suggest_names(const char *query, const search_model *models, size_t n, si
 void suggest_text(const suggest_match *matches, size_t n, sbuf *out);
 /* The same as a JSON array of objects: name, organizations (an array),
  * publication_date (null when none), matched ("name", "former name",
- * "organization"), text (what matched) and rank. */
+ * "organization"), text (what matched), rank and kind (its family:
+ * "model", "hardware"); in text a card's line ends in "[hardware]". */
 void suggest_json(const suggest_match *matches, size_t n, sbuf *out);
 
 /*
@@ -88,5 +89,9 @@ void suggest_json(const suggest_match *matches, size_t n, sbuf *out);
  */
 void suggest_did_you_mean(const char *program, catalogue *cat, const char *name,
 			  const char *as_of);
+/* The same among the records of one family (pipelines/families.tsv:
+ * "model", "hardware"); NULL: every family. */
+void suggest_did_you_mean_family(const char *program, catalogue *cat, const char *name,
+				 const char *as_of, const char *family);
 
 #endif

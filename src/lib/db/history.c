@@ -271,6 +271,46 @@ static void version_release(history_version *v)
 	free(v->removed.items);
 }
 
+/* Free one record of a history. */
+static void record_release(history_record *r)
+{
+	size_t k;
+
+	for (k = 0; k < r->versions.n; k++)
+		version_release(&r->versions.items[k]);
+	free(r->versions.items);
+	free(r->export);
+	free(r->name);
+	free(r->last_updated);
+}
+
+/* Free one quarantined row of a history. */
+static void quarantine_release(history_quarantine *q)
+{
+	free(q->as_of);
+	free(q->export);
+	free(q->file);
+	free(q->reason);
+}
+
+void history_keep(history *h, int (*keep)(const char *export_name, void *arg), void *arg)
+{
+	size_t i, n;
+
+	for (i = n = 0; i < h->records.n; i++)
+		if (keep(h->records.items[i].export, arg))
+			h->records.items[n++] = h->records.items[i];
+		else
+			record_release(&h->records.items[i]);
+	h->records.n = n;
+	for (i = n = 0; i < h->quarantined.n; i++)
+		if (keep(h->quarantined.items[i].export, arg))
+			h->quarantined.items[n++] = h->quarantined.items[i];
+		else
+			quarantine_release(&h->quarantined.items[i]);
+	h->quarantined.n = n;
+}
+
 void history_release(history *h)
 {
 	size_t i, k;

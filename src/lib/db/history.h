@@ -87,6 +87,9 @@ typedef struct history {
  * record (and no quarantined row) ever had the name, -1 on error.
  */
 int history_read(catalogue *cat, const char *name, history *out, mc_err *err);
+/* Keep only the records and quarantined rows of the exports keep(export,
+ * arg) says yes to (non-zero); the others are freed. */
+void history_keep(history *h, int (*keep)(const char *export_name, void *arg), void *arg);
 void history_release(history *h);
 
 /* Append h as text lines: each record, its versions and their fields,

@@ -50,7 +50,16 @@ typedef struct snap_field {
 	int number;                  /* 1: a number, compared at 15 digits */
 } snap_field;
 
+/* One rule of rename evidence beyond the name (colmap.renames). */
+typedef struct rename_evidence {
+	char fields[LOAD_RENAME_FIELDS][128]; /* the fields both must share */
+	size_t nfields;               /* entries in fields */
+	char name[256];               /* "same link and publication date" */
+} rename_evidence;
+
 struct load {
+	rename_evidence renames[LOAD_RENAME_MAX]; /* the export's family's rules */
+	size_t nrenames;              /* entries in renames */
 	catalogue *cat;               /* where the load goes */
 	sqlite3_int64 snapshot_id;    /* the snapshot being written */
 	char as_of[11];               /* its date */
@@ -222,6 +231,7 @@ int load_begin(catalogue *cat, load **out, const char *as_of, mc_err *err)
 	ld->cat = cat;
 	strmap_init(&ld->field_names);
 	mc_fmt(ld->as_of, sizeof(ld->as_of), "%s", as_of);
+	load_set_renames(ld, COLMAP_MODEL_RENAMES, err);   /* a constant: cannot fail */
 	if (catalogue_exec(cat, "BEGIN IMMEDIATE", err)) {
 		load_free(ld);
 		return -1;
@@ -1071,23 +1081,86 @@ int load_row_add(load *ld, const load_row *row, mc_err *err)
 
 /* ---- renames ---- */
 
-/* The evidence that a new name is an old model, strongest first. */
+/* The evidence that a new name is an old model, strongest first: the
+ * name, then the rules of the export's family (ld->renames). */
 enum rename_rule {
-	RENAME_CANONICAL, RENAME_SPELLING, RENAME_LINK_DATE, RENAME_REFERENCE_DATE, RENAME_RULES
+	RENAME_CANONICAL, RENAME_SPELLING, RENAME_FIELDS,
+	RENAME_LAST = RENAME_FIELDS + LOAD_RENAME_MAX - 1
 };
 
-static const char *const rule_names[RENAME_RULES] = {
+static const char *const rule_names[RENAME_FIELDS] = {
 	"same name in Unicode canonical form",
 	"same name but for case, spaces and punctuation",
-	"same link and publication date",
-	"same reference and publication date",
 };
 
-/* The key a rule compares, into out; empty when the record has none. */
-static void rename_key(enum rename_rule rule, const char *name, const char *norm, sbuf *out)
+/* The evidence a rule records in rename.evidence. */
+static const char *rule_name(const load *ld, enum rename_rule rule)
 {
+	return rule < RENAME_FIELDS ? rule_names[rule] : ld->renames[rule - RENAME_FIELDS].name;
+}
+
+/* Parse one rule "A+B+C" of rules into e; its name "same a, b and c".
+ * 0, or -1 when it has no field or too many. */
+static int evidence_parse(const char *rule, size_t len, rename_evidence *e)
+{
+	const char *p = rule, *end = rule + len, *plus;
+	size_t i, k;
+	sbuf name;
+
+	memset(e, 0, sizeof(*e));
+	while (p < end) {
+		plus = memchr(p, '+', (size_t)(end - p));
+		if (!plus)
+			plus = end;
+		if (e->nfields == LOAD_RENAME_FIELDS || plus == p ||
+		    (size_t)(plus - p) >= sizeof(e->fields[0]))
+			return -1;
+		memcpy(e->fields[e->nfields++], p, (size_t)(plus - p));
+		p = plus + 1;
+	}
+	if (!e->nfields)
+		return -1;
+	sbuf_init(&name);
+	sbuf_adds(&name, "same");
+	for (i = 0; i < e->nfields; i++)
+		sbuf_addf(&name, "%s%s", !i ? " " : i + 1 == e->nfields ? " and " : ", ",
+			  e->fields[i]);
+	for (k = 0; k < name.len; k++)
+		if (name.data[k] >= 'A' && name.data[k] <= 'Z')
+			name.data[k] = (char)(name.data[k] - 'A' + 'a');
+	mc_fmt(e->name, sizeof(e->name), "%s", name.data);
+	sbuf_release(&name);
+	return 0;
+}
+
+int load_set_renames(load *ld, const char *rules, mc_err *err)
+{
+	const char *p = rules, *bar;
+
+	ld->nrenames = 0;
+	while (p && *p) {
+		bar = strchr(p, '|');
+		if (!bar)
+			bar = p + strlen(p);
+		if (ld->nrenames == LOAD_RENAME_MAX ||
+		    evidence_parse(p, (size_t)(bar - p), &ld->renames[ld->nrenames]))
+			return mc_error(err, "rename evidence '%s': expected at most %d rules"
+					" separated by |, each of 1 to %d fields separated by +",
+					rules, LOAD_RENAME_MAX, LOAD_RENAME_FIELDS);
+		ld->nrenames++;
+		p = *bar ? bar + 1 : bar;
+	}
+	return 0;
+}
+
+/* The key a rule compares, into out; empty when the record has none. */
+static void rename_key(const load *ld, enum rename_rule rule, const char *name, const char *norm,
+		       sbuf *out)
+{
+	const rename_evidence *e;
+	size_t i;
 	json_flat obj;
-	const json_pair *a = NULL, *b = NULL;
+	const json_pair *a = NULL;
 	const unsigned char *p;
 
 	sbuf_reset(out);
@@ -1108,12 +1181,15 @@ static void rename_key(enum rename_rule rule, const char *name, const char *norm
 	}
 	if (json_flat_parse(&obj, norm))
 		return;
-	a = json_flat_get(&obj, rule == RENAME_LINK_DATE ? "Link" : "Reference");
-	b = json_flat_get(&obj, "Publication date");
-	if (a && b && a->len && b->len) {
+	e = &ld->renames[rule - RENAME_FIELDS];
+	for (i = 0; i < e->nfields; i++) {
+		a = json_flat_get(&obj, e->fields[i]);
+		if (!a || !a->len) {
+			sbuf_reset(out);
+			break;
+		}
 		sbuf_add(out, a->value, a->len);
 		sbuf_addc(out, '\n');
-		sbuf_add(out, b->value, b->len);
 	}
 	json_flat_release(&obj);
 }
@@ -1127,7 +1203,7 @@ static void match_renames(load *ld, gone *gone_list, size_t ngone, enum rename_r
 	int r;
 
 	sbuf_init(&key);
-	for (r = 0; r < RENAME_RULES; r++) {
+	for (r = 0; r < RENAME_FIELDS + (int)ld->nrenames; r++) {
 		strmap pend_keys, gone_keys;   /* key -> count, key -> index + 1 */
 
 		strmap_init(&pend_keys);
@@ -1135,7 +1211,7 @@ static void match_renames(load *ld, gone *gone_list, size_t ngone, enum rename_r
 		for (i = 0; i < ld->npend; i++) {
 			if (ld->pend[i].match >= 0)
 				continue;
-			rename_key((enum rename_rule)r, ld->pend[i].name, ld->pend[i].norm, &key);
+			rename_key(ld, (enum rename_rule)r, ld->pend[i].name, ld->pend[i].norm, &key);
 			if (key.len)
 				++*strmap_get_or_add(&pend_keys, key.data, key.len, NULL);
 		}
@@ -1145,7 +1221,7 @@ static void match_renames(load *ld, gone *gone_list, size_t ngone, enum rename_r
 
 			if (gone_list[i].match >= 0)
 				continue;
-			rename_key((enum rename_rule)r, gone_list[i].name, gone_list[i].norm, &key);
+			rename_key(ld, (enum rename_rule)r, gone_list[i].name, gone_list[i].norm, &key);
 			if (!key.len)
 				continue;
 			slot = strmap_get_or_add(&gone_keys, key.data, key.len, &added);
@@ -1156,7 +1232,7 @@ static void match_renames(load *ld, gone *gone_list, size_t ngone, enum rename_r
 
 			if (ld->pend[i].match >= 0)
 				continue;
-			rename_key((enum rename_rule)r, ld->pend[i].name, ld->pend[i].norm, &key);
+			rename_key(ld, (enum rename_rule)r, ld->pend[i].name, ld->pend[i].norm, &key);
 			if (!key.len)
 				continue;
 			count = strmap_find(&pend_keys, key.data, key.len);
@@ -1203,7 +1279,7 @@ static int rename_record(load *ld, const pending *p, const gone *g, enum rename_
 	sqlite3_bind_text(st, 5, ld->export_name, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 6, g->name, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 7, p->name, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 8, rule_names[rule], -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 8, rule_name(ld, rule), -1, SQLITE_STATIC);
 	if (step_done(ld, st, "recording a rename", err) || add_snapshot_row(ld, p->position, version, err))
 		goto out;
 	mark_seen(ld, g->record);

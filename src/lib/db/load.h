@@ -117,6 +117,18 @@ typedef struct load load;
  * compared_json must be. */
 void load_digest(const char *compared_json, unsigned char digest[16]);
 
+/* The most rules of rename evidence a family has, and fields a rule has. */
+#define LOAD_RENAME_MAX 8
+#define LOAD_RENAME_FIELDS 6
+
+/*
+ * The rename evidence of the exports that follow (colmap.renames of their
+ * family: rules separated by '|', fields by '+'; docs/history.md,
+ * "Renames"), after the name's two rules. A load starts with the model
+ * family's, COLMAP_MODEL_RENAMES. 0, or -1 (err) for a malformed text.
+ */
+int load_set_renames(load *ld, const char *rules, mc_err *err);
+
 /* Start loading a snapshot dated as_of (YYYY-MM-DD): opens the transaction. */
 int load_begin(catalogue *cat, load **out, const char *as_of, mc_err *err);
 /* Replace the export precedence (best first) used by merged views. */

@@ -940,9 +940,11 @@ static int lookup_prepare(catalogue *cat, int any_time, sqlite3_stmt **st_out,
 
 /* Fill m from the versions of name/occurrence valid on as_of: 1 found,
  * 0 none, -1 error. With any_time, name may be the record's name at any
- * time (before or after a rename). */
+ * time (before or after a rename). want: the key field of the one family
+ * to read (NULL: the default family's first, else any). */
 static int model_lookup(catalogue *cat, const char *name, long occurrence,
-			const char *as_of, int any_time, model_view *m, mc_err *err)
+			const char *as_of, int any_time, const char *want, model_view *m,
+			mc_err *err)
 {
 	sqlite3_stmt *st = NULL, *upd = NULL;
 	char *key = NULL, *family = NULL;
@@ -956,7 +958,9 @@ static int model_lookup(catalogue *cat, const char *name, long occurrence,
 	sqlite3_bind_int64(st, 2, occurrence);
 	sqlite3_bind_text(st, 3, as_of, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 4, as_of, -1, SQLITE_STATIC);
-	if (query_default_key(&key, err))
+	if (want)
+		key = xstrdup(want);
+	else if (query_default_key(&key, err))
 		goto out;
 	sqlite3_bind_text(st, 5, key, -1, SQLITE_STATIC);
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
@@ -967,6 +971,8 @@ static int model_lookup(catalogue *cat, const char *name, long occurrence,
 		json_flat values;
 
 		/* one family: a model and a card of the same name never merge */
+		if (want && strcmp(want, export_key ? export_key : ""))
+			continue;
 		if (!family)
 			family = xstrdup(export_key ? export_key : "");
 		else if (strcmp(family, export_key ? export_key : ""))
@@ -1018,6 +1024,12 @@ out:
 
 int query_model(catalogue *cat, const char *name, const char *as_of, model_view *out, mc_err *err)
 {
+	return query_model_family(cat, name, as_of, NULL, out, err);
+}
+
+int query_model_family(catalogue *cat, const char *name, const char *as_of, const char *key,
+		       model_view *out, mc_err *err)
+{
 	sbuf base;
 	long occurrence;
 	int rc;
@@ -1026,14 +1038,14 @@ int query_model(catalogue *cat, const char *name, const char *as_of, model_view 
 	mc_fmt(out->as_of, sizeof(out->as_of), "%s", as_of);
 	sbuf_init(&base);
 	split_occurrence(name, &base, &occurrence);
-	rc = model_lookup(cat, name, 1, as_of, 0, out, err);
+	rc = model_lookup(cat, name, 1, as_of, 0, key, out, err);
 	if (rc == 0 && occurrence > 1)
-		rc = model_lookup(cat, base.data, occurrence, as_of, 0, out, err);
+		rc = model_lookup(cat, base.data, occurrence, as_of, 0, key, out, err);
 	/* not under that name on that date: under the name it had then */
 	if (rc == 0)
-		rc = model_lookup(cat, name, 1, as_of, 1, out, err);
+		rc = model_lookup(cat, name, 1, as_of, 1, key, out, err);
 	if (rc == 0 && occurrence > 1)
-		rc = model_lookup(cat, base.data, occurrence, as_of, 1, out, err);
+		rc = model_lookup(cat, base.data, occurrence, as_of, 1, key, out, err);
 	sbuf_release(&base);
 	return rc < 0 ? -1 : rc == 1 ? 0 : 1;
 }

@@ -181,6 +181,10 @@ typedef struct model_view {
  * when no export held a model of that name on that date, -1 on error.
  */
 int query_model(catalogue *cat, const char *name, const char *as_of, model_view *out, mc_err *err);
+/* The same for the records of one family only: key is the family's key
+ * field (colmap.key: "Model", "Hardware name"); NULL is query_model(). */
+int query_model_family(catalogue *cat, const char *name, const char *as_of, const char *key,
+		       model_view *out, mc_err *err);
 void model_view_release(model_view *m);
 
 #endif

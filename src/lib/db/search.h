@@ -17,8 +17,12 @@
 /* One model a search may find. */
 typedef struct search_model {
 	char *name;                  /* its name, "NAME#n" for a repeated name's n-th row */
-	char *organization;          /* Organization (a comma-separated list), NULL if none */
-	char *date;                  /* Publication date, NULL if none */
+	char *organization;          /* Organization (a comma-separated list; a
+					card's Manufacturer), NULL if none */
+	char *date;                  /* Publication date (a card's Release
+					date), NULL if none */
+	char *family;                /* its family (pipelines/families.tsv):
+					"model", "hardware" */
 	char **formers;              /* names it had before (renames), owned */
 	size_t nformers;             /* entries in formers */
 } search_model;
@@ -32,6 +36,9 @@ typedef struct search_model {
  */
 int search_models(catalogue *cat, const char *as_of, search_model **out, size_t *n,
 		  mc_err *err);
+/* The same for the records of one family (NULL: all). */
+int search_models_family(catalogue *cat, const char *as_of, const char *family,
+			 search_model **out, size_t *n, mc_err *err);
 void search_models_release(search_model *models, size_t n);
 
 #endif

@@ -27,6 +27,10 @@ static int direct_begin(ingest_sink *s, const load_column *cols, size_t n, int *
 {
 	load_sink *ls = s->ctx;
 
+	/* renames by the evidence of the export's family (pipelines/families.tsv) */
+	if (ls->ctx->map && load_set_renames(ls->ctx->load,
+					     colmap_for_export(ls->ctx->map, ls->export_name)->renames, err))
+		return -1;
 	return load_export_begin(ls->ctx->load, ls->export_name, ls->file, ls->sha, ls->bytes,
 				 cols, n, skip, err);
 }
@@ -292,7 +296,9 @@ int ingest_load_staged(ingest_ctx *ctx, const char *staging, load_stats *stats, 
 
 	if (staging_reader_open(&r, staging, err))
 		goto out;
-	if (load_export_begin(ctx->load, r.export_name, r.file, r.sha256, r.bytes, r.cols, r.ncols,
+	if ((ctx->map && load_set_renames(ctx->load, colmap_for_export(ctx->map,
+							r.export_name)->renames, err)) ||
+	    load_export_begin(ctx->load, r.export_name, r.file, r.sha256, r.bytes, r.cols, r.ncols,
 			      &skip, err))
 		goto out;
 	if (!skip && (staging_read_notices(&r, staged_notice, &sl, err) ||

@@ -1,4 +1,5 @@
 #include "ingest/rebuild.h"
+#include "ingest/accepting.h"
 #include "db/translation.h"
 #include "ingest/ingest.h"
 #include "ingest/snapload.h"
@@ -72,8 +73,10 @@ int rebuild_scan(const char *dir, rebuild_plan *plan, mc_err *err)
 
 	plan->files = NULL;
 	plan->n = 0;
+	plan->dir = NULL;
 	if (store_list(dir, NULL, &l, err))
 		return -1;
+	plan->dir = xstrdup(dir);
 	for (i = 0; i < l.n; i++) {
 		const store_folder *f = &l.folders[i];
 
@@ -102,7 +105,9 @@ void rebuild_plan_release(rebuild_plan *plan)
 	for (i = 0; i < plan->n; i++)
 		free(plan->files[i].path);
 	free(plan->files);
+	free(plan->dir);
 	plan->files = NULL;
+	plan->dir = NULL;
 	plan->n = 0;
 }
 
@@ -234,6 +239,11 @@ int rebuild_run(const rebuild_plan *plan, const char *target, const colmap *map,
 	if (catalogue_open(&cat, tmp, sql, 0, err))
 		goto out;
 	carry_accepted(&cat, target, out);
+	/* and what the store records as accepted (docs/store.md, "Acceptances") */
+	if (plan->dir && accepting_import(&cat, plan->dir, NULL, err)) {
+		catalogue_close(&cat);
+		goto out;
+	}
 	rc = load_all(&cat, plan, map, out, stats, err);
 	if (!rc)
 		carry_texts(&cat, target, out);

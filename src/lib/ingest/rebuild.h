@@ -28,6 +28,8 @@ typedef struct rebuild_file {
 typedef struct rebuild_plan {
 	rebuild_file *files;        /* the files */
 	size_t n;                   /* entries in files */
+	char *dir;                  /* the store (its ACCEPTED.tsv: what was
+				       accepted), owned; NULL: none */
 } rebuild_plan;
 
 /* What a rebuild loaded. */

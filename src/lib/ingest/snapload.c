@@ -1,10 +1,12 @@
 #include "ingest/snapload.h"
+#include "ingest/accepting.h"
 #include "base/paths.h"
 #include "base/day.h"
 #include "store/naming.h"
 #include "db/hwlink.h"
 
 #include <limits.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -42,9 +44,18 @@ int snapload_guards(load *ld, int accept, mc_err *err)
 	return 0;
 }
 
-/* Load every argument into ld, a summary line each on out. 0 or -1. */
+/* An argument applied with --accept although a guard held it. */
+typedef struct accepted_arg {
+	int arg;                    /* its index in job->args */
+	char reason[256];           /* the guard's sentence */
+} accepted_arg;
+
+/* Load every argument into ld, a summary line each on out; the ones
+ * --accept applied although a guard held them into *accepted (*naccepted
+ * of them, the caller frees the array). 0 or -1. */
 static int load_args(const snapload_job *job, load *ld, FILE *out, FILE *errors,
-		     snapload_result *result, mc_err *err)
+		     snapload_result *result, accepted_arg **accepted, size_t *naccepted,
+		     mc_err *err)
 {
 	char label[1024];
 	int i;
@@ -64,6 +75,12 @@ static int load_args(const snapload_job *job, load *ld, FILE *out, FILE *errors,
 		if (job->load_one(&ctx, job->args[i], &stats, label, sizeof(label), err))
 			return -1;
 		ingest_describe(label, &stats, out);
+		if (stats.accepted && accept) {
+			*accepted = xrealloc(*accepted, (*naccepted + 1) * sizeof(**accepted));
+			(*accepted)[*naccepted].arg = i;
+			mc_fmt((*accepted)[(*naccepted)++].reason, sizeof((*accepted)->reason), "%s",
+			       stats.held_reason);
+		}
 		if (stats.held) {
 			fprintf(errors, "%s%s%s: held for review: %s; ingest --accept to apply it\n",
 				job->program ? job->program : "", job->program ? ": " : "", label,
@@ -83,7 +100,9 @@ int snapload_run(const snapload_job *job, FILE *out, FILE *errors, snapload_resu
 	const char *path = paths_db(job->db);
 	catalogue cat;
 	load *ld = NULL;
+	accepted_arg *accepted = NULL;
 	char day[11], sqldir[PATH_MAX];
+	size_t naccepted = 0, i;
 	int existed, rc = -1;
 
 	memset(result, 0, sizeof(*result));
@@ -103,7 +122,10 @@ int snapload_run(const snapload_job *job, FILE *out, FILE *errors, snapload_resu
 	}
 	if (snapload_begin(&cat, day, &ld, err))
 		goto out;
-	if (snapload_guards(ld, job->accept, err) || load_args(job, ld, out, errors, result, err)) {
+	/* files of a snapshot store that someone accepted are applied again */
+	if (snapload_guards(ld, job->accept, err) ||
+	    accepting_import_args(&cat, job->args, job->n, err) ||
+	    load_args(job, ld, out, errors, result, &accepted, &naccepted, err)) {
 		result->aborted = 1;
 		load_abort(ld);
 		goto out;
@@ -121,7 +143,19 @@ int snapload_run(const snapload_job *job, FILE *out, FILE *errors, snapload_resu
 	mc_cleanup_remove(path);
 	fprintf(out, "snapshot %s loaded into %s\n", day, cat.path);
 	rc = 0;
+	/* committed: the store remembers what was accepted, for its rebuilds;
+	 * a store that cannot be written is said, the snapshot stands */
+	for (i = 0; i < naccepted; i++) {
+		mc_err record_err;
+
+		if (accepting_record(&cat, job->args[accepted[i].arg], accepted[i].reason, out,
+				     &record_err))
+			fprintf(errors, "%s%s%s; a rebuild from the store will hold the file again\n",
+				job->program ? job->program : "", job->program ? ": " : "",
+				record_err.msg);
+	}
 out:
+	free(accepted);
 	catalogue_close(&cat);
 	if (rc && !existed) {
 		mc_cleanup_remove(path);

@@ -469,8 +469,21 @@ static int write_redirect(const render_run *r, size_t lang, const former_name *f
 	return rc;
 }
 
+/* Is formers[i] the same rename as one before it (the same model renamed
+ * alike in two exports)? */
+static int repeated_former(const render_run *r, size_t i)
+{
+	size_t k;
+
+	for (k = 0; k < i; k++)
+		if (!strcmp(r->formers[k].former, r->formers[i].former) &&
+		    !strcmp(r->formers[k].name, r->formers[i].name))
+			return 1;
+	return 0;
+}
+
 /* Every former name of a model on record (and of no model on record now)
- * keeps its pages, as redirects, in every language. */
+ * keeps its pages, as redirects, in every language (once). */
 static int render_redirects(render_run *r, mc_err *err)
 {
 	size_t i, j;
@@ -478,7 +491,7 @@ static int render_redirects(render_run *r, mc_err *err)
 	for (i = 0; i < r->nformers; i++) {
 		const former_name *f = &r->formers[i];
 
-		if (!on_record(r, f->name) || on_record(r, f->former))
+		if (!on_record(r, f->name) || on_record(r, f->former) || repeated_former(r, i))
 			continue;
 		for (j = 0; j < r->nlangs; j++) {
 			if (write_redirect(r, j, f, err))

@@ -276,6 +276,7 @@ static int load_family(colmap *fam, char **parts, size_t n, const char *dir,
 		rc = sha256_file(path.data, hex, NULL, err);
 	sbuf_release(&path);
 	fam->family = xstrdup(parts[0]);
+	fam->renames = xstrdup(n > 3 ? parts[3] : "");
 	fam->exports = xcalloc(1, sizeof(*fam->exports));
 	for (pattern = n > 2 ? strtok_r(parts[2], "|", &save) : NULL; pattern;
 	     pattern = strtok_r(NULL, "|", &save)) {
@@ -292,8 +293,9 @@ static int load_family(colmap *fam, char **parts, size_t n, const char *dir,
  * missing file makes dir/columns.tsv the one family "models". */
 static int load_families(colmap *map, const char *dir, sha256_ctx *digest, mc_err *err)
 {
-	char *line = NULL, *parts[3], model[] = "model", file[] = "columns.tsv", any[] = "*";
-	char *fallback[3] = { model, file, any };
+	char *line = NULL, *parts[4], model[] = "model", file[] = "columns.tsv", any[] = "*";
+	char renames[] = COLMAP_MODEL_RENAMES;
+	char *fallback[4] = { model, file, any, renames };
 	size_t cap = 0, n;
 	unsigned long lineno = 0;
 	int got, rc = -1, first = 1;
@@ -304,7 +306,7 @@ static int load_families(colmap *map, const char *dir, sha256_ctx *digest, mc_er
 	sbuf_addf(&path, "%s/families.tsv", dir);
 	f = fopen(path.data, "r");
 	if (!f && errno == ENOENT) {
-		rc = load_family(map, fallback, 3, dir, digest, err);
+		rc = load_family(map, fallback, 4, dir, digest, err);
 		goto out;
 	}
 	if (!f) {
@@ -314,7 +316,7 @@ static int load_families(colmap *map, const char *dir, sha256_ctx *digest, mc_er
 	while ((got = next_line(f, &line, &cap, &lineno)) == 1) {
 		colmap *fam = map;
 
-		n = split_tabs(line, parts, 3);
+		n = split_tabs(line, parts, 4);
 		if (n < 2 || !*parts[0] || !*parts[1] || strchr(parts[1], '/') ||
 		    colmap_family(map, parts[0])) {
 			mc_error(err, "%s:%lu: expected a new family<TAB>columns file<TAB>export"
@@ -396,6 +398,7 @@ void colmap_release(colmap *map)
 		free(map->aliases[i].header);
 	colmap_free_list(map->exports);
 	free(map->family);
+	free(map->renames);
 	free(map->key);
 	free(map->fields);
 	free(map->aliases);

@@ -58,6 +58,11 @@ typedef struct colmap {
 	char *key;               /* canonical name of its key field */
 	char **exports;          /* NULL-terminated patterns (fnmatch) of the
 				    export names of this family */
+	char *renames;           /* the rename evidence of this family beyond
+				    the name (families.tsv's 4th column):
+				    rules separated by '|', each the fields a
+				    vanished record and a new row must share,
+				    separated by '+'; "" none */
 	colmap_field *fields;    /* canonical fields, in file order */
 	size_t nfields;          /* entries in fields */
 	colmap_alias *aliases;   /* canonical names and aliases, sorted by header */
@@ -69,9 +74,12 @@ typedef struct colmap {
 	size_t nothers;          /* entries in others */
 } colmap;
 
+/* The model family's rename evidence when there is no families.tsv. */
+#define COLMAP_MODEL_RENAMES "Link+Publication date|Reference+Publication date"
+
 /*
  * Load the maps from dir/families.tsv (family<TAB>columns file<TAB>export
- * patterns separated by |), each family's columns file, and
+ * patterns separated by |[<TAB>rename evidence]), each family's columns file, and
  * dir/enumerations.tsv. Without families.tsv, dir/columns.tsv is the one
  * family "model". Returns 0, or -1 with a message naming file and line
  * in err.

@@ -1,0 +1,64 @@
+#include "ingest/accepting.h"
+#include "db/accepted.h"
+#include "store/acceptances.h"
+#include "store/naming.h"
+#include "base/day.h"
+#include "base/util.h"
+
+#include <limits.h>
+#include <string.h>
+
+int accepting_import(catalogue *cat, const char *dir, const char *file, mc_err *err)
+{
+	store_acceptances list;
+	size_t i;
+	int rc = 0;
+
+	if (store_acceptances_read(dir, &list, err))
+		return -1;
+	for (i = 0; i < list.n && !rc; i++)
+		if (!file || !strcmp(file, list.items[i].file))
+			rc = accepted_add(cat, list.items[i].export_name, list.items[i].sha256,
+					  list.items[i].accepted_at, err);
+	store_acceptances_release(&list);
+	return rc;
+}
+
+int accepting_import_args(catalogue *cat, char *const *args, int n, mc_err *err)
+{
+	char dir[PATH_MAX], name[NAMING_EXPORT_MAX + 1];
+	const char *path, *file;
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!naming_split_arg(args[i], name, sizeof(name), &path) &&
+		    store_acceptance_where(path, dir, sizeof(dir), &file) &&
+		    accepting_import(cat, dir, file, err))
+			return -1;
+	return 0;
+}
+
+int accepting_record(catalogue *cat, const char *arg, const char *reason, FILE *out,
+		     mc_err *err)
+{
+	char dir[PATH_MAX], name[NAMING_EXPORT_MAX + 1], sha[65], when[32];
+	const char *path, *file;
+	store_acceptance a;
+	int rc;
+
+	if (naming_split_arg(arg, name, sizeof(name), &path) ||
+	    !store_acceptance_where(path, dir, sizeof(dir), &file))
+		return 0;
+	if ((rc = accepted_latest_content(cat, name, sha, err)))
+		return rc < 0 ? -1 : 0;
+	day_now(when);
+	a.export_name = name;
+	a.sha256 = sha;
+	a.file = (char *)file;
+	a.accepted_at = when;
+	a.reason = (char *)reason;
+	rc = store_acceptance_add(dir, &a, err);
+	if (rc == 0)
+		fprintf(out, "%s: acceptance recorded in %s/%s\n", name, dir, STORE_ACCEPTANCES);
+	return rc < 0 ? -1 : 0;
+}
