@@ -21,7 +21,7 @@ static const char *const placeholders[] = {
 	"name", "organisations", "countries", "month", "org_type", "domain", "task",
 	"compute", "hardware", "notability", "params", "params_notes", "mem4", "mem8",
 	"mem16", "licence", "day", "month_name", "year", "hours", "days", "percent",
-	"size", "unit", "count", "date", "names",
+	"size", "unit", "count", "date", "names", "from", "to", "above",
 };
 
 const char *page_text_key(page_text_id id)
@@ -84,6 +84,7 @@ void page_release(page *p)
 	free(p->formerly);
 	free(p->citation);
 	free(p->description);
+	free(p->charts);
 	for (i = 0; i < p->n; i++) {
 		free(p->blocks[i].text);
 		free(p->blocks[i].value);
@@ -658,6 +659,9 @@ static void add_section(builder *b, const section *s)
 	/* the data's citation: HTML only (page_render_text skips it) */
 	if (s->heading == PT_SOURCES_HEADING && b->p->citation)
 		add_block(b, PAGE_PARAGRAPH, 0, "credit", b->p->citation)->html_only = 1;
+	/* the compute chart (chart.h): HTML only */
+	if (s->heading == PT_COMPUTE_HEADING && b->p->charts)
+		add_block(b, PAGE_RAW, 0, NULL, b->p->charts)->html_only = 1;
 	add_block(b, PAGE_CLOSE, 0, NULL, NULL);
 	sbuf_release(&value);
 	sbuf_release(&label);
@@ -1018,6 +1022,8 @@ int page_build_index(page *p, const page_index_entry *entries, size_t n, const c
 	add_block(&b, PAGE_TITLE, 1, NULL, s.data);
 	set_description(&b, PT_META_INDEX);
 	add_text(&b, PAGE_PARAGRAPH, 0, "intro", PT_INDEX_INTRO);
+	if (p->charts)
+		add_block(&b, PAGE_RAW, 0, NULL, p->charts);
 	add_block(&b, PAGE_OPEN, 0, "index", NULL);
 	for (i = 0; i < n; i++)
 		add_block(&b, PAGE_LINK, 0, NULL, entries[i].name)->link = xstrdup(entries[i].file);
@@ -1079,6 +1085,15 @@ static const char page_style[] =
 	"overflow-wrap:anywhere}\n"
 	"a{color:#0b57d0}\n"
 	"ul.models{padding-left:1.2rem}\n"
+	/* charts (chart.h): a picture, a mark placed over it, a table for
+	 * screen readers only */
+	".chart-frame{position:relative;max-width:640px}\n"
+	".chart-frame img{display:block;width:100%;height:auto}\n"
+	".chart-mark{position:absolute;width:14px;height:14px;margin:-7px 0 0 -7px;"
+	"border-radius:50%;background:#d93025;border:2px solid #fff;box-sizing:border-box;"
+	"box-shadow:0 0 0 1px #d93025}\n"
+	".chart-data{position:absolute;width:1px;height:1px;overflow:hidden;"
+	"clip:rect(0 0 0 0);white-space:nowrap}\n"
 	/* a long index lays out the entries on screen first */
 	"ul.models li{content-visibility:auto;contain-intrinsic-size:auto 1.5em}\n"
 	"@media (max-width:32rem){dl{grid-template-columns:1fr;gap:0}dd{margin-bottom:.5rem}"

@@ -156,7 +156,17 @@ struct frame;
 	X(NAV_INDEX, "nav.index") \
 	X(NAV_AUDIT, "nav.audit") \
 	X(META_MODEL, "meta.model") \
-	X(META_INDEX, "meta.index")
+	X(META_INDEX, "meta.index") \
+	X(CHART_COMPUTE_TITLE, "chart.compute.title") \
+	X(CHART_COMPUTE_DESC, "chart.compute.desc") \
+	X(CHART_PARAMETERS_TITLE, "chart.parameters.title") \
+	X(CHART_PARAMETERS_DESC, "chart.parameters.desc") \
+	X(CHART_AXIS_DATE, "chart.axis.date") \
+	X(CHART_AXIS_COMPUTE, "chart.axis.compute") \
+	X(CHART_AXIS_PARAMETERS, "chart.axis.parameters") \
+	X(CHART_TABLE_MODEL, "chart.table.model") \
+	X(CHART_MODEL_ON, "chart.model.on") \
+	X(CHART_MODEL_OFF, "chart.model.off")
 
 #define PAGE_TEXT_ENUM(id, key) PT_##id,
 typedef enum page_text_id { PAGE_TEXTS(PAGE_TEXT_ENUM) PT_COUNT } page_text_id;
@@ -220,6 +230,10 @@ typedef struct page {
 	 * freed by page_release */
 	char *citation;
 	char *description;           /* the meta description (page_build sets it; owned) */
+	/* the charts' HTML (chart.h), set before page_build (in the training
+	 * compute section, HTML only) or page_build_index (after the intro);
+	 * NULL: none; freed by page_release */
+	char *charts;
 	const struct frame *frame;   /* the site's frame around the HTML (frame.h;
 					NULL: a page on its own); borrowed */
 } page;

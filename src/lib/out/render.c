@@ -6,10 +6,12 @@
 #include "db/translation.h"
 #include "base/textout.h"
 #include "out/template.h"
+#include "out/chart.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -154,6 +156,8 @@ typedef struct render_run {
 	char (*files)[140];          /* each indexed model's page */
 	page_index_entry *entries;   /* the index's entries */
 	size_t nentries;             /* entries used */
+	size_t *entry_of;            /* names[i]'s entry, or SIZE_MAX: none */
+	chart_catalogue charts;      /* the charts, made from every entry */
 	former_name *formers;        /* former names of renamed models */
 	size_t nformers;             /* entries in formers */
 	char *citation;              /* the data's citation (db/credit.h), or NULL */
@@ -471,7 +475,53 @@ static int render_redirects(render_run *r, mc_err *err)
 	return 0;
 }
 
-/* The pages of model i in every language; an index entry when on record. */
+/* Every model's index entry, before any page: a model page's chart
+ * places its model among all of them (chart.h). */
+static int collect_entries(render_run *r, mc_err *err)
+{
+	size_t i;
+
+	for (i = 0; i < r->nnames; i++) {
+		model_view m;
+		int found = query_model(r->cat, r->names[i], r->as_of, &m, err);
+
+		r->entry_of[i] = SIZE_MAX;
+		if (found == 0) {
+			render_file_stem(r->names[i], r->stems[i], sizeof(r->stems[i]));
+			mc_fmt(r->files[r->nentries], sizeof(r->files[r->nentries]), "%s.html",
+			       r->stems[i]);
+			r->entries[r->nentries].name = r->names[i];
+			r->entries[r->nentries].file = r->files[r->nentries];
+			page_index_entry_fill(&r->entries[r->nentries], &m);
+			r->entry_of[i] = r->nentries++;
+		}
+		model_view_release(&m);
+		if (found < 0)
+			return -1;
+	}
+	chart_catalogue_init(&r->charts, r->entries, r->nentries);
+	return 0;
+}
+
+/* Model i's chart in language j (chart.h) for its page p. */
+static int model_charts(render_run *r, size_t i, size_t j, page *p, mc_err *err)
+{
+	sbuf html;
+
+	if (r->entry_of[i] == SIZE_MAX)
+		return 0;
+	sbuf_init(&html);
+	if (chart_catalogue_model(&r->charts, &r->entries[r->entry_of[i]], &r->texts[j],
+				  &r->texts[0], &html, err)) {
+		sbuf_release(&html);
+		return -1;
+	}
+	p->charts = html.len ? sbuf_detach(&html, NULL) : NULL;
+	sbuf_release(&html);
+	return 0;
+}
+
+/* The pages of model i in every language (its index entry is made). */
 static int render_model(render_run *r, size_t i, mc_err *err)
 {
 	model_view m;
@@ -490,7 +540,8 @@ static int render_model(render_run *r, size_t i, mc_err *err)
 		page_init(&p, r->langs[j]);
 		p.formerly = render_formerly(r->formers, r->nformers, r->names[i]);
 		p.citation = r->citation ? xstrdup(r->citation) : NULL;
-		failed = page_build(&p, &m, &r->texts[j], &r->texts[0], err) ||
+		failed = model_charts(r, i, j, &p, err) ||
+			 page_build(&p, &m, &r->texts[j], &r->texts[0], err) ||
 			 write_page_framed(r, &p, j, r->stems[i], err);
 		page_release(&p);
 		if (failed) {
@@ -499,15 +550,32 @@ static int render_model(render_run *r, size_t i, mc_err *err)
 		}
 		r->stats->files += 2;
 	}
-	if (found == 0) {
-		mc_fmt(r->files[r->nentries], sizeof(r->files[r->nentries]), "%s.html", r->stems[i]);
-		r->entries[r->nentries].name = r->names[i];
-		r->entries[r->nentries].file = r->files[r->nentries];
-		page_index_entry_fill(&r->entries[r->nentries], &m);
-		r->nentries++;
-	}
 	model_view_release(&m);
 	return 0;
+}
+
+/* Language j's chart files beside its index, and the index's figures for
+ * p (chart.h). */
+static int index_charts(render_run *r, size_t j, page *p, mc_err *err)
+{
+	sbuf compute, parameters, html;
+	int rc;
+
+	sbuf_init(&compute);
+	sbuf_init(&parameters);
+	sbuf_init(&html);
+	rc = chart_catalogue_index(&r->charts, &r->texts[j], &r->texts[0], &compute, &parameters,
+				   &html, err) ||
+	     write_file(r->dirs[j], CHART_COMPUTE_FILE, &compute, err) ||
+	     write_file(r->dirs[j], CHART_PARAMETERS_FILE, &parameters, err);
+	if (!rc) {
+		r->stats->files += 2;
+		p->charts = html.len ? sbuf_detach(&html, NULL) : NULL;
+	}
+	sbuf_release(&compute);
+	sbuf_release(&parameters);
+	sbuf_release(&html);
+	return rc ? -1 : 0;
 }
 
 /* The index page of every language. */
@@ -520,7 +588,8 @@ static int render_indexes(render_run *r, mc_err *err)
 		int failed;
 
 		page_init(&p, r->langs[j]);
-		failed = page_build_index(&p, r->entries, r->nentries, r->as_of, &r->texts[j],
+		failed = index_charts(r, j, &p, err) ||
+			 page_build_index(&p, r->entries, r->nentries, r->as_of, &r->texts[j],
 					  &r->texts[0], err) ||
 			 write_page_framed(r, &p, j, "index", err);
 		page_release(&p);
@@ -546,6 +615,8 @@ static void render_run_release(render_run *r)
 	for (i = 0; r->entries && i < r->nentries; i++)
 		page_index_entry_release(&r->entries[i]);
 	free(r->entries);
+	free(r->entry_of);
+	chart_catalogue_release(&r->charts);
 	former_names_release(r->formers, r->nformers);
 	free(r->citation);
 	render_words_free(r->words, r->words ? r->nlangs : 0);
@@ -577,6 +648,9 @@ int render_all(catalogue *cat, const char *as_of, const char *outdir, const rend
 	r.stems = xcalloc(r.nnames + 1, sizeof(*r.stems));
 	r.files = xcalloc(r.nnames + 1, sizeof(*r.files));
 	r.entries = xcalloc(r.nnames + 1, sizeof(*r.entries));
+	r.entry_of = xcalloc(r.nnames + 1, sizeof(*r.entry_of));
+	if (collect_entries(&r, err))
+		goto out;
 	for (i = 0; i < r.nnames; i++)
 		if (render_model(&r, i, err))
 			goto out;
