@@ -41,6 +41,8 @@ void chart_axis_log(chart_axis *a, double min, double max)
 		if ((hi - lo) / steps[i] <= 8)
 			break;
 	a->step = steps[i < sizeof(steps) / sizeof(steps[0]) ? i : i - 1];
+	lo = floor(lo / a->step) * a->step;
+	hi = ceil(hi / a->step) * a->step;
 	a->min = pow(10, lo);
 	a->max = pow(10, hi);
 }
@@ -54,11 +56,11 @@ void chart_axis_years(chart_axis *a, double min, double max)
 	a->scale = CHART_LINEAR;
 	a->ticks = CHART_TICKS_YEAR;
 	for (i = 0; i + 1 < sizeof(steps) / sizeof(steps[0]); i++)
-		if ((hi - lo) / steps[i] <= 10)
+		if (ceil(hi / steps[i]) - floor(lo / steps[i]) <= 10)
 			break;
 	a->step = steps[i];
-	a->min = lo;
-	a->max = hi;
+	a->min = floor(lo / a->step) * a->step;
+	a->max = ceil(hi / a->step) * a->step;
 }
 
 /* v on axis a in the axis's own units (log10 on a log axis): 0, or -1
@@ -341,13 +343,6 @@ int chart_decimal_year(const char *published, double *year)
 	return 0;
 }
 
-static int double_cmp(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /* The points (decimal year, value) of the entries with both; *count
  * their number, (*entry_of)[i] point i's entry. The point's label is the
  * entry's name. */
@@ -396,7 +391,6 @@ static void axes_of(const chart_point *p, size_t n, chart_axis *x, chart_axis *y
 
 void chart_catalogue_init(chart_catalogue *cc, const page_index_entry *e, size_t n)
 {
-	size_t i;
 	chart blank;
 
 	memset(cc, 0, sizeof(*cc));
@@ -408,10 +402,6 @@ void chart_catalogue_init(chart_catalogue *cc, const page_index_entry *e, size_t
 	cc->parameters = points_of(e, n, 0, &cc->nparameters, &cc->parameters_entry);
 	axes_of(cc->compute, cc->ncompute, &cc->compute_x, &cc->compute_y);
 	axes_of(cc->parameters, cc->nparameters, &cc->parameters_x, &cc->parameters_y);
-	cc->computes = xcalloc(cc->ncompute + 1, sizeof(*cc->computes));
-	for (i = 0; i < cc->ncompute; i++)
-		cc->computes[i] = cc->compute[i].y;
-	qsort(cc->computes, cc->ncompute, sizeof(*cc->computes), double_cmp);
 }
 
 void chart_catalogue_release(chart_catalogue *cc)
@@ -420,7 +410,6 @@ void chart_catalogue_release(chart_catalogue *cc)
 		return;
 	free(cc->compute);
 	free(cc->parameters);
-	free(cc->computes);
 	free(cc->compute_entry);
 	free(cc->parameters_entry);
 	memset(cc, 0, sizeof(*cc));
@@ -696,59 +685,30 @@ out:
 	return rc;
 }
 
-/* How many of the charted computes are above x. */
-static size_t computes_above(const chart_catalogue *cc, double x)
-{
-	size_t lo = 0, hi = cc->ncompute;
-
-	while (lo < hi) {               /* the first one above x */
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (cc->computes[mid] > x)
-			hi = mid;
-		else
-			lo = mid + 1;
-	}
-	return cc->ncompute - lo;
-}
-
 /* The sentence under a model's chart: where it sits, or that it is not
  * on the chart. 0, or -1. */
-static int model_sentence(const words *w, const chart_catalogue *cc, const page_index_entry *m,
-			  int placed, sbuf *out)
+static int model_sentence(const words *w, const page_index_entry *m, int placed, sbuf *out)
 {
-	char count[32], above[32];
-	const char *pairs[11];
-	sbuf month, compute, number;
+	const char *pairs[7];
+	sbuf month, compute;
 	int rc;
 
 	sbuf_init(&month);
 	sbuf_init(&compute);
-	sbuf_init(&number);
-	format_number((double)cc->ncompute, &number);
-	mc_fmt(count, sizeof(count), "%s", number.data);
-	sbuf_reset(&number);
 	if (placed) {
-		format_number((double)computes_above(cc, m->compute), &number);
 		date_words(w, m->published, 1, &month);
 		flop_words(m->compute, &compute);
 	}
-	mc_fmt(above, sizeof(above), "%s", number.data);
 	pairs[0] = "name";
 	pairs[1] = m->name;
-	pairs[2] = "count";
-	pairs[3] = count;
-	pairs[4] = "above";
-	pairs[5] = above;
-	pairs[6] = "month";
-	pairs[7] = month.data;
-	pairs[8] = "compute";
-	pairs[9] = compute.data;
-	pairs[10] = NULL;
+	pairs[2] = "month";
+	pairs[3] = month.data ? month.data : "";
+	pairs[4] = "compute";
+	pairs[5] = compute.data ? compute.data : "";
+	pairs[6] = NULL;
 	rc = expand(w, placed ? PT_CHART_MODEL_ON : PT_CHART_MODEL_OFF, pairs, out);
 	sbuf_release(&month);
 	sbuf_release(&compute);
-	sbuf_release(&number);
 	return rc < 0 ? -1 : 0;
 }
 
@@ -771,13 +731,13 @@ int chart_catalogue_model(const chart_catalogue *cc, const page_index_entry *m,
 		goto out;
 	placed = !chart_decimal_year(m->published, &year) &&
 		 !chart_place(&c, year, m->compute, &px, &py);
-	if (model_sentence(&w, cc, m, placed, &sentence))
+	if (model_sentence(&w, m, placed, &sentence))
 		goto out;
 	sbuf_adds(html, "<div class=\"chart\">\n<h4>");
 	xml_text(html, c.title);
 	sbuf_addf(html, "</h4>\n<div class=\"chart-frame\"><img src=\"%s\" alt=\"",
 		  CHART_COMPUTE_FILE);
-	xml_text(html, c.desc);
+	xml_text(html, c.title);
 	sbuf_addf(html, "\" width=\"%d\" height=\"%d\" loading=\"lazy\">", c.width, c.height);
 	if (placed)
 		sbuf_addf(html, "<span class=\"chart-mark\" style=\"left:%.2f%%;top:%.2f%%\"></span>",

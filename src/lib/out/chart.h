@@ -72,12 +72,15 @@ typedef struct chart_bar {
 /* An empty chart of 640 x 400 with linear axes over [0, 1]. */
 void chart_init(chart *c);
 
-/* Axis a over the whole decades holding [min, max] (both > 0), a tick at
- * every multiple of 1, 2, 3, 5 or 10 decades, at most 8 intervals. */
+/* Axis a over the decades holding [min, max] (both > 0), a tick every 1,
+ * 2, 3, 5 or 10 decades, at most 8 intervals, the ends on ticks. Ends on
+ * ticks move seldom: a model page's mark, placed on these axes, changes
+ * only when its own values do, not each time the catalogue's extremes
+ * move a little. */
 void chart_axis_log(chart_axis *a, double min, double max);
 /* Axis a over the whole years holding [min, max] (decimal years), a tick
- * at every multiple of 1, 2, 5, 10, 20, 25 or 50 years, at most 10
- * intervals. */
+ * every 1, 2, 5, 10, 20, 25 or 50 years, at most 10 intervals, the ends
+ * on ticks (as chart_axis_log). */
 void chart_axis_years(chart_axis *a, double min, double max);
 
 /* Where the value (x, y) is drawn: 0 and *px, *py in SVG units; -1 when
@@ -102,7 +105,7 @@ size_t chart_bars_svg(const chart *c, const chart_bar *bars, size_t n, sbuf *out
 #define CHART_PARAMETERS_FILE "index.parameters.svg"
 
 /* What every chart of one rendering shares, made once from all index
- * entries: the points, the axes, the computes in order. */
+ * entries: the points and the axes. */
 typedef struct chart_catalogue {
 	chart_point *compute;        /* (decimal year, FLOP) of each entry with both */
 	size_t ncompute;             /* entries in compute */
@@ -110,7 +113,6 @@ typedef struct chart_catalogue {
 	size_t nparameters;          /* entries in parameters */
 	size_t *compute_entry;       /* compute[i] is entries[compute_entry[i]] */
 	size_t *parameters_entry;    /* parameters[i] is entries[parameters_entry[i]] */
-	double *computes;            /* compute's y values, ascending */
 	chart_axis compute_x, compute_y; /* the compute chart's axes (labels unset) */
 	chart_axis parameters_x, parameters_y; /* the parameters chart's axes */
 	const struct page_index_entry *entries; /* the entries; borrowed */
@@ -143,8 +145,10 @@ int chart_catalogue_index(const chart_catalogue *cc, const struct page_texts *te
  * The figure of model m's page (a page beside the index): the compute
  * chart as an <img> of CHART_COMPUTE_FILE, m's mark over it (an HTML
  * element placed by chart_place, no script), and a sentence saying where
- * m sits, or that it is not on the chart. Appended to html; nothing when
- * the chart has no points. Returns 0, or -1 with the reason in err.
+ * m sits (its publication month and compute), or that it is not on the
+ * chart. Nothing in it counts the other models, so that the page changes
+ * only with m's values (and the axes' ends). Appended to html; nothing
+ * when the chart has no points. Returns 0, or -1 with the reason in err.
  */
 int chart_catalogue_model(const chart_catalogue *cc, const struct page_index_entry *m,
 			  const struct page_texts *texts, const struct page_texts *english,

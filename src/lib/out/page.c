@@ -21,7 +21,7 @@ static const char *const placeholders[] = {
 	"name", "organisations", "countries", "month", "org_type", "domain", "task",
 	"compute", "hardware", "notability", "params", "params_notes", "mem4", "mem8",
 	"mem16", "licence", "day", "month_name", "year", "hours", "days", "percent",
-	"size", "unit", "count", "date", "names", "from", "to", "above",
+	"size", "unit", "count", "date", "names", "from", "to",
 };
 
 const char *page_text_key(page_text_id id)
