@@ -353,7 +353,6 @@ static chart_point *points_of(const page_index_entry *e, size_t n, int compute, 
 	size_t i;
 
 	*entry_of = xcalloc(n + 1, sizeof(**entry_of));
-
 	*count = 0;
 	for (i = 0; i < n; i++) {
 		double year, v = compute ? e[i].compute : e[i].parameters;

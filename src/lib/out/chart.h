@@ -88,9 +88,9 @@ void chart_axis_years(chart_axis *a, double min, double max);
  * axis, an empty range). */
 int chart_place(const chart *c, double x, double y, double *px, double *py);
 
-/* Append c with one circle per point inside the ranges (class "mark"),
- * as a complete SVG document, to out. Points outside are left out.
- * Returns the number of marks drawn. */
+/* Append c with one circle per point inside the ranges (in the group
+ * <g class="marks">), as a complete SVG document, to out. Points outside
+ * are left out. Returns the number of marks drawn. */
 size_t chart_scatter_svg(const chart *c, const chart_point *points, size_t n, sbuf *out);
 
 /* Append c as a horizontal bar chart of bars along x (y unused), one row
