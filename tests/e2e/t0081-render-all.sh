@@ -8,7 +8,8 @@
 check_status "reingest of the bundled history exits 0" 0 mc reingest --snapshots "$SNAP"
 check_status "translate exits 0" 0 mc translate
 check_status "render --all exits 0" 0 mc render --all --out "$TMP/site"
-# 2 files per model and language, the indexes and their two chart files,
+# 2 files per model and language, the indexes, their two chart files and
+# the page of the charts' data (.txt and .html),
 # and the redirects of renamed models' former names (.html and .txt;
 # check_pages.py checks them)
 redirects=$(grep -l 'http-equiv="refresh"' "$TMP"/site/*/*.html | wc -l)
@@ -16,7 +17,7 @@ redirects=$(grep -l 'http-equiv="refresh"' "$TMP"/site/*/*.html | wc -l)
 # whose records have no model page)
 latest=$(ls "$SNAP"/*/*.csv.gz | sed 's|.*/||; s|\.csv\.gz$||' | sort | tail -1)
 check_grep "it reports what it wrote ($redirects redirects)" \
-	"^2286 models as of $latest in 2 languages: $((9152 + redirects * 2)) files written to" "$TMP/out"
+	"^2286 models as of $latest in 2 languages: $((9156 + redirects * 2)) files written to" "$TMP/out"
 
 if python3 "$TOP/tests/e2e/check_pages.py" "$SNAP" "$TMP/site" en nl --step 1 >"$TMP/check.out" 2>&1; then
 	ok "every model has its pages in both languages, and the sampled figures match the CSV ($(tail -1 "$TMP/check.out"))"
@@ -27,7 +28,7 @@ fi
 
 check_eq "nothing but LANG folders at the top" "$(ls "$TMP/site" | tr '\n' ' ')" "en nl "
 check_eq "file names hold only a-z, 0-9, '-' and one '.'" \
-	"$(ls "$TMP/site/en" "$TMP/site/nl" | grep -v '^$' | grep -v ':$' | grep -v '^index\.\(compute\|parameters\)\.svg$' |
+	"$(ls "$TMP/site/en" "$TMP/site/nl" | grep -v '^$' | grep -v ':$' | grep -v '^index\.\(compute\.svg\|parameters\.svg\|charts\.txt\|charts\.html\)$' |
 	grep -cv '^[a-z0-9-]*\.\(txt\|html\)$')" 0
 check_eq "no temporary file is left behind" "$(find "$TMP/site" -name '*.tmp*' | wc -l)" 0
 check "the index links to the pages" grep -q '<li><a href="llama-2-70b-[0-9a-f]*\.html">Llama 2-70B</a></li>' \

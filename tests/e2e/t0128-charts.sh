@@ -3,7 +3,8 @@
 # notable_ai_models snapshot of the store (found by listing its folder):
 # the compute chart of each language's index has one mark per model with
 # a training compute and a publication date (counted in the CSV, not in
-# modelcat's output), and its data table lists exactly those models; the
+# modelcat's output), and its data table (on the page the index links)
+# lists exactly those models; the
 # SVG files parse as XML and have a title and a description; GPT-4's page
 # marks GPT-4 where its date and compute fall on the chart's own axes and
 # gives its month and compute in words; a model without compute is not
@@ -24,9 +25,10 @@ for lang in en nl; do
 	check "the $lang compute chart parses as XML" xmllint --noout "$PAGES/$lang/index.compute.svg"
 	check "the $lang parameters chart parses as XML" xmllint --noout "$PAGES/$lang/index.parameters.svg"
 done
-check "the index, a model page and the charts pass xmllint --html without a message" \
+check "the index, a model page and the charts' data pass xmllint --html without a message" \
 	sh -c "xmllint --html --noout '$PAGES'/en/index.html '$PAGES'/nl/index.html \
-		'$PAGES'/en/gpt-4-*.html '$PAGES'/nl/gpt-4-*.html 2>&1 | (! grep -q .)"
+		'$PAGES'/en/gpt-4-*.html '$PAGES'/nl/gpt-4-*.html '$PAGES'/en/index.charts.html \
+		'$PAGES'/nl/index.charts.html 2>&1 | (! grep -q .)"
 
 python3 - "$TMP/notable_ai_models.csv.gz" "$PAGES" "$TOP/translations" >"$TMP/result" <<'EOF'
 import csv, datetime, gzip, hashlib, html, math, os, re, sys
@@ -110,11 +112,13 @@ for lang in ("en", "nl"):
     desc = svg.find(SVG + "desc").text or ""
     print("desc", lang, "{:,}".format(len(charted)) in desc)
     page = open(os.path.join(pages, lang, "index.html"), encoding="utf-8").read()
-    table = re.search(r'<div class="chart-data"><table>(.*?)</table>', page, re.S).group(1)
+    data = open(os.path.join(pages, lang, "index.charts.html"), encoding="utf-8").read()
+    table = re.search(r'<h2 id="compute">.*?<table>(.*?)</table>', data, re.S).group(1)
     names = [norm(html.unescape(n)) for n in re.findall(r'<tr><th scope="row">(.*?)</th>', table)]
     print("table", lang, sorted(names) == sorted(charted), len(names))
-    print("caption", lang, "<caption>%s</caption>" % w["chart.compute.title"] in table)
-    print("img", lang, '<img src="index.compute.svg"' in page and '<img src="index.parameters.svg"' in page)
+    print("caption", lang, '<h2 id="compute">%s</h2>' % w["chart.compute.title"] in data)
+    print("img", lang, '<img src="index.compute.svg"' in page and '<img src="index.parameters.svg"' in page
+          and '<a href="index.charts.html#compute">' in page and "<table" not in page)
 
     x_of, y_of = axes(svg)
     gpt = open(os.path.join(pages, lang, stem("GPT-4") + ".html"), encoding="utf-8").read()
@@ -142,8 +146,8 @@ for lang in en nl; do
 	check_grep "$lang: the SVG's title is the catalogue's" "^title $lang True" "$TMP/result"
 	check_grep "$lang: its description counts the models" "^desc $lang True" "$TMP/result"
 	check_grep "$lang: the data table lists exactly the charted models" "^table $lang True" "$TMP/result"
-	check_grep "$lang: the table's caption is the chart's title" "^caption $lang True" "$TMP/result"
-	check_grep "$lang: the index shows both chart files" "^img $lang True" "$TMP/result"
+	check_grep "$lang: the table's heading is the chart's title" "^caption $lang True" "$TMP/result"
+	check_grep "$lang: the index shows both chart files and links to their data" "^img $lang True" "$TMP/result"
 	check_grep "$lang: GPT-4's mark sits at its date and compute on the chart's axes" "^mark $lang True" "$TMP/result"
 	check_grep "$lang: GPT-4's sentence gives its month and compute" "^sentence $lang True" "$TMP/result"
 	check_grep "$lang: a model without compute has no mark, and says so" "^unmarked $lang True" "$TMP/result"

@@ -239,6 +239,7 @@ static void english(page_texts *t)
 	set(t, PT_CHART_AXIS_COMPUTE, "FLOP");
 	set(t, PT_CHART_AXIS_PARAMETERS, "Parameters");
 	set(t, PT_CHART_TABLE_MODEL, "Model");
+	set(t, PT_CHART_DATA_LINK, "Data");
 	set(t, PT_CHART_MODEL_ON, "{name}: {month}, {compute}");
 	set(t, PT_CHART_MODEL_OFF, "{name} is not on the chart");
 }
@@ -253,7 +254,7 @@ static void catalogue(void)
 	};
 	page_texts en;
 	chart_catalogue cc;
-	sbuf compute, params, html, again;
+	sbuf compute, params, html, again, tables;
 	mc_err err;
 	const char *t;
 
@@ -265,7 +266,8 @@ static void catalogue(void)
 	sbuf_init(&params);
 	sbuf_init(&html);
 	sbuf_init(&again);
-	CHECK(chart_catalogue_index(&cc, &en, &en, &compute, &params, &html, &err) == 0,
+	sbuf_init(&tables);
+	CHECK(chart_catalogue_index(&cc, &en, &en, &compute, &params, &html, &tables, &err) == 0,
 	      "the index's charts");
 	CHECK(count(compute.data, "<circle") == 2 && count(params.data, "<circle") == 3,
 	      "one mark per model on each chart");
@@ -274,11 +276,16 @@ static void catalogue(void)
 	      "the description counts the models and names the years");
 	CHECK(strstr(html.data, "<img src=\"index.compute.svg\" alt=\"Compute\"") &&
 	      strstr(html.data, "<img src=\"index.parameters.svg\""), "the index shows both files");
-	t = strstr(html.data, "<tbody>");
+	CHECK(strstr(html.data, "<a href=\"index.charts.html#compute\">Data</a>") &&
+	      strstr(html.data, "<a href=\"index.charts.html#parameters\">Data</a>") &&
+	      !strstr(html.data, "<table"), "and links to their data, not in the index");
+	CHECK(strstr(tables.data, "<h2 id=\"compute\">Compute</h2>") &&
+	      strstr(tables.data, "<h2 id=\"parameters\">Params</h2>"), "the data: a heading per chart");
+	t = strstr(tables.data, "<tbody>");
 	CHECK(t && strstr(t, "<tr><th scope=\"row\">A</th><td>June 2017</td><td>7.4 \xC3\x97 10\xC2\xB9\xE2\x81\xB8 FLOP</td></tr>\n"
 			     "<tr><th scope=\"row\">B &lt;big&gt;</th><td>14 March 2023</td>") == t + 8,
 	      "the data table: by date, the dates and values as the pages write them, escaped");
-	CHECK(count(html.data, "<tr><th scope=\"row\">") == 5, "2 + 3 rows of data");
+	CHECK(count(tables.data, "<tr><th scope=\"row\">") == 5, "2 + 3 rows of data");
 	sbuf_reset(&html);
 	CHECK(chart_catalogue_model(&cc, &e[0], &en, &en, &html, &err) == 0, "a model's chart");
 	CHECK(strstr(html.data, "<span class=\"chart-mark\" style=\"left:") != NULL, "its mark");
@@ -293,13 +300,15 @@ static void catalogue(void)
 	      !strstr(html.data, "chart-mark") && strstr(html.data, "No compute is not on the chart"),
 	      "a model without compute: no mark, and says so");
 	sbuf_reset(&html);
-	chart_catalogue_index(&cc, &en, &en, &again, &params, &html, &err);
+	sbuf_reset(&tables);
+	chart_catalogue_index(&cc, &en, &en, &again, &params, &html, &tables, &err);
 	CHECK(again.len == compute.len && !memcmp(again.data, compute.data, compute.len),
 	      "the same entries give the same bytes");
 	sbuf_release(&compute);
 	sbuf_release(&params);
 	sbuf_release(&html);
 	sbuf_release(&again);
+	sbuf_release(&tables);
 	chart_catalogue_release(&cc);
 	chart_catalogue_init(&cc, e, 0);
 	sbuf_init(&html);
@@ -312,11 +321,13 @@ static void catalogue(void)
 	sbuf_init(&html);
 	sbuf_init(&compute);
 	sbuf_init(&params);
-	CHECK(chart_catalogue_index(&cc, &en, &en, &compute, &params, &html, &err) == -1 &&
+	sbuf_init(&tables);
+	CHECK(chart_catalogue_index(&cc, &en, &en, &compute, &params, &html, &tables, &err) == -1 &&
 	      strstr(err.msg, "chart.compute.desc"), "a broken text: an error naming it (%s)", err.msg);
 	sbuf_release(&html);
 	sbuf_release(&compute);
 	sbuf_release(&params);
+	sbuf_release(&tables);
 	chart_catalogue_release(&cc);
 	page_texts_release(&en);
 }

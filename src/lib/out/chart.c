@@ -506,16 +506,17 @@ typedef struct chart_kind {
 	page_text_id title, desc, axis;  /* its texts */
 	page_text_id column;         /* the value's column in the data table */
 	const char *file;            /* its SVG file, beside the index */
+	const char *anchor;          /* its table's id on the data page */
 	void (*format)(double, sbuf *); /* a value as the pages write it */
 } chart_kind;
 
 static const chart_kind compute_kind = {
 	PT_CHART_COMPUTE_TITLE, PT_CHART_COMPUTE_DESC, PT_CHART_AXIS_COMPUTE,
-	PT_LABEL_TRAINING_COMPUTE, CHART_COMPUTE_FILE, flop_words,
+	PT_LABEL_TRAINING_COMPUTE, CHART_COMPUTE_FILE, "compute", flop_words,
 };
 static const chart_kind parameters_kind = {
 	PT_CHART_PARAMETERS_TITLE, PT_CHART_PARAMETERS_DESC, PT_CHART_AXIS_PARAMETERS,
-	PT_LABEL_PARAMETERS, CHART_PARAMETERS_FILE, format_count,
+	PT_LABEL_PARAMETERS, CHART_PARAMETERS_FILE, "parameters", format_count,
 };
 
 /* The chart c of kind k over points p (n), its words set: title, desc
@@ -586,8 +587,9 @@ static int table_row_cmp(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-/* The data of points p (n; point i is entry entry_of[i] of e) as a table
- * for screen readers, by date: model, date as the pages write it, value. */
+/* The data of points p (n; point i is entry entry_of[i] of e) as a table,
+ * by date: model, date as the pages write it, value; its heading's id is
+ * k's anchor. */
 static void data_table(const words *w, const chart_kind *k, const chart *c,
 		       const chart_point *p, const size_t *entry_of, size_t n,
 		       const page_index_entry *e, sbuf *out)
@@ -605,8 +607,10 @@ static void data_table(const words *w, const chart_kind *k, const chart *c,
 	}
 	qsort(order, n, sizeof(*order), table_row_cmp);
 	sbuf_init(&cell);
-	sbuf_adds(out, "<div class=\"chart-data\"><table>\n<caption>");
+	sbuf_addf(out, "<h2 id=\"%s\">", k->anchor);
 	xml_text(out, c->title);
+	sbuf_adds(out, "</h2>\n<div class=\"chart-data\"><table>\n<caption>");
+	xml_text(out, c->desc);
 	sbuf_adds(out, "</caption>\n<thead><tr><th scope=\"col\">");
 	xml_text(out, model);
 	sbuf_adds(out, "</th><th scope=\"col\">");
@@ -638,25 +642,30 @@ static void data_table(const words *w, const chart_kind *k, const chart *c,
 }
 
 /* The index's figure of one chart: heading, description, the picture
- * (its file), the data table. */
+ * (its file), a link to its data table; the table into tables. */
 static void index_figure(const words *w, const chart_kind *k, const chart *c,
 			 const chart_point *p, const size_t *entry_of, size_t n,
-			 const page_index_entry *e, sbuf *html)
+			 const page_index_entry *e, sbuf *html, sbuf *tables)
 {
+	char *more = word(w, PT_CHART_DATA_LINK);
+
 	sbuf_adds(html, "<div class=\"chart\">\n<h2>");
 	xml_text(html, c->title);
 	sbuf_adds(html, "</h2>\n<p class=\"chart-desc\">");
 	xml_text(html, c->desc);
 	sbuf_addf(html, "</p>\n<div class=\"chart-frame\"><img src=\"%s\" alt=\"", k->file);
 	xml_text(html, c->title);
-	sbuf_addf(html, "\" width=\"%d\" height=\"%d\"></div>\n", c->width, c->height);
-	data_table(w, k, c, p, entry_of, n, e, html);
-	sbuf_adds(html, "</div>\n");
+	sbuf_addf(html, "\" width=\"%d\" height=\"%d\"></div>\n<p class=\"chart-more\">"
+		  "<a href=\"%s.html#%s\">", c->width, c->height, CHART_DATA_PAGE, k->anchor);
+	xml_text(html, more);
+	sbuf_adds(html, "</a></p>\n</div>\n");
+	data_table(w, k, c, p, entry_of, n, e, tables);
+	free(more);
 }
 
 int chart_catalogue_index(const chart_catalogue *cc, const page_texts *texts,
 			  const page_texts *english, sbuf *compute_svg,
-			  sbuf *parameters_svg, sbuf *html, mc_err *err)
+			  sbuf *parameters_svg, sbuf *html, sbuf *tables, mc_err *err)
 {
 	words w = { texts, english, err };
 	chart compute, parameters;
@@ -673,10 +682,10 @@ int chart_catalogue_index(const chart_catalogue *cc, const page_texts *texts,
 	chart_scatter_svg(&parameters, cc->parameters, cc->nparameters, parameters_svg);
 	if (cc->ncompute)
 		index_figure(&w, &compute_kind, &compute, cc->compute, cc->compute_entry,
-			     cc->ncompute, cc->entries, html);
+			     cc->ncompute, cc->entries, html, tables);
 	if (cc->nparameters)
 		index_figure(&w, &parameters_kind, &parameters, cc->parameters,
-			     cc->parameters_entry, cc->nparameters, cc->entries, html);
+			     cc->parameters_entry, cc->nparameters, cc->entries, html, tables);
 	rc = 0;
 out:
 	chart_words_release(&compute);

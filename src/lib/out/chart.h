@@ -10,8 +10,8 @@
  * picture. The catalogue's charts: training compute and parameters
  * against publication date, made from the index entries (page.h, the
  * values the pages show), as the index's two SVG files, the index's
- * figures with their data tables, and a model page's figure with the
- * model highlighted.
+ * figures, their data as tables (a page of their own, so that the index
+ * stays light), and a model page's figure with the model highlighted.
  *
  * Every string given is plain text and is escaped here. Output depends on
  * the input alone (numbers written with a fixed number of decimals in the
@@ -103,6 +103,9 @@ size_t chart_bars_svg(const chart *c, const chart_bar *bars, size_t n, sbuf *out
 /* The files of a language's charts, beside its index. */
 #define CHART_COMPUTE_FILE "index.compute.svg"
 #define CHART_PARAMETERS_FILE "index.parameters.svg"
+/* The stem of the page of the charts' data, beside the index (its
+ * tables' ids: "compute", "parameters"). */
+#define CHART_DATA_PAGE "index.charts"
 
 /* What every chart of one rendering shares, made once from all index
  * entries: the points and the axes. */
@@ -132,14 +135,16 @@ int chart_decimal_year(const char *published, double *year);
 /*
  * One language's charts (texts, falling back to english): the SVG files
  * CHART_COMPUTE_FILE and CHART_PARAMETERS_FILE into compute_svg and
- * parameters_svg, and the index's figures (each an <img> of its file, its
- * title and description, and its data as a table for screen readers) into
- * html. Returns 0, or -1 with the reason in err (a text neither language
- * has, a broken template).
+ * parameters_svg; the index's figures (each an <img> of its file, its
+ * title and description, and a link to its data) into html; and the
+ * charts' data, a heading and a table per chart (model, publication date,
+ * value), for the page CHART_DATA_PAGE, into tables. A chart without
+ * points has no figure and no table. Returns 0, or -1 with the reason in
+ * err (a text neither language has, a broken template).
  */
 int chart_catalogue_index(const chart_catalogue *cc, const struct page_texts *texts,
 			  const struct page_texts *english, sbuf *compute_svg,
-			  sbuf *parameters_svg, sbuf *html, mc_err *err);
+			  sbuf *parameters_svg, sbuf *html, sbuf *tables, mc_err *err);
 
 /*
  * The figure of model m's page (a page beside the index): the compute

@@ -1032,6 +1032,20 @@ int page_build_index(page *p, const page_index_entry *entries, size_t n, const c
 	return builder_finish(&b);
 }
 
+void page_build_raw(page *p, const char *title, const char *html)
+{
+	builder b;
+	model_view none;
+
+	memset(&none, 0, sizeof(none));
+	builder_init(&b, p, &none, NULL, NULL, NULL);
+	add_block(&b, PAGE_TITLE, 1, NULL, title);
+	add_block(&b, PAGE_RAW, 0, NULL, html ? html : "");
+	free(p->description);
+	p->description = xstrdup(title);
+	builder_finish(&b);
+}
+
 /* ---- writing ---- */
 
 void page_render_text(const page *p, sbuf *out)
@@ -1085,15 +1099,19 @@ static const char page_style[] =
 	"overflow-wrap:anywhere}\n"
 	"a{color:#0b57d0}\n"
 	"ul.models{padding-left:1.2rem}\n"
-	/* charts (chart.h): a picture, a mark placed over it, a table for
-	 * screen readers only */
+	/* charts (chart.h): a picture, a mark placed over it, the data's
+	 * tables */
 	".chart-frame{position:relative;max-width:640px}\n"
 	".chart-frame img{display:block;width:100%;height:auto}\n"
 	".chart-mark{position:absolute;width:14px;height:14px;margin:-7px 0 0 -7px;"
 	"border-radius:50%;background:#d93025;border:2px solid #fff;box-sizing:border-box;"
 	"box-shadow:0 0 0 1px #d93025}\n"
-	".chart-data{position:absolute;width:1px;height:1px;overflow:hidden;"
-	"clip:rect(0 0 0 0);white-space:nowrap}\n"
+	".chart-data{overflow-x:auto}\n"
+	".chart-data table{border-collapse:collapse;font-size:.92rem}\n"
+	".chart-data caption{text-align:left;color:#444;padding-bottom:.5rem}\n"
+	".chart-data th,.chart-data td{text-align:left;padding:.15rem .6rem .15rem 0;"
+	"border-bottom:1px solid #e3e6ea;vertical-align:top}\n"
+	".chart-data tbody th{font-weight:400}\n"
 	/* a long index lays out the entries on screen first */
 	"ul.models li{content-visibility:auto;contain-intrinsic-size:auto 1.5em}\n"
 	"@media (max-width:32rem){dl{grid-template-columns:1fr;gap:0}dd{margin-bottom:.5rem}"

@@ -165,6 +165,8 @@ struct frame;
 	X(CHART_AXIS_COMPUTE, "chart.axis.compute") \
 	X(CHART_AXIS_PARAMETERS, "chart.axis.parameters") \
 	X(CHART_TABLE_MODEL, "chart.table.model") \
+	X(CHART_DATA_TITLE, "chart.data.title") \
+	X(CHART_DATA_LINK, "chart.data.link") \
 	X(CHART_MODEL_ON, "chart.model.on") \
 	X(CHART_MODEL_OFF, "chart.model.off")
 
@@ -273,6 +275,11 @@ void page_index_entry_release(page_index_entry *e);
 /* Describe the index page of a language: n entries on date (YYYY-MM-DD). */
 int page_build_index(page *p, const page_index_entry *entries, size_t n, const char *date,
 		     const page_texts *texts, const page_texts *english, mc_err *err);
+
+/* Describe a page of a title (h1, and the meta description) and HTML
+ * made by modelcat's own writers, every string in it already escaped
+ * (a chart's data): its text page is the title alone. */
+void page_build_raw(page *p, const char *title, const char *html);
 
 /* Write the page as text: one line per title, heading and paragraph,
  * "- label" and "- value" lines per pair, "- text" per link. */

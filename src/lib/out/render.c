@@ -554,27 +554,39 @@ static int render_model(render_run *r, size_t i, mc_err *err)
 	return 0;
 }
 
-/* Language j's chart files beside its index, and the index's figures for
- * p (chart.h). */
+/* Language j's chart files and the page of their data beside its index,
+ * and the index's figures for p (chart.h). */
 static int index_charts(render_run *r, size_t j, page *p, mc_err *err)
 {
-	sbuf compute, parameters, html;
+	sbuf compute, parameters, html, tables;
+	page data;
+	char *title;
 	int rc;
 
 	sbuf_init(&compute);
 	sbuf_init(&parameters);
 	sbuf_init(&html);
+	sbuf_init(&tables);
+	page_init(&data, r->langs[j]);
+	title = word(&r->texts[j], &r->texts[0], PT_CHART_DATA_TITLE);
 	rc = chart_catalogue_index(&r->charts, &r->texts[j], &r->texts[0], &compute, &parameters,
-				   &html, err) ||
+				   &html, &tables, err) ||
 	     write_file(r->dirs[j], CHART_COMPUTE_FILE, &compute, err) ||
 	     write_file(r->dirs[j], CHART_PARAMETERS_FILE, &parameters, err);
 	if (!rc) {
-		r->stats->files += 2;
+		page_build_raw(&data, title, tables.data);
+		rc = write_page_framed(r, &data, j, CHART_DATA_PAGE, err);
+	}
+	if (!rc) {
+		r->stats->files += 4;
 		p->charts = html.len ? sbuf_detach(&html, NULL) : NULL;
 	}
+	page_release(&data);
+	free(title);
 	sbuf_release(&compute);
 	sbuf_release(&parameters);
 	sbuf_release(&html);
+	sbuf_release(&tables);
 	return rc ? -1 : 0;
 }
 
