@@ -37,8 +37,9 @@ static const opt_command command = {
 		"name lower-cased, other characters turned into '-', then '-' and ten hex\n"
 		"digits of the name's SHA-256 (docs/pages.md). The index's charts of training\n"
 		"compute and of parameters against publication date are SVG files beside it,\n"
-		"DIR/LANG/index.compute.svg and DIR/LANG/index.parameters.svg; each HTML model\n"
-		"page shows the compute chart with its model marked.\n",
+		"DIR/LANG/index.compute.svg and DIR/LANG/index.parameters.svg, their data\n"
+		"DIR/LANG/index.charts.txt and .html; each HTML model page shows the compute\n"
+		"chart with its model marked.\n",
 	.exit =
 		"Exit: 0 written; 2 usage; 3 no such model on that date (up to five\n"
 		"names like it are suggested), no page texts stored for the language\n"
