@@ -1112,6 +1112,7 @@ static const char page_style[] =
 	".chart-data th,.chart-data td{text-align:left;padding:.15rem .6rem .15rem 0;"
 	"border-bottom:1px solid #e3e6ea;vertical-align:top}\n"
 	".chart-data tbody th{font-weight:400}\n"
+	".chart-data td{white-space:nowrap}\n"
 	/* a long index lays out the entries on screen first */
 	"ul.models li{content-visibility:auto;contain-intrinsic-size:auto 1.5em}\n"
 	"@media (max-width:32rem){dl{grid-template-columns:1fr;gap:0}dd{margin-bottom:.5rem}"
