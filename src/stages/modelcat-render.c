@@ -41,7 +41,11 @@ static const opt_command command = {
 		"filters and sorts, its state in the URL: index.html#org=OpenAI&sort=-compute).\n"
 		"STEM is the name lower-cased, other characters turned into '-', then '-' and\n"
 		"ten hex digits of the name's SHA-256 (docs/pages.md); hardware pages go to\n"
-		"DIR/LANG/hardware/. --hardware prints the page of the accelerator NAME.\n",
+		"DIR/LANG/hardware/. --hardware prints the page of the accelerator NAME.\n"
+		"The index's charts of training compute and of parameters against publication\n"
+		"date are SVG files beside it, DIR/LANG/index.compute.svg and\n"
+		"DIR/LANG/index.parameters.svg, their data DIR/LANG/index.charts.txt and .html;\n"
+		"each HTML model page shows the compute chart with its model marked.\n",
 	.exit =
 		"Exit: 0 written; 2 usage; 3 no such model (or card) on that date (up to\n"
 		"five names like it are suggested), no page texts stored for the language\n"

@@ -6,7 +6,8 @@ storeref.py: a bundle's members are exports): the
 models on record are the rows of each export's latest snapshot (a name
 repeated within an export is NAME#2, NAME#3, ...). For every one of them,
 OUT/LANG/STEM.txt and OUT/LANG/STEM.html must exist in every language,
-with STEM as docs/pages.md defines it, and nothing else but the index.
+with STEM as docs/pages.md defines it, and nothing else but the index
+and its charts (two SVG files, the page of their data).
 Then, for a sample of models of the latest notable export (every STEP-th
 row that has parameters, training compute and a publication date), the
 English text page must show those three figures as the page rules write
@@ -116,7 +117,8 @@ def main():
     expected = {stem(n) for n in names}
     for lang in langs:
         files = set(os.listdir(os.path.join(out, lang)))
-        want = {s + ext for s in expected for ext in ('.txt', '.html')} | {'index.txt', 'index.html'}
+        want = {s + ext for s in expected for ext in ('.txt', '.html')} | {'index.txt', 'index.html', 'index.compute.svg', 'index.parameters.svg',
+                                                                             'index.charts.txt', 'index.charts.html'}
         files.discard('hardware')   # the hardware pages' folder (t0123 checks it)
         for f in sorted(want - files)[:10]:
             problems.append('%s: missing %s' % (lang, f))

@@ -8,8 +8,10 @@
 check_status "reingest of the bundled history exits 0" 0 mc reingest --snapshots "$SNAP"
 check_status "translate exits 0" 0 mc translate
 check_status "render --all exits 0" 0 mc render --all --out "$TMP/site"
-# 2 files per model and language, the indexes, and the redirects of
-# renamed models' former names (.html and .txt; check_pages.py checks them)
+# 2 files per model and language, the indexes, their two chart files and
+# the page of the charts' data (.txt and .html),
+# and the redirects of renamed models' former names (.html and .txt;
+# check_pages.py checks them)
 redirects=$(grep -l 'http-equiv="refresh"' "$TMP"/site/*/*.html | wc -l)
 # the pages stand as of the store's latest date (the hardware export's,
 # whose records have no model page)
@@ -17,8 +19,9 @@ latest=$(python3 "$TOP/tests/e2e/storeref.py" "$SNAP" dates | tr ' ' '\n' | tail
 # the models on record then, from the CSVs (a bundle's members are exports)
 ref() { python3 "$TOP/tests/e2e/pagesref.py" "$SNAP" "$TOP/pipelines/columns.tsv" "$@"; }
 nmodels=$(ref count)
+# per model 2 files in 2 languages; per language the index (2) and its charts (4)
 check_grep "it reports what it wrote ($nmodels models, $redirects redirects)" \
-	"^$nmodels models as of $latest in 2 languages: $((nmodels * 4 + 4 + redirects * 2)) files written to" "$TMP/out"
+	"^$nmodels models as of $latest in 2 languages: $((nmodels * 4 + 12 + redirects * 2)) files written to" "$TMP/out"
 
 if python3 "$TOP/tests/e2e/check_pages.py" "$SNAP" "$TMP/site" en nl --step 1 >"$TMP/check.out" 2>&1; then
 	ok "every model has its pages in both languages, and the sampled figures match the CSV ($(tail -1 "$TMP/check.out"))"
@@ -29,7 +32,9 @@ fi
 
 check_eq "nothing but LANG folders at the top" "$(ls "$TMP/site" | tr '\n' ' ')" "en nl "
 check_eq "file names hold only a-z, 0-9, '-' and one '.'" \
-	"$(ls "$TMP/site/en" "$TMP/site/nl" "$TMP/site/en/hardware" | grep -v '^$' | grep -v ':$' | grep -v '^hardware$' | grep -cv '^[a-z0-9-]*\.\(txt\|html\)$')" 0
+	"$(ls "$TMP/site/en" "$TMP/site/nl" "$TMP/site/en/hardware" | grep -v '^$' | grep -v ':$' | grep -v '^hardware$' |
+	grep -v '^index\.\(compute\.svg\|parameters\.svg\|charts\.txt\|charts\.html\)$' |
+	grep -cv '^[a-z0-9-]*\.\(txt\|html\)$')" 0
 check_eq "no temporary file is left behind" "$(find "$TMP/site" -name '*.tmp*' | wc -l)" 0
 check "the index links to the pages" grep -q '<th scope="row"><a href="llama-2-70b-[0-9a-f]*\.html">Llama 2-70B</a></th>' \
 	"$TMP/site/en/index.html"
@@ -62,5 +67,5 @@ check_grep "it renders the models on record then" "^[0-9]* models as of 2024-07-
 n=$(gzip -dc "$SNAP/notable_ai_models/2024-07-06.csv.gz" | python3 -c '
 import csv, sys
 print(len({(r.get("System") or r.get("Model") or "").strip() for r in csv.DictReader(sys.stdin)} - {""}))')
-check_eq "as many pages as the 2024-07-06 export has models" "$(ls "$TMP"/old/en/*.txt | grep -vc '/index.txt$')" "$n"
+check_eq "as many pages as the 2024-07-06 export has models" "$(ls "$TMP"/old/en/*.txt | grep -vc '/index\(\.charts\)\?\.txt$')" "$n"
 done_testing

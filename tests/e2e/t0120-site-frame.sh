@@ -133,7 +133,7 @@ for path, p in framed.items():
     m = re.match(r"pages/(en|nl)/(.*)$", path)
     want = "pages/%s/%s" % (other, m.group(2)) if m else "pages/%s/index.html" % other
     if want not in targets or not os.path.exists(os.path.join(root, want)): bad["other"].append(path)
-    if m and m.group(2) != "index.html" and not m.group(2).startswith("hardware/"):
+    if m and not m.group(2).startswith("index.") and not m.group(2).startswith("hardware/"):
         kinds["model_" + lang] += 1
     if not (p.description or "").strip(): bad["description"].append(path)
     if "@media print" not in p.style: bad["print"].append(path)

@@ -22,7 +22,7 @@ static const char *const placeholders[] = {
 	"name", "organisations", "countries", "month", "org_type", "domain", "task",
 	"compute", "hardware", "notability", "params", "params_notes", "mem4", "mem8",
 	"mem16", "licence", "day", "month_name", "year", "hours", "days", "percent",
-	"size", "unit", "count", "date", "names", "memory", "precision", "bits", "shown",
+	"size", "unit", "count", "date", "names", "memory", "precision", "bits", "shown", "from", "to",
 };
 
 const char *page_text_key(page_text_id id)
@@ -87,6 +87,7 @@ void page_release(page *p)
 	free(p->description);
 	mc_free_strings(p->hardware_links, 2 * p->nhardware_links);
 	free(p->hardware_index);
+	free(p->charts);
 	for (i = 0; i < p->n; i++) {
 		free(p->blocks[i].text);
 		free(p->blocks[i].value);
@@ -692,6 +693,9 @@ static void add_section(builder *b, const section *s)
 	/* the data's citation: HTML only (page_render_text skips it) */
 	if (s->heading == PT_SOURCES_HEADING && b->p->citation)
 		add_block(b, PAGE_PARAGRAPH, 0, "credit", b->p->citation)->html_only = 1;
+	/* the compute chart (chart.h): HTML only */
+	if (s->heading == PT_COMPUTE_HEADING && b->p->charts)
+		add_block(b, PAGE_RAW, 0, NULL, b->p->charts)->html_only = 1;
 	add_block(b, PAGE_CLOSE, 0, NULL, NULL);
 	sbuf_release(&value);
 	sbuf_release(&label);
@@ -1172,7 +1176,9 @@ int page_build_index(page *p, const page_index_entry *entries, size_t n, const c
 	add_block(&b, PAGE_TITLE, 1, NULL, s.data);
 	set_description(&b, PT_META_INDEX);
 	add_text(&b, PAGE_PARAGRAPH, 0, "intro", PT_INDEX_INTRO);
-	/* a chart of the entries goes here, between the intro and the table */
+	/* the charts of the entries, between the intro and the table */
+	if (p->charts)
+		add_block(&b, PAGE_RAW, 0, NULL, p->charts);
 	add_block(&b, PAGE_OPEN, 0, "index", NULL);
 	add_index_table(&b, entries, n);
 	for (i = 0; i < n; i++)
@@ -1180,6 +1186,20 @@ int page_build_index(page *p, const page_index_entry *entries, size_t n, const c
 	add_block(&b, PAGE_CLOSE, 0, NULL, NULL);
 	sbuf_release(&s);
 	return builder_finish(&b);
+}
+
+void page_build_raw(page *p, const char *title, const char *html)
+{
+	builder b;
+	model_view none;
+
+	memset(&none, 0, sizeof(none));
+	builder_init(&b, p, &none, NULL, NULL, NULL);
+	add_block(&b, PAGE_TITLE, 1, NULL, title);
+	add_block(&b, PAGE_RAW, 0, NULL, html ? html : "");
+	free(p->description);
+	p->description = xstrdup(title);
+	builder_finish(&b);
 }
 
 /* ---- writing ---- */
@@ -1235,6 +1255,20 @@ static const char page_style[] =
 	"overflow-wrap:anywhere}\n"
 	"a{color:#0b57d0}\n"
 	"ul.models{padding-left:1.2rem}\n"
+	/* charts (chart.h): a picture, a mark placed over it, the data's
+	 * tables */
+	".chart-frame{position:relative;max-width:640px}\n"
+	".chart-frame img{display:block;width:100%;height:auto}\n"
+	".chart-mark{position:absolute;width:14px;height:14px;margin:-7px 0 0 -7px;"
+	"border-radius:50%;background:#d93025;border:2px solid #fff;box-sizing:border-box;"
+	"box-shadow:0 0 0 1px #d93025}\n"
+	".chart-data{overflow-x:auto}\n"
+	".chart-data table{border-collapse:collapse;font-size:.92rem}\n"
+	".chart-data caption{text-align:left;color:#444;padding-bottom:.5rem}\n"
+	".chart-data th,.chart-data td{text-align:left;padding:.15rem .6rem .15rem 0;"
+	"border-bottom:1px solid #e3e6ea;vertical-align:top}\n"
+	".chart-data tbody th{font-weight:400}\n"
+	".chart-data td{white-space:nowrap}\n"
 	/* a long index lays out the entries on screen first */
 	"ul.models li{content-visibility:auto;contain-intrinsic-size:auto 1.5em}\n"
 	/* the citation block (cite.h) */

@@ -197,7 +197,19 @@ struct frame;
 	X(INDEX_OPEN, "index.weights.open") \
 	X(INDEX_CLOSED, "index.weights.closed") \
 	X(INDEX_RESET, "index.reset") \
-	X(INDEX_SHOWN, "index.shown")
+	X(INDEX_SHOWN, "index.shown") \
+	X(CHART_COMPUTE_TITLE, "chart.compute.title") \
+	X(CHART_COMPUTE_DESC, "chart.compute.desc") \
+	X(CHART_PARAMETERS_TITLE, "chart.parameters.title") \
+	X(CHART_PARAMETERS_DESC, "chart.parameters.desc") \
+	X(CHART_AXIS_DATE, "chart.axis.date") \
+	X(CHART_AXIS_COMPUTE, "chart.axis.compute") \
+	X(CHART_AXIS_PARAMETERS, "chart.axis.parameters") \
+	X(CHART_TABLE_MODEL, "chart.table.model") \
+	X(CHART_DATA_TITLE, "chart.data.title") \
+	X(CHART_DATA_LINK, "chart.data.link") \
+	X(CHART_MODEL_ON, "chart.model.on") \
+	X(CHART_MODEL_OFF, "chart.model.off")
 
 #define PAGE_TEXT_ENUM(id, key) PT_##id,
 typedef enum page_text_id { PAGE_TEXTS(PAGE_TEXT_ENUM) PT_COUNT } page_text_id;
@@ -275,6 +287,10 @@ typedef struct page {
 	 * before page_build; NULL: no link); freed by page_release */
 	char *hardware_index;
 	char *description;           /* the meta description (page_build sets it; owned) */
+	/* the charts' HTML (chart.h), set before page_build (in the training
+	 * compute section, HTML only) or page_build_index (after the intro);
+	 * NULL: none; freed by page_release */
+	char *charts;
 	const struct frame *frame;   /* the site's frame around the HTML (frame.h;
 					NULL: a page on its own); borrowed */
 	const char *style;           /* more CSS for this page's <style> (a static
@@ -327,6 +343,10 @@ int page_build_index(page *p, const page_index_entry *entries, size_t n, const c
 /* Append a block to p, text copied (NULL: none); the block is p's. For
  * builders of other pages (hwpage.h). */
 page_block *page_add(page *p, page_kind kind, int level, const char *role, const char *text);
+/* Describe a page of a title (h1, and the meta description) and HTML
+ * made by modelcat's own writers, every string in it already escaped
+ * (a chart's data): its text page is the title alone. */
+void page_build_raw(page *p, const char *title, const char *html);
 
 /* Write the page as text: one line per title, heading and paragraph,
  * "- label" and "- value" lines per pair, "- text" per link. */

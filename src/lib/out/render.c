@@ -9,10 +9,12 @@
 #include "out/cite.h"
 #include "out/download.h"
 #include "out/hwpage.h"
+#include "out/chart.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -157,6 +159,8 @@ typedef struct render_run {
 	char (*files)[140];          /* each indexed model's page */
 	page_index_entry *entries;   /* the index's entries */
 	size_t nentries;             /* entries used */
+	size_t *entry_of;            /* names[i]'s entry, or SIZE_MAX: none */
+	chart_catalogue charts;      /* the charts, made from every entry */
 	former_name *formers;        /* former names of renamed models */
 	size_t nformers;             /* entries in formers */
 	char *citation;              /* the data's citation (db/credit.h), or NULL */
@@ -590,7 +594,53 @@ static void hardware_links(const render_run *r, const model_view *m, page *p)
 	}
 }
 
-/* The pages of model i in every language; an index entry when on record. */
+/* Every model's index entry, before any page: a model page's chart
+ * places its model among all of them (chart.h). */
+static int collect_entries(render_run *r, mc_err *err)
+{
+	size_t i;
+
+	for (i = 0; i < r->nnames; i++) {
+		model_view m;
+		int found = query_model(r->cat, r->names[i], r->as_of, &m, err);
+
+		r->entry_of[i] = SIZE_MAX;
+		if (found == 0) {
+			render_file_stem(r->names[i], r->stems[i], sizeof(r->stems[i]));
+			mc_fmt(r->files[r->nentries], sizeof(r->files[r->nentries]), "%s.html",
+			       r->stems[i]);
+			r->entries[r->nentries].name = r->names[i];
+			r->entries[r->nentries].file = r->files[r->nentries];
+			page_index_entry_fill(&r->entries[r->nentries], &m);
+			r->entry_of[i] = r->nentries++;
+		}
+		model_view_release(&m);
+		if (found < 0)
+			return -1;
+	}
+	chart_catalogue_init(&r->charts, r->entries, r->nentries);
+	return 0;
+}
+
+/* Model i's chart in language j (chart.h) for its page p. */
+static int model_charts(render_run *r, size_t i, size_t j, page *p, mc_err *err)
+{
+	sbuf html;
+
+	if (r->entry_of[i] == SIZE_MAX)
+		return 0;
+	sbuf_init(&html);
+	if (chart_catalogue_model(&r->charts, &r->entries[r->entry_of[i]], &r->texts[j],
+				  &r->texts[0], &html, err)) {
+		sbuf_release(&html);
+		return -1;
+	}
+	p->charts = html.len ? sbuf_detach(&html, NULL) : NULL;
+	sbuf_release(&html);
+	return 0;
+}
+
+/* The pages of model i in every language (its index entry is made). */
 static int render_model(render_run *r, size_t i, mc_err *err)
 {
 	char twin[200];
@@ -617,7 +667,8 @@ static int render_model(render_run *r, size_t i, mc_err *err)
 		p.formerly = render_formerly(r->formers, r->nformers, r->names[i]);
 		p.citation = r->citation ? xstrdup(r->citation) : NULL;
 		hardware_links(r, &m, &p);
-		failed = page_build(&p, &m, &r->texts[j], &r->texts[0], err);
+		failed = model_charts(r, i, j, &p, err) ||
+			 page_build(&p, &m, &r->texts[j], &r->texts[0], err);
 		if (!failed)
 			page_add_raw(&p, cite_of_model(r, &m, j, r->stems[i]));
 		r->frame_data_label = label;
@@ -632,13 +683,6 @@ static int render_model(render_run *r, size_t i, mc_err *err)
 		r->stats->files += 2;
 	}
 	r->frame_data = NULL;
-	if (found == 0) {
-		mc_fmt(r->files[r->nentries], sizeof(r->files[r->nentries]), "%s.html", r->stems[i]);
-		r->entries[r->nentries].name = r->names[i];
-		r->entries[r->nentries].file = r->files[r->nentries];
-		page_index_entry_fill(&r->entries[r->nentries], &m);
-		r->nentries++;
-	}
 	model_view_release(&m);
 	return 0;
 }
@@ -658,6 +702,42 @@ static char *cite_of_index(render_run *r, size_t lang)
 	return sbuf_detach(&out, NULL);
 }
 
+/* Language j's chart files and the page of their data beside its index,
+ * and the index's figures for p (chart.h). */
+static int index_charts(render_run *r, size_t j, page *p, mc_err *err)
+{
+	sbuf compute, parameters, html, tables;
+	page data;
+	char *title;
+	int rc;
+
+	sbuf_init(&compute);
+	sbuf_init(&parameters);
+	sbuf_init(&html);
+	sbuf_init(&tables);
+	page_init(&data, r->langs[j]);
+	title = word(&r->texts[j], &r->texts[0], PT_CHART_DATA_TITLE);
+	rc = chart_catalogue_index(&r->charts, &r->texts[j], &r->texts[0], &compute, &parameters,
+				   &html, &tables, err) ||
+	     write_file(r->dirs[j], CHART_COMPUTE_FILE, &compute, err) ||
+	     write_file(r->dirs[j], CHART_PARAMETERS_FILE, &parameters, err);
+	if (!rc) {
+		page_build_raw(&data, title, tables.data);
+		rc = write_page_framed(r, &data, j, CHART_DATA_PAGE, err);
+	}
+	if (!rc) {
+		r->stats->files += 4;
+		p->charts = html.len ? sbuf_detach(&html, NULL) : NULL;
+	}
+	page_release(&data);
+	free(title);
+	sbuf_release(&compute);
+	sbuf_release(&parameters);
+	sbuf_release(&html);
+	sbuf_release(&tables);
+	return rc ? -1 : 0;
+}
+
 /* The index page of every language. */
 static int render_indexes(render_run *r, mc_err *err)
 {
@@ -671,7 +751,8 @@ static int render_indexes(render_run *r, mc_err *err)
 
 		page_init(&p, r->langs[j]);
 		sbuf_init(&lead);
-		failed = page_build_index(&p, r->entries, r->nentries, r->as_of, &r->texts[j],
+		failed = index_charts(r, j, &p, err) ||
+			 page_build_index(&p, r->entries, r->nentries, r->as_of, &r->texts[j],
 					  &r->texts[0], err);
 		if (!failed)
 			page_add_raw(&p, cite_of_index(r, j));
@@ -784,6 +865,8 @@ static void render_run_release(render_run *r)
 	for (i = 0; r->entries && i < r->nentries; i++)
 		page_index_entry_release(&r->entries[i]);
 	free(r->entries);
+	free(r->entry_of);
+	chart_catalogue_release(&r->charts);
 	former_names_release(r->formers, r->nformers);
 	free(r->citation);
 	render_words_free(r->words, r->words ? r->nlangs : 0);
@@ -821,6 +904,9 @@ int render_all(catalogue *cat, const char *as_of, const char *outdir, const rend
 	r.stems = xcalloc(r.nnames + 1, sizeof(*r.stems));
 	r.files = xcalloc(r.nnames + 1, sizeof(*r.files));
 	r.entries = xcalloc(r.nnames + 1, sizeof(*r.entries));
+	r.entry_of = xcalloc(r.nnames + 1, sizeof(*r.entry_of));
+	if (collect_entries(&r, err))
+		goto out;
 	for (i = 0; i < r.nnames; i++)
 		if (render_model(&r, i, err))
 			goto out;
