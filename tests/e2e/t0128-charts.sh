@@ -118,7 +118,7 @@ for lang in ("en", "nl"):
     print("table", lang, sorted(names) == sorted(charted), len(names))
     print("caption", lang, '<h2 id="compute">%s</h2>' % w["chart.compute.title"] in data)
     print("img", lang, '<img src="index.compute.svg"' in page and '<img src="index.parameters.svg"' in page
-          and '<a href="index.charts.html#compute">' in page and "<table" not in page)
+          and '<a href="index.charts.html#compute">' in page and 'class="chart-data"' not in page)
 
     x_of, y_of = axes(svg)
     gpt = open(os.path.join(pages, lang, stem("GPT-4") + ".html"), encoding="utf-8").read()

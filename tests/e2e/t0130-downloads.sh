@@ -68,7 +68,7 @@ families = [l.rstrip("\n").split("\t") for l in open(os.path.join(pipelines, "fa
             if l.strip() and not l.startswith("#")]
 def column_types(export):
     path = families[0][1]
-    for _, mapfile, patterns in families:
+    for _, mapfile, patterns, *_ in families:
         if any(fnmatch.fnmatch(export, pat) for pat in patterns.split("|")):
             path = mapfile
             break
