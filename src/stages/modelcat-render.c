@@ -92,7 +92,9 @@ static int render_one(catalogue *cat, const char *name, const char *lang, const 
 		stage_error(command.program, "%s", cerr.msg);
 		goto out;
 	}
-	if (page_build(&p, &m, strcmp(lang, "en") ? &texts : &english, &english, &cerr)) {
+	if (page_build(&p, &m, strcmp(lang, "en") ? &texts : &english, &english, &cerr) ||
+	    render_page_history(cat, &p, &m, name, strcmp(lang, "en") ? &texts : &english,
+				&english, &cerr)) {
 		stage_error(command.program, "%s", cerr.msg);
 		goto out;
 	}

@@ -6,6 +6,7 @@
 #include "db/translation.h"
 #include "base/textout.h"
 #include "out/template.h"
+#include "out/history_page.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -159,6 +160,7 @@ typedef struct render_run {
 	char *citation;              /* the data's citation (db/credit.h), or NULL */
 	const render_site *site;     /* the published site (NULL: no frame) */
 	render_words *words;         /* with site: each language's frame words */
+	timeline lives;              /* every model's history, read before the pages */
 } render_run;
 
 /* The SHA-256 of every language's page texts (code, then each text by
@@ -491,6 +493,9 @@ static int render_model(render_run *r, size_t i, mc_err *err)
 		p.formerly = render_formerly(r->formers, r->nformers, r->names[i]);
 		p.citation = r->citation ? xstrdup(r->citation) : NULL;
 		failed = page_build(&p, &m, &r->texts[j], &r->texts[0], err) ||
+			 history_page_add(&p, timeline_find(&r->lives, r->names[i]), &m,
+					  r->site ? RENDER_AUDIT_ROOT : NULL, &r->texts[j],
+					  &r->texts[0], err) ||
 			 write_page_framed(r, &p, j, r->stems[i], err);
 		page_release(&p);
 		if (failed) {
@@ -508,6 +513,23 @@ static int render_model(render_run *r, size_t i, mc_err *err)
 	}
 	model_view_release(&m);
 	return 0;
+}
+
+int render_page_history(catalogue *cat, page *p, const model_view *m, const char *name,
+			const page_texts *texts, const page_texts *english, mc_err *err)
+{
+	timeline lives;
+	const timeline_model *life;
+	int rc;
+
+	if (timeline_read(cat, m->as_of, name, &lives, err))
+		return -1;
+	life = timeline_find(&lives, name);
+	if (!life && m->name)           /* asked by a former name */
+		life = timeline_find(&lives, m->name);
+	rc = history_page_add(p, life, m, NULL, texts, english, err);
+	timeline_release(&lives);
+	return rc;
 }
 
 /* The index page of every language. */
@@ -549,6 +571,7 @@ static void render_run_release(render_run *r)
 	former_names_release(r->formers, r->nformers);
 	free(r->citation);
 	render_words_free(r->words, r->words ? r->nlangs : 0);
+	timeline_release(&r->lives);
 }
 
 int render_all(catalogue *cat, const char *as_of, const char *outdir, const render_site *site,
@@ -567,7 +590,8 @@ int render_all(catalogue *cat, const char *as_of, const char *outdir, const rend
 	if (load_languages(&r, outdir, err) ||
 	    query_models(cat, as_of, &r.names, &r.nnames, err) ||
 	    query_former_names(cat, as_of, &r.formers, &r.nformers, err) ||
-	    credit_citation_upto(cat, as_of, &r.citation, err) < 0)
+	    credit_citation_upto(cat, as_of, &r.citation, err) < 0 ||
+	    timeline_read(cat, as_of, NULL, &r.lives, err))
 		goto out;
 	if (site) {
 		r.words = xcalloc(r.nlangs, sizeof(*r.words));
