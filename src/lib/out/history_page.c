@@ -134,12 +134,11 @@ static void html_date(const section *s, const char *date, const char *shown, sbu
 		sbuf_adds(html, "<a href=\"");
 		textout_html(html, href.data, href.len);
 		sbuf_adds(html, "\">");
+		textout_html(html, shown, strlen(shown));
+		sbuf_adds(html, "</a>");
+	} else {
+		textout_html(html, shown, strlen(shown));
 	}
-	sbuf_adds(html, "<time datetime=\"");
-	textout_html(html, date, strlen(date));
-	sbuf_adds(html, "\">");
-	textout_html(html, shown, strlen(shown));
-	sbuf_adds(html, href.len && page_safe_href(href.data) ? "</time></a>" : "</time>");
 	sbuf_adds(html, "</dt><dd><ul style=\"margin:0;padding-left:1.1rem\">\n");
 	sbuf_release(&href);
 }
