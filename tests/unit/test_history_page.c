@@ -78,13 +78,15 @@ static void event(timeline_model *life, const char *date, enum timeline_kind kin
 
 static void life_release(timeline_model *life)
 {
-	timeline t = { life, 1 };
-	timeline_model *copy = malloc(sizeof(*copy));
+	size_t i;
 
-	*copy = *life;
-	copy->name = strdup("x");
-	t.models = copy;
-	timeline_release(&t);
+	for (i = 0; i < life->n; i++) {
+		free(life->events[i].export);
+		free(life->events[i].field);
+		free(life->events[i].old);
+		free(life->events[i].new);
+	}
+	free(life->events);
 	memset(life, 0, sizeof(*life));
 }
 

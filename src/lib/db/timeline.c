@@ -21,7 +21,7 @@
 typedef struct record_entry {
 	sqlite3_int64 id;             /* record id */
 	size_t model;                 /* index in the timeline's models */
-	char *export;                 /* its export (owned) */
+	const char *export;           /* its export (in the timeline's blocks) */
 	char first[11];               /* the date of its first version */
 } record_entry;
 
@@ -37,8 +37,52 @@ typedef struct reader {
 	record_entry *records;        /* by id */
 	size_t nrecords, caprecords;  /* used, allocated */
 	strmap names;                 /* "EXPORT\x1fNAME" of every version -> record + 1 */
+	const char **exports;         /* each export's name, copied once */
+	size_t nexports;              /* entries in exports */
+	struct pending *events;       /* every event read, in logged order */
+	size_t nevents, capevents;    /* used, allocated */
+	size_t capmodels;             /* models allocated */
 	mc_err *err;                  /* where a failure goes */
 } reader;
+
+/* An event read, not yet put in its model's order. */
+typedef struct pending {
+	timeline_event e;             /* the event (strings in the timeline's blocks) */
+	size_t model;                 /* its model */
+	size_t seq;                   /* its place in logged order */
+} pending;
+
+#define TIMELINE_BLOCK 65536
+
+/* A copy of s[0..len) and a NUL in t's blocks. */
+static char *store_copy(timeline *t, const char *s, size_t len)
+{
+	char *at;
+
+	if (!t->nblocks || t->used + len + 1 > TIMELINE_BLOCK) {
+		size_t size = len + 1 > TIMELINE_BLOCK ? len + 1 : TIMELINE_BLOCK;
+
+		t->blocks = xrealloc(t->blocks, (t->nblocks + 1) * sizeof(*t->blocks));
+		t->blocks[t->nblocks++] = xcalloc(1, size);
+		t->used = 0;
+		if (size > TIMELINE_BLOCK) {          /* a long value: a block of its own */
+			memcpy(t->blocks[t->nblocks - 1], s, len);
+			/* the next copy starts a new block */
+			t->used = TIMELINE_BLOCK;
+			return t->blocks[t->nblocks - 1];
+		}
+	}
+	at = t->blocks[t->nblocks - 1] + t->used;
+	memcpy(at, s, len);
+	at[len] = '\0';
+	t->used += len + 1;
+	return at;
+}
+
+static char *store(timeline *t, const char *s)
+{
+	return s ? store_copy(t, s, strlen(s)) : NULL;
+}
 
 /* Prepare sql (with the one-model filter when r->name is set, before
  * tail). 0 or -1. */
@@ -67,6 +111,18 @@ static int prepare(reader *r, sqlite3_stmt **st, const char *sql, const char *ta
 	return 0;
 }
 
+/* The export's name, copied once per export (there are few). */
+static const char *export_of(reader *r, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < r->nexports; i++)
+		if (!strcmp(r->exports[i], name))
+			return r->exports[i];
+	r->exports = xrealloc(r->exports, (r->nexports + 1) * sizeof(*r->exports));
+	return r->exports[r->nexports++] = store(r->t, name);
+}
+
 static const char *column_text(sqlite3_stmt *st, int i)
 {
 	const char *s = (const char *)sqlite3_column_text(st, i);
@@ -79,24 +135,27 @@ static char *column_or_null(sqlite3_stmt *st, int i)
 	return sqlite3_column_type(st, i) == SQLITE_NULL ? NULL : catalogue_column_dup(st, i);
 }
 
-/* Append an event to model m; its strings are copied (NULL stays NULL). */
-static void push(timeline_model *m, const char *date, enum timeline_kind kind, const char *export,
-		 const char *field, const char *old, const char *new)
+/* Log an event of model; its strings are copied (NULL stays NULL), but
+ * export, which must be export_of()'s. */
+static void push(reader *r, size_t model, const char *date, enum timeline_kind kind,
+		 const char *export, const char *field, const char *old, const char *new)
 {
-	timeline_event *e;
+	pending *p;
 
-	if (m->n == m->cap) {
-		m->cap = m->cap ? m->cap * 2 : 4;
-		m->events = xrealloc(m->events, m->cap * sizeof(*m->events));
+	if (r->nevents == r->capevents) {
+		r->capevents = r->capevents ? r->capevents * 2 : 1024;
+		r->events = xrealloc(r->events, r->capevents * sizeof(*r->events));
 	}
-	e = &m->events[m->n++];
-	memset(e, 0, sizeof(*e));
-	mc_fmt(e->date, sizeof(e->date), "%s", date);
-	e->kind = kind;
-	e->export = export ? xstrdup(export) : NULL;
-	e->field = field ? xstrdup(field) : NULL;
-	e->old = old ? xstrdup(old) : NULL;
-	e->new = new ? xstrdup(new) : NULL;
+	p = &r->events[r->nevents];
+	memset(p, 0, sizeof(*p));
+	p->model = model;
+	p->seq = r->nevents++;
+	mc_fmt(p->e.date, sizeof(p->e.date), "%s", date);
+	p->e.kind = kind;
+	p->e.export = (char *)export;
+	p->e.field = store(r->t, field);
+	p->e.old = store(r->t, old);
+	p->e.new = store(r->t, new);
 }
 
 /* The record with id, or NULL when it is no record of a model on record. */
@@ -130,9 +189,12 @@ static size_t model_of(reader *r, const char *name, long occurrence)
 		sbuf_addf(&key, "#%ld", occurrence);
 	at = strmap_get_or_add(&r->models, key.data, key.len, &added);
 	if (added) {
-		r->t->models = xrealloc(r->t->models, (r->t->n + 1) * sizeof(*r->t->models));
+		if (r->t->n == r->capmodels) {
+			r->capmodels = r->capmodels ? r->capmodels * 2 : 256;
+			r->t->models = xrealloc(r->t->models, r->capmodels * sizeof(*r->t->models));
+		}
 		memset(&r->t->models[r->t->n], 0, sizeof(*r->t->models));
-		r->t->models[r->t->n].name = sbuf_detach(&key, NULL);
+		r->t->models[r->t->n].name = store_copy(r->t, key.data, key.len);
 		*at = ++r->t->n;
 	}
 	sbuf_release(&key);
@@ -169,8 +231,6 @@ static void version_row(reader *r, sqlite3_stmt *st, previous *prev)
 	const char *name = column_text(st, 6);
 	int tombstone = sqlite3_column_int(st, 7);
 	record_entry *rec;
-	timeline_model *m;
-
 	if (prev->record != id) {
 		if (r->nrecords == r->caprecords) {
 			r->caprecords = r->caprecords ? r->caprecords * 2 : 256;
@@ -179,18 +239,17 @@ static void version_row(reader *r, sqlite3_stmt *st, previous *prev)
 		rec = &r->records[r->nrecords++];
 		rec->id = id;
 		rec->model = model_of(r, column_text(st, 1), (long)sqlite3_column_int64(st, 2));
-		rec->export = catalogue_column_dup(st, 3);
+		rec->export = export_of(r, column_text(st, 3));
 		mc_fmt(rec->first, sizeof(rec->first), "%s", date);
-		push(&r->t->models[rec->model], date, TIMELINE_ADDED, rec->export, NULL, NULL, NULL);
+		push(r, rec->model, date, TIMELINE_ADDED, rec->export, NULL, NULL, NULL);
 	} else {
 		rec = &r->records[r->nrecords - 1];
-		m = &r->t->models[rec->model];
 		if (tombstone)
-			push(m, date, TIMELINE_REMOVED, rec->export, NULL, NULL, NULL);
+			push(r, rec->model, date, TIMELINE_REMOVED, rec->export, NULL, NULL, NULL);
 		else if (prev->tombstone)
-			push(m, date, TIMELINE_RETURNED, rec->export, NULL, NULL, NULL);
+			push(r, rec->model, date, TIMELINE_RETURNED, rec->export, NULL, NULL, NULL);
 		if (!strcmp(kind, "renamed") && prev->name && strcmp(prev->name, name))
-			push(m, date, TIMELINE_RENAMED, rec->export, NULL, prev->name, name);
+			push(r, rec->model, date, TIMELINE_RENAMED, rec->export, NULL, prev->name, name);
 	}
 	name_add(r, (size_t)(rec - r->records), name);
 	prev->record = id;
@@ -246,13 +305,13 @@ static int read_values(reader *r, sqlite3_stmt *st, enum timeline_kind kind, int
 		if (kind == TIMELINE_CHANGED)
 			other = column_or_null(st, 4);
 		if (kind == TIMELINE_CHANGED)
-			push(&r->t->models[rec->model], column_text(st, 1), kind, rec->export,
+			push(r, rec->model, column_text(st, 1), kind, rec->export,
 			     field, value, other);
 		else if (kind == TIMELINE_NEW_COLUMN)
-			push(&r->t->models[rec->model], column_text(st, 1), kind, rec->export,
+			push(r, rec->model, column_text(st, 1), kind, rec->export,
 			     field, NULL, value);
 		else
-			push(&r->t->models[rec->model], column_text(st, 1), kind, rec->export,
+			push(r, rec->model, column_text(st, 1), kind, rec->export,
 			     field, value, NULL);
 		free(value);
 		free(other);
@@ -327,7 +386,7 @@ static int read_held(reader *r)
 		at = strmap_find(&r->names, key.data, key.len);
 		/* a row held before its record began is no row of it */
 		if (at && strcmp(date, r->records[*at - 1].first) > 0)
-			push(&r->t->models[r->records[*at - 1].model], date, TIMELINE_HELD,
+			push(r, r->records[*at - 1].model, date, TIMELINE_HELD,
 			     r->records[*at - 1].export, NULL, NULL, NULL);
 		sbuf_release(&key);
 	}
@@ -344,19 +403,20 @@ static int string_cmp(const char *a, const char *b)
 	return strcmp(a, b);
 }
 
-/* By date, then kind, then as logged (the index breaks ties: the events
- * are sorted through an array of pointers in logged order). */
+/* By model, then date, then kind, then as logged. */
 static int event_order(const void *pa, const void *pb)
 {
-	const timeline_event *a = *(const timeline_event *const *)pa;
-	const timeline_event *b = *(const timeline_event *const *)pb;
-	int c = strcmp(a->date, b->date);
+	const pending *a = pa, *b = pb;
+	int c;
 
+	if (a->model != b->model)
+		return a->model < b->model ? -1 : 1;
+	c = strcmp(a->e.date, b->e.date);
 	if (c)
 		return c;
-	if (a->kind != b->kind)
-		return a->kind < b->kind ? -1 : 1;
-	return a < b ? -1 : a > b;
+	if (a->e.kind != b->e.kind)
+		return a->e.kind < b->e.kind ? -1 : 1;
+	return a->seq < b->seq ? -1 : a->seq > b->seq;
 }
 
 /* Do a and b tell the same thing (two exports logging one change)? */
@@ -370,41 +430,32 @@ static int event_same(const timeline_event *a, const timeline_event *b)
 	       !string_cmp(a->new, b->new) && (!per_export || !string_cmp(a->export, b->export));
 }
 
-static void event_release(timeline_event *e)
+/* Put every model's events in order into t->all and give each model its
+ * part, dropping the repeats: a change two exports logged, an export
+ * taking the model up on a day it was already added. */
+static void settle(reader *r)
 {
-	free(e->export);
-	free(e->field);
-	free(e->old);
-	free(e->new);
-}
+	timeline *t = r->t;
+	size_t i, n = 0, first = 0, added = 0;
 
-/* Sort m's events and drop the repeats: a change two exports logged, an
- * export taking the model up on a day it was already added. */
-static void model_settle(timeline_model *m)
-{
-	timeline_event **order = xcalloc(m->n + 1, sizeof(*order));
-	timeline_event *events = xcalloc(m->n + 1, sizeof(*events));
-	size_t i, n = 0, added = 0;
+	qsort(r->events, r->nevents, sizeof(*r->events), event_order);
+	t->all = xcalloc(r->nevents + 1, sizeof(*t->all));
+	for (i = 0; i < r->nevents; i++) {
+		const pending *p = &r->events[i];
+		timeline_model *m = &t->models[p->model];
 
-	for (i = 0; i < m->n; i++)
-		order[i] = &m->events[i];
-	qsort(order, m->n, sizeof(*order), event_order);
-	for (i = 0; i < m->n; i++) {
-		timeline_event *e = order[i];
-		int drop = n && event_same(&events[n - 1], e);
-
-		if (e->kind == TIMELINE_ADDED && added++ && !strcmp(e->date, events[0].date))
-			drop = 1;
-		if (drop)
-			event_release(e);
-		else
-			events[n++] = *e;
+		if (!i || p->model != r->events[i - 1].model) {
+			first = n;
+			added = 0;
+			m->events = &t->all[n];
+		}
+		if (n > first && event_same(&t->all[n - 1], &p->e))
+			continue;
+		if (p->e.kind == TIMELINE_ADDED && added++ && !strcmp(p->e.date, t->all[first].date))
+			continue;
+		t->all[n++] = p->e;
+		m->n++;
 	}
-	free(order);
-	free(m->events);
-	m->events = events;
-	m->n = n;
-	m->cap = m->n + 1;
 }
 
 static int model_cmp(const void *a, const void *b)
@@ -435,7 +486,6 @@ int timeline_read(catalogue *cat, const char *as_of, const char *name, timeline 
 {
 	reader r;
 	sbuf base;
-	size_t i;
 	int rc = -1;
 
 	memset(out, 0, sizeof(*out));
@@ -454,14 +504,13 @@ int timeline_read(catalogue *cat, const char *as_of, const char *name, timeline 
 	if (query_default_key(&r.key, err) || read_versions(&r) || read_changes(&r) ||
 	    read_held(&r))
 		goto out;
-	for (i = 0; i < out->n; i++)
-		model_settle(&out->models[i]);
+	settle(&r);
 	qsort(out->models, out->n, sizeof(*out->models), model_cmp);
 	rc = 0;
 out:
-	for (i = 0; i < r.nrecords; i++)
-		free(r.records[i].export);
 	free(r.records);
+	free(r.events);
+	free(r.exports);
 	free(r.key);
 	strmap_release(&r.models);
 	strmap_release(&r.names);
@@ -484,16 +533,14 @@ const timeline_model *timeline_find(const timeline *t, const char *name)
 
 void timeline_release(timeline *t)
 {
-	size_t i, k;
+	size_t i;
 
 	if (!t)
 		return;
-	for (i = 0; i < t->n; i++) {
-		for (k = 0; k < t->models[i].n; k++)
-			event_release(&t->models[i].events[k]);
-		free(t->models[i].events);
-		free(t->models[i].name);
-	}
+	for (i = 0; i < t->nblocks; i++)
+		free(t->blocks[i]);
+	free(t->blocks);
+	free(t->all);
 	free(t->models);
 	memset(t, 0, sizeof(*t));
 }

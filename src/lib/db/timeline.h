@@ -51,12 +51,18 @@ typedef struct timeline_model {
 	char *name;                   /* as query_models() names it */
 	timeline_event *events;       /* by date, then kind, then as logged */
 	size_t n;                     /* events */
-	size_t cap;                   /* allocated */
 } timeline_model;
 
 typedef struct timeline {
 	timeline_model *models;       /* sorted by name (strcmp) */
 	size_t n;                     /* models */
+	/* the storage: every model's events in one array, every string in a
+	 * few large blocks (a read allocates little, and leaves the heap
+	 * unfragmented for the pages rendered after it) */
+	timeline_event *all;          /* the events, model after model */
+	char **blocks;                /* the strings' blocks */
+	size_t nblocks;               /* blocks allocated */
+	size_t used;                  /* bytes used in the last block */
 } timeline;
 
 /*
