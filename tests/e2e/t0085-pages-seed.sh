@@ -50,18 +50,21 @@ check_grep "label/value pairs are a definition list" '<dt>Training rekenen</dt><
 	"$TMP/nl.html"
 check_grep "it has a viewport for phones" 'name="viewport" content="width=device-width' "$TMP/nl.html"
 check_grep "values are escaped" 'have &quot;hundreds of billions of parameters&quot;' "$TMP/nl.html"
+# (the History section of a model with one version is in the HTML page
+# alone, docs/pages.md: its lines are left out here, and checked below)
 text_of_html=$(python3 -c '
 import html.parser, sys
 class P(html.parser.HTMLParser):
     def __init__(self):
-        super().__init__(); self.out = []; self.skip = 0; self.line = []; self.cite = 0
+        super().__init__(); self.out = []; self.skip = 0; self.line = []; self.divs = 0
     def handle_starttag(self, tag, a):
         if tag in ("style", "title"): self.skip += 1
-        # the citation block is HTML only (docs/pages.md): not of the text page
-        if tag == "div" and ("class", "cite") in a: self.cite = 1; self.skip += 1
+        # the citation block and the history are HTML only (docs/pages.md): not of the text page
+        if tag == "div" and (self.divs or ("class", "history") in a or ("class", "cite") in a):
+            self.divs += 1
     def handle_endtag(self, tag):
-        if self.cite:
-            if tag == "div": self.cite = 0; self.skip -= 1
+        if tag == "div" and self.divs: self.divs -= 1
+        if self.divs: self.line = []
         elif tag in ("style", "title"): self.skip -= 1
         elif tag in ("h1", "h2", "h3", "h4", "p", "dt", "dd"):
             self.out.append(("- " if tag in ("dt", "dd") else "") + "".join(self.line)); self.line = []
@@ -70,6 +73,16 @@ class P(html.parser.HTMLParser):
 p = P(); p.feed(open(sys.argv[1], encoding="utf-8").read()); print("\n".join(p.out))
 ' "$TMP/nl.html")
 check_eq "the HTML holds the text page's lines, in order" "$text_of_html" "$(cat "$SEED_NL")"
+history=$(python3 -c '
+import re, sys
+page = open(sys.argv[1], encoding="utf-8").read()
+m = re.search(r"<div class=\"history\">.*?</dl>", page, re.S)
+print(re.sub(r"<[^>]+>", "|", m.group(0)) if m else "")' "$TMP/nl.html")
+check_grep "the HTML page has a History section, in Dutch" "<h2>Geschiedenis</h2>" "$TMP/nl.html"
+# (the date as the page writes dates: nl.xlf keeps the seed's English months)
+check_eq "a model with one version: its addition on the snapshot's date, alone" \
+	"$(printf '%s' "$history" | tr -s '|' '\n' | sed -n '/^25 May 2026$/,$p')" \
+	"$(printf '25 May 2026\nToegevoegd aan de catalogus.\n')"
 
 # command line
 check_status "render --help exits 0" 0 mc render --help

@@ -60,6 +60,8 @@ int stage_render_model(const char *program, catalogue *cat, const char *name, co
 		goto out;
 	}
 	if (page_build(&p, &m, strcmp(lang, "en") ? &texts : &english, &english, &cerr) ||
+	    render_page_history(cat, &p, &m, name, strcmp(lang, "en") ? &texts : &english,
+				&english, &cerr) ||
 	    render_page_cite(cat, name, &m, strcmp(lang, "en") ? &texts : &english, &english, &p,
 			     &cerr)) {
 		stage_error(program, "%s", cerr.msg);

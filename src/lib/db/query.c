@@ -744,7 +744,7 @@ int query_last_two(catalogue *cat, char from[11], char to[11], mc_err *err)
 
 /* The key field of the default family (the models', pipelines/families.tsv),
  * into *key (the caller frees it). 0, or -1 (err). */
-static int query_default_key(char **key, mc_err *err)
+int query_default_key(char **key, mc_err *err)
 {
 	char dir[PATH_MAX];
 	colmap map;

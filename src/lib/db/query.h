@@ -133,6 +133,10 @@ int query_last_two(catalogue *cat, char from[11], char to[11], mc_err *err);
 
 /* ---- the models on record ---- */
 
+/* The key field of the models' family (pipelines/families.tsv: "Model")
+ * into *key (the caller frees it). 0, or -1 (err). */
+int query_default_key(char **key, mc_err *err);
+
 /* The models on record on as_of, sorted by name (case folded); a repeated
  * name's later rows as "NAME#2", ... The caller frees each name and the
  * array. 0 or -1. */

@@ -23,6 +23,7 @@ static const char *const placeholders[] = {
 	"compute", "hardware", "notability", "params", "params_notes", "mem4", "mem8",
 	"mem16", "licence", "day", "month_name", "year", "hours", "days", "percent",
 	"size", "unit", "count", "date", "names", "memory", "precision", "bits", "shown", "from", "to",
+	"field", "old", "new", "export",
 };
 
 const char *page_text_key(page_text_id id)
@@ -1200,6 +1201,68 @@ void page_build_raw(page *p, const char *title, const char *html)
 	free(p->description);
 	p->description = xstrdup(title);
 	builder_finish(&b);
+}
+
+/* The row of the page's sections that shows field, or NULL. */
+static const section_row *row_of(const char *name)
+{
+	size_t i, k;
+
+	for (i = 0; i < sizeof(sections) / sizeof(sections[0]); i++)
+		for (k = 0; k < sections[i].nrows; k++)
+			if (sections[i].rows[k].field && !strcmp(sections[i].rows[k].field, name))
+				return &sections[i].rows[k];
+	return NULL;
+}
+
+int page_field_value(const char *name, const char *value, const model_view *context,
+		     const page_texts *texts, const page_texts *english, sbuf *label, sbuf *out,
+		     mc_err *err)
+{
+	const section_row *row = row_of(name);
+	model_value values[2];
+	model_view one;
+	page none;
+	builder b;
+	size_t i;
+	int rc;
+
+	memset(values, 0, sizeof(values));
+	memset(&one, 0, sizeof(one));
+	values[0].field = (char *)name;
+	values[0].value = (char *)(value ? value : "");
+	one.values.items = values;
+	one.values.n = 1;
+	for (i = 0; context && strcmp(name, "Domain") && i < context->values.n; i++)
+		if (!strcmp(context->values.items[i].field, "Domain"))
+			values[one.values.n++] = context->values.items[i];
+	page_init(&none, texts->lang);
+	builder_init(&b, &none, &one, texts, english, err);
+	if (!row || expand(&b, row->label, label))
+		sbuf_adds(label, name);
+	if (value && *value && (!row || !row->value(&b, name, out)))
+		format_fold(value, out);
+	rc = builder_finish(&b);
+	page_release(&none);
+	return rc;
+}
+
+int page_date(const char *iso, const page_texts *texts, const page_texts *english, sbuf *out,
+	      mc_err *err)
+{
+	model_view nothing;
+	page none;
+	builder b;
+	int rc;
+
+	memset(&nothing, 0, sizeof(nothing));
+	page_init(&none, texts->lang);
+	builder_init(&b, &none, &nothing, texts, english, err);
+	if (!add_date(&b, iso, 0, out))
+		sbuf_adds(out, iso);
+	rc = builder_finish(&b);
+	page_release(&none);
+	return rc;
 }
 
 /* ---- writing ---- */

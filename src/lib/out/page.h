@@ -209,7 +209,19 @@ struct frame;
 	X(CHART_DATA_TITLE, "chart.data.title") \
 	X(CHART_DATA_LINK, "chart.data.link") \
 	X(CHART_MODEL_ON, "chart.model.on") \
-	X(CHART_MODEL_OFF, "chart.model.off")
+	X(CHART_MODEL_OFF, "chart.model.off") \
+	X(HISTORY_HEADING, "history.heading") \
+	X(HISTORY_INTRO, "history.intro") \
+	X(HISTORY_ADDED, "history.added") \
+	X(HISTORY_ADDED_EXPORT, "history.added_export") \
+	X(HISTORY_RETURNED, "history.returned") \
+	X(HISTORY_RENAMED, "history.renamed") \
+	X(HISTORY_CHANGED, "history.changed") \
+	X(HISTORY_NEW_COLUMN, "history.new_column") \
+	X(HISTORY_COLUMN_REMOVED, "history.column_removed") \
+	X(HISTORY_REMOVED, "history.removed") \
+	X(HISTORY_HELD, "history.held") \
+	X(HISTORY_NONE, "history.none")
 
 #define PAGE_TEXT_ENUM(id, key) PT_##id,
 typedef enum page_text_id { PAGE_TEXTS(PAGE_TEXT_ENUM) PT_COUNT } page_text_id;
@@ -263,8 +275,10 @@ typedef struct page_block {
 					HTML, item i links to item_links[i] (NULL:
 					no link); nitems entries, owned */
 	size_t nitems;               /* entries in item_links */
-	int text_only;               /* left out of the HTML page (the index's list
-					of names, which the HTML shows as a table) */
+	int text_only;               /* left out of the HTML page, which tells the
+					same otherwise (the index's list of names,
+					shown as a table; the history, in a
+					PAGE_RAW block) */
 } page_block;
 
 typedef struct page {
@@ -347,6 +361,22 @@ page_block *page_add(page *p, page_kind kind, int level, const char *role, const
  * made by modelcat's own writers, every string in it already escaped
  * (a chart's data): its text page is the title alone. */
 void page_build_raw(page *p, const char *title, const char *html);
+/*
+ * The label the page gives field (its label.* text, in the language of
+ * texts, English where it lacks one; the field's name when the page shows
+ * no such pair) into label, and value written as the page writes that
+ * field's values (dates, counts, FLOP, lists...) into out; a value the
+ * page would not show, or a field it has no pair for, as the text itself.
+ * context (may be NULL): the model whose page it is, for what a value's
+ * form depends on (a dataset's unit on the domain). 0, or -1 (err).
+ */
+int page_field_value(const char *field, const char *value, const struct model_view *context,
+		     const page_texts *texts, const page_texts *english, sbuf *label, sbuf *out,
+		     mc_err *err);
+/* A date (YYYY-MM-DD, YYYY-MM or YYYY) as pages write it ("16 July 2024")
+ * into out; text that is no date as it is. 0, or -1 (err). */
+int page_date(const char *iso, const page_texts *texts, const page_texts *english, sbuf *out,
+	      mc_err *err);
 
 /* Write the page as text: one line per title, heading and paragraph,
  * "- label" and "- value" lines per pair, "- text" per link. */

@@ -10,6 +10,7 @@
 #include "out/download.h"
 #include "out/hwpage.h"
 #include "out/chart.h"
+#include "out/history_page.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -172,6 +173,7 @@ typedef struct render_run {
 	const char *frame_data_label; /* its link's text */
 	const char *frame_lead;      /* the next framed page's lead (HTML), or NULL */
 	hwlink_day links;            /* the models' and cards' links on the date */
+	timeline lives;              /* every model's history, read before the pages */
 } render_run;
 
 /* The SHA-256 of every language's page texts (code, then each text by
@@ -668,7 +670,10 @@ static int render_model(render_run *r, size_t i, mc_err *err)
 		p.citation = r->citation ? xstrdup(r->citation) : NULL;
 		hardware_links(r, &m, &p);
 		failed = model_charts(r, i, j, &p, err) ||
-			 page_build(&p, &m, &r->texts[j], &r->texts[0], err);
+			 page_build(&p, &m, &r->texts[j], &r->texts[0], err) ||
+			 history_page_add(&p, timeline_find(&r->lives, r->names[i]), &m,
+					  r->site ? RENDER_AUDIT_ROOT : NULL, &r->texts[j],
+					  &r->texts[0], err);
 		if (!failed)
 			page_add_raw(&p, cite_of_model(r, &m, j, r->stems[i]));
 		r->frame_data_label = label;
@@ -736,6 +741,23 @@ static int index_charts(render_run *r, size_t j, page *p, mc_err *err)
 	sbuf_release(&html);
 	sbuf_release(&tables);
 	return rc ? -1 : 0;
+}
+
+int render_page_history(catalogue *cat, page *p, const model_view *m, const char *name,
+			const page_texts *texts, const page_texts *english, mc_err *err)
+{
+	timeline lives;
+	const timeline_model *life;
+	int rc;
+
+	if (timeline_read(cat, m->as_of, name, &lives, err))
+		return -1;
+	life = timeline_find(&lives, name);
+	if (!life && m->name)           /* asked by a former name */
+		life = timeline_find(&lives, m->name);
+	rc = history_page_add(p, life, m, NULL, texts, english, err);
+	timeline_release(&lives);
+	return rc;
 }
 
 /* The index page of every language. */
@@ -873,6 +895,7 @@ static void render_run_release(render_run *r)
 	cite_release(&r->cite);
 	free(r->cited);
 	hwlink_day_release(&r->links);
+	timeline_release(&r->lives);
 }
 
 int render_all(catalogue *cat, const char *as_of, const char *outdir, const render_site *site,
@@ -893,7 +916,8 @@ int render_all(catalogue *cat, const char *as_of, const char *outdir, const rend
 	    query_former_names(cat, as_of, &r.formers, &r.nformers, err) ||
 	    credit_citation_upto(cat, as_of, &r.citation, err) < 0 ||
 	    cite_load(cat, as_of, &r.cite, err) ||
-	    hwlink_load(cat, as_of, &r.links, err))
+	    hwlink_load(cat, as_of, &r.links, err) ||
+	    timeline_read(cat, as_of, NULL, &r.lives, err))
 		goto out;
 	r.cited = xcalloc(r.cite.n + 1, sizeof(*r.cited));
 	if (site) {

@@ -21,6 +21,12 @@
 #include "out/page.h"
 #include "out/frame.h"
 #include "db/hwlink.h"
+#include "db/timeline.h"
+
+/* Where a published model page (pages/LANG/) finds the audit of a
+ * snapshot: RENDER_AUDIT_ROOT "DATE.html" (site.c publishes the audit of
+ * every snapshot as audit/LABEL.html, the day's first as audit/DATE.html). */
+#define RENDER_AUDIT_ROOT "../../audit/"
 
 /* The file stem of a model's pages (see above) into buf (at least 80 bytes). */
 void render_file_stem(const char *name, char *buf, size_t len);
@@ -35,6 +41,12 @@ char *render_formerly(const former_name *formers, size_t n, const char *name);
  * pages have it. 0, or -1 (err). */
 int render_page_cite(catalogue *cat, const char *name, const model_view *m,
 		     const page_texts *texts, const page_texts *english, page *p, mc_err *err);
+/* Add the History section (out/history_page.h) to p, the page of model m
+ * called name (as query_models() names it, "NAME#2" for a repeated name's
+ * second row) built on m's date: for a page on its own (no audit links),
+ * its history read for it alone. 0, or -1 (err). */
+int render_page_history(catalogue *cat, page *p, const model_view *m, const char *name,
+			const page_texts *texts, const page_texts *english, mc_err *err);
 
 /* What render_all did. */
 typedef struct render_stats {
