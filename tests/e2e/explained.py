@@ -15,7 +15,9 @@ first line of its .txt page: the name; of a redirect "OLD → NEW: FILE",
 either name) is named by the audit of a snapshot AFTER publishes and
 BEFORE did not (added, removed, returned, renamed from or to, changed,
 held, or given or losing a column's value), or by a site-wide change
-AFTER records and BEFORE did not (audit/site.json). An index page is
+AFTER records and BEFORE did not (audit/site.json). A model only held
+(a quarantined row of it) changes by its History's "held" line while its
+record, and so its Last updated, stays. An index page is
 explained when it carries the newest snapshot's date.
 
 Prints one line per unexplained file, one per changed model page whose
@@ -64,10 +66,11 @@ def audit_names(path):
     for r in a["renamed"]:
         names |= {r["from"], r["to"]}
     names |= {c["name"] for c in a["changed"]}
-    names |= {h["name"] for h in a["held"] if h.get("name")}
     for cv in a["column_values"]:
         names |= set(cv["models"])
-    return names
+    held = {h["name"] for h in a["held"] if h.get("name")}
+    held |= {q["name"] for q in a["quarantined"] if q.get("name")}
+    return names, held - names
 
 
 def page_names(roots, rel_txt):
@@ -84,9 +87,13 @@ def page_names(roots, rel_txt):
 def main():
     before, after, night = sys.argv[1], sys.argv[2], sys.argv[3]
     old, new = manifest(before), manifest(after)
-    explained = set()
+    explained, held = set(), set()
     for label, content in published(after) - published(before):
-        explained |= audit_names(os.path.join(after, "audit", label + ".json"))
+        named, only_held = audit_names(os.path.join(after, "audit", label + ".json"))
+        explained |= named
+        held |= only_held
+    held -= explained
+    explained |= held
     old_site = {json.dumps(c, sort_keys=True) for c in site_changes(before)}
     fresh = [c for c in site_changes(after) if json.dumps(c, sort_keys=True) not in old_site]
     for c in fresh:
@@ -99,6 +106,12 @@ def main():
         want = datetime.date.fromisoformat(night).strftime("%-d %B %Y").lstrip("0")
     for f in changed:
         stem = f.rsplit(".", 1)[0]
+        if "/index." in stem:
+            # the index's charts and their data: they change with the index
+            if stem.split("/index.")[0] + "/index.html" not in changed:
+                unexplained += 1
+                print("unexplained: %s (its index did not change)" % f)
+            continue
         if stem.endswith("/index"):
             text = open(os.path.join(after, stem + ".txt"), encoding="utf-8").read()
             day = datetime.date.fromisoformat(newest[:10]).strftime("%-d %B %Y")
@@ -114,7 +127,7 @@ def main():
         # a model page of AFTER: its Last updated is this night
         path = os.path.join(after, f)
         if night == "-" or not f.endswith(".txt") or not f.startswith("pages/en/") \
-                or not os.path.exists(path) or len(names) > 1:
+                or not os.path.exists(path) or len(names) > 1 or names[0] in held:
             continue
         lines = open(path, encoding="utf-8").read().split("\n")
         got = lines[lines.index("- Last updated") + 1][2:] if "- Last updated" in lines else None

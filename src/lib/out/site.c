@@ -825,7 +825,8 @@ static void explain_name(publish *p, const char *name)
 }
 
 /* The pages of every model d names (added, removed, returned, renamed,
- * changed, held, given or losing a column's value) are explained by it. */
+ * changed, held or quarantined, given or losing a column's value) are
+ * explained by it. */
 static void explain(publish *p, const diff_result *d)
 {
 	const diff_model *items[4] = { d->added.items, d->removed.items, d->renamed.items,
@@ -839,6 +840,9 @@ static void explain(publish *p, const diff_result *d)
 		}
 	for (i = 0; i < d->held_models.n; i++)
 		explain_name(p, d->held_models.items[i].name);
+	/* a quarantined row is a "held" line in its model's History */
+	for (i = 0; i < d->quarantined.n; i++)
+		explain_name(p, d->quarantined.items[i].name);
 	for (k = 0; k < d->column_values.n; k++)
 		for (i = 0; i < d->column_values.items[k].n; i++)
 			explain_name(p, d->column_values.items[k].names[i]);
