@@ -2,8 +2,8 @@
 # make check-site: publish the bundled history (snapshots/) into a private
 # folder, serve it on a loopback port the system chooses, and run
 # Lighthouse (pinned, from npm, installed under build/lighthouse) with
-# Debian's chromium on the root page, an index, a model page and an audit
-# page, served compressed as a web server would. Each must score 100 in
+# Debian's chromium on the root page, an index, a model page, a hardware
+# page and an audit page, served compressed as a web server would. Each must score 100 in
 # accessibility, best practices and SEO, and at least 95 in performance
 # (its best of up to three runs: that score follows the machine's load);
 # the scores are printed, and any below fails.
@@ -56,7 +56,7 @@ SITE=$WORK/site
 mkdir -p "$SITE"
 # a loopback server on a port the system chooses, written to a file
 python3 - "$SITE" "$WORK/port" <<'PY' >"$WORK/server.log" 2>&1 &
-# as a web server serves a site: HTML, CSS and text compressed (gzip) for a
+# as a web server serves a site: HTML, CSS, SVG and text compressed (gzip) for a
 # client that accepts it
 import functools, gzip, http.server, os, sys
 root, port_file = sys.argv[1], sys.argv[2]
@@ -64,7 +64,7 @@ root, port_file = sys.argv[1], sys.argv[2]
 class Handler(http.server.SimpleHTTPRequestHandler):
     def send_head(self):
         path = self.translate_path(self.path)
-        if (os.path.isfile(path) and path.endswith((".html", ".txt", ".json", ".atom"))
+        if (os.path.isfile(path) and path.endswith((".html", ".txt", ".json", ".atom", ".svg"))
                 and "gzip" in self.headers.get("Accept-Encoding", "")):
             with open(path, "rb") as f:
                 body = gzip.compress(f.read())
@@ -102,9 +102,12 @@ export MODELCAT_DB=$WORK/modelcat.db
 "$BIN/modelcat" publish --out "$SITE" --base-url "$BASE" >"$WORK/publish.log" 2>&1 ||
 	fail "publish failed: $(tail -3 "$WORK/publish.log")"
 
-# the pages: the root, the Dutch index, GPT-4's English page, the newest audit
-MODEL=$(python3 - "$SITE/pages/en/index.html" <<'PY'
+# the pages: the root, the Dutch index, GPT-4's English page, the RTX
+# 4090's hardware page, the newest audit
+link_of() {	# INDEX NAME: the href of the link whose text is NAME (or starts "NAME —")
+	python3 - "$1" "$2" <<'PY'
 import html.parser, sys
+name = sys.argv[2]
 class P(html.parser.HTMLParser):
     href = None; found = None; text = ""
     def handle_starttag(self, tag, attrs):
@@ -113,14 +116,18 @@ class P(html.parser.HTMLParser):
         if self.href is not None: self.text += d
     def handle_endtag(self, tag):
         if tag == "a" and self.href is not None:
-            if self.text == "GPT-4" and not self.found: self.found = self.href
+            if (self.text == name or self.text.startswith(name + " \u2014")) and not self.found:
+                self.found = self.href
             self.href = None
 p = P(); p.feed(open(sys.argv[1], encoding="utf-8").read()); print(p.found or "")
 PY
-)
+}
+MODEL=$(link_of "$SITE/pages/en/index.html" "GPT-4")
 [ -n "$MODEL" ] || fail "GPT-4 is not in the English index"
+CARD=$(link_of "$SITE/pages/en/hardware/index.html" "NVIDIA GeForce RTX 4090")
+[ -n "$CARD" ] || fail "the RTX 4090 is not in the English hardware index"
 AUDIT=$(cd "$SITE/audit" && ls [0-9]*.html | sort | tail -1)
-PAGES="index.html pages/nl/index.html pages/en/$MODEL audit/$AUDIT"
+PAGES="index.html pages/nl/index.html pages/en/$MODEL pages/en/hardware/$CARD audit/$AUDIT"
 
 # Lighthouse's performance score follows the machine's load: a page is
 # measured up to three times and passes with its first run that meets the bar
