@@ -338,8 +338,8 @@ static size_t wrapped_lines(const char *s, size_t cap)
 
 /* The height of rows [from, to) in hundredths of a rem, as the narrowest
  * table (60rem) lays them out, rounded up: the name and organisation
- * columns hold about 13 characters a line (a generous width per
- * character), a line is 1.38rem, a row's padding and border .77rem. The
+ * columns hold about 13 characters a line, the dates' 15 (a generous
+ * width per character), a line is 1.38rem, a row's padding and border .77rem. The
  * chunk's placeholder is this high until the browser has laid it out:
  * not less, so rows of a chunk laid out for a query off screen never
  * overlap the next chunk's. */
@@ -348,10 +348,14 @@ static size_t chunk_height(const index_table_row *rows, size_t from, size_t to)
 	size_t i, sum = 0;
 
 	for (i = from; i < to; i++) {
-		size_t name = wrapped_lines(rows[i].name, 13);
+		size_t lines = wrapped_lines(rows[i].name, 13);
 		size_t org = wrapped_lines(rows[i].organisation, 13);
+		size_t published = wrapped_lines(rows[i].published_text, 15);
+		size_t updated = wrapped_lines(rows[i].updated_text, 15);
 
-		sum += (name > org ? name : org) * 138 + 77;
+		lines = org > lines ? org : lines;
+		lines = published > lines ? published : lines;
+		sum += (updated > lines ? updated : lines) * 138 + 77;
 	}
 	return sum;
 }
