@@ -36,7 +36,7 @@ check_eq "file names hold only a-z, 0-9, '-' and one '.'" \
 	grep -v '^index\.\(compute\.svg\|parameters\.svg\|charts\.txt\|charts\.html\)$' |
 	grep -cv '^[a-z0-9-]*\.\(txt\|html\)$')" 0
 check_eq "no temporary file is left behind" "$(find "$TMP/site" -name '*.tmp*' | wc -l)" 0
-check "the index links to the pages" grep -q '<th scope="row"><a href="llama-2-70b-[0-9a-f]*\.html">Llama 2-70B</a></th>' \
+check "the index links to the pages" grep -q '<div role="rowheader"><a href="llama-2-70b-[0-9a-f]*\.html">Llama 2-70B</a></div>' \
 	"$TMP/site/en/index.html"
 # the date as the pages print it (day, English month name, year)
 latest_text=$(python3 -c 'import datetime,sys; d=datetime.date.fromisoformat(sys.argv[1]); print("%d %s %d" % (d.day, ["January","February","March","April","May","June","July","August","September","October","November","December"][d.month-1], d.year))' "$latest")

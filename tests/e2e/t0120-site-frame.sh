@@ -158,12 +158,12 @@ read -r _ npages _ nframed _ nredirects <"$TMP/frame"
 nindex=$(python3 -c '
 import html.parser, sys
 class P(html.parser.HTMLParser):
-    n = 0; inside = False
+    n = 0; depth = 0   # divs open inside the table (an ARIA table of divs)
     def handle_starttag(self, tag, a):
-        if tag == "table" and ("class", "models") in a: self.inside = True
-        if tag == "a" and self.inside: self.n += 1
+        if tag == "div" and (self.depth or ("role", "table") in a): self.depth += 1
+        if tag == "a" and self.depth: self.n += 1
     def handle_endtag(self, tag):
-        if tag == "table": self.inside = False
+        if tag == "div" and self.depth: self.depth -= 1
 p = P(); p.feed(open(sys.argv[1], encoding="utf-8").read()); print(p.n)' "$P/pages/en/index.html")
 check "the index lists over 2,000 models" test "$nindex" -gt 2000
 check_grep "every model the index lists has a framed page in each language" "^models $nindex $nindex\$" "$TMP/frame"

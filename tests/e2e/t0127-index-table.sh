@@ -7,7 +7,9 @@
 # Chromium runs the filter script: #org=OpenAI leaves exactly the models
 # whose organisation list holds OpenAI, #sort=-compute puts the largest
 # compute first, and the count is read out. The script is under 20 KB
-# and the page passes xmllint --html. Expected values come from the CSV
+# and the page passes xmllint --html. The table is an ARIA table of divs,
+# its rows in chunks of 16 (the script puts the rows shown back into
+# chunks in order). Expected values come from the CSV
 # with python, never from modelcat's output.
 . "$(dirname "$0")/lib.sh"
 
@@ -29,30 +31,40 @@ check_status "render --all exits 0" 0 mc render --all --out "$TMP/site"
 # aria-sort), the last the live region's text and the form's hidden flag
 cat >"$TMP/rows.py" <<'EOF'
 import html.parser, sys
+# the table is an ARIA table of divs: row groups (the header's, then the
+# chunks of rows), rows, column headers, row headers and cells
 class P(html.parser.HTMLParser):
     def __init__(self):
         super().__init__()
         self.rows, self.heads, self.cell, self.row, self.where = [], [], None, None, None
         self.status, self.in_status, self.form_hidden = "", 0, None
+        self.stack, self.tables, self.chunks = [], 0, []
     def handle_starttag(self, tag, a):
         a = dict(a)
-        if tag == "thead": self.where = "head"
-        if tag == "tbody": self.where = "body"
+        role = a.get("role") if tag == "div" else None
+        if tag == "div": self.stack.append(role)
+        if role == "table": self.tables += 1
+        if role == "rowgroup": self.where = "head" if a.get("class") == "mh" else "body"
+        if role == "rowgroup" and self.where == "body":   # hidden, chunk, rows shown
+            self.chunks.append(["hidden" in a, a.get("class") == "c", 0])
         if tag == "form" and a.get("id") == "filters": self.form_hidden = "hidden" in a
         if tag == "p" and a.get("id") == "shown": self.in_status = 1
-        if tag == "tr" and self.where == "body":
+        if role == "row" and self.where == "body":
             self.row = ["0" if "hidden" in a else "1"]
-        if tag in ("td", "th") and self.where == "head":
+            self.chunks[-1][2] += "hidden" not in a
+        if role == "columnheader" and self.where == "head":
             self.heads.append([a.get("data-key", ""), a.get("data-type", ""), a.get("aria-sort") or "-"])
-        if tag in ("td", "th") and self.where == "body":
+        if role in ("cell", "rowheader") and self.where == "body":
             self.cell = [a.get("data-v") or "", ""]
     def handle_endtag(self, tag):
         if tag == "p": self.in_status = 0
-        if tag in ("td", "th") and self.cell is not None:
+        if tag != "div" or not self.stack: return
+        role = self.stack.pop()
+        if role in ("cell", "rowheader") and self.cell is not None:
             self.row += self.cell; self.cell = None
-        if tag == "tr" and self.row is not None:
+        if role == "row" and self.row is not None:
             self.rows.append(self.row); self.row = None
-        if tag in ("thead", "tbody"): self.where = None
+        if role == "rowgroup": self.where = None
     def handle_data(self, d):
         if self.cell is not None: self.cell[1] += d
         if self.in_status: self.status += d
@@ -60,8 +72,15 @@ p = P(); p.feed(open(sys.argv[1], encoding="utf-8").read())
 print("\t".join(["head"] + [" ".join(h) for h in p.heads]))
 for r in p.rows: print("\t".join(x.replace("\t", " ") for x in r))
 print("status\t%s\t%s" % (p.status, p.form_hidden))
+# CHUNKS (optional): the groups of rows: one table; the chunks shown, their
+# rows shown (the last may hold fewer), the rows shown outside them
+if len(sys.argv) > 2:
+    shown = [c[2] for c in p.chunks if c[1] and not c[0]]
+    print("tables %d chunks %d sizes %s outside %d" % (p.tables, len(shown),
+          " ".join(str(x) for x in sorted(set(shown[:-1]))) or "-",
+          sum(c[2] for c in p.chunks if c[0] or not c[1])), file=open(sys.argv[2], "w"))
 EOF
-python3 "$TMP/rows.py" "$TMP/site/en/index.html" >"$TMP/en.rows"
+python3 "$TMP/rows.py" "$TMP/site/en/index.html" "$TMP/en.chunks" >"$TMP/en.rows"
 
 # what the CSV says, and what the page shows of it
 python3 - "$CSV" "$TMP/en.rows" "$TOP/translations" >"$TMP/static" <<'EOF'
@@ -121,6 +140,9 @@ check_grep "the first row has the CSV's newest date" "^first is newest True$" "$
 check_grep "dates, parameters and compute keys are the CSV's values" "^values ok$" "$TMP/static"
 check_grep "compute is written as on the model page" "^GPT-4 compute text 2.1 × 10²⁵ FLOP$" "$TMP/static"
 check_grep "without the script the controls are hidden and no count is shown" "^no script: no count, controls hidden True$" "$TMP/static"
+set -- $(sed -n 's/^rows \([0-9]*\) \([0-9]*\)$/\2/p' "$TMP/static")
+check_eq "one ARIA table, its rows in chunks of 16 (the CSV's ${1:-?} models)" "$(cat "$TMP/en.chunks")" \
+	"tables 1 chunks $(( (${1:-0} + 15) / 16 )) sizes 16 outside 0"
 
 # the words come from the catalogues
 python3 - "$TOP/translations/nl.xlf" "$TMP/site/nl/index.html" >"$TMP/words" <<'EOF'
@@ -134,7 +156,7 @@ page = open(page, encoding="utf-8").read()
 print("shown", 'data-shown="%s"' % html.escape(target("index.shown")) in page)
 print("labels", all('">%s</label>' % html.escape(target(k)) in page
                     for k in ("label.organisation", "index.search", "index.year", "label.domain")))
-print("headers", all('>%s</th>' % html.escape(target(k)) in page
+print("headers", all(re.search(r'role="columnheader"[^>]*>%s</div>' % re.escape(html.escape(target(k))), page)
                      for k in ("index.column.name", "label.training_compute", "label.last_updated")))
 EOF
 check_grep "the Dutch count template is nl.xlf's" "^shown True$" "$TMP/words"
@@ -165,18 +187,22 @@ if [ -z "$chromium" ]; then
 	skip_checks "chromium is not installed (apt-get install chromium)" \
 		"the script shows the controls" "#org=OpenAI leaves exactly the OpenAI models" \
 		"the count is read out" "#sort=-compute puts the largest compute first" \
-		"and marks the column sorted" "and filters nothing" \
+		"and marks the column sorted" "and filters nothing" "the rows shown fill the first chunks" \
+		"the sorted rows fill every chunk" \
 		"at 400 px the page does not scroll sideways" "the table scrolls in its own region"
 	done_testing
 	exit 0
 fi
 dump "file://$TMP/site/en/index.html#org=OpenAI" >"$TMP/org.html"
-python3 "$TMP/rows.py" "$TMP/org.html" >"$TMP/org.rows"
+python3 "$TMP/rows.py" "$TMP/org.html" "$TMP/org.chunks" >"$TMP/org.rows"
 dump "file://$TMP/site/en/index.html#sort=-compute" >"$TMP/sort.html"
-python3 "$TMP/rows.py" "$TMP/sort.html" >"$TMP/sort.rows"
-python3 - "$CSV" "$TMP/org.rows" "$TMP/sort.rows" >"$TMP/dynamic" <<'EOF'
+python3 "$TMP/rows.py" "$TMP/sort.html" "$TMP/sort.chunks" >"$TMP/sort.rows"
+python3 - "$CSV" "$TMP/org.rows" "$TMP/sort.rows" "$TMP/org.chunks" "$TMP/sort.chunks" \
+	>"$TMP/dynamic" <<'EOF'
 import csv, gzip, io, re, sys
-path, org_file, sort_file = sys.argv[1:4]
+path, org_file, sort_file, org_chunks, sort_chunks = sys.argv[1:6]
+def chunks(n):   # the rows shown, in order, in full chunks of 16 but the last
+    return "tables 1 chunks %d sizes %s outside 0" % ((n + 15) // 16, "16" if n > 16 else "-")
 raw = gzip.open(path, "rb").read() if path.endswith(".gz") else open(path, "rb").read()
 src = [r for r in csv.DictReader(io.StringIO(raw.decode("utf-8-sig")))
        if r.get("Model", "").strip()]
@@ -189,6 +215,7 @@ want = sorted(r["Model"].strip() for r in src
 shown = sorted(re.sub(r"#[0-9]+$", "", r[2]) for r in org if r[0] == "1")
 print("form shown", status[2])
 print("openai", len(want) > 10 and shown == want, len(shown), len(want))
+print("openai chunks", open(org_chunks).read().strip() == chunks(len(want)))
 print("count", status[1] == "%s of %s shown" % (format(len(want), ","), format(len(src), ",")))
 heads, srt, status = rows(sort_file)
 def num(s):
@@ -201,6 +228,7 @@ print("largest first", bool(computes) and computes[0] == largest and
       computes[:1], largest)
 print("sorted", [h.split()[2] for h in heads])
 print("all shown", all(r[0] == "1" for r in srt) and len(srt) == len(src))
+print("sorted chunks", open(sort_chunks).read().strip() == chunks(len(src)))
 EOF
 # at 400 px the table scrolls in its own region, the page does not
 python3 -c '
@@ -217,9 +245,12 @@ check "the table scrolls in its own region (${3:-?} px wide)" test "${3:-0}" -gt
 check_grep "the script shows the controls" "^form shown False$" "$TMP/dynamic"
 check_grep "#org=OpenAI leaves exactly the models whose organisation list holds OpenAI" \
 	"^openai True" "$TMP/dynamic"
+check_grep "and those rows fill the first chunks, 16 each, none outside them" \
+	"^openai chunks True$" "$TMP/dynamic"
 check_grep "the count is read out" "^count True$" "$TMP/dynamic"
 check_grep "#sort=-compute puts the largest compute first" "^largest first True " "$TMP/dynamic"
 check_grep "and marks that column, and only it, sorted descending" \
 	"^sorted \['-', '-', '-', '-', 'descending', '-', '-'\]$" "$TMP/dynamic"
 check_grep "and filters nothing" "^all shown True$" "$TMP/dynamic"
+check_grep "and the sorted rows fill every chunk, 16 each" "^sorted chunks True$" "$TMP/dynamic"
 done_testing

@@ -3,7 +3,8 @@
  * controls escaped (names, organisations, domains, links, dates, words);
  * numbers written as the pages write them with their plain sort keys;
  * unknown values left empty; the filter options distinct and sorted; the
- * order newest publication first; the script under 20 KB.
+ * order newest publication first; the rows in chunks with a placeholder
+ * height; the script under 20 KB.
  */
 #include <math.h>
 #include <stdio.h>
@@ -42,24 +43,25 @@ static void test_escaping(void)
 	sbuf_init(&out);
 	index_table_html(rows, 2, &words, &out);
 	CHECK(!strstr(out.data, "<script>alert"), "a name's markup is not markup");
-	CHECK(strstr(out.data, "<th scope=\"row\"><a href=\"evil-0123456789.html\">"
-			       "&lt;script&gt;alert(1)&lt;/script&gt;</a></th>") != NULL,
+	CHECK(strstr(out.data, "<div role=\"rowheader\"><a href=\"evil-0123456789.html\">"
+			       "&lt;script&gt;alert(1)&lt;/script&gt;</a></div>") != NULL,
 	      "the name is escaped inside its link");
-	CHECK(strstr(out.data, "<td>A&amp;B, &quot;Q&quot; Labs</td>") != NULL,
+	CHECK(strstr(out.data, "<div role=\"cell\">A&amp;B, &quot;Q&quot; Labs</div>") != NULL,
 	      "organisations escaped, repeats left out, \", \" between them");
 	CHECK(strstr(out.data, " data-d=\"Lang&lt;uage&gt;,Vision\"") != NULL,
 	      "the domain attribute is escaped");
-	CHECK(strstr(out.data, "<td data-v=\"2024-02-03\">3 February &lt;2024&gt;</td>") != NULL,
+	CHECK(strstr(out.data, "<div role=\"cell\" data-v=\"2024-02-03\">3 February &lt;2024&gt;</div>") != NULL,
 	      "the date cell: ISO key, the page's text escaped");
-	CHECK(strstr(out.data, "<td data-v=\"530000000000\">530B</td>") != NULL,
+	CHECK(strstr(out.data, "<div role=\"cell\" data-v=\"530000000000\">530B</div>") != NULL,
 	      "parameters: a count, keyed by the plain number");
-	CHECK(strstr(out.data, "<td data-v=\"3.9e+24\">3.9 × 10²⁴ FLOP</td>") != NULL,
+	CHECK(strstr(out.data, "<div role=\"cell\" data-v=\"3.9e+24\">3.9 × 10²⁴ FLOP</div>") != NULL,
 	      "compute: a power of ten with FLOP, keyed by the plain number");
-	CHECK(strstr(out.data, " data-w=\"open\"><th") != NULL &&
-	      strstr(out.data, "<td>Open</td><td data-v=\"2025-05-06\">6 May 2025</td></tr>") != NULL,
+	CHECK(strstr(out.data, " data-w=\"open\"><div role=\"rowheader\"") != NULL &&
+	      strstr(out.data, "<div role=\"cell\">Open</div><div role=\"cell\" data-v=\"2025-05-06\">6 May 2025</div></div>") != NULL,
 	      "open weights: the attribute the filter reads and the word");
-	CHECK(strstr(out.data, "<tr><th scope=\"row\">Plain</th><td></td><td></td><td></td><td></td>"
-			       "<td></td><td></td></tr>") != NULL,
+	CHECK(strstr(out.data, "<div role=\"row\"><div role=\"rowheader\">Plain</div><div role=\"cell\"></div>"
+			       "<div role=\"cell\"></div><div role=\"cell\"></div><div role=\"cell\"></div>"
+			       "<div role=\"cell\"></div><div role=\"cell\"></div></div>") != NULL,
 	      "no link, and unknown values are empty cells without keys");
 	CHECK(strstr(out.data, "<option>&quot;Q&quot; Labs</option><option>A&amp;B</option></select>") !=
 		      NULL, "the organisation options: escaped, distinct, in byte order");
@@ -70,10 +72,11 @@ static void test_escaping(void)
 	      "the count's template is escaped, its placeholders kept");
 	CHECK(strstr(out.data, "aria-label=\"AI &quot;models&quot;\"") != NULL &&
 	      strstr(out.data, "aria-label=\"Filter &amp; sort\"") != NULL &&
-	      strstr(out.data, ">Org&lt;b&gt;</th>") != NULL &&
+	      strstr(out.data, ">Org&lt;b&gt;</div>") != NULL &&
 	      strstr(out.data, "<label for=\"f-org\">Org&lt;b&gt;</label>") != NULL,
 	      "the words are escaped too");
-	CHECK(count(out.data, "<tr") == 3 && count(out.data, "<th scope=\"col\"") == 7,
+	CHECK(count(out.data, "role=\"row\"") == 3 && count(out.data, "role=\"columnheader\"") == 7 &&
+		      count(out.data, "role=\"table\"") == 1,
 	      "a header row of seven columns and one row per model");
 	CHECK(count(out.data, "aria-sort=") == 1 &&
 	      strstr(out.data, "data-key=\"published\" data-type=\"date\" aria-sort=\"descending\"") != NULL,
@@ -108,8 +111,43 @@ static void test_order_and_script(void)
 	      "it cannot close its element and loads nothing");
 }
 
+/* Rows come in chunks of INDEX_TABLE_CHUNK, each a row group with a
+ * placeholder height that grows with the lines its names take. */
+static void test_chunks(void)
+{
+	index_table_row rows[INDEX_TABLE_CHUNK * 2 + 1];
+	const char *first, *second, *third;
+	unsigned h1 = 0, h2 = 0, h3 = 0;
+	sbuf out;
+	size_t i;
+
+	for (i = 0; i < INDEX_TABLE_CHUNK * 2 + 1; i++)
+		rows[i] = (index_table_row){ .name = i < INDEX_TABLE_CHUNK ? "Short" :
+			"A name long enough to take several lines", .open_weights = -1,
+			.parameters = NAN, .compute = NAN };
+	sbuf_init(&out);
+	index_table_html(rows, INDEX_TABLE_CHUNK * 2 + 1, &words, &out);
+	CHECK(count(out.data, "role=\"rowgroup\" class=\"c\"") == 3,
+	      "%d rows make three chunks", INDEX_TABLE_CHUNK * 2 + 1);
+	first = strstr(out.data, "class=\"c\" style=\"contain-intrinsic-size:auto none auto ");
+	second = first ? strstr(first + 1, "class=\"c\" style=") : NULL;
+	third = second ? strstr(second + 1, "class=\"c\" style=") : NULL;
+	CHECK(first && sscanf(first, "class=\"c\" style=\"contain-intrinsic-size:auto none auto %urem", &h1) == 1 &&
+	      second && sscanf(second, "class=\"c\" style=\"contain-intrinsic-size:auto none auto %urem", &h2) == 1 &&
+	      third && sscanf(third, "class=\"c\" style=\"contain-intrinsic-size:auto none auto %urem", &h3) == 1,
+	      "each chunk has a placeholder height");
+	/* a row of one line is at least 1.38rem of text and .77rem of padding */
+	CHECK(h1 * 100 >= INDEX_TABLE_CHUNK * 215u, "a chunk of one-line rows: %u rem", h1);
+	CHECK(h2 >= 2 * h1, "longer names, a taller chunk (%u rem, %u rem)", h1, h2);
+	CHECK(h3 < h1 && h3 >= 3, "the last chunk holds the one row left (%u rem)", h3);
+	CHECK(count(first, "role=\"row\"") - count(second, "role=\"row\"") == INDEX_TABLE_CHUNK,
+	      "sixteen rows in the first chunk");
+	sbuf_release(&out);
+}
+
 int main(void)
 {
+	test_chunks();
 	test_escaping();
 	test_order_and_script();
 	return unit_done();

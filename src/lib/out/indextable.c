@@ -214,7 +214,7 @@ static void controls(const index_table_row *rows, size_t n, const index_table_wo
 /* A cell with its sort key (data-v, left out when NULL) and text. */
 static void cell(sbuf *out, const char *key, const char *text)
 {
-	sbuf_adds(out, "<td");
+	sbuf_adds(out, "<div role=\"cell\"");
 	if (has(key)) {
 		sbuf_adds(out, " data-v=\"");
 		html_text(out, key);
@@ -222,7 +222,7 @@ static void cell(sbuf *out, const char *key, const char *text)
 	}
 	sbuf_adds(out, ">");
 	html_text(out, text);
-	sbuf_adds(out, "</td>");
+	sbuf_adds(out, "</div>");
 }
 
 /* A number's cell: its plain notation as the key, written by format. */
@@ -231,7 +231,7 @@ static void number_cell(sbuf *out, double x, void (*format)(double, sbuf *), sbu
 	char key[40];
 
 	if (isnan(x)) {
-		sbuf_adds(out, "<td></td>");
+		sbuf_adds(out, "<div role=\"cell\"></div>");
 		return;
 	}
 	mc_fmt(key, sizeof(key), "%.15g", x);
@@ -254,7 +254,7 @@ static void organisations(sbuf *out, const char *list, sbuf *scratch)
 	sbuf_reset(scratch);
 	if (list)
 		format_list_unique(list, scratch);
-	sbuf_adds(out, "<td>");
+	sbuf_adds(out, "<div role=\"cell\">");
 	for (p = scratch->len ? scratch->data : ""; *p;) {
 		size_t len = strcspn(p, ",");
 
@@ -265,7 +265,7 @@ static void organisations(sbuf *out, const char *list, sbuf *scratch)
 			p++;
 		}
 	}
-	sbuf_adds(out, "</td>");
+	sbuf_adds(out, "</div>");
 }
 
 static void row_html(sbuf *out, const index_table_row *r, const index_table_words *w,
@@ -273,7 +273,7 @@ static void row_html(sbuf *out, const index_table_row *r, const index_table_word
 {
 	const char *weights = r->open_weights == 1 ? "open" : r->open_weights == 0 ? "closed" : "";
 
-	sbuf_adds(out, "<tr");
+	sbuf_adds(out, "<div role=\"row\"");
 	if (has(r->domain)) {
 		sbuf_adds(out, " data-d=\"");
 		html_text(out, r->domain);
@@ -281,7 +281,7 @@ static void row_html(sbuf *out, const index_table_row *r, const index_table_word
 	}
 	if (*weights)
 		sbuf_addf(out, " data-w=\"%s\"", weights);
-	sbuf_adds(out, "><th scope=\"row\">");
+	sbuf_adds(out, "><div role=\"rowheader\">");
 	if (has(r->file)) {
 		sbuf_adds(out, "<a href=\"");
 		html_text(out, r->file);
@@ -291,29 +291,88 @@ static void row_html(sbuf *out, const index_table_row *r, const index_table_word
 	} else {
 		html_text(out, r->name);
 	}
-	sbuf_adds(out, "</th>");
+	sbuf_adds(out, "</div>");
 	organisations(out, r->organisation, scratch);
 	cell(out, r->published, r->published_text);
 	number_cell(out, r->parameters, format_count, scratch);
 	number_cell(out, r->compute, format_flop, scratch);
 	cell(out, NULL, r->open_weights == 1 ? w->open : r->open_weights == 0 ? w->closed : "");
 	cell(out, r->updated, r->updated_text);
-	sbuf_adds(out, "</tr>\n");
+	sbuf_adds(out, "</div>\n");
+}
+
+/* ---- a chunk's height before the browser lays it out ---- */
+
+/* The lines text takes when wrapped at words (a space, or after a comma)
+ * into lines of cap characters, a longer word broken anywhere; widths in
+ * tenths of a character, a capital letter 13 (wider than most). */
+static size_t wrapped_lines(const char *s, size_t cap)
+{
+	size_t lines = 1, used = 0;
+
+	cap *= 10;
+	while (s && *s) {
+		size_t len = 0;
+
+		while (*s == ' ')
+			s++;
+		for (; *s && *s != ' ' && *s != ','; s++)
+			if ((*s & 0xC0) != 0x80)   /* characters, not bytes */
+				len += *s >= 'A' && *s <= 'Z' ? 13 : 10;
+		if (*s == ',') {
+			len += 20;   /* ", " as the table writes it */
+			s++;
+		}
+		if (!len)
+			continue;
+		if (used && used + 10 + len > cap) {
+			lines++;
+			used = 0;
+		}
+		used += len + (used ? 10 : 0);
+		for (; used > cap; used -= cap)
+			lines++;
+	}
+	return lines;
+}
+
+/* The height of rows [from, to) in hundredths of a rem, as the narrowest
+ * table (60rem) lays them out, rounded up: the name and organisation
+ * columns hold about 13 characters a line, the dates' 15 (a generous
+ * width per character), a line is 1.38rem, a row's padding and border .77rem. The
+ * chunk's placeholder is this high until the browser has laid it out:
+ * not less, so rows of a chunk laid out for a query off screen never
+ * overlap the next chunk's. */
+static size_t chunk_height(const index_table_row *rows, size_t from, size_t to)
+{
+	size_t i, sum = 0;
+
+	for (i = from; i < to; i++) {
+		size_t lines = wrapped_lines(rows[i].name, 13);
+		size_t org = wrapped_lines(rows[i].organisation, 13);
+		size_t published = wrapped_lines(rows[i].published_text, 15);
+		size_t updated = wrapped_lines(rows[i].updated_text, 15);
+
+		lines = org > lines ? org : lines;
+		lines = published > lines ? published : lines;
+		sum += (updated > lines ? updated : lines) * 138 + 77;
+	}
+	return sum;
 }
 
 static void table_head(sbuf *out, const index_table_words *w)
 {
 	size_t i;
 
-	sbuf_adds(out, "<thead><tr>");
+	sbuf_adds(out, "<div role=\"rowgroup\" class=\"mh\"><div role=\"row\">");
 	for (i = 0; i < INDEX_COLUMNS; i++) {
-		sbuf_addf(out, "<th scope=\"col\" data-key=\"%s\" data-type=\"%s\"%s>", columns[i].key,
-			  columns[i].type,
+		sbuf_addf(out, "<div role=\"columnheader\" data-key=\"%s\" data-type=\"%s\"%s>",
+			  columns[i].key, columns[i].type,
 			  i == INDEX_COL_PUBLISHED ? " aria-sort=\"descending\"" : "");
 		html_text(out, w->columns[i]);
-		sbuf_adds(out, "</th>");
+		sbuf_adds(out, "</div>");
 	}
-	sbuf_adds(out, "</tr></thead>\n");
+	sbuf_adds(out, "</div></div>\n");
 }
 
 void index_table_html(const index_table_row *rows, size_t n, const index_table_words *w,
@@ -327,14 +386,27 @@ void index_table_html(const index_table_row *rows, size_t n, const index_table_w
 	sbuf_adds(out, "<p class=\"shown\" id=\"shown\" role=\"status\" aria-live=\"polite\"></p>\n"
 		  "<div class=\"table\" role=\"region\" tabindex=\"0\" aria-label=\"");
 	html_text(out, w->caption);
-	sbuf_adds(out, "\">\n<table class=\"models\" id=\"models\" data-shown=\"");
+	sbuf_adds(out, "\">\n<div class=\"models\" id=\"models\" role=\"table\" aria-label=\"");
+	html_text(out, w->caption);
+	sbuf_adds(out, "\" data-shown=\"");
 	html_text(out, w->shown);
 	sbuf_adds(out, "\">\n");
 	table_head(out, w);
-	sbuf_adds(out, "<tbody>\n");
-	for (i = 0; i < n; i++)
+	/* the rows in chunks, each a row group the browser lays out only
+	 * near the screen (content-visibility in index_table_style) */
+	for (i = 0; i < n; i++) {
+		if (i % INDEX_TABLE_CHUNK == 0) {
+			size_t end = n - i < INDEX_TABLE_CHUNK ? n : i + INDEX_TABLE_CHUNK;
+
+			sbuf_addf(out, "<div role=\"rowgroup\" class=\"c\" "
+				  "style=\"contain-intrinsic-size:auto none auto %zurem\">\n",
+				  (chunk_height(rows, i, end) + 99) / 100);
+		}
 		row_html(out, &rows[i], w, &scratch);
-	sbuf_adds(out, "</tbody>\n</table>\n</div>\n<script>\n");
+		if (i % INDEX_TABLE_CHUNK == INDEX_TABLE_CHUNK - 1 || i == n - 1)
+			sbuf_adds(out, "</div>\n");
+	}
+	sbuf_adds(out, "</div>\n</div>\n<script>\n");
 	sbuf_adds(out, index_table_script);
 	sbuf_adds(out, "</script>\n");
 	sbuf_release(&scratch);

@@ -34,6 +34,11 @@ typedef struct index_table_row {
 	const char *updated_text;    /* the same as the page writes it */
 } index_table_row;
 
+/* The rows of one chunk: a row group of the table that the browser lays
+ * out and paints only near the screen (the script, after a sort or a
+ * filter, puts the rows shown back into chunks of this size). */
+#define INDEX_TABLE_CHUNK 16
+
 /* The columns, in order (their keys in the URL: name, org, published,
  * params, compute, weights, updated). */
 enum index_table_column {
