@@ -58,7 +58,7 @@ pages=$(sed -n 's/^\([0-9]*\) models as of .* in 2 languages:.*/\1/p' "$TMP/out"
 check_eq "models has as many rows as render --all makes pages per language" \
 	"$(sql 'SELECT count(*) FROM models')" "${pages:-none}"
 check_eq "and as many as the English folder holds pages (redirects and index aside)" \
-	"$(grep -L 'http-equiv="refresh"' "$TMP"/site/en/*.html | grep -vc '/index.html$')" "${pages:-none}"
+	"$(grep -L 'http-equiv="refresh"' "$TMP"/site/en/*.html | grep -vc '/index\.[a-z.]*html$')" "${pages:-none}"
 check_status "render --all as of 2024-12-31 exits 0" 0 mc render --all --out "$TMP/old" --as-of 2024-12-31
 pages=$(sed -n 's/^\([0-9]*\) models as of .* in 2 languages:.*/\1/p' "$TMP/out")
 check_eq "model_versions as of 2024-12-31 has a row for each page of that day" \

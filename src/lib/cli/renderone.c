@@ -59,7 +59,9 @@ int stage_render_model(const char *program, catalogue *cat, const char *name, co
 		stage_error(program, "%s", cerr.msg);
 		goto out;
 	}
-	if (page_build(&p, &m, strcmp(lang, "en") ? &texts : &english, &english, &cerr) ||
+	if (render_page_extras(cat, &m, name, strcmp(lang, "en") ? &texts : &english, &english, &p,
+			       &cerr) ||
+	    page_build(&p, &m, strcmp(lang, "en") ? &texts : &english, &english, &cerr) ||
 	    render_page_history(cat, &p, &m, name, strcmp(lang, "en") ? &texts : &english,
 				&english, &cerr) ||
 	    render_page_cite(cat, name, &m, strcmp(lang, "en") ? &texts : &english, &english, &p,

@@ -946,34 +946,52 @@ out:
 }
 
 /* Every model on record on as_of as index entries (name, file, weights,
- * parameters) into r->entries, for the hardware pages. 0, or -1 (err). */
+ * parameters, the charts' values) into r->entries, for the hardware pages
+ * and a model's chart. 0, or -1 (err). */
 static int model_entries(render_run *r, mc_err *err)
 {
-	size_t i;
-
 	if (query_models(r->cat, r->as_of, &r->names, &r->nnames, err))
 		return -1;
 	r->stems = xcalloc(r->nnames + 1, sizeof(*r->stems));
 	r->files = xcalloc(r->nnames + 1, sizeof(*r->files));
 	r->entries = xcalloc(r->nnames + 1, sizeof(*r->entries));
-	for (i = 0; i < r->nnames; i++) {
-		model_view m;
-		int found = query_model(r->cat, r->names[i], r->as_of, &m, err);
+	r->entry_of = xcalloc(r->nnames + 1, sizeof(*r->entry_of));
+	return collect_entries(r, err);
+}
 
-		if (found == 0) {
-			render_file_stem(r->names[i], r->stems[i], sizeof(r->stems[i]));
-			mc_fmt(r->files[r->nentries], sizeof(r->files[r->nentries]), "%s.html",
-			       r->stems[i]);
-			r->entries[r->nentries].name = r->names[i];
-			r->entries[r->nentries].file = r->files[r->nentries];
-			page_index_entry_fill(&r->entries[r->nentries], &m);
-			r->nentries++;
-		}
-		model_view_release(&m);
-		if (found < 0)
-			return -1;
+int render_page_extras(catalogue *cat, const model_view *m, const char *name,
+		       const page_texts *texts, const page_texts *english, page *p, mc_err *err)
+{
+	render_run r;
+	render_stats stats;
+	size_t i, at = SIZE_MAX;
+	int rc = 0;
+
+	memset(&r, 0, sizeof(r));
+	r.cat = cat;
+	r.as_of = m->as_of;
+	r.stats = &stats;
+	if (model_entries(&r, err) || hwlink_load(cat, m->as_of, &r.links, err)) {
+		render_run_release(&r);
+		return -1;
 	}
-	return 0;
+	hardware_links(&r, m, p);
+	for (i = 0; i < r.nnames && at == SIZE_MAX; i++)
+		if (!strcmp(r.names[i], name) || (m->name && !strcmp(r.names[i], m->name)))
+			at = r.entry_of[i];
+	if (at != SIZE_MAX) {
+		sbuf html;
+
+		sbuf_init(&html);
+		rc = chart_catalogue_model(&r.charts, &r.entries[at], texts, english, &html, err);
+		if (!rc && html.len) {
+			free(p->charts);
+			p->charts = sbuf_detach(&html, NULL);
+		}
+		sbuf_release(&html);
+	}
+	render_run_release(&r);
+	return rc ? -1 : 0;
 }
 
 int render_hardware(catalogue *cat, const char *name, const char *lang, int html,

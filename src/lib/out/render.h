@@ -48,6 +48,13 @@ int render_page_cite(catalogue *cat, const char *name, const model_view *m,
 int render_page_history(catalogue *cat, page *p, const model_view *m, const char *name,
 			const page_texts *texts, const page_texts *english, mc_err *err);
 
+/* For a page on its own, what render_all gives model m's page p before
+ * page_build: its chart (chart.h: the compute chart with its mark; the
+ * axes come from every model on m's date, so this reads them all) and the
+ * links of its training hardware and of the hardware index. 0, or -1. */
+int render_page_extras(catalogue *cat, const model_view *m, const char *name,
+		       const page_texts *texts, const page_texts *english, page *p, mc_err *err);
+
 /* What render_all did. */
 typedef struct render_stats {
 	size_t models;               /* models rendered */
