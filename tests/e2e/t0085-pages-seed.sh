@@ -59,8 +59,10 @@ class P(html.parser.HTMLParser):
         super().__init__(); self.out = []; self.skip = 0; self.line = []; self.divs = 0
     def handle_starttag(self, tag, a):
         if tag in ("style", "title"): self.skip += 1
-        # the citation block and the history are HTML only (docs/pages.md): not of the text page
-        if tag == "div" and (self.divs or ("class", "history") in a or ("class", "cite") in a):
+        # the citation block, the history and the chart are HTML only
+        # (docs/pages.md): not of the text page
+        if tag == "div" and (self.divs or ("class", "history") in a or ("class", "cite") in a or
+                             ("class", "chart") in a):
             self.divs += 1
     def handle_endtag(self, tag):
         if tag == "div" and self.divs: self.divs -= 1
