@@ -423,30 +423,19 @@ typedef struct words {
 	mc_err *err;                 /* where a failure is told */
 } words;
 
-/* pairs: name, value, ..., NULL */
-static const char *pair_value(void *ctx, const char *name, size_t len)
-{
-	const char *const *pairs = ctx;
-
-	for (; pairs[0]; pairs += 2)
-		if (strlen(pairs[0]) == len && !memcmp(pairs[0], name, len))
-			return pairs[1];
-	return NULL;
-}
 
 /* Text id filled in from pairs, appended to out: 0; 1 when a value it
  * needs is missing (out unchanged); -1 (w->err) when there is no such
  * text or it is broken. */
 static int expand(const words *w, page_text_id id, const char *const *pairs, sbuf *out)
 {
-	static const char *const none[] = { NULL };
-	const char *t = w->texts->text[id] ? w->texts->text[id] : w->english->text[id];
+	const char *t = page_text_of(w->texts, w->english, id);
 	int rc;
 
 	if (!t)
 		return mc_error(w->err, "page text %s: missing in %s and in English",
 				page_text_key(id), w->texts->lang);
-	rc = template_expand(t, pair_value, (void *)(pairs ? pairs : none), out);
+	rc = template_expand(t, template_pairs, (void *)pairs, out);
 	if (rc < 0)
 		return mc_error(w->err, "page text %s of %s: not a valid template",
 				page_text_key(id), w->texts->lang);
@@ -460,39 +449,22 @@ static char *word(const words *w, page_text_id id)
 	sbuf s;
 
 	sbuf_init(&s);
-	if (expand(w, id, NULL, &s))
-		sbuf_adds(&s, page_text_key(id));
+	page_text_plain(w->texts, w->english, id, NULL, &s);
 	return sbuf_detach(&s, NULL);
 }
 
-/* A stored date as the pages write it ("14 March 2023", "March 2023" when
- * month_only, "2023"); the date itself when it cannot be read. */
+/* A stored date as the pages write it (page_date; "March 2023" when
+ * month_only); the date itself when it cannot be written. */
 static void date_words(const words *w, const char *iso, int month_only, sbuf *out)
 {
-	struct norm_date d;
-	char day[8], year[8];
-	const char *pairs[7];
-	page_text_id id;
+	size_t len = out->len;
 
-	if (!iso || norm_date_parse(iso, strlen(iso), &d, NULL) != NORM_OK ||
-	    d.precision == DATE_YEAR || d.month < 1 || d.month > 12) {
+	if (page_date(iso, month_only, w->texts, w->english, out, NULL) <= 0) {
+		out->len = len;
+		if (out->data)
+			out->data[len] = '\0';
 		sbuf_adds(out, iso ? iso : "");
-		return;
 	}
-	mc_fmt(day, sizeof(day), "%d", d.day);
-	mc_fmt(year, sizeof(year), "%d", d.year);
-	id = (page_text_id)(PT_VALUE_MONTH_1 + d.month - 1);
-	pairs[0] = "day";
-	pairs[1] = day;
-	pairs[2] = "year";
-	pairs[3] = year;
-	pairs[4] = "month_name";
-	pairs[5] = w->texts->text[id] ? w->texts->text[id] : w->english->text[id];
-	pairs[6] = NULL;
-	if (!pairs[5] || expand(w, month_only || d.precision == DATE_MONTH ? PT_VALUE_DATE_MONTH
-									   : PT_VALUE_DATE_DAY,
-				pairs, out))
-		sbuf_adds(out, iso);
 }
 
 static void flop_words(double x, sbuf *out)

@@ -149,23 +149,15 @@ static void html(sbuf *out, const char *s)
 	textout_html(out, s, strlen(s));
 }
 
-/* The "date" placeholder of the citation's texts. */
-static const char *date_value(void *ctx, const char *name, size_t len)
-{
-	return len == 4 && !memcmp(name, "date", 4) ? ctx : NULL;
-}
-
 /* Text id (the language's, else English's) with {date}, HTML-escaped. */
 static void text(sbuf *out, const page_texts *texts, const page_texts *english,
 		 page_text_id id, const char *day)
 {
-	const char *t = texts && texts->text[id] ? texts->text[id] :
-		english && english->text[id] ? english->text[id] : NULL;
+	const char *const pairs[] = { "date", day, NULL };
 	sbuf s;
 
 	sbuf_init(&s);
-	if (!t || template_expand(t, date_value, (void *)day, &s))
-		sbuf_adds(&s, page_text_key(id));
+	page_text_plain(texts, english, id, pairs, &s);
 	html(out, s.data ? s.data : "");
 	sbuf_release(&s);
 }

@@ -217,23 +217,12 @@ static void html(sbuf *out, const char *s)
 	textout_html(out, s, strlen(s));
 }
 
-static const char *no_value(void *ctx, const char *name, size_t len)
-{
-	(void)ctx;
-	(void)name;
-	(void)len;
-	return NULL;
-}
-
 static void text(sbuf *out, const page_texts *texts, const page_texts *english, page_text_id id)
 {
-	const char *t = texts && texts->text[id] ? texts->text[id] :
-		english && english->text[id] ? english->text[id] : NULL;
 	sbuf s;
 
 	sbuf_init(&s);
-	if (!t || template_expand(t, no_value, NULL, &s))
-		sbuf_adds(&s, page_text_key(id));
+	page_text_plain(texts, english, id, NULL, &s);
 	html(out, s.data ? s.data : "");
 	sbuf_release(&s);
 }

@@ -18,32 +18,12 @@ typedef struct section {
 	mc_err *err;                  /* where a failure goes */
 } section;
 
-/* The template of text id: the language's, else English's, else NULL. */
-static const char *text_of(const section *s, page_text_id id)
-{
-	if (s->texts->text[id])
-		return s->texts->text[id];
-	return s->english->text[id];
-}
-
-/* Placeholder values: name, value, ..., NULL. */
-static const char *lookup(void *ctx, const char *name, size_t len)
-{
-	const char *const *pairs = ctx;
-	size_t i;
-
-	for (i = 0; pairs[i]; i += 2)
-		if (strlen(pairs[i]) == len && !memcmp(pairs[i], name, len))
-			return pairs[i + 1];
-	return NULL;
-}
-
 /* Append text id filled in from pairs. 0, or -1 (err). */
 static int expand(const section *s, page_text_id id, const char *const *pairs, sbuf *out)
 {
-	const char *t = text_of(s, id);
+	const char *t = page_text_of(s->texts, s->english, id);
 
-	if (!t || template_expand(t, lookup, (void *)pairs, out) < 0)
+	if (!t || template_expand(t, template_pairs, (void *)pairs, out) < 0)
 		return mc_error(s->err, "the text '%s' is missing or not a valid template "
 				"(run modelcat translate)", page_text_key(id));
 	return 0;
@@ -161,9 +141,12 @@ static int add_dates(section *s, int text, sbuf *html)
 			if (i)
 				sbuf_adds(html, "</ul></dd>\n");
 			sbuf_reset(&shown);
-			rc = page_date(e->date, s->texts, s->english, &shown, s->err);
-			if (rc)
+			rc = page_date(e->date, 0, s->texts, s->english, &shown, s->err);
+			if (rc < 0)
 				break;
+			rc = 0;
+			if (!shown.len)
+				sbuf_adds(&shown, e->date);
 			html_date(s, e->date, shown.data, html);
 			if (text)
 				add(s, PAGE_PARAGRAPH, 0, NULL, xstrdup(shown.data))->text_only = 1;

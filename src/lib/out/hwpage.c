@@ -1,7 +1,6 @@
 #include "out/hwpage.h"
 #include "out/format.h"
 #include "out/template.h"
-#include "read/normalise.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -76,17 +75,16 @@ typedef struct hwbuild {
 	const page_texts *english;   /* the fallback */
 	mc_err *err;                 /* the first failure */
 	int failed;                  /* a text was missing or broken */
-	const char *name[HW_VARS];   /* placeholder names */
-	const char *value[HW_VARS];  /* their values (borrowed) */
-	size_t n;                    /* placeholders set */
+	const char *vars[2 * HW_VARS + 1]; /* the placeholders set: name, value
+					(borrowed), ..., NULL (template_pairs) */
 } hwbuild;
 
 static const char *text_of(hwbuild *b, page_text_id id)
 {
-	if (b->texts && b->texts->text[id])
-		return b->texts->text[id];
-	if (b->english && b->english->text[id])
-		return b->english->text[id];
+	const char *t = page_text_of(b->texts, b->english, id);
+
+	if (t)
+		return t;
 	if (!b->failed)
 		mc_error(b->err, "no text for '%s' in language %s or in English "
 			 "(run modelcat translate)", page_text_key(id), b->texts->lang);
@@ -94,37 +92,32 @@ static const char *text_of(hwbuild *b, page_text_id id)
 	return "";
 }
 
-static const char *lookup(void *ctx, const char *name, size_t len)
-{
-	const hwbuild *b = ctx;
-	size_t i;
-
-	for (i = 0; i < b->n; i++)
-		if (strlen(b->name[i]) == len && !memcmp(b->name[i], name, len))
-			return b->value[i];
-	return NULL;
-}
-
 /* Set the placeholders: pairs of name and value (NULL or "": none), ended
  * by NULL. */
 static void set_vars(hwbuild *b, const char *const *pairs)
 {
-	size_t i;
+	size_t i, n = 0;
 
-	b->n = 0;
-	for (i = 0; pairs[i] && b->n < HW_VARS; i += 2) {
+	for (i = 0; pairs[i] && n < 2 * HW_VARS; i += 2) {
 		if (!pairs[i + 1] || !pairs[i + 1][0])
 			continue;
-		b->name[b->n] = pairs[i];
-		b->value[b->n++] = pairs[i + 1];
+		b->vars[n++] = pairs[i];
+		b->vars[n++] = pairs[i + 1];
 	}
+	b->vars[n] = NULL;
+}
+
+/* No placeholder set. */
+static void clear_vars(hwbuild *b)
+{
+	b->vars[0] = NULL;
 }
 
 /* Text id filled in from the placeholders set, into out: 0, or 1 when a
  * required value is missing. */
 static int expand(hwbuild *b, page_text_id id, sbuf *out)
 {
-	int rc = template_expand(text_of(b, id), lookup, b, out);
+	int rc = template_expand(text_of(b, id), template_pairs, (void *)b->vars, out);
 
 	if (rc < 0 && !b->failed) {
 		mc_error(b->err, "the text '%s' is not a valid template", page_text_key(id));
@@ -147,29 +140,15 @@ static page_block *add_text(hwbuild *b, page_kind kind, int level, const char *r
 	return blk;
 }
 
-/* A date as the model pages write it: "23 February 2024", "February 2024",
- * "2024". 1 written, 0 not a date. */
+/* A date as the model pages write it (page_date): 1 written, 0 not a
+ * date. */
 static int add_date(hwbuild *b, const char *iso, sbuf *out)
 {
-	struct norm_date date;
-	char day[8], year[8];
+	int rc = page_date(iso, 0, b->texts, b->english, out, b->failed ? NULL : b->err);
 
-	if (!iso || norm_date_parse(iso, strlen(iso), &date, NULL) != NORM_OK)
-		return 0;
-	mc_fmt(year, sizeof(year), "%d", date.year);
-	if (date.precision == DATE_YEAR) {
-		sbuf_adds(out, year);
-		return 1;
-	}
-	mc_fmt(day, sizeof(day), "%d", date.day);
-	{
-		const char *pairs[] = { "day", day, "year", year, "month_name",
-			text_of(b, (page_text_id)(PT_VALUE_MONTH_1 + date.month - 1)), NULL };
-
-		set_vars(b, pairs);
-	}
-	return expand(b, date.precision == DATE_MONTH ? PT_VALUE_DATE_MONTH : PT_VALUE_DATE_DAY,
-		      out) == 0;
+	if (rc < 0)
+		b->failed = 1;
+	return rc > 0;
 }
 
 /* ---- the specifications ---- */
@@ -264,7 +243,7 @@ static void add_specs(hwbuild *b, const hwlink_card *card)
 	sbuf_reset(&value);
 	sbuf_reset(&label);
 	if (card->since[0] && add_date(b, card->since, &value)) {
-		b->n = 0;
+		clear_vars(b);
 		if (expand(b, PT_LABEL_LAST_UPDATED, &label) == 0)
 			page_add(b->p, PAGE_PAIR, 0, NULL, label.data)->value = xstrdup(value.data);
 	}
@@ -293,7 +272,7 @@ static void add_trained(hwbuild *b, const hwlink_day *d, size_t card,
 {
 	size_t i, shown = 0;
 
-	b->n = 0;
+	clear_vars(b);
 	page_add(b->p, PAGE_OPEN, 0, "trained", NULL);
 	add_text(b, PAGE_HEADING, 2, NULL, PT_HWP_TRAINED_HEADING);
 	add_text(b, PAGE_PARAGRAPH, 0, "intro", PT_HWP_TRAINED_INTRO);
@@ -355,7 +334,7 @@ static void add_fitting(hwbuild *b, double memory, int bits, const hwpage_models
 				model_href(models, e->name);
 	}
 	if (!n) {
-		b->n = 0;
+		clear_vars(b);
 		add_text(b, PAGE_PARAGRAPH, 0, "empty", PT_HWP_RUN_NONE);
 	}
 	sbuf_release(&count);
@@ -370,7 +349,7 @@ static void add_run(hwbuild *b, const hwlink_card *card, const hwpage_models *mo
 	double memory;
 	size_t i;
 
-	b->n = 0;
+	clear_vars(b);
 	page_add(b->p, PAGE_OPEN, 0, "run", NULL);
 	add_text(b, PAGE_HEADING, 2, NULL, PT_HWP_RUN_HEADING);
 	if (!hwpage_memory(card, &memory)) {

@@ -182,10 +182,10 @@ typedef struct builder {
 /* The template of a text: the language's, else English. */
 static const char *text_of(builder *b, page_text_id id)
 {
-	if (b->texts && b->texts->text[id])
-		return b->texts->text[id];
-	if (b->english && b->english->text[id])
-		return b->english->text[id];
+	const char *t = page_text_of(b->texts, b->english, id);
+
+	if (t)
+		return t;
 	if (!b->failed)
 		mc_error(b->err, "no text for '%s' in language %s or in English "
 			 "(run modelcat translate)", text_keys[id],
@@ -1247,22 +1247,41 @@ int page_field_value(const char *name, const char *value, const model_view *cont
 	return rc;
 }
 
-int page_date(const char *iso, const page_texts *texts, const page_texts *english, sbuf *out,
-	      mc_err *err)
+int page_date(const char *iso, int month_only, const page_texts *texts,
+	      const page_texts *english, sbuf *out, mc_err *err)
 {
 	model_view nothing;
 	page none;
 	builder b;
-	int rc;
+	int written;
 
 	memset(&nothing, 0, sizeof(nothing));
-	page_init(&none, texts->lang);
+	page_init(&none, texts ? texts->lang : "en");
 	builder_init(&b, &none, &nothing, texts, english, err);
-	if (!add_date(&b, iso, 0, out))
-		sbuf_adds(out, iso);
-	rc = builder_finish(&b);
+	written = add_date(&b, iso, month_only, out);
+	if (b.failed)
+		written = -1;
+	builder_finish(&b);
 	page_release(&none);
-	return rc;
+	return written;
+}
+
+const char *page_text_of(const page_texts *texts, const page_texts *english, page_text_id id)
+{
+	if (texts && texts->text[id])
+		return texts->text[id];
+	if (english && english->text[id])
+		return english->text[id];
+	return NULL;
+}
+
+void page_text_plain(const page_texts *texts, const page_texts *english, page_text_id id,
+		     const char *const *pairs, sbuf *out)
+{
+	const char *t = page_text_of(texts, english, id);
+
+	if (!t || template_expand(t, template_pairs, (void *)pairs, out))
+		sbuf_adds(out, page_text_key(id));
 }
 
 /* ---- writing ---- */

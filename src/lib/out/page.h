@@ -373,10 +373,21 @@ void page_build_raw(page *p, const char *title, const char *html);
 int page_field_value(const char *field, const char *value, const struct model_view *context,
 		     const page_texts *texts, const page_texts *english, sbuf *label, sbuf *out,
 		     mc_err *err);
-/* A date (YYYY-MM-DD, YYYY-MM or YYYY) as pages write it ("16 July 2024")
- * into out; text that is no date as it is. 0, or -1 (err). */
-int page_date(const char *iso, const page_texts *texts, const page_texts *english, sbuf *out,
-	      mc_err *err);
+/* A date (YYYY-MM-DD, YYYY-MM or YYYY) as pages write it ("16 July 2024";
+ * "July 2024" for a month's precision or with month_only; "2024") into
+ * out: 1 written, 0 no date (nothing written), -1 a text of it missing or
+ * broken (err). */
+int page_date(const char *iso, int month_only, const page_texts *texts,
+	      const page_texts *english, sbuf *out, mc_err *err);
+
+/* The template of text id: the language's (texts), else English's, else
+ * NULL. Either may be NULL. */
+const char *page_text_of(const page_texts *texts, const page_texts *english, page_text_id id);
+/* Text id filled in from pairs (template_pairs: name, value, ..., NULL;
+ * NULL: none) appended to out; a text neither language has, or one that
+ * cannot be filled in: its key, so that what is missing shows. */
+void page_text_plain(const page_texts *texts, const page_texts *english, page_text_id id,
+		     const char *const *pairs, sbuf *out);
 
 /* Write the page as text: one line per title, heading and paragraph,
  * "- label" and "- value" lines per pair, "- text" per link. */

@@ -226,24 +226,14 @@ static int load_languages(render_run *r, const char *outdir, mc_err *err)
 	return 0;
 }
 
-static const char *no_value(void *ctx, const char *name, size_t len)
-{
-	(void)ctx;
-	(void)name;
-	(void)len;
-	return NULL;
-}
-
 /* Text id of texts (else of english) with no placeholder filled in; a
  * text neither has: its key, so that a missing one shows. */
 static char *word(const page_texts *texts, const page_texts *english, page_text_id id)
 {
-	const char *t = texts->text[id] ? texts->text[id] : english->text[id];
 	sbuf s;
 
 	sbuf_init(&s);
-	if (!t || template_expand(t, no_value, NULL, &s))
-		sbuf_adds(&s, page_text_key(id));
+	page_text_plain(texts, english, id, NULL, &s);
 	return sbuf_detach(&s, NULL);
 }
 

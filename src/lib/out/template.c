@@ -236,3 +236,13 @@ void template_fold_space(sbuf *s)
 	if (s->cap)
 		s->data[n] = '\0';
 }
+
+const char *template_pairs(void *ctx, const char *name, size_t len)
+{
+	const char *const *pairs = ctx;
+
+	for (; pairs && pairs[0]; pairs += 2)
+		if (strlen(pairs[0]) == len && !memcmp(pairs[0], name, len))
+			return pairs[1];
+	return NULL;
+}

@@ -40,6 +40,10 @@ int template_check(const char *tmpl, template_each_fn *each, void *ctx, mc_err *
  */
 int template_expand(const char *tmpl, template_lookup_fn *lookup, void *ctx, sbuf *out);
 
+/* A lookup over pairs (ctx: const char *const *, name, value, ..., NULL;
+ * NULL ctx: no value at all): the value as given (NULL: none). */
+const char *template_pairs(void *ctx, const char *name, size_t len);
+
 /* Does every placeholder of sub also occur in super? 1 yes, 0 no, -1 when
  * either is not a valid template. */
 int template_placeholders_within(const char *sub, const char *super);
