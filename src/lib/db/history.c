@@ -313,27 +313,15 @@ void history_keep(history *h, int (*keep)(const char *export_name, void *arg), v
 
 void history_release(history *h)
 {
-	size_t i, k;
+	size_t i;
 
 	if (!h)
 		return;
-	for (i = 0; i < h->records.n; i++) {
-		history_record *r = &h->records.items[i];
-
-		for (k = 0; k < r->versions.n; k++)
-			version_release(&r->versions.items[k]);
-		free(r->versions.items);
-		free(r->export);
-		free(r->name);
-		free(r->last_updated);
-	}
+	for (i = 0; i < h->records.n; i++)
+		record_release(&h->records.items[i]);
 	free(h->records.items);
-	for (i = 0; i < h->quarantined.n; i++) {
-		free(h->quarantined.items[i].as_of);
-		free(h->quarantined.items[i].export);
-		free(h->quarantined.items[i].file);
-		free(h->quarantined.items[i].reason);
-	}
+	for (i = 0; i < h->quarantined.n; i++)
+		quarantine_release(&h->quarantined.items[i]);
 	free(h->quarantined.items);
 	free(h->name);
 	memset(h, 0, sizeof(*h));

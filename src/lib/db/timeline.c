@@ -304,15 +304,10 @@ static int read_values(reader *r, sqlite3_stmt *st, enum timeline_kind kind, int
 		value = column_or_null(st, 3);
 		if (kind == TIMELINE_CHANGED)
 			other = column_or_null(st, 4);
-		if (kind == TIMELINE_CHANGED)
-			push(r, rec->model, column_text(st, 1), kind, rec->export,
-			     field, value, other);
-		else if (kind == TIMELINE_NEW_COLUMN)
-			push(r, rec->model, column_text(st, 1), kind, rec->export,
-			     field, NULL, value);
-		else
-			push(r, rec->model, column_text(st, 1), kind, rec->export,
-			     field, value, NULL);
+		/* a new column's value is the event's new value, else its old */
+		push(r, rec->model, column_text(st, 1), kind, rec->export, field,
+		     kind == TIMELINE_NEW_COLUMN ? NULL : value,
+		     kind == TIMELINE_NEW_COLUMN ? value : other);
 		free(value);
 		free(other);
 	}
