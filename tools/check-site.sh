@@ -166,4 +166,4 @@ PY
 	done
 done
 [ $status = 0 ] || fail "a page scored below the bar (accessibility, best practices, SEO 100; performance 95)"
-say "ok: 4 pages, Lighthouse $LIGHTHOUSE_VERSION"
+say "ok: $(echo $PAGES | wc -w | tr -d " ") pages, Lighthouse $LIGHTHOUSE_VERSION"
