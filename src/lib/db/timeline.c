@@ -425,6 +425,16 @@ static int event_same(const timeline_event *a, const timeline_event *b)
 	       !string_cmp(a->new, b->new) && (!per_export || !string_cmp(a->export, b->export));
 }
 
+/* Is e told already among kept[from..to) (one model's events so far, by
+ * date): by an event of its day that tells the same? */
+static int told(const timeline_event *kept, size_t from, size_t to, const timeline_event *e)
+{
+	while (to-- > from && !strcmp(kept[to].date, e->date))
+		if (event_same(&kept[to], e))
+			return 1;
+	return 0;
+}
+
 /* Put every model's events in order into t->all and give each model its
  * part, dropping the repeats: a change two exports logged, an export
  * taking the model up on a day it was already added. */
@@ -444,7 +454,7 @@ static void settle(reader *r)
 			added = 0;
 			m->events = &t->all[n];
 		}
-		if (n > first && event_same(&t->all[n - 1], &p->e))
+		if (told(t->all, first, n, &p->e))
 			continue;
 		if (p->e.kind == TIMELINE_ADDED && added++ && !strcmp(p->e.date, t->all[first].date))
 			continue;
