@@ -168,6 +168,10 @@ check_grep "the Dutch page is in Dutch" "^Wat erop draait$" "$TMP/nl.txt"
 mc render --hardware "$H100" --format html >"$TMP/h100.html" 2>&1
 check "the HTML page passes xmllint --html" sh -c "xmllint --html --noout '$TMP/h100.html' 2>&1 | (! grep -q .)"
 check_grep "the HTML page links its models' pages" '<li><a href="\.\./llama-3-3-70b-[0-9a-f]*\.html">' "$TMP/h100.html"
+hw_sha=$(python3 -c 'import gzip,hashlib,sys; print(hashlib.sha256(gzip.open(sys.argv[1]).read()).hexdigest())' "$HW")
+check_grep "the HTML page carries the citation block, naming the hardware file's SHA-256" \
+	"ml_hardware, [0-9-]*: <code>$hw_sha</code>" "$TMP/h100.html"
+check "the text page has no citation block" sh -c "! grep -q '$hw_sha' '$TMP/nl.txt'"
 check_status "render --hardware of an unknown name exits 3" 3 mc render --hardware "NVIDIA H999"
 check_grep "it says so in one line" "^modelcat-render: no hardware named 'NVIDIA H999' on $DAY" "$TMP/err"
 check_status "--hardware with a model NAME too is a usage error (exit 2)" 2 \

@@ -682,9 +682,10 @@ static int render_model(render_run *r, size_t i, mc_err *err)
 	return 0;
 }
 
-/* The citation block of the index in language lang: each export's
- * latest file, and the bundle's README citation. */
-static char *cite_of_index(render_run *r, size_t lang)
+/* The citation block of a page on the whole data (an index, a card's
+ * page) in texts: each export's latest file, and the bundle's README
+ * citation. */
+static char *cite_of_data(render_run *r, const page_texts *texts)
 {
 	char key[40];
 	size_t n = cite_latest(&r->cite, r->cited);
@@ -692,9 +693,13 @@ static char *cite_of_index(render_run *r, size_t lang)
 
 	sbuf_init(&out);
 	mc_fmt(key, sizeof(key), "epochai:%s", r->as_of ? r->as_of : "");
-	cite_html(&out, 2, &r->texts[lang], &r->texts[0], key, CITE_TITLE, r->cited, n,
-		  r->cite.readme);
+	cite_html(&out, 2, texts, &r->texts[0], key, CITE_TITLE, r->cited, n, r->cite.readme);
 	return sbuf_detach(&out, NULL);
+}
+
+static char *cite_of_index(render_run *r, size_t lang)
+{
+	return cite_of_data(r, &r->texts[lang]);
 }
 
 /* Language j's chart files and the page of their data beside its index,
@@ -844,15 +849,19 @@ static int render_hardware_pages(render_run *r, mc_err *err)
 
 			mc_fmt(stem, sizeof(stem), "%.*s", (int)strlen(files[i]) - 5, files[i]);
 			page_init(&p, r->langs[j]);
-			rc = hwpage_build(&p, &r->links, i, &models, &r->texts[j], &r->texts[0], err) ||
-			     write_hardware_page(r, &p, j, stem, err);
+			rc = hwpage_build(&p, &r->links, i, &models, &r->texts[j], &r->texts[0], err);
+			if (!rc)
+				page_add_raw(&p, cite_of_index(r, j));
+			rc = rc || write_hardware_page(r, &p, j, stem, err);
 			page_release(&p);
 			r->stats->hardware_files += 2;
 		}
 		page_init(&p, r->langs[j]);
 		rc = rc || hwpage_build_index(&p, &r->links, files, r->as_of, &r->texts[j],
-					      &r->texts[0], err) ||
-		     write_hardware_page(r, &p, j, "index", err);
+					      &r->texts[0], err);
+		if (!rc)
+			page_add_raw(&p, cite_of_index(r, j));
+		rc = rc || write_hardware_page(r, &p, j, "index", err);
 		page_release(&p);
 		r->stats->hardware_files += 2;
 	}
@@ -1013,8 +1022,9 @@ int render_hardware(catalogue *cat, const char *name, const char *lang, int html
 				 " its catalogue is translations/%s.xlf)", lang, lang);
 		goto out;
 	}
-	if (hwlink_load(cat, as_of, &r.links, err))
+	if (hwlink_load(cat, as_of, &r.links, err) || cite_load(cat, as_of, &r.cite, err))
 		goto out;
+	r.cited = xcalloc(r.cite.n + 1, sizeof(*r.cited));
 	if (!(card = hwlink_card_named(&r.links, name))) {
 		rc = 1;
 		goto out;
@@ -1026,6 +1036,7 @@ int render_hardware(catalogue *cat, const char *name, const char *lang, int html
 	if (hwpage_build(&p, &r.links, (size_t)(card - r.links.cards), &models,
 			 strcmp(lang, "en") ? &texts : &r.texts[0], &r.texts[0], err))
 		goto out;
+	page_add_raw(&p, cite_of_data(&r, strcmp(lang, "en") ? &texts : &r.texts[0]));
 	if (html)
 		page_render_html(&p, out);
 	else
