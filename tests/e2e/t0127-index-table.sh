@@ -242,6 +242,37 @@ set -- $(dump "file://$TMP/probe.html" | sed -n 's/.*data-w="\([0-9]*\) \([0-9]*
 check "at 400 px the page does not scroll sideways (scrollWidth ${1:-?}, width ${2:-?})" \
 	test -n "${2:-}" -a "${2:-999}" -le 400 -a "${1:-999}" -le "${2:-0}"
 check "the table scrolls in its own region (${3:-?} px wide)" test "${3:-0}" -gt "${2:-999}"
+# the organisation select gets its options the first time it is used: a
+# copy of the index whose last script focuses it, as a reader tabbing to
+# it would; its options then are every organisation of the CSV, once
+sed 's|</body>|<script>setTimeout(function () { document.getElementById("f-org").focus(); }, 50);</script></body>|' \
+	"$TMP/site/en/index.html" >"$TMP/site/en/focus.html"
+dump "file://$TMP/site/en/focus.html" >"$TMP/focus.html"
+python3 - "$CSV" "$TMP/focus.html" "$TMP/site/en/index.html" >"$TMP/options" <<'EOF'
+import csv, gzip, html.parser, io, sys
+raw = gzip.open(sys.argv[1], "rb").read() if sys.argv[1].endswith(".gz") else open(sys.argv[1], "rb").read()
+want = {o.strip() for r in csv.DictReader(io.StringIO(raw.decode("utf-8-sig"))) if r.get("Model", "").strip()
+        for o in r.get("Organization", "").split(",") if o.strip()}
+class P(html.parser.HTMLParser):
+    def __init__(self):
+        super().__init__(); self.inside = False; self.options = []; self.text = None
+    def handle_starttag(self, tag, a):
+        if tag == "select": self.inside = dict(a).get("id") == "f-org"
+        if tag == "option" and self.inside: self.text = ""
+    def handle_data(self, d):
+        if self.text is not None: self.text += d
+    def handle_endtag(self, tag):
+        if tag == "option" and self.text is not None: self.options.append(self.text); self.text = None
+        if tag == "select": self.inside = False
+def options(path):
+    p = P(); p.feed(open(path, encoding="utf-8").read()); return p.options
+before, after = options(sys.argv[3]), options(sys.argv[2])
+print("before", len(before))
+print("after", len(after) == len(set(after)) and set(after[1:]) == want and after[0] == "All",
+      len(after), len(want))
+EOF
+check_grep "the page as published holds one organisation option, All" "^before 1$" "$TMP/options"
+check_grep "focused, the select offers every organisation of the CSV, once each" "^after True " "$TMP/options"
 check_grep "the script shows the controls" "^form shown False$" "$TMP/dynamic"
 check_grep "#org=OpenAI leaves exactly the models whose organisation list holds OpenAI" \
 	"^openai True" "$TMP/dynamic"

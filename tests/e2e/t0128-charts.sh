@@ -106,8 +106,11 @@ for lang in ("en", "nl"):
     w = words(lang)
     svg = ET.parse(os.path.join(pages, lang, "index.compute.svg")).getroot()
     marks = [g for g in svg.iter(SVG + "g") if g.get("class") == "marks"][0]
-    print("marks", lang, len(marks.findall(SVG + "circle")) == len(charted),
-          len(marks.findall(SVG + "circle")), len(charted))
+    # the marks: one path, a circle of radius 3 per model as its own
+    # subpath (a move to the circle's left and two half arcs)
+    drawn = re.findall(r"M([0-9.]+) ([0-9.]+)a3 3 0 1 0 6 0a3 3 0 1 0-6 0",
+                       "".join(p.get("d") for p in marks.findall(SVG + "path")))
+    print("marks", lang, len(drawn) == len(charted), len(drawn), len(charted))
     print("title", lang, svg.find(SVG + "title").text == html.unescape(w["chart.compute.title"]))
     desc = svg.find(SVG + "desc").text or ""
     print("desc", lang, "{:,}".format(len(charted)) in desc)

@@ -59,7 +59,7 @@ typedef struct chart {
 /* A mark of a scatter chart. */
 typedef struct chart_point {
 	double x, y;                 /* in values */
-	const char *label;           /* the mark's own <title>, or NULL; borrowed */
+	const char *label;           /* its name, for a table of the data, or NULL; borrowed */
 } chart_point;
 
 /* A bar of a bar chart: a label on the left, a bar along x. */
@@ -88,9 +88,10 @@ void chart_axis_years(chart_axis *a, double min, double max);
  * axis, an empty range). */
 int chart_place(const chart *c, double x, double y, double *px, double *py);
 
-/* Append c with one circle per point inside the ranges (in the group
- * <g class="marks">), as a complete SVG document, to out. Points outside
- * are left out. Returns the number of marks drawn. */
+/* Append c with a circle (radius 3) per point inside the ranges, each a
+ * subpath "Mx y..." of the one path in the group <g class="marks">, as a
+ * complete SVG document, to out. Points outside are left out. Returns
+ * the number of marks drawn. */
 size_t chart_scatter_svg(const chart *c, const chart_point *points, size_t n, sbuf *out);
 
 /* Append c as a horizontal bar chart of bars along x (y unused), one row

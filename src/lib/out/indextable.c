@@ -192,7 +192,21 @@ static void controls(const index_table_row *rows, size_t n, const index_table_wo
 	sbuf_adds(out, "\">\n");
 	control_open(out, "q", w->search, "input");
 	sbuf_adds(out, " type=\"search\"></div>\n");
-	select_items(out, "org", w->columns[INDEX_COL_ORGANISATION], &orgs, w->any);
+	/* the organisations (a thousand and more) not as options but as a
+	 * list the script makes them from when the select is first used: a
+	 * select measures every option it holds to size itself, some 60 ms
+	 * of the index's loading. No name holds a comma (the lists are split
+	 * on commas). */
+	control_open(out, "org", w->columns[INDEX_COL_ORGANISATION], "select");
+	sbuf_adds(out, " data-options=\"");
+	for (i = 0; i < orgs.n; i++) {
+		if (i)
+			sbuf_adds(out, ",");
+		html_text(out, orgs.items[i]);
+	}
+	sbuf_adds(out, "\">");
+	option(out, "", w->any);
+	sbuf_adds(out, "</select></div>\n");
 	select_items(out, "domain", w->domain, &domains, w->any);
 	control_open(out, "weights", w->columns[INDEX_COL_WEIGHTS], "select");
 	sbuf_adds(out, ">");
