@@ -172,6 +172,54 @@ hw_sha=$(python3 -c 'import gzip,hashlib,sys; print(hashlib.sha256(gzip.open(sys
 check_grep "the HTML page carries the citation block, naming the hardware file's SHA-256" \
 	"ml_hardware, [0-9-]*: <code>$hw_sha</code>" "$TMP/h100.html"
 check "the text page has no citation block" sh -c "! grep -q '$hw_sha' '$TMP/nl.txt'"
+
+# the chart of memory against the models that fit: an SVG image in the
+# page (a data: URL); its first bar the card's memory, highlighted, then
+# the three largest models that fit at 16, 8 and 4 bits (the CSVs' fit
+# rule, largest first), each bar as long as its memory on the chart's own
+# axis; its table the same rows
+mc render --hardware "$RTX" --format html >"$TMP/rtx.html" 2>&1
+python3 - "$TMP/ref.json" "$TMP/rtx.html" "$RTX" >"$TMP/chart.out" <<'PY'
+import base64, html, json, re, sys
+import xml.etree.ElementTree as ET
+SVG = "{http://www.w3.org/2000/svg}"
+ref, page, card = json.load(open(sys.argv[1])), open(sys.argv[2], encoding="utf-8").read(), sys.argv[3]
+memory = ref["memory"][card]
+def size(b):   # the pages' way with bytes, for sizes of 10 GB and more
+    return "%s GB" % format(round(b / 1e9), ",")
+want = [(card, memory, size(memory))]
+largest = sorted(ref["open"], key=lambda pn: (-pn[0], pn[1].encode()))
+for bits in (16, 8, 4):
+    fit = [(n, p) for p, n in largest if p * bits / 8 <= 0.9 * memory * (1 + 1e-12)][:3]
+    want += [("%s at %d-bit" % (n, bits), p * bits / 8, size(p * bits / 8)) for n, p in fit]
+m = re.search(r'<img src="data:image/svg\+xml;base64,([A-Za-z0-9+/=]+)" alt="([^"]*)"', page)
+svg = ET.fromstring(base64.b64decode(m.group(1)))
+print("title", svg.find(SVG + "title").text == "%s: memory against the largest models that fit" % card
+      and html.unescape(m.group(2)) == svg.find(SVG + "title").text)
+print("desc", "card's 24 GB of memory" in (svg.find(SVG + "desc").text or ""))
+ticks = [(float(t.text.replace(",", "")), float(t.get("x"))) for g in svg.iter(SVG + "g")
+         if g.get("class") == "x-axis" for t in g.iter(SVG + "text") if t.get("class") == "tick"]
+per_gb = (ticks[-1][1] - ticks[0][1]) / (ticks[-1][0] - ticks[0][0])
+bars = [g for g in svg.iter(SVG + "g") if g.get("class") == "bars"][0]
+labels = [t.text for t in bars.findall(SVG + "text")]
+rects = bars.findall(SVG + "rect")
+print("labels", labels == ["%s: %s" % (n, s) for n, _, s in want], len(labels), len(want))
+print("lengths", len(rects) == len(want) and all(abs(float(r.get("width")) - b / 1e9 * per_gb) < 0.2
+                                                 for r, (_, b, _) in zip(rects, want)))
+print("highlight", [r.get("fill") for r in rects].count(rects[0].get("fill")) == 1)
+table = re.search(r'<div class="chart-data"><table>.*?<tbody>(.*?)</tbody>', page, re.S).group(1)
+rows = [(html.unescape(a), b) for a, b in re.findall(r'<tr><th scope="row">(.*?)</th><td>(.*?)</td></tr>', table)]
+print("table", rows == [(n, s) for n, _, s in want])
+PY
+check_grep "the RTX 4090's chart: an SVG image titled with the card" "^title True$" "$TMP/chart.out"
+check_grep "described in words, with the card's memory" "^desc True$" "$TMP/chart.out"
+check_grep "its bars: the card's 24 GB, then the three largest models that fit at 16, 8 and 4 bits" \
+	"^labels True " "$TMP/chart.out"
+check_grep "each bar as long as its memory on the chart's axis" "^lengths True$" "$TMP/chart.out"
+check_grep "the card's bar alone highlighted" "^highlight True$" "$TMP/chart.out"
+check_grep "the chart's table holds the same rows" "^table True$" "$TMP/chart.out"
+check "the page with its chart passes xmllint --html" sh -c "xmllint --html --noout '$TMP/rtx.html' 2>&1 | (! grep -q .)"
+check "the text page has no chart" sh -c "! grep -q 'memory against the largest' '$TMP/rtx.txt'"
 check_status "render --hardware of an unknown name exits 3" 3 mc render --hardware "NVIDIA H999"
 check_grep "it says so in one line" "^modelcat-render: no hardware named 'NVIDIA H999' on $DAY" "$TMP/err"
 check_status "--hardware with a model NAME too is a usage error (exit 2)" 2 \

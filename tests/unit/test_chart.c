@@ -334,6 +334,26 @@ static void catalogue(void)
 	page_texts_release(&en);
 }
 
+static void linear_axis(double max, double step, double end)
+{
+	chart_axis a;
+
+	chart_axis_linear(&a, max);
+	CHECK(a.scale == CHART_LINEAR && a.min == 0 && fabs(a.step - step) < 1e-12 &&
+	      fabs(a.max - end) < 1e-9, "[0, %g]: a tick every %g, to %g (%g, %g)", max, step, end,
+	      a.step, a.max);
+}
+
+static void linear_axes(void)
+{
+	linear_axis(24, 5, 25);           /* 24 GB: 5 intervals of 5 */
+	linear_axis(80, 10, 80);          /* a whole number of steps ends on max */
+	linear_axis(192, 25, 200);        /* 8 intervals of 25 */
+	linear_axis(8, 1, 8);
+	linear_axis(0.3, 0.05, 0.3);      /* below 1, ending on max despite rounding */
+	linear_axis(0, 0.2, 1);           /* no range: [0, 1] */
+}
+
 int main(void)
 {
 	scales();
@@ -342,6 +362,7 @@ int main(void)
 	outside();
 	no_points();
 	bars();
+	linear_axes();
 	decimal_years();
 	catalogue();
 	return unit_done();

@@ -34,6 +34,16 @@ static void check_csv(const char *in, const char *want)
 	sbuf_release(&out);
 }
 
+static void check_base64(const char *in, size_t len, const char *want)
+{
+	sbuf out;
+
+	sbuf_init(&out);
+	textout_base64(&out, in, len);
+	CHECK_STR(out.len ? out.data : "", want, "base64 of %zu bytes", len);
+	sbuf_release(&out);
+}
+
 int main(void)
 {
 	check_json("plain", 5, "\"plain\"");
@@ -57,5 +67,15 @@ int main(void)
 	check_csv("say \"hi\"", "\"say \"\"hi\"\"\"");
 	check_csv("two\nlines", "\"two\nlines\"");
 	check_csv(" padded ", "\" padded \"");
+
+	/* RFC 4648's test vectors, and bytes above 127 */
+	check_base64("", 0, "");
+	check_base64("f", 1, "Zg==");
+	check_base64("fo", 2, "Zm8=");
+	check_base64("foo", 3, "Zm9v");
+	check_base64("foob", 4, "Zm9vYg==");
+	check_base64("fooba", 5, "Zm9vYmE=");
+	check_base64("foobar", 6, "Zm9vYmFy");
+	check_base64("\xff\xfe\x00<", 4, "//4APA==");
 	return unit_done();
 }

@@ -195,3 +195,28 @@ void textout_html(sbuf *out, const char *s, size_t len)
 		}
 	}
 }
+
+void textout_base64(sbuf *out, const void *data, size_t len)
+{
+	static const char digits[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	const unsigned char *p = data;
+	size_t i;
+
+	for (i = 0; i + 2 < len; i += 3) {
+		unsigned long v = (unsigned long)p[i] << 16 | (unsigned long)p[i + 1] << 8 | p[i + 2];
+
+		sbuf_addc(out, digits[v >> 18 & 63]);
+		sbuf_addc(out, digits[v >> 12 & 63]);
+		sbuf_addc(out, digits[v >> 6 & 63]);
+		sbuf_addc(out, digits[v & 63]);
+	}
+	if (i < len) {
+		unsigned long v = (unsigned long)p[i] << 16 | (i + 1 < len ? (unsigned long)p[i + 1] << 8 : 0);
+
+		sbuf_addc(out, digits[v >> 18 & 63]);
+		sbuf_addc(out, digits[v >> 12 & 63]);
+		sbuf_addc(out, i + 1 < len ? digits[v >> 6 & 63] : '=');
+		sbuf_addc(out, '=');
+	}
+}

@@ -24,4 +24,8 @@ void textout_json_utf8(sbuf *out, const char *s, size_t len);
  * text and in quoted attribute values. Invalid UTF-8 becomes U+FFFD. */
 void textout_html(sbuf *out, const char *s, size_t len);
 
+/* Append the len bytes at data in base64 (RFC 4648, with padding): the
+ * body of a data: URL. */
+void textout_base64(sbuf *out, const void *data, size_t len);
+
 #endif

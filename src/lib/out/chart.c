@@ -47,6 +47,25 @@ void chart_axis_log(chart_axis *a, double min, double max)
 	a->max = pow(10, hi);
 }
 
+void chart_axis_linear(chart_axis *a, double max)
+{
+	static const double steps[] = { 1, 2, 2.5, 5, 10 };
+	double unit;
+	size_t i;
+
+	if (!(max > 0) || isinf(max))
+		max = 1;
+	unit = pow(10, floor(log10(max / 8)));
+	for (i = 0; i + 1 < sizeof(steps) / sizeof(steps[0]); i++)
+		if (max / (steps[i] * unit) <= 8 + 1e-9)
+			break;
+	a->scale = CHART_LINEAR;
+	a->ticks = CHART_TICKS_NUMBER;
+	a->step = steps[i] * unit;
+	a->min = 0;
+	a->max = ceil(max / a->step - 1e-9) * a->step;
+}
+
 void chart_axis_years(chart_axis *a, double min, double max)
 {
 	static const int steps[] = { 1, 2, 5, 10, 20, 25, 50 };
@@ -297,19 +316,20 @@ size_t chart_bars_svg(const chart *c, const chart_bar *bars, size_t n, sbuf *out
 	svg_open(c, out);
 	svg_x_axis(c, out);
 	svg_frame(c, out);
+	/* a row per bar: its label on the upper part (labels are long, the
+	 * names of models), the bar on the lower */
 	sbuf_adds(out, "<g class=\"bars\" font-size=\"11\">\n");
 	for (i = 0; i < n; i++) {
 		double y = MARGIN_TOP + row * (double)i, f;
 
-		sbuf_addf(out, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" "
-			  "dominant-baseline=\"central\" fill=\"#333\">", MARGIN_LEFT - 6,
-			  y + row / 2);
+		sbuf_addf(out, "<text x=\"%.1f\" y=\"%.1f\" dominant-baseline=\"central\" "
+			  "fill=\"#333\">", zero + 4, y + row * 0.3);
 		xml_text(out, bars[i].label);
 		sbuf_adds(out, "</text>");
 		if (!axis_fraction(&c->x, bars[i].value, &f)) {
 			sbuf_addf(out, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
-				  "fill=\"%s\"/>", zero, y + row * 0.15, plot_x(c, f) - zero,
-				  row * 0.7, bars[i].highlight ? highlight_colour : mark_colour);
+				  "fill=\"%s\"/>", zero, y + row * 0.55, plot_x(c, f) - zero,
+				  row * 0.35, bars[i].highlight ? highlight_colour : mark_colour);
 			drawn++;
 		}
 		sbuf_addc(out, '\n');

@@ -78,6 +78,9 @@ void chart_init(chart *c);
  * only when its own values do, not each time the catalogue's extremes
  * move a little. */
 void chart_axis_log(chart_axis *a, double min, double max);
+/* Axis a over [0, max] (max > 0), a tick every 1, 2, 2.5 or 5 times a
+ * power of ten, at most 8 intervals, the end on a tick at or above max. */
+void chart_axis_linear(chart_axis *a, double max);
 /* Axis a over the whole years holding [min, max] (decimal years), a tick
  * every 1, 2, 5, 10, 20, 25 or 50 years, at most 10 intervals, the ends
  * on ticks (as chart_axis_log). */
@@ -95,7 +98,7 @@ int chart_place(const chart *c, double x, double y, double *px, double *py);
 size_t chart_scatter_svg(const chart *c, const chart_point *points, size_t n, sbuf *out);
 
 /* Append c as a horizontal bar chart of bars along x (y unused), one row
- * per bar, labels at the left, to out. A bar whose value cannot be placed
+ * per bar, its label above it, to out. A bar whose value cannot be placed
  * gets a label and no bar. Returns the number of bars drawn. */
 size_t chart_bars_svg(const chart *c, const chart_bar *bars, size_t n, sbuf *out);
 

@@ -1,4 +1,6 @@
 #include "out/hwpage.h"
+#include "base/textout.h"
+#include "out/chart.h"
 #include "out/format.h"
 #include "out/template.h"
 
@@ -343,6 +345,146 @@ static void add_fitting(hwbuild *b, double memory, int bits, const hwpage_models
 	sbuf_release(&item);
 }
 
+/* ---- the chart of memory against the models that fit ---- */
+
+static void html_of(sbuf *out, const char *s)
+{
+	textout_html(out, s, strlen(s));
+}
+
+/* The figure's HTML, as the index's (chart.h): heading, description, the
+ * image, and a table of its n bars (name, memory) for screen readers. */
+static void memory_figure(hwbuild *b, const chart *c, const sbuf *names, const sbuf *sizes,
+			  size_t n, const sbuf *svg, sbuf *out)
+{
+	size_t i;
+
+	sbuf_adds(out, "<div class=\"chart\">\n<h3>");
+	html_of(out, c->title);
+	sbuf_adds(out, "</h3>\n<p class=\"chart-desc\">");
+	html_of(out, c->desc);
+	sbuf_adds(out, "</p>\n<div class=\"chart-frame\"><img src=\"data:image/svg+xml;base64,");
+	textout_base64(out, svg->data, svg->len);
+	sbuf_adds(out, "\" alt=\"");
+	html_of(out, c->title);
+	sbuf_addf(out, "\" width=\"%d\" height=\"%d\"></div>\n", c->width, c->height);
+	sbuf_adds(out, "<div class=\"chart-data\"><table>\n<caption>");
+	html_of(out, c->title);
+	sbuf_adds(out, "</caption>\n<thead><tr><th scope=\"col\">");
+	html_of(out, text_of(b, PT_HWP_CHART_COLUMN));
+	sbuf_adds(out, "</th><th scope=\"col\">");
+	html_of(out, text_of(b, PT_HWP_LABEL_MEMORY));
+	sbuf_adds(out, "</th></tr></thead>\n<tbody>\n");
+	for (i = 0; i < n; i++) {
+		sbuf_adds(out, "<tr><th scope=\"row\">");
+		html_of(out, names[i].data);
+		sbuf_adds(out, "</th><td>");
+		html_of(out, sizes[i].data);
+		sbuf_adds(out, "</td></tr>\n");
+	}
+	sbuf_adds(out, "</tbody>\n</table></div>\n</div>\n");
+}
+
+#define CHART_PER_WIDTH 3       /* models drawn at each width of the weights */
+#define CHART_BARS (1 + 3 * CHART_PER_WIDTH)
+
+/* The chart's bars: the card's memory (highlighted), then the largest
+ * CHART_PER_WIDTH models that fit at 16, 8 and 4 bits, each at the memory
+ * its weights take; labels (the table's first column) into names[],
+ * their memory as the pages write it into sizes[]. Returns the bars. */
+static size_t chart_bars(hwbuild *b, const hwlink_card *card, double memory,
+			 const hwpage_models *models, chart_bar *bars, sbuf *names, sbuf *sizes)
+{
+	static const int widths[] = { 16, 8, 4 };
+	size_t i, w, n = 1;
+
+	sbuf_adds(&names[0], card->name);
+	format_bytes(memory, &sizes[0]);
+	bars[0].value = memory / 1e9;
+	bars[0].highlight = 1;
+	for (w = 0; w < sizeof(widths) / sizeof(widths[0]); w++) {
+		size_t shown = 0;
+		char bits[8];
+
+		mc_fmt(bits, sizeof(bits), "%d", widths[w]);
+		for (i = 0; i < models->nrunnable && shown < CHART_PER_WIDTH; i++) {
+			const page_index_entry *e = &models->entries[models->runnable[i]];
+			const char *pairs[] = { "name", e->name, "bits", bits, NULL };
+
+			if (!hwpage_fits(e->parameters, widths[w], memory))
+				continue;
+			set_vars(b, pairs);
+			if (expand(b, PT_HWP_CHART_MODEL, &names[n]) != 0)
+				continue;
+			format_bytes(e->parameters * widths[w] / 8, &sizes[n]);
+			bars[n].value = e->parameters * widths[w] / 8 / 1e9;
+			n++;
+			shown++;
+		}
+	}
+	return n;
+}
+
+/* The figure: its title, its description, the chart as an SVG image (in
+ * the page, as a data: URL: it is this page's alone) and its data as a
+ * table. Nothing when no model fits. */
+static void add_memory_chart(hwbuild *b, const hwlink_card *card, double memory,
+			     const hwpage_models *models)
+{
+	chart_bar bars[CHART_BARS];
+	sbuf names[CHART_BARS], sizes[CHART_BARS], labels[CHART_BARS], title, desc, axis, svg, html;
+	size_t i, n;
+
+	memset(bars, 0, sizeof(bars));
+	for (i = 0; i < CHART_BARS; i++) {
+		sbuf_init(&names[i]);
+		sbuf_init(&sizes[i]);
+		sbuf_init(&labels[i]);
+	}
+	sbuf_init(&title);
+	sbuf_init(&desc);
+	sbuf_init(&axis);
+	sbuf_init(&svg);
+	sbuf_init(&html);
+	n = chart_bars(b, card, memory, models, bars, names, sizes);
+	{
+		const char *pairs[] = { "name", card->name, "memory", sizes[0].data, NULL };
+
+		set_vars(b, pairs);
+		expand(b, PT_HWP_CHART_TITLE, &title);
+		expand(b, PT_HWP_CHART_DESC, &desc);
+		clear_vars(b);
+		expand(b, PT_HWP_CHART_AXIS, &axis);
+	}
+	if (n > 1 && !b->failed) {
+		chart c;
+
+		chart_init(&c);
+		c.title = title.data;
+		c.desc = desc.data;
+		c.x.label = axis.data;
+		chart_axis_linear(&c.x, memory / 1e9);
+		c.height = 16 + 52 + 36 * (int)n;
+		for (i = 0; i < n; i++) {
+			sbuf_addf(&labels[i], "%s: %s", names[i].data, sizes[i].data);
+			bars[i].label = labels[i].data;
+		}
+		chart_bars_svg(&c, bars, n, &svg);
+		memory_figure(b, &c, names, sizes, n, &svg, &html);
+		page_add(b->p, PAGE_RAW, 0, NULL, html.data);
+	}
+	for (i = 0; i < CHART_BARS; i++) {
+		sbuf_release(&names[i]);
+		sbuf_release(&sizes[i]);
+		sbuf_release(&labels[i]);
+	}
+	sbuf_release(&title);
+	sbuf_release(&desc);
+	sbuf_release(&axis);
+	sbuf_release(&svg);
+	sbuf_release(&html);
+}
+
 static void add_run(hwbuild *b, const hwlink_card *card, const hwpage_models *models)
 {
 	static const int bits[] = { 16, 8, 4 };
@@ -366,6 +508,7 @@ static void add_run(hwbuild *b, const hwlink_card *card, const hwpage_models *mo
 			add_text(b, PAGE_PARAGRAPH, 0, "intro", PT_HWP_RUN_RULE);
 		}
 		sbuf_release(&mem);
+		add_memory_chart(b, card, memory, models);
 		for (i = 0; i < sizeof(bits) / sizeof(bits[0]); i++)
 			add_fitting(b, memory, bits[i], models);
 	}

@@ -185,6 +185,11 @@ struct frame;
 	X(HWP_RUN_BITS, "hwpage.run.bits") \
 	X(HWP_RUN_NONE, "hwpage.run.none") \
 	X(HWP_RUN_ITEM, "hwpage.run.item") \
+	X(HWP_CHART_TITLE, "hwpage.chart.title") \
+	X(HWP_CHART_DESC, "hwpage.chart.desc") \
+	X(HWP_CHART_MODEL, "hwpage.chart.model") \
+	X(HWP_CHART_AXIS, "hwpage.chart.axis") \
+	X(HWP_CHART_COLUMN, "hwpage.chart.column") \
 	X(HWP_INDEX_TITLE, "hwpage.index.title") \
 	X(HWP_INDEX_INTRO, "hwpage.index.intro") \
 	X(HWP_INDEX_ITEM, "hwpage.index.item") \
