@@ -222,6 +222,10 @@ check("index_en", os.path.join(root, "pages/en/index.html"), "en", every)
 check("index_nl", os.path.join(root, "pages/nl/index.html"), "nl", every)
 check("model_en", os.path.join(root, "pages/en/%s.html" % stem), "en", None)
 check("model_nl", os.path.join(root, "pages/nl/%s.html" % stem), "nl", None)
+check("charts_en", os.path.join(root, "pages/en/index.charts.html"), "en", every)
+check("charts_nl", os.path.join(root, "pages/nl/index.charts.html"), "nl", every)
+# the newest audit cites the data as it stood on its day: every latest file
+check("audit", os.path.join(root, "audit", newest + ".html"), "en", every)
 # the Dutch part of the root page has its own block, in Dutch
 page = open(os.path.join(root, "index.html"), encoding="utf-8").read()
 part = page[page.find('<div class="language" lang="nl">'):]
@@ -230,7 +234,7 @@ print("root_nl", html.unescape(words("nl")["cite.heading"]) in html.unescape(par
 print("newest", newest)
 EOF
 sed 's/^/# /' "$TMP/cite"
-for p in root_en index_en index_nl model_en model_nl; do
+for p in root_en index_en index_nl model_en model_nl charts_en charts_nl audit; do
 	check_grep "$p: the citation lists the source files with their SHA-256" \
 		"^$p files True sha True " "$TMP/cite"
 	check_grep "$p: it names the snapshot's date, the credit and the licence (link)" \

@@ -138,9 +138,12 @@ static void test_html(const diff_result *d, const audit_links *l)
 	      at(&out, "<h2 id=\"volatile\">Changed only in volatile fields (1)</h2>") > 0,
 	      "HTML: substantive and volatile sections counted apart");
 	CHECK(at(&out, "<td>Mistral OCR</td>") > 0 && at(&out, "/var/") < 0, "HTML: quarantined row named, no path");
+	CHECK(at(&out, "<div class=\"cite\">CITED</div>") > at(&out, "<td>Mistral OCR</td>") &&
+	      at(&out, ".cite pre{") > 0, "HTML: the citation block after the changes, and its style");
 	sbuf_reset(&out);
 	audit_html(d, &out);
 	CHECK(at(&out, "<a ") < 0, "HTML without links: no link at all");
+	CHECK(at(&out, "class=\"cite\"") < 0 && at(&out, ".cite") < 0, "HTML without links: no citation block");
 	sbuf_release(&out);
 }
 
@@ -171,7 +174,8 @@ static void test_feed(const diff_result *d)
 int main(void)
 {
 	char *vol[] = { S("Citations") };
-	audit_links l = { "2025-05-06", NULL, 1, "../pages/en", has_page, NULL, vol, 1, NULL, NULL };
+	audit_links l = { "2025-05-06", NULL, 1, "../pages/en", has_page, NULL, vol, 1, NULL,
+			  "<div class=\"cite\">CITED</div>\n", NULL };
 	diff_result d;
 
 	make(&d);

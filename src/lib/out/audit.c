@@ -1,6 +1,7 @@
 #include "out/audit.h"
 #include "out/format.h"
 #include "out/render.h"
+#include "out/cite.h"
 #include "base/textout.h"
 
 #include <stdlib.h>
@@ -853,7 +854,8 @@ void audit_html_linked(const diff_result *d, const audit_links *l, sbuf *out)
 		  d->to, d->added.n, d->removed.n, d->renamed.n, audit_changed_count(d));
 	frame_head(f, description.data, out);
 	sbuf_release(&description);
-	sbuf_addf(out, "<style>%s%s</style>\n</head>\n<body>\n", audit_style, f ? frame_style : "");
+	sbuf_addf(out, "<style>%s%s%s</style>\n</head>\n<body>\n", audit_style, f ? frame_style : "",
+		  l && l->cite ? cite_style : "");
 	frame_header(f, out);
 	html_nav(out, l);
 	sbuf_adds(out, "<h1>Changes from ");
@@ -912,6 +914,8 @@ void audit_html_linked(const diff_result *d, const audit_links *l, sbuf *out)
 	html_quarantined(d, out);
 	column_values_section(d, out, HELD_HTML);
 	held_section(d, out, HELD_HTML);
+	if (l && l->cite)
+		sbuf_adds(out, l->cite);
 	html_nav(out, l);
 	sbuf_adds(out, "</body>\n</html>\n");
 }

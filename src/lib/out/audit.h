@@ -34,6 +34,9 @@ typedef struct audit_links {
 	/* the citation stored with the snapshot (a bundle's README.md,
 	 * db/credit.h), printed "Source: ..."; NULL: none */
 	const char *citation;
+	/* the citation block (cite.h's HTML) at the end of the HTML audit;
+	 * NULL: none */
+	const char *cite;
 	const frame *frame;          /* the site's frame around the HTML (NULL: none) */
 } audit_links;
 

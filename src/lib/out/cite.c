@@ -26,14 +26,29 @@ void cite_release(cite_set *c)
 	memset(c, 0, sizeof(*c));
 }
 
+const char cite_style[] =
+	".cite{margin-top:2rem;border-top:1px solid #d5d9e0}\n"
+	".cite code,.cite pre{font-size:.85rem;overflow-wrap:anywhere}\n"
+	".cite pre{white-space:pre-wrap;background:#f5f6f8;padding:.5rem .75rem}\n";
+
 size_t cite_latest(const cite_set *c, const provenance_file **out)
+{
+	return cite_latest_on(c, NULL, out);
+}
+
+size_t cite_latest_on(const cite_set *c, const char *day, const provenance_file **out)
 {
 	size_t i, k = 0;
 
-	/* by export, then date: the last of each export's run */
-	for (i = 0; i < c->n; i++)
-		if (i + 1 == c->n || strcmp(c->files[i].export, c->files[i + 1].export))
+	/* by export, then date: the last of each export's run on or before day */
+	for (i = 0; i < c->n; i++) {
+		if (day && strcmp(c->files[i].day, day) > 0)
+			continue;
+		if (k && !strcmp(out[k - 1]->export, c->files[i].export))
+			out[k - 1] = &c->files[i];
+		else
 			out[k++] = &c->files[i];
+	}
 	return k;
 }
 

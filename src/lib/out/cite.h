@@ -47,6 +47,12 @@ void cite_release(cite_set *c);
 /* The latest file of each export into out (room for c->n entries; they
  * point into c). Returns how many. */
 size_t cite_latest(const cite_set *c, const provenance_file **out);
+/* The same among the files dated on or before day (the data of that
+ * day's snapshot). */
+size_t cite_latest_on(const cite_set *c, const char *day, const provenance_file **out);
+
+/* The citation block's CSS, for every page that carries one. */
+extern const char cite_style[];
 
 /* The files model m's values come from (see above) into out (room for
  * c->n entries). Returns how many. */

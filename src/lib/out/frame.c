@@ -1,4 +1,5 @@
 #include "out/frame.h"
+#include "out/cite.h"
 #include "base/textout.h"
 
 #include <string.h>
@@ -136,10 +137,7 @@ static const char root_style[] =
 	"h2{font-size:1.3rem;margin:2rem 0 .5rem}\n"
 	".language{border-top:1px solid #d5d9e0}\n"
 	"a{color:#0b57d0}\n"
-	"li{margin:.35rem 0}\n"
-	/* the downloads and the citation block (cite.h) */
-	".cite code,.cite pre{font-size:.85rem;overflow-wrap:anywhere}\n"
-	".cite pre{white-space:pre-wrap;background:#f5f6f8;padding:.5rem .75rem}\n";
+	"li{margin:.35rem 0}\n";
 
 /* One language's part of the root page. */
 static void root_part(const frame_root_text *t, const char *day, sbuf *out)
@@ -188,7 +186,9 @@ void frame_root_html(const frame_root_text *t, size_t n, const char *published_d
 	text(out, t[0].f->site_name);
 	sbuf_adds(out, "</title>\n");
 	frame_head(t[0].f, t[0].about, out);
-	sbuf_addf(out, "<style>\n%s%s</style>\n</head>\n<body>\n", root_style, frame_style);
+	/* the downloads and the citation block (cite.h) */
+	sbuf_addf(out, "<style>\n%s%s%s</style>\n</head>\n<body>\n", root_style, cite_style,
+		  frame_style);
 	frame_header(t[0].f, out);
 	sbuf_adds(out, "<div class=\"main\" role=\"main\">\n<h1>");
 	text(out, t[0].f->site_name);

@@ -7,6 +7,7 @@
 #include "base/strmap.h"
 #include "out/frame.h"
 #include "out/indextable.h"
+#include "out/cite.h"
 
 #include <stdlib.h>
 #include <math.h>
@@ -1354,9 +1355,6 @@ static const char page_style[] =
 	/* a long index lays out the entries on screen first */
 	"ul.models li{content-visibility:auto;contain-intrinsic-size:auto 1.5em}\n"
 	/* the citation block (cite.h) */
-	".cite{margin-top:2rem;border-top:1px solid #d5d9e0}\n"
-	".cite code,.cite pre{font-size:.85rem;overflow-wrap:anywhere}\n"
-	".cite pre{white-space:pre-wrap;background:#f5f6f8;padding:.5rem .75rem}\n"
 	"@media (max-width:32rem){dl{grid-template-columns:1fr;gap:0}dd{margin-bottom:.5rem}"
 	"h1{font-size:1.45rem}}\n"
 	"@media print{body{font-size:11pt;color:#000}.page{max-width:none;padding:0}"
@@ -1471,6 +1469,7 @@ void page_render_html(const page *p, sbuf *out)
 	frame_head(p->frame, p->description, out);
 	sbuf_adds(out, "<style>\n");
 	sbuf_adds(out, page_style);
+	sbuf_adds(out, cite_style);
 	if (p->frame)
 		sbuf_adds(out, frame_style);
 	if (p->style)

@@ -722,6 +722,10 @@ static int index_charts(render_run *r, size_t j, page *p, mc_err *err)
 	     write_file(r->dirs[j], CHART_COMPUTE_FILE, &compute, err) ||
 	     write_file(r->dirs[j], CHART_PARAMETERS_FILE, &parameters, err);
 	if (!rc) {
+		char *cite = cite_of_index(r, j);
+
+		sbuf_adds(&tables, cite);
+		free(cite);
 		page_build_raw(&data, title, tables.data);
 		rc = write_page_framed(r, &data, j, CHART_DATA_PAGE, err);
 	}

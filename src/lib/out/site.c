@@ -307,6 +307,8 @@ typedef struct publish {
 	frame frame;                 /* the frame of the audit pages (English) */
 	frame_alt *alts;             /* its other languages */
 	download_set downloads;      /* the version's downloads (download.h) */
+	cite_set cite;               /* what the audits cite (build_audits) */
+	page_texts english;          /* their words */
 	mc_err *err;
 } publish;
 
@@ -661,7 +663,7 @@ static void remove_stale(publish *p)
 static const char *const audit_kinds[] = { "txt", "json", "html" };
 
 /* The audits' format: a new one makes every audit again. */
-#define AUDIT_FORMAT "audit-4"
+#define AUDIT_FORMAT "audit-5"   /* 5: the citation block */
 
 /* What snapshot i's audit depends on: it, the snapshots before and after
  * it (its links), the volatile fields, the audit's format and the words
@@ -861,15 +863,27 @@ static int audit_make(publish *p, size_t i)
 
 	audit_links links = { i ? p->snaps[i - 1].label : NULL,
 			      i + 1 < p->nsnaps ? p->snaps[i + 1].label : NULL, 1, "../pages/en",
-			      has_page, p, p->volatile_fields, p->nvolatile, NULL, &p->frame };
+			      has_page, p, p->volatile_fields, p->nvolatile, NULL, NULL, &p->frame };
 
-	char *citation = NULL;
+	char *citation = NULL, key[40];
+	const provenance_file **files = xcalloc(p->cite.n + 1, sizeof(*files));
+	size_t nfiles = cite_latest_on(&p->cite, s->day, files);
+	sbuf cite;
 
-	if (credit_citation(p->cat, s->id, &citation, p->err) < 0)
+	/* the citation block of the data as it stood that day */
+	sbuf_init(&cite);
+	mc_fmt(key, sizeof(key), "epochai:%s", s->day);
+	cite_html(&cite, 2, &p->english, &p->english, key, CITE_TITLE, files, nfiles, NULL);
+	links.cite = cite.data;
+	free(files);
+	if (credit_citation(p->cat, s->id, &citation, p->err) < 0) {
+		sbuf_release(&cite);
 		return -1;
+	}
 	links.citation = citation;
 	if (query_diff_snapshots(p->cat, i ? p->snaps[i - 1].id : 0, s->id, &d, p->err)) {
 		free(citation);
+		sbuf_release(&cite);
 		return -1;
 	}
 	if (!was_published(p, s))
@@ -902,6 +916,7 @@ static int audit_make(publish *p, size_t i)
 	sbuf_release(&text);
 	diff_result_release(&d);
 	free(citation);
+	sbuf_release(&cite);
 	p->stats->audits++;
 	return rc;
 }
@@ -911,10 +926,15 @@ static int audit_make(publish *p, size_t i)
 static int build_audits(publish *p, site_row *rows)
 {
 	size_t i;
+	int rc = 0;
 
-	if (models_load(p))
+	if (models_load(p) || cite_load(p->cat, p->as_of, &p->cite, p->err))
 		return -1;
-	for (i = 0; i < p->nsnaps; i++) {
+	if (translate_load(p->cat, "en", &p->english, p->err) < 0) {
+		cite_release(&p->cite);
+		return -1;
+	}
+	for (i = 0; !rc && i < p->nsnaps; i++) {
 		site_row *r = &rows[i];
 
 		mc_fmt(r->label, sizeof(r->label), "%s", p->snaps[i].label);
@@ -922,9 +942,11 @@ static int build_audits(publish *p, site_row *rows)
 		mc_fmt(r->loaded, sizeof(r->loaded), "%s", p->snaps[i].loaded);
 		fingerprint(p, i, r->third);
 		if (!audit_reuse(p, r->label, r->third) && audit_make(p, i))
-			return -1;
+			rc = -1;
 	}
-	return 0;
+	page_texts_release(&p->english);
+	cite_release(&p->cite);
+	return rc;
 }
 
 /* The published snapshots no longer in the catalogue join the withdrawn. */
