@@ -1,7 +1,6 @@
 #include "out/audit.h"
 #include "out/format.h"
 #include "out/render.h"
-#include "out/cite.h"
 #include "base/textout.h"
 
 #include <stdlib.h>

@@ -26,11 +26,6 @@ void cite_release(cite_set *c)
 	memset(c, 0, sizeof(*c));
 }
 
-const char cite_style[] =
-	".cite{margin-top:2rem;border-top:1px solid #d5d9e0}\n"
-	".cite code,.cite pre{font-size:.85rem;overflow-wrap:anywhere}\n"
-	".cite pre{white-space:pre-wrap;background:#f5f6f8;padding:.5rem .75rem}\n";
-
 size_t cite_latest(const cite_set *c, const provenance_file **out)
 {
 	return cite_latest_on(c, NULL, out);

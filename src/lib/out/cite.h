@@ -51,9 +51,6 @@ size_t cite_latest(const cite_set *c, const provenance_file **out);
  * day's snapshot). */
 size_t cite_latest_on(const cite_set *c, const char *day, const provenance_file **out);
 
-/* The citation block's CSS, for every page that carries one. */
-extern const char cite_style[];
-
 /* The files model m's values come from (see above) into out (room for
  * c->n entries). Returns how many. */
 size_t cite_model(const cite_set *c, const struct model_view *m, const provenance_file **out);

@@ -1,8 +1,12 @@
 #include "out/frame.h"
-#include "out/cite.h"
 #include "base/textout.h"
 
 #include <string.h>
+
+const char cite_style[] =
+	".cite{margin-top:2rem;border-top:1px solid #d5d9e0}\n"
+	".cite code,.cite pre{font-size:.85rem;overflow-wrap:anywhere}\n"
+	".cite pre{white-space:pre-wrap;background:#f5f6f8;padding:.5rem .75rem}\n";
 
 const char frame_style[] =
 	".site{border-bottom:1px solid #d5d9e0;background:#f5f6f8}\n"

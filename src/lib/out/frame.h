@@ -57,6 +57,8 @@ typedef struct frame {
 
 /* The header's CSS, print rules included: part of a framed page's <style>. */
 extern const char frame_style[];
+/* The CSS of the citation block (cite.h), for every page that carries one. */
+extern const char cite_style[];
 
 /* The head's shared lines: the meta description (NULL: none), then, with
  * a frame (f not NULL), the hreflang links and the empty icon. */

@@ -7,7 +7,6 @@
 #include "base/strmap.h"
 #include "out/frame.h"
 #include "out/indextable.h"
-#include "out/cite.h"
 
 #include <stdlib.h>
 #include <math.h>
