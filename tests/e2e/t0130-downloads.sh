@@ -226,6 +226,8 @@ check("charts_en", os.path.join(root, "pages/en/index.charts.html"), "en", every
 check("charts_nl", os.path.join(root, "pages/nl/index.charts.html"), "nl", every)
 # the newest audit cites the data as it stood on its day: every latest file
 check("audit", os.path.join(root, "audit", newest + ".html"), "en", every)
+check("audits", os.path.join(root, "audit", "index.html"), "en", every)
+check("site_changes", os.path.join(root, "audit", "site.html"), "en", every)
 # the Dutch part of the root page has its own block, in Dutch
 page = open(os.path.join(root, "index.html"), encoding="utf-8").read()
 part = page[page.find('<div class="language" lang="nl">'):]
@@ -234,7 +236,7 @@ print("root_nl", html.unescape(words("nl")["cite.heading"]) in html.unescape(par
 print("newest", newest)
 EOF
 sed 's/^/# /' "$TMP/cite"
-for p in root_en index_en index_nl model_en model_nl charts_en charts_nl audit; do
+for p in root_en index_en index_nl model_en model_nl charts_en charts_nl audit audits site_changes; do
 	check_grep "$p: the citation lists the source files with their SHA-256" \
 		"^$p files True sha True " "$TMP/cite"
 	check_grep "$p: it names the snapshot's date, the credit and the licence (link)" \

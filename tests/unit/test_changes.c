@@ -112,7 +112,7 @@ static void tsv(void)
 	changes_json(NULL, 0, &out);
 	CHECK_STR(out.data, "{\"site_changes\": []}\n", "json: none");
 	sbuf_reset(&out);
-	changes_html(c, 2, "../pages/en", NULL, NULL, NULL, &out);
+	changes_html(c, 2, "../pages/en", NULL, NULL, NULL, NULL, &out);
 	CHECK(!strstr(out.data, "<b>&amp;") && strstr(out.data, "&lt;b&gt;&amp;amp;"),
 	      "html: a name escaped");
 	CHECK(!strstr(out.data, "why <not>") && strstr(out.data, "why &lt;not&gt;"),
@@ -134,9 +134,12 @@ static void links(void)
 	sbuf out;
 
 	sbuf_init(&out);
-	changes_html(&c, 1, "../pages/en", every_page, NULL, NULL, &out);
+	changes_html(&c, 1, "../pages/en", every_page, NULL, NULL, "<div class=\"cite\">C</div>\n",
+		     &out);
 	CHECK(strstr(out.data, "<a href=\"../pages/en/gpt-4-") != NULL, "html: a model with a page linked");
 	CHECK(strstr(out.data, "<li>two\nlines</li>") != NULL, "html: a model without one is not");
+	CHECK(strstr(out.data, "<div class=\"cite\">C</div>\n</body>") != NULL &&
+	      strstr(out.data, ".cite pre{") != NULL, "html: it ends with the citation block, styled");
 	sbuf_release(&out);
 }
 

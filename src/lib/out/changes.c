@@ -195,7 +195,7 @@ static void html_str(sbuf *out, const char *s)
 
 void changes_html(const site_change *c, size_t n, const char *pages,
 		  int (*has_page)(void *arg, const char *name), void *arg, const frame *f,
-		  sbuf *out)
+		  const char *cite, sbuf *out)
 {
 	size_t i, k;
 	char stem[128];
@@ -207,7 +207,8 @@ void changes_html(const site_change *c, size_t n, const char *pages,
 		   " snapshot's audit gives: new page texts, a new renderer, withdrawn snapshots.", out);
 	sbuf_addf(out, "<style>body{font:15px/1.45 system-ui,sans-serif;margin:0 auto;"
 		  "max-width:40em;padding:1em;overflow-wrap:anywhere;color:#222}a{color:#0b57d0}"
-		  ".site{margin:-1em -1em 0}%s</style>\n</head>\n<body>\n", f ? frame_style : "");
+		  ".site{margin:-1em -1em 0}%s%s</style>\n</head>\n<body>\n", f ? frame_style : "",
+		  cite ? cite_style : "");
 	frame_header(f, out);
 	sbuf_adds(out, "<p><a href=\"index.html\">All audits</a></p>\n<h1>Site-wide changes</h1>\n"
 		  "<p>Pages that changed for a reason no snapshot's audit gives: new page texts, a"
@@ -243,6 +244,8 @@ void changes_html(const site_change *c, size_t n, const char *pages,
 		}
 		sbuf_adds(out, "</ul>\n");
 	}
+	if (cite)
+		sbuf_adds(out, cite);
 	sbuf_adds(out, "</body>\n</html>\n");
 }
 

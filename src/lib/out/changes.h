@@ -57,12 +57,13 @@ void changes_parse(const char *text, site_change **list, size_t *n);
 /* The published forms, newest first. pages: the folder of the English
  * pages relative to the audit ("../pages/en"); has_page(arg, name) says
  * whether a model has a page to link; f: the site's frame around the HTML
- * (frame.h; NULL: none). */
+ * (frame.h; NULL: none); cite: the citation block the HTML ends with
+ * (cite.h; NULL: none). */
 void changes_text(const site_change *c, size_t n, sbuf *out);
 void changes_json(const site_change *c, size_t n, sbuf *out);
 void changes_html(const site_change *c, size_t n, const char *pages,
 		  int (*has_page)(void *arg, const char *name), void *arg, const frame *f,
-		  sbuf *out);
+		  const char *cite, sbuf *out);
 
 void changes_release(site_change *c, size_t n);
 

@@ -144,7 +144,8 @@ static void add_html(sbuf *out, const char *s)
 }
 
 void feed_index_html(char *const *labels, const char *const *counts, size_t n,
-		     char *const *withdrawn, size_t nw, size_t nsite, const frame *f, sbuf *out)
+		     char *const *withdrawn, size_t nw, size_t nsite, const frame *f,
+		     const char *cite, sbuf *out)
 {
 	size_t i;
 
@@ -156,8 +157,8 @@ void feed_index_html(char *const *labels, const char *const *counts, size_t n,
 	sbuf_addf(out, "<link rel=\"alternate\" type=\"application/atom+xml\""
 		  " href=\"feed.atom\">\n<style>body{font:15px/1.45 system-ui,sans-serif;margin:0 auto;"
 		  "max-width:40em;padding:1em;overflow-wrap:anywhere;color:#222}"
-		  "a{color:#0b57d0}.site{margin:-1em -1em 0}%s</style>\n</head>\n<body>\n",
-		  f ? frame_style : "");
+		  "a{color:#0b57d0}.site{margin:-1em -1em 0}%s%s</style>\n</head>\n<body>\n",
+		  f ? frame_style : "", cite ? cite_style : "");
 	frame_header(f, out);
 	sbuf_adds(out, "<h1>Audits</h1>\n"
 		  "<p>What changed in the catalogue at each snapshot (<a href=\"feed.atom\">feed</a>).</p>\n<ul>\n");
@@ -194,5 +195,7 @@ void feed_index_html(char *const *labels, const char *const *counts, size_t n,
 		       " audit gives (new page texts, a new renderer, withdrawn snapshots):"
 		       " <a href=\"site.html\">%zu on record</a> (<a href=\"site.txt\">text</a>,"
 		       " <a href=\"site.json\">JSON</a>).</p>\n", nsite);
+	if (cite)
+		sbuf_adds(out, cite);
 	sbuf_adds(out, "</body>\n</html>\n");
 }

@@ -48,8 +48,10 @@ int feed_atom(const feed_site *site, const feed_entry *e, size_t n, sbuf *out, m
 /* The audit index page: the n audit labels (newest first), each linking
  * to LABEL.html, .txt and .json with its counts (counts[i], NULL: none),
  * then the nw withdrawn snapshot labels, then a link to site.html, the
- * nsite site-wide changes (changes.h); framed by f (NULL: no frame). */
+ * nsite site-wide changes (changes.h); framed by f (NULL: no frame);
+ * ending with cite, a citation block's HTML (cite.h; NULL: none). */
 void feed_index_html(char *const *labels, const char *const *counts, size_t n,
-		     char *const *withdrawn, size_t nw, size_t nsite, const frame *f, sbuf *out);
+		     char *const *withdrawn, size_t nw, size_t nsite, const frame *f,
+		     const char *cite, sbuf *out);
 
 #endif

@@ -309,6 +309,9 @@ typedef struct publish {
 	download_set downloads;      /* the version's downloads (download.h) */
 	cite_set cite;               /* what the audits cite (build_audits) */
 	page_texts english;          /* their words */
+	char *cite_now;              /* the citation block of the newest data, in
+					English: the audit index, the site-wide
+					changes (build_audits) */
 	mc_err *err;
 } publish;
 
@@ -944,6 +947,19 @@ static int build_audits(publish *p, site_row *rows)
 		if (!audit_reuse(p, r->label, r->third) && audit_make(p, i))
 			rc = -1;
 	}
+	if (!rc) {
+		const provenance_file **files = xcalloc(p->cite.n + 1, sizeof(*files));
+		size_t n = cite_latest(&p->cite, files);
+		char key[40];
+		sbuf now;
+
+		sbuf_init(&now);
+		mc_fmt(key, sizeof(key), "epochai:%s", p->as_of);
+		cite_html(&now, 2, &p->english, &p->english, key, CITE_TITLE, files, n,
+			  p->cite.readme);
+		p->cite_now = sbuf_detach(&now, NULL);
+		free(files);
+	}
 	page_texts_release(&p->english);
 	cite_release(&p->cite);
 	return rc;
@@ -1081,7 +1097,8 @@ static int build_feed(publish *p)
 	if (!rc)
 		rc = write_file(path, out.data, out.len, p->err);
 	sbuf_reset(&out);
-	feed_index_html(labels, sums, p->nsnaps, gone, p->nwithdrawn, p->nchanges, &p->frame, &out);
+	feed_index_html(labels, sums, p->nsnaps, gone, p->nwithdrawn, p->nchanges, &p->frame,
+			p->cite_now, &out);
 	mc_fmt(path, sizeof(path), "%s/audit/index.html", p->build);
 	if (!rc)
 		rc = write_file(path, out.data, out.len, p->err);
@@ -1296,7 +1313,7 @@ static int write_changes(publish *p)
 			changes_json(p->changes, p->nchanges, &out);
 		else
 			changes_html(p->changes, p->nchanges, "../pages/en", has_page, p,
-				     &p->frame, &out);
+				     &p->frame, p->cite_now, &out);
 		mc_fmt(path, sizeof(path), "%s/%s", p->build, kinds[k]);
 		rc = write_file(path, out.data, out.len, p->err);
 	}
@@ -1775,6 +1792,7 @@ out:
 	changes_release(p.changes, p.nchanges);
 	render_words_free(p.words, p.nwords);
 	download_release(&p.downloads);
+	free(p.cite_now);
 	free(p.alts);
 	mc_free_strings(p.volatile_fields, p.nvolatile);
 	free(p.snaps);
