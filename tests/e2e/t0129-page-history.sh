@@ -74,6 +74,10 @@ def words(lang):
         out[m.group(1)] = html.unescape(t.group(1))
     return out
 def fill(template, **values):
+    # an optional group is left out when a placeholder in it has no value
+    template = re.sub(r'<g id="[^"]*" ctype="x-optional">(.*?)</g>',
+                      lambda m: m.group(1) if all(k in values for k in re.findall(
+                          r'<x id="([a-z_]+)"/>', m.group(1))) else "", template)
     return re.sub(r'<x id="([a-z_]+)"/>', lambda m: values[m.group(1)], template)
 def day(w, iso):
     y, m, d = iso.split("-")
@@ -182,6 +186,43 @@ print("links", links > 0)
 print("dead", dead)
 print("wrong", wrong)
 EOF
+# GPT-4 on 2025-11-01: a Citations change logged by more than one export,
+# each from its own value before, names its export (a change two exports
+# logged alike is told once, naming one of them); values from the CSVs
+python3 - "$SNAP" "$TMP/site/.modelcat/current" "$TOP/tests/e2e" >"$TMP/named" <<'EOF'
+import csv, glob, html, io, re, sys
+snap, root, lib = sys.argv[1:4]
+sys.path.insert(0, lib)
+import storeref
+DAY = "2025-11-01"
+def citations(f):
+    for r in csv.DictReader(io.StringIO(storeref.text(f), newline="")):
+        if (r.get("Model") or r.get("System") or "").strip() == "GPT-4":
+            return r.get("Citations", "").strip()
+    return None
+def number(x):
+    return "{:,}".format(int(float(x)))
+fs = storeref.files(snap)
+want = {}
+for f in fs:
+    if f[0] != DAY:
+        continue
+    prev = [g for g in fs if g[1] == f[1] and g[0] < DAY and citations(g)]
+    old, new = (citations(prev[-1]) if prev else None), citations(f)
+    if old and new and float(old) != float(new):
+        want.setdefault((number(old), number(new)), []).append(f[1])
+page = open(glob.glob(root + "/pages/en/gpt-4-*.html")[0], encoding="utf-8").read()
+dl = re.search(r'<dl class="history">(.*?)</dl>', page, re.S).group(1)
+day = re.search(r'<dt><a href="[^"]*%s\.html">.*?</dt><dd>(.*?)</dd>' % DAY, dl, re.S).group(1)
+shown = [html.unescape(i) for i in re.findall(r"<li>(Citations: .*?)</li>", day)]
+told = [re.fullmatch(r"Citations: (\S+) \u2192 (\S+) \(in (\w+)\)", i) for i in shown]
+ok = len(want) > 1 and all(told) and len(told) == len(want) and \
+    {(m.group(1), m.group(2)) for m in told} == set(want) and \
+    all(m.group(3) in want[(m.group(1), m.group(2))] for m in told)
+print("named", ok, shown, want)
+EOF
+check_grep "a change two exports logged from different values names each export (GPT-4, 2025-11-01)" \
+	"^named True" "$TMP/named"
 check_grep "History sections link their dates" "^links True" "$TMP/links"
 check_grep "every History date link resolves" "^dead 0$" "$TMP/links"
 check_grep "each leads to an audit page of a date" "^wrong 0$" "$TMP/links"

@@ -58,8 +58,32 @@ static int change_value(const section *s, const char *field, const char *value, 
 	return rc;
 }
 
-/* The sentence telling event e (the first event is the model's addition). */
-static int event_text(const section *s, const timeline_event *e, int first, sbuf *out)
+/* Did event i's field change in another export on its day too? (Each
+ * export logs its own change, from its own value before: the sentence
+ * then names the export.) */
+static int changed_elsewhere(const timeline_model *life, size_t i)
+{
+	const timeline_event *e = &life->events[i];
+	size_t k;
+
+	if (e->kind != TIMELINE_CHANGED || !e->field)
+		return 0;
+	for (k = i; k > 0 && !strcmp(life->events[k - 1].date, e->date); k--)
+		;
+	for (; k < life->n && !strcmp(life->events[k].date, e->date); k++) {
+		const timeline_event *o = &life->events[k];
+
+		if (k != i && o->kind == TIMELINE_CHANGED && o->field && !strcmp(o->field, e->field) &&
+		    o->export && e->export && strcmp(o->export, e->export))
+			return 1;
+	}
+	return 0;
+}
+
+/* The sentence telling event e (the first event is the model's addition);
+ * named: name its export in a change. */
+static int event_text(const section *s, const timeline_event *e, int first, int named,
+		      sbuf *out)
 {
 	static const page_text_id ids[] = {
 		PT_HISTORY_ADDED_EXPORT, PT_HISTORY_RETURNED, PT_HISTORY_RENAMED,
@@ -84,7 +108,7 @@ static int event_text(const section *s, const timeline_event *e, int first, sbuf
 		     (e->kind != TIMELINE_COLUMN_REMOVED && change_value(s, e->field, e->new, &new));
 	}
 	pairs[0] = "export";
-	pairs[1] = e->export ? e->export : "";
+	pairs[1] = e->export && (e->kind != TIMELINE_CHANGED || named) ? e->export : "";
 	pairs[2] = "field";
 	pairs[3] = label.data;
 	pairs[4] = "old";
@@ -152,7 +176,7 @@ static int add_dates(section *s, int text, sbuf *html)
 				add(s, PAGE_PARAGRAPH, 0, NULL, xstrdup(shown.data))->text_only = 1;
 		}
 		sbuf_reset(&line);
-		rc = event_text(s, e, i == 0, &line);
+		rc = event_text(s, e, i == 0, changed_elsewhere(s->life, i), &line);
 		if (rc)
 			break;
 		sbuf_adds(html, "<li>");
