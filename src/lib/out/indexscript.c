@@ -19,6 +19,8 @@ const char index_table_style[] =
 	".filters div{display:flex;flex-direction:column}\n"
 	".filters label{font-size:.9rem;font-weight:600}\n"
 	".filters input,.filters select,.filters button{font:inherit;font-size:.95rem;padding:.25rem .4rem;max-width:15rem}\n"
+	/* as wide before its options are made (on first use) as after */
+	"#f-org{width:15rem}\n"
 	".shown{color:#444;margin:.5rem 0;min-height:1.5em}\n"
 	".table{overflow-x:auto;margin:.5rem 0 1.5rem}\n"
 	/* a fixed grid of columns in every row, so the rows are laid out
