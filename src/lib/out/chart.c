@@ -633,6 +633,24 @@ static void data_table(const words *w, const chart_kind *k, const chart *c,
 	free(value);
 }
 
+void chart_figure_open(const chart *c, int level, const char *src, const sbuf *svg, sbuf *out)
+{
+	sbuf_addf(out, "<div class=\"chart\">\n<h%d>", level);
+	xml_text(out, c->title);
+	sbuf_addf(out, "</h%d>\n<p class=\"chart-desc\">", level);
+	xml_text(out, c->desc);
+	sbuf_adds(out, "</p>\n<div class=\"chart-frame\"><img src=\"");
+	if (src) {
+		xml_text(out, src);
+	} else {
+		sbuf_adds(out, "data:image/svg+xml;base64,");
+		textout_base64(out, svg->data, svg->len);
+	}
+	sbuf_adds(out, "\" alt=\"");
+	xml_text(out, c->title);
+	sbuf_addf(out, "\" width=\"%d\" height=\"%d\"></div>\n", c->width, c->height);
+}
+
 /* The index's figure of one chart: heading, description, the picture
  * (its file), a link to its data table; the table into tables. */
 static void index_figure(const words *w, const chart_kind *k, const chart *c,
@@ -641,14 +659,9 @@ static void index_figure(const words *w, const chart_kind *k, const chart *c,
 {
 	char *more = word(w, PT_CHART_DATA_LINK);
 
-	sbuf_adds(html, "<div class=\"chart\">\n<h2>");
-	xml_text(html, c->title);
-	sbuf_adds(html, "</h2>\n<p class=\"chart-desc\">");
-	xml_text(html, c->desc);
-	sbuf_addf(html, "</p>\n<div class=\"chart-frame\"><img src=\"%s\" alt=\"", k->file);
-	xml_text(html, c->title);
-	sbuf_addf(html, "\" width=\"%d\" height=\"%d\"></div>\n<p class=\"chart-more\">"
-		  "<a href=\"%s.html#%s\">", c->width, c->height, CHART_DATA_PAGE, k->anchor);
+	chart_figure_open(c, 2, k->file, NULL, html);
+	sbuf_addf(html, "<p class=\"chart-more\"><a href=\"%s.html#%s\">", CHART_DATA_PAGE,
+		  k->anchor);
 	xml_text(html, more);
 	sbuf_adds(html, "</a></p>\n</div>\n");
 	data_table(w, k, c, p, entry_of, n, e, tables);

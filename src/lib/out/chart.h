@@ -102,6 +102,13 @@ size_t chart_scatter_svg(const chart *c, const chart_point *points, size_t n, sb
  * gets a label and no bar. Returns the number of bars drawn. */
 size_t chart_bars_svg(const chart *c, const chart_bar *bars, size_t n, sbuf *out);
 
+/* The start of a page's figure of c: <div class="chart">, the title as a
+ * heading of level (2 to 4), the description, and the picture, an <img>
+ * of src (a file beside the page) or, src NULL, of svg itself as a data:
+ * URL (a chart that page alone shows). The caller adds what follows (a
+ * link, a table) and the closing "</div>\n". */
+void chart_figure_open(const chart *c, int level, const char *src, const sbuf *svg, sbuf *out);
+
 /* ---- the catalogue's charts ---- */
 
 /* The files of a language's charts, beside its index. */

@@ -18,6 +18,9 @@ int hwpage_memory(const hwlink_card *card, double *bytes)
 	return format_parse_number(hwlink_value(card, "Memory (bytes)"), bytes) == 0 && *bytes > 0;
 }
 
+/* The widths of the weights, in bits, the pages tell what fits at. */
+static const int fit_widths[] = { 16, 8, 4 };
+
 /* ---- the models ---- */
 
 static const page_index_entry *sort_entries;
@@ -352,22 +355,15 @@ static void html_of(sbuf *out, const char *s)
 	textout_html(out, s, strlen(s));
 }
 
-/* The figure's HTML, as the index's (chart.h): heading, description, the
- * image, and a table of its n bars (name, memory) for screen readers. */
+/* The figure's HTML (chart_figure_open: heading, description, the image
+ * in the page), and a table of its n bars (name, memory) for screen
+ * readers. */
 static void memory_figure(hwbuild *b, const chart *c, const sbuf *names, const sbuf *sizes,
 			  size_t n, const sbuf *svg, sbuf *out)
 {
 	size_t i;
 
-	sbuf_adds(out, "<div class=\"chart\">\n<h3>");
-	html_of(out, c->title);
-	sbuf_adds(out, "</h3>\n<p class=\"chart-desc\">");
-	html_of(out, c->desc);
-	sbuf_adds(out, "</p>\n<div class=\"chart-frame\"><img src=\"data:image/svg+xml;base64,");
-	textout_base64(out, svg->data, svg->len);
-	sbuf_adds(out, "\" alt=\"");
-	html_of(out, c->title);
-	sbuf_addf(out, "\" width=\"%d\" height=\"%d\"></div>\n", c->width, c->height);
+	chart_figure_open(c, 3, NULL, svg, out);
 	sbuf_adds(out, "<div class=\"chart-data\"><table>\n<caption>");
 	html_of(out, c->title);
 	sbuf_adds(out, "</caption>\n<thead><tr><th scope=\"col\">");
@@ -386,7 +382,7 @@ static void memory_figure(hwbuild *b, const chart *c, const sbuf *names, const s
 }
 
 #define CHART_PER_WIDTH 3       /* models drawn at each width of the weights */
-#define CHART_BARS (1 + 3 * CHART_PER_WIDTH)
+#define CHART_BARS (1 + sizeof(fit_widths) / sizeof(fit_widths[0]) * CHART_PER_WIDTH)
 
 /* The chart's bars: the card's memory (highlighted), then the largest
  * CHART_PER_WIDTH models that fit at 16, 8 and 4 bits, each at the memory
@@ -395,29 +391,28 @@ static void memory_figure(hwbuild *b, const chart *c, const sbuf *names, const s
 static size_t chart_bars(hwbuild *b, const hwlink_card *card, double memory,
 			 const hwpage_models *models, chart_bar *bars, sbuf *names, sbuf *sizes)
 {
-	static const int widths[] = { 16, 8, 4 };
 	size_t i, w, n = 1;
 
 	sbuf_adds(&names[0], card->name);
 	format_bytes(memory, &sizes[0]);
 	bars[0].value = memory / 1e9;
 	bars[0].highlight = 1;
-	for (w = 0; w < sizeof(widths) / sizeof(widths[0]); w++) {
+	for (w = 0; w < sizeof(fit_widths) / sizeof(fit_widths[0]); w++) {
 		size_t shown = 0;
 		char bits[8];
 
-		mc_fmt(bits, sizeof(bits), "%d", widths[w]);
+		mc_fmt(bits, sizeof(bits), "%d", fit_widths[w]);
 		for (i = 0; i < models->nrunnable && shown < CHART_PER_WIDTH; i++) {
 			const page_index_entry *e = &models->entries[models->runnable[i]];
 			const char *pairs[] = { "name", e->name, "bits", bits, NULL };
 
-			if (!hwpage_fits(e->parameters, widths[w], memory))
+			if (!hwpage_fits(e->parameters, fit_widths[w], memory))
 				continue;
 			set_vars(b, pairs);
 			if (expand(b, PT_HWP_CHART_MODEL, &names[n]) != 0)
 				continue;
-			format_bytes(e->parameters * widths[w] / 8, &sizes[n]);
-			bars[n].value = e->parameters * widths[w] / 8 / 1e9;
+			format_bytes(e->parameters * fit_widths[w] / 8, &sizes[n]);
+			bars[n].value = e->parameters * fit_widths[w] / 8 / 1e9;
 			n++;
 			shown++;
 		}
@@ -487,7 +482,6 @@ static void add_memory_chart(hwbuild *b, const hwlink_card *card, double memory,
 
 static void add_run(hwbuild *b, const hwlink_card *card, const hwpage_models *models)
 {
-	static const int bits[] = { 16, 8, 4 };
 	double memory;
 	size_t i;
 
@@ -509,8 +503,8 @@ static void add_run(hwbuild *b, const hwlink_card *card, const hwpage_models *mo
 		}
 		sbuf_release(&mem);
 		add_memory_chart(b, card, memory, models);
-		for (i = 0; i < sizeof(bits) / sizeof(bits[0]); i++)
-			add_fitting(b, memory, bits[i], models);
+		for (i = 0; i < sizeof(fit_widths) / sizeof(fit_widths[0]); i++)
+			add_fitting(b, memory, fit_widths[i], models);
 	}
 	page_add(b->p, PAGE_CLOSE, 0, NULL, NULL);
 }
