@@ -307,11 +307,12 @@ typedef struct publish {
 	frame frame;                 /* the frame of the audit pages (English) */
 	frame_alt *alts;             /* its other languages */
 	download_set downloads;      /* the version's downloads (download.h) */
-	cite_set cite;               /* what the audits cite (build_audits) */
-	page_texts english;          /* their words */
+	cite_set cite;               /* what the pages publish writes cite, read
+					once (cite_prepare) */
+	page_texts english;          /* the English words (audits, fallback) */
 	char *cite_now;              /* the citation block of the newest data, in
 					English: the audit index, the site-wide
-					changes (build_audits) */
+					changes */
 	mc_err *err;
 } publish;
 
@@ -926,17 +927,36 @@ static int audit_make(publish *p, size_t i)
 
 /* Every snapshot's audit: linked when unchanged, computed otherwise; and
  * the rows of published.tsv. */
+/* What the audits, the root page, the audit index and the site-wide
+ * changes cite, read once: every export file up to the date, and the
+ * English words; the block of the newest data (cite_now). 0, or -1. */
+static int cite_prepare(publish *p)
+{
+	const provenance_file **files;
+	char key[40];
+	sbuf now;
+	size_t n;
+
+	if (cite_load(p->cat, p->as_of, &p->cite, p->err) ||
+	    translate_load(p->cat, "en", &p->english, p->err) < 0)
+		return -1;
+	files = xcalloc(p->cite.n + 1, sizeof(*files));
+	n = cite_latest(&p->cite, files);
+	sbuf_init(&now);
+	mc_fmt(key, sizeof(key), "epochai:%s", p->as_of);
+	cite_html(&now, 2, &p->english, &p->english, key, CITE_TITLE, files, n, p->cite.readme);
+	p->cite_now = sbuf_detach(&now, NULL);
+	free(files);
+	return 0;
+}
+
 static int build_audits(publish *p, site_row *rows)
 {
 	size_t i;
 	int rc = 0;
 
-	if (models_load(p) || cite_load(p->cat, p->as_of, &p->cite, p->err))
+	if (models_load(p))
 		return -1;
-	if (translate_load(p->cat, "en", &p->english, p->err) < 0) {
-		cite_release(&p->cite);
-		return -1;
-	}
 	for (i = 0; !rc && i < p->nsnaps; i++) {
 		site_row *r = &rows[i];
 
@@ -947,21 +967,6 @@ static int build_audits(publish *p, site_row *rows)
 		if (!audit_reuse(p, r->label, r->third) && audit_make(p, i))
 			rc = -1;
 	}
-	if (!rc) {
-		const provenance_file **files = xcalloc(p->cite.n + 1, sizeof(*files));
-		size_t n = cite_latest(&p->cite, files);
-		char key[40];
-		sbuf now;
-
-		sbuf_init(&now);
-		mc_fmt(key, sizeof(key), "epochai:%s", p->as_of);
-		cite_html(&now, 2, &p->english, &p->english, key, CITE_TITLE, files, n,
-			  p->cite.readme);
-		p->cite_now = sbuf_detach(&now, NULL);
-		free(files);
-	}
-	page_texts_release(&p->english);
-	cite_release(&p->cite);
 	return rc;
 }
 
@@ -1614,36 +1619,24 @@ static int frame_load(publish *p)
  * that language (*html, the caller frees it). 0, or -1 (err). */
 static int root_more(publish *p, const char *lang, char **html)
 {
-	page_texts texts, english;
+	page_texts texts;
 	const provenance_file **files;
-	cite_set c;
 	char key[40];
 	size_t n;
 	sbuf out;
 
 	*html = NULL;
-	if (cite_load(p->cat, p->as_of, &c, p->err))
+	if (translate_load(p->cat, lang, &texts, p->err) < 0)
 		return -1;
-	if (translate_load(p->cat, "en", &english, p->err) < 0) {
-		cite_release(&c);
-		return -1;
-	}
-	if (translate_load(p->cat, lang, &texts, p->err) < 0) {
-		page_texts_release(&english);
-		cite_release(&c);
-		return -1;
-	}
-	files = xcalloc(c.n + 1, sizeof(*files));
-	n = cite_latest(&c, files);
+	files = xcalloc(p->cite.n + 1, sizeof(*files));
+	n = cite_latest(&p->cite, files);
 	sbuf_init(&out);
-	download_list_html(&p->downloads, "", &texts, &english, &out);
+	download_list_html(&p->downloads, "", &texts, &p->english, &out);
 	mc_fmt(key, sizeof(key), "epochai:%s", p->as_of);
-	cite_html(&out, 3, &texts, &english, key, CITE_TITLE, files, n, c.readme);
+	cite_html(&out, 3, &texts, &p->english, key, CITE_TITLE, files, n, p->cite.readme);
 	*html = sbuf_detach(&out, NULL);
 	free(files);
 	page_texts_release(&texts);
-	page_texts_release(&english);
-	cite_release(&c);
 	return 0;
 }
 
@@ -1713,7 +1706,7 @@ static int publish_build(publish *p)
 		goto out;
 	mc_fmt(path, sizeof(path), "%s/pages", p->build);
 	if (render_all(p->cat, p->as_of, path, &site, &rs, p->err) || frame_load(p) ||
-	    build_audits(p, rows) || write_root(p))
+	    cite_prepare(p) || build_audits(p, rows) || write_root(p))
 		goto out;
 	mc_fmt(p->stamp_now.version, sizeof(p->stamp_now.version), "%s", MODELCAT_VERSION);
 	mc_fmt(p->stamp_now.texts, sizeof(p->stamp_now.texts), "%s", rs.texts_sha);
@@ -1792,6 +1785,8 @@ out:
 	changes_release(p.changes, p.nchanges);
 	render_words_free(p.words, p.nwords);
 	download_release(&p.downloads);
+	cite_release(&p.cite);
+	page_texts_release(&p.english);
 	free(p.cite_now);
 	free(p.alts);
 	mc_free_strings(p.volatile_fields, p.nvolatile);
