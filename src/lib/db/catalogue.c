@@ -379,12 +379,21 @@ int catalogue_open(catalogue *cat, const char *path, const char *sqldir, int fla
 	return open_connection(cat, path, sqldir, flags, err);
 }
 
+struct catalogue_kept {
+	const char *sql;             /* the caller's constant */
+	sqlite3_stmt *st;
+};
+
 void catalogue_close(catalogue *cat)
 {
 	if (!cat)
 		return;
-	sqlite3_finalize(cat->latest_export);
-	cat->latest_export = NULL;
+	while (cat->nkept)
+		sqlite3_finalize(cat->kept[--cat->nkept].st);
+	free(cat->kept);
+	cat->kept = NULL;
+	free(cat->default_key);
+	cat->default_key = NULL;
 	sqlite3_close(cat->db);
 	free(cat->path);
 	cat->db = NULL;
@@ -401,6 +410,30 @@ int catalogue_prepare(catalogue *cat, sqlite3_stmt **st, const char *sql, mc_err
 	if (sqlite3_prepare_v2(cat->db, sql, -1, st, NULL) != SQLITE_OK)
 		return catalogue_fail(cat, "preparing a statement", err);
 	return 0;
+}
+
+int catalogue_keep(catalogue *cat, sqlite3_stmt **st, const char *sql, mc_err *err)
+{
+	size_t i;
+
+	for (i = 0; i < cat->nkept; i++)
+		if (cat->kept[i].sql == sql || !strcmp(cat->kept[i].sql, sql)) {
+			*st = cat->kept[i].st;
+			sqlite3_reset(*st);
+			sqlite3_clear_bindings(*st);
+			return 0;
+		}
+	if (catalogue_prepare(cat, st, sql, err))
+		return -1;
+	cat->kept = xrealloc(cat->kept, (cat->nkept + 1) * sizeof(*cat->kept));
+	cat->kept[cat->nkept].sql = sql;
+	cat->kept[cat->nkept++].st = *st;
+	return 0;
+}
+
+void catalogue_kept_done(sqlite3_stmt *st)
+{
+	sqlite3_reset(st);
 }
 
 /*

@@ -20,12 +20,23 @@ typedef struct catalogue {
 	sqlite3 *db;                 /* the connection */
 	char *path;                  /* database file */
 	int schema_version;          /* after migration */
-	sqlite3_stmt *latest_export; /* snapshot_export_latest()'s statement, kept
-					prepared: it runs once per export of every
-					model a page or a diff reads (db/snapshot.c) */
+	struct catalogue_kept *kept; /* statements kept prepared (catalogue_keep) */
+	size_t nkept;
+	char *default_key;           /* query_default_key()'s answer, read once */
 } catalogue;
 
 enum { CATALOGUE_READONLY = 1 };
+
+/* A statement of sql kept prepared for the life of the connection, for
+ * statements run once per model or export of a page or a publication
+ * (preparing them each time was a third of a publication's time): into
+ * *st, reset and with its bindings cleared. sql is a string constant; the
+ * same text gives the same statement, so a caller must be done with it
+ * (catalogue_kept_done) before it asks for it again. The caller never
+ * finalizes it. 0, or -1 (err). */
+int catalogue_keep(catalogue *cat, sqlite3_stmt **st, const char *sql, mc_err *err);
+/* Done with a kept statement: reset, so that it holds no read transaction. */
+void catalogue_kept_done(sqlite3_stmt *st);
 
 /* Can path be a catalogue: a regular file, a symbolic link to one, or
  * nothing yet? Examined with stat, never opened (a FIFO would block).

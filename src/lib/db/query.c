@@ -196,8 +196,8 @@ static int header_load(catalogue *cat, sqlite3_int64 export_id, header *h, mc_er
 	strmap_init(&h->index);
 	if (!export_id)
 		return 0;
-	if (catalogue_prepare(cat, &st, "SELECT field, header, type FROM export_column"
-			      " WHERE snapshot_export_id = ? AND headerless = 0 ORDER BY position", err))
+	if (catalogue_keep(cat, &st, "SELECT field, header, type FROM export_column"
+			   " WHERE snapshot_export_id = ? AND headerless = 0 ORDER BY position", err))
 		return -1;
 	sqlite3_bind_int64(st, 1, export_id);
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
@@ -214,7 +214,7 @@ static int header_load(catalogue *cat, sqlite3_int64 export_id, header *h, mc_er
 		*strmap_get_or_add(&h->index, h->fields[h->n], strlen(h->fields[h->n]), NULL) = h->n + 1;
 		h->n++;
 	}
-	sqlite3_finalize(st);
+	catalogue_kept_done(st);
 	return step == SQLITE_DONE ? 0 : catalogue_fail(cat, "reading a header", err);
 }
 
@@ -895,42 +895,42 @@ static int lookup_prepare(catalogue *cat, int any_time, sqlite3_stmt **st_out,
 {
 	sqlite3_stmt *st = NULL, *upd = NULL;
 
-	if (catalogue_prepare(cat, &st,
-			      any_time ?
-			      "SELECT r.export, v.norm, v.valid_from, r.id, v.name, " EXPORT_KEY
-			      ", v.snapshot_export_id FROM version v"
-			      " JOIN record r ON r.id = v.record_id"
-			      " LEFT JOIN precedence p ON p.export = r.export"
-			      " WHERE v.record_id IN (SELECT record_id FROM version WHERE name = ?)"
-			      " AND r.occurrence = ? AND v.tombstone = 0"
-			      " AND v.valid_from <= ? AND (v.valid_to IS NULL OR v.valid_to > ?)"
-			      " ORDER BY " EXPORT_KEY " IS NOT ?5, coalesce(p.rank, 1000000), r.export" :
-			      "SELECT r.export, v.norm, v.valid_from, r.id, v.name, " EXPORT_KEY
-			      ", v.snapshot_export_id FROM version v"
-			      " JOIN record r ON r.id = v.record_id"
-			      " LEFT JOIN precedence p ON p.export = r.export"
-			      " WHERE v.name = ? AND r.occurrence = ? AND v.tombstone = 0"
-			      " AND v.valid_from <= ? AND (v.valid_to IS NULL OR v.valid_to > ?)"
-			      " ORDER BY " EXPORT_KEY " IS NOT ?5, coalesce(p.rank, 1000000), r.export",
-			      err) ||
-	    catalogue_prepare(cat, &upd,
-			      /* a value shown changed: the model's versions (a new
-				 column's values included), and the columns removed
-				 from its export while it had a value in them */
-			      "SELECT max(d) FROM (SELECT max(valid_from) AS d FROM version"
-			      " WHERE record_id = ?1 AND valid_from <= ?2"
-			      " AND kind IN ('added', 'changed', 'renamed', 'removed', 'revised')"
-			      " UNION ALL SELECT max(s.as_of) FROM column_change cc"
-			      " JOIN snapshot_export se ON se.id = cc.snapshot_export_id"
-			      " JOIN snapshot s ON s.id = se.snapshot_id"
-			      " JOIN record r ON r.id = ?1 AND r.export = se.export"
-			      " JOIN version v ON v.record_id = r.id AND v.tombstone = 0"
-			      " AND v.valid_from < s.as_of AND (v.valid_to IS NULL OR v.valid_to >= s.as_of)"
-			      " WHERE cc.kind = 'removed' AND s.as_of <= ?2"
-			      " AND EXISTS (SELECT 1 FROM json_each(v.norm) j WHERE j.key = cc.field))", err))
+	if (catalogue_keep(cat, &st,
+			   any_time ?
+			   "SELECT r.export, v.norm, v.valid_from, r.id, v.name, " EXPORT_KEY
+			   ", v.snapshot_export_id FROM version v"
+			   " JOIN record r ON r.id = v.record_id"
+			   " LEFT JOIN precedence p ON p.export = r.export"
+			   " WHERE v.record_id IN (SELECT record_id FROM version WHERE name = ?)"
+			   " AND r.occurrence = ? AND v.tombstone = 0"
+			   " AND v.valid_from <= ? AND (v.valid_to IS NULL OR v.valid_to > ?)"
+			   " ORDER BY " EXPORT_KEY " IS NOT ?5, coalesce(p.rank, 1000000), r.export" :
+			   "SELECT r.export, v.norm, v.valid_from, r.id, v.name, " EXPORT_KEY
+			   ", v.snapshot_export_id FROM version v"
+			   " JOIN record r ON r.id = v.record_id"
+			   " LEFT JOIN precedence p ON p.export = r.export"
+			   " WHERE v.name = ? AND r.occurrence = ? AND v.tombstone = 0"
+			   " AND v.valid_from <= ? AND (v.valid_to IS NULL OR v.valid_to > ?)"
+			   " ORDER BY " EXPORT_KEY " IS NOT ?5, coalesce(p.rank, 1000000), r.export",
+			   err) ||
+	    catalogue_keep(cat, &upd,
+			   /* a value shown changed: the model's versions (a new
+			      column's values included), and the columns removed
+			      from its export while it had a value in them */
+			   "SELECT max(d) FROM (SELECT max(valid_from) AS d FROM version"
+			   " WHERE record_id = ?1 AND valid_from <= ?2"
+			   " AND kind IN ('added', 'changed', 'renamed', 'removed', 'revised')"
+			   " UNION ALL SELECT max(s.as_of) FROM column_change cc"
+			   " JOIN snapshot_export se ON se.id = cc.snapshot_export_id"
+			   " JOIN snapshot s ON s.id = se.snapshot_id"
+			   " JOIN record r ON r.id = ?1 AND r.export = se.export"
+			   " JOIN version v ON v.record_id = r.id AND v.tombstone = 0"
+			   " AND v.valid_from < s.as_of AND (v.valid_to IS NULL OR v.valid_to >= s.as_of)"
+			   " WHERE cc.kind = 'removed' AND s.as_of <= ?2"
+			   " AND EXISTS (SELECT 1 FROM json_each(v.norm) j WHERE j.key = cc.field))", err))
 	{
-		sqlite3_finalize(st);
-		sqlite3_finalize(upd);
+		if (st)
+			catalogue_kept_done(st);
 		return -1;
 	}
 	*st_out = st;
@@ -960,8 +960,10 @@ static int model_lookup(catalogue *cat, const char *name, long occurrence,
 	sqlite3_bind_text(st, 4, as_of, -1, SQLITE_STATIC);
 	if (want)
 		key = xstrdup(want);
-	else if (query_default_key(&key, err))
+	else if (!cat->default_key && query_default_key(&cat->default_key, err))
 		goto out;
+	else
+		key = xstrdup(cat->default_key);
 	sqlite3_bind_text(st, 5, key, -1, SQLITE_STATIC);
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *export_name = (const char *)sqlite3_column_text(st, 0);
@@ -1014,8 +1016,10 @@ static int model_lookup(catalogue *cat, const char *name, long occurrence,
 	}
 	rc = found;
 out:
-	sqlite3_finalize(st);
-	sqlite3_finalize(upd);
+	if (st)
+		catalogue_kept_done(st);
+	if (upd)
+		catalogue_kept_done(upd);
 	strmap_release(&seen);
 	free(family);
 	free(key);

@@ -141,20 +141,16 @@ int snapshot_export_latest(catalogue *cat, const snapshot_export_filter *f,
 	int step;
 
 	memset(out, 0, sizeof(*out));
-	if (!cat->latest_export &&
-	    catalogue_prepare(cat, &cat->latest_export,
-			      "SELECT se.id, s.as_of, se.sha256, se.bytes, se.rows, se.loaded,"
-			      " se.quarantined, se.header_digest"
-			      " FROM snapshot_export se JOIN snapshot s ON s.id = se.snapshot_id"
-			      " WHERE se.export = ?1 AND se.snapshot_id <> ?2"
-			      " AND (?3 = 0 OR se.snapshot_id <= ?3)"
-			      " AND (?4 IS NULL OR s.as_of <= ?4)"
-			      " AND (?5 = 0 OR se.unchanged = 0)"
-			      " ORDER BY s.as_of DESC, se.id DESC LIMIT 1", err))
+	if (catalogue_keep(cat, &st,
+			   "SELECT se.id, s.as_of, se.sha256, se.bytes, se.rows, se.loaded,"
+			   " se.quarantined, se.header_digest"
+			   " FROM snapshot_export se JOIN snapshot s ON s.id = se.snapshot_id"
+			   " WHERE se.export = ?1 AND se.snapshot_id <> ?2"
+			   " AND (?3 = 0 OR se.snapshot_id <= ?3)"
+			   " AND (?4 IS NULL OR s.as_of <= ?4)"
+			   " AND (?5 = 0 OR se.unchanged = 0)"
+			   " ORDER BY s.as_of DESC, se.id DESC LIMIT 1", err))
 		return -1;
-	st = cat->latest_export;
-	sqlite3_reset(st);
-	sqlite3_clear_bindings(st);
 	if (sqlite3_bind_text(st, 1, f->export_name, -1, SQLITE_TRANSIENT) != SQLITE_OK ||
 	    (f->upto_day && sqlite3_bind_text(st, 4, f->upto_day, -1, SQLITE_TRANSIENT) != SQLITE_OK)) {
 		sqlite3_reset(st);
