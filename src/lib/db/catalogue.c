@@ -394,6 +394,9 @@ void catalogue_close(catalogue *cat)
 	cat->kept = NULL;
 	free(cat->default_key);
 	cat->default_key = NULL;
+	if (cat->headers)
+		cat->headers_free(cat->headers);
+	cat->headers = NULL;
 	sqlite3_close(cat->db);
 	free(cat->path);
 	cat->db = NULL;

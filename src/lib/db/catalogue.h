@@ -23,6 +23,8 @@ typedef struct catalogue {
 	struct catalogue_kept *kept; /* statements kept prepared (catalogue_keep) */
 	size_t nkept;
 	char *default_key;           /* query_default_key()'s answer, read once */
+	void *headers;               /* the exports' headers query.c keeps */
+	void (*headers_free)(void *);
 } catalogue;
 
 enum { CATALOGUE_READONLY = 1 };

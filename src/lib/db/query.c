@@ -218,6 +218,67 @@ static int header_load(catalogue *cat, sqlite3_int64 export_id, header *h, mc_er
 	return step == SQLITE_DONE ? 0 : catalogue_fail(cat, "reading a header", err);
 }
 
+/* The export model_lookup reads a model's values with (the export's latest
+ * content on a date) and its header, kept in the catalogue (cat->headers)
+ * while the connection has written nothing since they were read: an
+ * export's columns never change once committed, and a row this connection
+ * wrote and rolled back counts as a change. Reading them for every model
+ * was a fifth of a publication's time. */
+#define HEADERS_KEPT 16
+typedef struct header_cache {
+	sqlite3_int64 changes;       /* sqlite3_total_changes64() when read */
+	size_t n;
+	char *names[HEADERS_KEPT];   /* "EXPORT DATE" */
+	header h[HEADERS_KEPT];
+} header_cache;
+
+static void header_cache_empty(header_cache *c)
+{
+	while (c->n) {
+		c->n--;
+		header_release(&c->h[c->n]);
+		free(c->names[c->n]);
+	}
+}
+
+static void header_cache_free(void *p)
+{
+	header_cache_empty(p);
+	free(p);
+}
+
+/* The header of export_name's content on as_of, kept: into *h (the cache
+ * owns it; no fields when the export has no content then). 0, or -1. */
+static int header_kept(catalogue *cat, const char *export_name, const char *as_of,
+		       const header **h, mc_err *err)
+{
+	header_cache *c = cat->headers;
+	sqlite3_int64 changes = sqlite3_total_changes64(cat->db), export_id;
+	char name[512];
+	size_t i;
+
+	mc_fmt(name, sizeof(name), "%s %s", export_name, as_of ? as_of : "");
+	if (!c) {
+		c = cat->headers = xcalloc(1, sizeof(*c));
+		cat->headers_free = header_cache_free;
+	}
+	if (c->changes != changes || c->n == HEADERS_KEPT) {
+		header_cache_empty(c);
+		c->changes = changes;
+	}
+	for (i = 0; i < c->n; i++)
+		if (!strcmp(c->names[i], name)) {
+			*h = &c->h[i];
+			return 0;
+		}
+	if (query_content_export(cat, export_name, as_of, &export_id, err) < 0 ||
+	    header_load(cat, export_id, &c->h[c->n], err))
+		return -1;
+	c->names[c->n] = xstrdup(name);
+	*h = &c->h[c->n++];
+	return 0;
+}
+
 static int header_has(const header *h, const char *field)
 {
 	return strmap_find(&h->index, field, strlen(field)) != NULL;
@@ -968,8 +1029,7 @@ static int model_lookup(catalogue *cat, const char *name, long occurrence,
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *export_name = (const char *)sqlite3_column_text(st, 0);
 		const char *export_key = (const char *)sqlite3_column_text(st, 5);
-		sqlite3_int64 export_id;
-		header h;
+		const header *h;
 		json_flat values;
 
 		/* one family: a model and a card of the same name never merge */
@@ -983,11 +1043,9 @@ static int model_lookup(catalogue *cat, const char *name, long occurrence,
 		if (!m->name)
 			m->name = catalogue_column_dup(st, 4);
 		*DIFF_PUSH(m->exports) = xstrdup(export_name);
-		if (query_content_export(cat, export_name, as_of, &export_id, err) < 0 ||
-		    header_load(cat, export_id, &h, err))
+		if (header_kept(cat, export_name, as_of, &h, err))
 			goto out;
 		if (json_flat_parse(&values, (const char *)sqlite3_column_text(st, 1))) {
-			header_release(&h);
 			mc_error(err, "%s: stored values are not valid JSON",
 				 cat->path);
 			goto out;
@@ -995,13 +1053,12 @@ static int model_lookup(catalogue *cat, const char *name, long occurrence,
 		{
 			size_t before = m->values.n;
 
-			merge_values(m, &seen, &h, &values, export_name,
+			merge_values(m, &seen, h, &values, export_name,
 				     (const char *)sqlite3_column_text(st, 2));
 			for (; before < m->values.n; before++)
 				m->values.items[before].source = sqlite3_column_int64(st, 6);
 		}
 		json_flat_release(&values);
-		header_release(&h);
 		sqlite3_bind_int64(upd, 1, sqlite3_column_int64(st, 3));
 		sqlite3_bind_text(upd, 2, as_of, -1, SQLITE_STATIC);
 		if (sqlite3_step(upd) == SQLITE_ROW && sqlite3_column_text(upd, 0) &&
