@@ -55,22 +55,14 @@ static int make_dir(const char *path, mc_err *err)
 	return 0;
 }
 
-/* Write content as dir/name (a new file). */
-static int write_file(const char *dir, const char *name, const sbuf *content, mc_err *err)
+/* Write content as dir/name (a new file, or d's file_out's). */
+static int write_file(const download_set *d, const char *dir, const char *name,
+		      const sbuf *content, mc_err *err)
 {
 	char path[4096];
-	FILE *f;
-	int ok;
 
 	mc_fmt(path, sizeof(path), "%s/%s", dir, name);
-	unlink(path);
-	f = fopen(path, "wbx");
-	if (!f)
-		return mc_error(err, "%s: cannot create: %s", path, strerror(errno));
-	ok = fwrite(content->data ? content->data : "", 1, content->len, f) == content->len;
-	if (fclose(f) || !ok)
-		return mc_error(err, "%s: cannot write: %s", path, strerror(errno));
-	return 0;
+	return file_out_put(d->out, path, content->data ? content->data : "", content->len, err);
 }
 
 static void json_str(sbuf *out, const char *s)
@@ -164,13 +156,13 @@ static int write_export(catalogue *cat, const provenance_file *f, const char *as
 	rc = query_export_csv(cat, f->export, as_of, &csv, err);
 	if (rc == 0) {
 		add_file(d, f, 0, csv.len);
-		rc = write_file(d->dir, d->files[d->n - 1].name, &csv, err);
+		rc = write_file(d, d->dir, d->files[d->n - 1].name, &csv, err);
 	}
 	if (rc == 0)
 		rc = export_json(cat, f, as_of, &csv, &json, err);
 	if (rc == 0) {
 		add_file(d, f, 1, json.len);
-		rc = write_file(d->dir, d->files[d->n - 1].name, &json, err);
+		rc = write_file(d, d->dir, d->files[d->n - 1].name, &json, err);
 	}
 	sbuf_release(&csv);
 	sbuf_release(&json);
@@ -178,7 +170,7 @@ static int write_export(catalogue *cat, const provenance_file *f, const char *as
 }
 
 int download_write(catalogue *cat, const char *as_of, const char *dir, const char *base_url,
-		   download_set *d, mc_err *err)
+		   const file_out *out, download_set *d, mc_err *err)
 {
 	cite_set c;
 	const provenance_file **latest;
@@ -189,6 +181,7 @@ int download_write(catalogue *cat, const char *as_of, const char *dir, const cha
 	memset(d, 0, sizeof(*d));
 	d->dir = xstrdup(dir);
 	d->base_url = base_url;
+	d->out = out;
 	mc_fmt(models, sizeof(models), "%s/models", dir);
 	if (make_dir(dir, err) || make_dir(models, err) || cite_load(cat, as_of, &c, err))
 		return -1;
@@ -357,7 +350,7 @@ int download_twin(const download_set *d, const model_view *m, const char *stem,
 	sbuf_adds(&out, "}\n");
 	mc_fmt(dir, sizeof(dir), "%s/models", d->dir);
 	mc_fmt(name, sizeof(name), "%s.json", stem);
-	rc = write_file(dir, name, &out, err);
+	rc = write_file(d, dir, name, &out, err);
 	sbuf_release(&out);
 	return rc;
 }

@@ -21,6 +21,7 @@
 #ifndef MODELCAT_DOWNLOAD_H
 #define MODELCAT_DOWNLOAD_H
 
+#include "base/fileout.h"
 #include "db/catalogue.h"
 #include "db/provenance.h"
 #include "out/page.h"
@@ -42,13 +43,15 @@ typedef struct download_set {
 	download_file *files;        /* CSV then JSON of each export, by export name */
 	size_t n;                    /* entries in files */
 	const char *base_url;        /* the site's URL (NULL or "": not known); borrowed */
+	const file_out *out;         /* where the files go (NULL: new files); borrowed */
 } download_set;
 
 /* Write the CSV and JSON of every export on record on as_of under dir
- * (created, with dir/models) into d (release with download_release).
+ * (created, with dir/models) into d (release with download_release),
+ * through out (fileout.h; NULL: as new files), as each model's twin later.
  * 0, or -1 (err). */
 int download_write(catalogue *cat, const char *as_of, const char *dir, const char *base_url,
-		   download_set *d, mc_err *err);
+		   const file_out *out, download_set *d, mc_err *err);
 void download_release(download_set *d);
 
 /* The list of d's files with their sizes, as HTML (a paragraph and a

@@ -67,14 +67,20 @@ static int make_dirs(const char *path, mc_err *err)
 	return 0;
 }
 
-/* Write content to dir/file through a temporary file renamed into place. */
-static int write_file(const char *dir, const char *file, const sbuf *content, mc_err *err)
+/* Write content to dir/file: through the site's file_out when publishing
+ * (the folder is the new version's, which no reader sees yet), else
+ * through a temporary file renamed into place. */
+static int write_file(const render_site *site, const char *dir, const char *file,
+		      const sbuf *content, mc_err *err)
 {
 	char path[4096], tmp[4200];
 	FILE *f;
 	int ok;
 
 	mc_fmt(path, sizeof(path), "%s/%s", dir, file);
+	if (site && site->out)
+		return file_out_put(site->out, path, content->data ? content->data : "",
+				    content->len, err);
 	mc_fmt(tmp, sizeof(tmp), "%s.tmp%ld", path, (long)getpid());
 	/* SIGINT, SIGTERM, SIGHUP (stage_init) remove it */
 	mc_cleanup_add(tmp);
@@ -126,7 +132,8 @@ static void remove_stale_temps(const char *dir)
 }
 
 /* Render p as text and HTML to dir/stem.txt and dir/stem.html. */
-static int write_page(const page *p, const char *dir, const char *stem, mc_err *err)
+static int write_page(const render_site *site, const page *p, const char *dir, const char *stem,
+		      mc_err *err)
 {
 	char file[128];
 	sbuf out;
@@ -135,12 +142,12 @@ static int write_page(const page *p, const char *dir, const char *stem, mc_err *
 	sbuf_init(&out);
 	page_render_text(p, &out);
 	mc_fmt(file, sizeof(file), "%s.txt", stem);
-	rc = write_file(dir, file, &out, err);
+	rc = write_file(site, dir, file, &out, err);
 	sbuf_reset(&out);
 	page_render_html(p, &out);
 	mc_fmt(file, sizeof(file), "%s.html", stem);
 	if (!rc)
-		rc = write_file(dir, file, &out, err);
+		rc = write_file(site, dir, file, &out, err);
 	sbuf_release(&out);
 	return rc;
 }
@@ -370,7 +377,7 @@ static int write_page_framed(const render_run *r, page *p, size_t lang, const ch
 		mc_fmt(file, sizeof(file), "%s.html", stem);
 		frame_page(r, p, &f, alts, paths, lang, file);
 	}
-	rc = write_page(p, r->dirs[lang], stem, err);
+	rc = write_page(r->site, p, r->dirs[lang], stem, err);
 	p->frame = NULL;
 	free(alts);
 	free(paths);
@@ -446,7 +453,7 @@ static int write_redirect(const render_run *r, size_t lang, const former_name *f
 	sbuf_adds(&out, f->former);
 	sbuf_addf(&out, " \xe2\x86\x92 %s: %s.txt\n", f->name, now);
 	mc_fmt(file, sizeof(file), "%s.txt", old);
-	rc = write_file(r->dirs[lang], file, &out, err);
+	rc = write_file(r->site, r->dirs[lang], file, &out, err);
 	sbuf_reset(&out);
 	sbuf_addf(&out, "<!DOCTYPE html>\n<html lang=\"%s\">\n<head>\n<meta charset=\"utf-8\">\n"
 		  "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
@@ -460,7 +467,7 @@ static int write_redirect(const render_run *r, size_t lang, const former_name *f
 	sbuf_adds(&out, "</a></p>\n</body>\n</html>\n");
 	mc_fmt(file, sizeof(file), "%s.html", old);
 	if (!rc)
-		rc = write_file(r->dirs[lang], file, &out, err);
+		rc = write_file(r->site, r->dirs[lang], file, &out, err);
 	sbuf_release(&out);
 	return rc;
 }
@@ -719,8 +726,8 @@ static int index_charts(render_run *r, size_t j, page *p, mc_err *err)
 	title = word(&r->texts[j], &r->texts[0], PT_CHART_DATA_TITLE);
 	rc = chart_catalogue_index(&r->charts, &r->texts[j], &r->texts[0], &compute, &parameters,
 				   &html, &tables, err) ||
-	     write_file(r->dirs[j], CHART_COMPUTE_FILE, &compute, err) ||
-	     write_file(r->dirs[j], CHART_PARAMETERS_FILE, &parameters, err);
+	     write_file(r->site, r->dirs[j], CHART_COMPUTE_FILE, &compute, err) ||
+	     write_file(r->site, r->dirs[j], CHART_PARAMETERS_FILE, &parameters, err);
 	if (!rc) {
 		char *cite = cite_of_index(r, j);
 
@@ -817,7 +824,7 @@ static int write_hardware_page(render_run *r, page *p, size_t lang, const char *
 		p->frame = &f;
 	}
 	mc_fmt(dir, sizeof(dir), "%s/hardware", r->dirs[lang]);
-	rc = write_page(p, dir, stem, err);
+	rc = write_page(r->site, p, dir, stem, err);
 	p->frame = NULL;
 	free(alts);
 	free(paths);

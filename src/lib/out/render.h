@@ -16,6 +16,7 @@
 #define MODELCAT_RENDER_H
 
 #include <stdio.h>
+#include "base/fileout.h"
 #include "db/catalogue.h"
 #include "db/query.h"
 #include "out/page.h"
@@ -102,6 +103,9 @@ typedef struct render_site {
 	/* the publication's downloads (download.h): listed on the indexes,
 	 * and each model's JSON twin written beside them; NULL: none */
 	const struct download_set *downloads;
+	/* where the files go (fileout.h): each is handed over whole, never
+	 * written under a temporary name; NULL: as render without a site */
+	const file_out *out;
 } render_site;
 
 /*

@@ -10,6 +10,7 @@
 #include "db/query.h"
 #include "db/snapshot.h"
 #include "base/day.h"
+#include "base/fileout.h"
 #include "base/paths.h"
 #include "read/colmap.h"
 #include "base/sha256.h"
@@ -19,6 +20,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -102,29 +104,8 @@ static int make_dir(const char *path, mc_err *err)
 
 static int write_file(const char *path, const void *data, size_t len, mc_err *err)
 {
-	size_t done = 0;
-	int fd;
-
 	/* a new file, never one shared with the published version by a link */
-	unlink(path);
-	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
-	if (fd < 0)
-		return mc_error(err, "%s: cannot write: %s", path, strerror(errno));
-	while (done < len) {
-		ssize_t n = write(fd, (const char *)data + done, len - done);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			mc_error(err, "%s: cannot write: %s", path, strerror(errno));
-			close(fd);
-			return -1;
-		}
-		done += (size_t)n;
-	}
-	if (close(fd))
-		return mc_error(err, "%s: cannot write: %s", path, strerror(errno));
-	return 0;
+	return file_write_new(path, data, len, err);
 }
 
 /* A whole file into out (appended); 0, or -1 (errno) */
@@ -167,6 +148,7 @@ typedef struct manifest {
 	char **paths;                /* relative paths */
 	char (*sha)[65];             /* their hashes */
 	size_t n;                    /* entries */
+	size_t cap;                  /* room in paths and sha */
 } manifest;
 
 static void manifest_init(manifest *m)
@@ -193,8 +175,11 @@ static void manifest_add(manifest *m, const char *path, const char *sha)
 		return;
 	}
 	*slot = m->n + 1;
-	m->paths = xrealloc(m->paths, (m->n + 1) * sizeof(*m->paths));
-	m->sha = xrealloc(m->sha, (m->n + 1) * sizeof(*m->sha));
+	if (m->n == m->cap) {
+		m->cap = m->cap ? 2 * m->cap : 1024;
+		m->paths = xrealloc(m->paths, m->cap * sizeof(*m->paths));
+		m->sha = xrealloc(m->sha, m->cap * sizeof(*m->sha));
+	}
 	m->paths[m->n] = xstrdup(path);
 	mc_fmt(m->sha[m->n], 65, "%s", sha);
 	m->n++;
@@ -285,6 +270,8 @@ typedef struct publish {
 	int legacy;                  /* DIR/pages or DIR/audit are folders of their own */
 	manifest old;                /* the published version's manifest */
 	manifest now;                /* the new one's */
+	pthread_mutex_t lock;        /* now and stats, for put_file() */
+	file_out files;              /* the pages' and downloads' way out (put_file) */
 	snapshot_entry *snaps;       /* the catalogue's snapshots, oldest first */
 	size_t nsnaps;
 	site_row *published;         /* what the published version was published from */
@@ -1147,6 +1134,8 @@ static int hash_build(publish *p, const char *rel)
 			rc = hash_build(p, sub);
 			continue;
 		}
+		if (S_ISREG(st.st_mode) && manifest_find(&p->now, sub))
+			continue;   /* put_file() had it */
 		if (!S_ISREG(st.st_mode) || sha256_file(path, sha, NULL, p->err)) {
 			rc = S_ISREG(st.st_mode) ? -1 : 0;
 			continue;
@@ -1170,6 +1159,50 @@ static int hash_build(publish *p, const char *rel)
 	}
 	mc_free_strings(names, n);
 	return rc;
+}
+
+/* The new version's file_out (fileout.h) for the pages and downloads:
+ * each file is hashed as it is made and entered in the new manifest, and
+ * linked from the published version when that has the same bytes under
+ * the same name (it keeps its time; nothing is written twice), else
+ * written. hash_build() then passes over it. */
+static int put_file(void *ctx, const char *path, const void *data, size_t len, mc_err *err)
+{
+	publish *p = ctx;
+	size_t blen = strlen(p->build);
+	char sha[65], from[PATH_MAX];
+	const char *rel, *had;
+	sha256_ctx h;
+	struct stat st;
+	int same;
+
+	if (strncmp(path, p->build, blen) || path[blen] != '/')
+		return mc_error(err, "%s: not in the version being built", path);
+	rel = path + blen + 1;
+	sha256_init(&h);
+	sha256_update(&h, data, len);
+	sha256_final_hex(&h, sha);
+	pthread_mutex_lock(&p->lock);
+	manifest_add(&p->now, rel, sha);
+	p->stats->files++;
+	had = manifest_find(&p->old, rel);
+	same = had && !strcmp(had, sha);
+	pthread_mutex_unlock(&p->lock);
+	mc_fmt(from, sizeof(from), "%s/%s", p->prev, rel);
+	if (same && p->prev[0] && !lstat(from, &st) && S_ISREG(st.st_mode) &&
+	    (size_t)st.st_size == len) {
+		unlink(path);
+		if (!link(from, path))
+			return 0;
+	}
+	if (file_write_new(path, data, len, err))
+		return -1;
+	pthread_mutex_lock(&p->lock);
+	p->stats->written++;
+	if (!strncmp(rel, "pages/", 6))
+		p->stats->pages++;
+	pthread_mutex_unlock(&p->lock);
+	return 0;
 }
 
 /* ---- what explains the changed pages (changes.h) ---- */
@@ -1686,7 +1719,7 @@ static int publish_build(publish *p)
 	static const char *const dirs[] = { "", "/pages", "/audit", "/entries" };
 	site_row *rows = xcalloc(p->nsnaps + 1, sizeof(*rows));
 	render_stats rs;
-	render_site site = { p->base_url, &p->downloads };
+	render_site site = { p->base_url, &p->downloads, &p->files };
 	char path[PATH_MAX];
 	size_t k;
 	int rc = -1;
@@ -1702,7 +1735,7 @@ static int publish_build(publish *p)
 		}
 	}
 	mc_fmt(path, sizeof(path), "%s/downloads", p->build);
-	if (download_write(p->cat, p->as_of, path, p->base_url, &p->downloads, p->err))
+	if (download_write(p->cat, p->as_of, path, p->base_url, &p->files, &p->downloads, p->err))
 		goto out;
 	mc_fmt(path, sizeof(path), "%s/pages", p->build);
 	if (render_all(p->cat, p->as_of, path, &site, &rs, p->err) || frame_load(p) ||
@@ -1767,6 +1800,9 @@ int site_publish(catalogue *cat, const char *out, const site_options *o, site_st
 	p.err = err;
 	manifest_init(&p.old);
 	manifest_init(&p.now);
+	pthread_mutex_init(&p.lock, NULL);
+	p.files.put = put_file;
+	p.files.ctx = &p;
 	strmap_init(&p.models);
 	strmap_init(&p.explained);
 	if (publish_prepare(&p, out) || publish_build(&p) ||
@@ -1780,6 +1816,7 @@ out:
 	building_set = 0;
 	manifest_release(&p.old);
 	manifest_release(&p.now);
+	pthread_mutex_destroy(&p.lock);
 	strmap_release(&p.models);
 	strmap_release(&p.explained);
 	changes_release(p.changes, p.nchanges);
