@@ -408,6 +408,18 @@ static void axes_of(const chart_point *p, size_t n, chart_axis *x, chart_axis *y
 	chart_axis_log(y, y0, y1);
 }
 
+/* The least and greatest x of p (n; 0 and 0 when none) into years. */
+static void years_of(const chart_point *p, size_t n, double years[2])
+{
+	size_t i;
+
+	years[0] = years[1] = n ? p[0].x : 0;
+	for (i = 1; i < n; i++) {
+		years[0] = fmin(years[0], p[i].x);
+		years[1] = fmax(years[1], p[i].x);
+	}
+}
+
 void chart_catalogue_init(chart_catalogue *cc, const page_index_entry *e, size_t n)
 {
 	chart blank;
@@ -421,6 +433,8 @@ void chart_catalogue_init(chart_catalogue *cc, const page_index_entry *e, size_t
 	cc->parameters = points_of(e, n, 0, &cc->nparameters, &cc->parameters_entry);
 	axes_of(cc->compute, cc->ncompute, &cc->compute_x, &cc->compute_y);
 	axes_of(cc->parameters, cc->nparameters, &cc->parameters_x, &cc->parameters_y);
+	years_of(cc->compute, cc->ncompute, cc->compute_years);
+	years_of(cc->parameters, cc->nparameters, cc->parameters_years);
 }
 
 void chart_catalogue_release(chart_catalogue *cc)
@@ -511,21 +525,17 @@ static const chart_kind parameters_kind = {
 	PT_LABEL_PARAMETERS, CHART_PARAMETERS_FILE, "parameters", format_count,
 };
 
-/* The chart c of kind k over points p (n), its words set: title, desc
- * and axis titles are new strings (chart_words_release). 0 or -1. */
-static int chart_words(const words *w, const chart_kind *k, const chart_point *p, size_t n,
+/* The chart c of kind k over n points whose x run over years[0..1], its
+ * words set: title, desc and axis titles are new strings
+ * (chart_words_release). 0 or -1. */
+static int chart_words(const words *w, const chart_kind *k, size_t n, const double years[2],
 		       const chart_axis *x, const chart_axis *y, chart *c)
 {
 	char count[32], from[16], to[16];
 	const char *pairs[7];
 	sbuf s, number;
-	size_t i;
-	double lo = n ? p[0].x : 0, hi = lo;
+	double lo = years[0], hi = years[1];
 
-	for (i = 1; i < n; i++) {
-		lo = fmin(lo, p[i].x);
-		hi = fmax(hi, p[i].x);
-	}
 	sbuf_init(&number);
 	format_number((double)n, &number);
 	mc_fmt(count, sizeof(count), "%s", number.data);
@@ -678,9 +688,9 @@ int chart_catalogue_index(const chart_catalogue *cc, const page_texts *texts,
 
 	chart_init(&compute);
 	chart_init(&parameters);
-	if (chart_words(&w, &compute_kind, cc->compute, cc->ncompute, &cc->compute_x,
+	if (chart_words(&w, &compute_kind, cc->ncompute, cc->compute_years, &cc->compute_x,
 			&cc->compute_y, &compute) ||
-	    chart_words(&w, &parameters_kind, cc->parameters, cc->nparameters,
+	    chart_words(&w, &parameters_kind, cc->nparameters, cc->parameters_years,
 			&cc->parameters_x, &cc->parameters_y, &parameters))
 		goto out;
 	chart_scatter_svg(&compute, cc->compute, cc->ncompute, compute_svg);
@@ -739,7 +749,7 @@ int chart_catalogue_model(const chart_catalogue *cc, const page_index_entry *m,
 		return 0;
 	chart_init(&c);
 	sbuf_init(&sentence);
-	if (chart_words(&w, &compute_kind, cc->compute, cc->ncompute, &cc->compute_x,
+	if (chart_words(&w, &compute_kind, cc->ncompute, cc->compute_years, &cc->compute_x,
 			&cc->compute_y, &c))
 		goto out;
 	placed = !chart_decimal_year(m->published, &year) &&

@@ -129,6 +129,10 @@ typedef struct chart_catalogue {
 	size_t *parameters_entry;    /* parameters[i] is entries[parameters_entry[i]] */
 	chart_axis compute_x, compute_y; /* the compute chart's axes (labels unset) */
 	chart_axis parameters_x, parameters_y; /* the parameters chart's axes */
+	double compute_years[2];     /* the first and last x of compute (its
+					description names them; one pass, not
+					one per model page) */
+	double parameters_years[2];  /* of parameters */
 	const struct page_index_entry *entries; /* the entries; borrowed */
 	size_t n;                    /* entries in entries */
 } chart_catalogue;
