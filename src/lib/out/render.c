@@ -595,29 +595,154 @@ static void hardware_links(const render_run *r, const model_view *m, page *p)
 	}
 }
 
+/* ---- every model on every core ---- */
+
+#define RENDER_THREADS_ENV "MODELCAT_RENDER_THREADS"
+#define RENDER_THREADS_MAX 8
+
+/* The models not yet taken, shared by the workers, and what is done
+ * with each. */
+typedef struct model_queue {
+	atomic_size_t next;          /* the next model to take */
+	atomic_int failed;           /* a worker failed: the others stop */
+	int (*each)(render_run *, size_t, mc_err *);
+} model_queue;
+
+/* A worker beside the calling thread: a copy of the run with a connection,
+ * counts and room for the cited files of its own. */
+typedef struct render_worker {
+	render_run run;
+	catalogue cat;
+	render_stats stats;
+	model_queue *queue;
+	pthread_t thread;
+	mc_err err;
+	int rc;
+} render_worker;
+
+/* Take the models the queue gives until none is left or one fails. */
+static int render_queued(render_run *r, model_queue *q, mc_err *err)
+{
+	size_t i;
+
+	while (!atomic_load(&q->failed) && (i = atomic_fetch_add(&q->next, 1)) < r->nnames)
+		if (q->each(r, i, err)) {
+			atomic_store(&q->failed, 1);
+			return -1;
+		}
+	return 0;
+}
+
+static void *worker_main(void *arg)
+{
+	render_worker *w = arg;
+
+	w->rc = render_queued(&w->run, w->queue, &w->err);
+	return NULL;
+}
+
+/* How many threads render the model pages: MODELCAT_RENDER_THREADS (1 to
+ * 8), else the cores online, at most 4; 1 unless the pages go to a site's
+ * file_out (thread-safe, no temporary names) from a catalogue file that a
+ * second connection sees as this one does (no transaction open). */
+static size_t render_threads(const render_run *r)
+{
+	const char *env = getenv(RENDER_THREADS_ENV);
+	long n = env && *env ? strtol(env, NULL, 10) : sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (!env || !*env)
+		n = n > 4 ? 4 : n;
+	if (n < 1 || !r->site || !r->site->out || !r->cat->path || !r->cat->path[0] ||
+	    !strcmp(r->cat->path, ":memory:") || !sqlite3_get_autocommit(r->cat->db))
+		return 1;
+	return n > RENDER_THREADS_MAX ? RENDER_THREADS_MAX : (size_t)n;
+}
+
+/* Start worker w on q: 0, or -1 when it cannot be (the calling thread
+ * does its share then). */
+static int worker_start(render_worker *w, const render_run *r, model_queue *q)
+{
+	memset(w, 0, sizeof(*w));
+	if (catalogue_open(&w->cat, r->cat->path, NULL, CATALOGUE_READONLY, &w->err))
+		return -1;
+	w->run = *r;
+	w->run.cat = &w->cat;
+	w->run.stats = &w->stats;
+	w->run.cited = xcalloc(r->cite.n + 1, sizeof(*w->run.cited));
+	w->queue = q;
+	if (pthread_create(&w->thread, NULL, worker_main, w)) {
+		free(w->run.cited);
+		catalogue_close(&w->cat);
+		return -1;
+	}
+	return 0;
+}
+
+/* each(r, i) for every model i, on the threads render_threads() gives:
+ * each takes the next model not taken; what each() does with model i
+ * depends on nothing another does, so the result is one thread's,
+ * whatever the order. 0, or -1 (err: the first failure). */
+static int render_each(render_run *r, int (*each)(render_run *, size_t, mc_err *), mc_err *err)
+{
+	render_worker w[RENDER_THREADS_MAX - 1];
+	model_queue q;
+	size_t n = render_threads(r), started = 0, k;
+	int rc;
+
+	atomic_init(&q.next, 0);
+	atomic_init(&q.failed, 0);
+	q.each = each;
+	while (started + 1 < n && !worker_start(&w[started], r, &q))
+		started++;
+	rc = render_queued(r, &q, err);
+	for (k = 0; k < started; k++) {
+		pthread_join(w[k].thread, NULL);
+		if (w[k].rc && !rc) {
+			*err = w[k].err;
+			rc = -1;
+		}
+		r->stats->files += w[k].stats.files;
+		free(w[k].run.cited);
+		catalogue_close(&w[k].cat);
+	}
+	return rc;
+}
+
+/* Model i's index entry, made in r->entries[i] (entry_of[i] = i), or
+ * entry_of[i] = SIZE_MAX when it has no page. 0, or -1 (err). */
+static int entry_of_model(render_run *r, size_t i, mc_err *err)
+{
+	model_view m;
+	int found = query_model(r->cat, r->names[i], r->as_of, &m, err);
+
+	r->entry_of[i] = SIZE_MAX;
+	if (found == 0) {
+		render_file_stem(r->names[i], r->stems[i], sizeof(r->stems[i]));
+		page_index_entry_fill(&r->entries[i], &m);
+		r->entry_of[i] = i;
+	}
+	model_view_release(&m);
+	return found < 0 ? -1 : 0;
+}
+
 /* Every model's index entry, before any page: a model page's chart
- * places its model among all of them (chart.h). */
+ * places its model among all of them (chart.h). Made on every core
+ * (render_each), then moved down in the order of the names. */
 static int collect_entries(render_run *r, mc_err *err)
 {
 	size_t i;
 
+	if (render_each(r, entry_of_model, err))
+		return -1;
 	for (i = 0; i < r->nnames; i++) {
-		model_view m;
-		int found = query_model(r->cat, r->names[i], r->as_of, &m, err);
-
-		r->entry_of[i] = SIZE_MAX;
-		if (found == 0) {
-			render_file_stem(r->names[i], r->stems[i], sizeof(r->stems[i]));
-			mc_fmt(r->files[r->nentries], sizeof(r->files[r->nentries]), "%s.html",
-			       r->stems[i]);
-			r->entries[r->nentries].name = r->names[i];
-			r->entries[r->nentries].file = r->files[r->nentries];
-			page_index_entry_fill(&r->entries[r->nentries], &m);
-			r->entry_of[i] = r->nentries++;
-		}
-		model_view_release(&m);
-		if (found < 0)
-			return -1;
+		if (r->entry_of[i] == SIZE_MAX)
+			continue;
+		r->entries[r->nentries] = r->entries[i];
+		mc_fmt(r->files[r->nentries], sizeof(r->files[r->nentries]), "%s.html",
+		       r->stems[i]);
+		r->entries[r->nentries].name = r->names[i];
+		r->entries[r->nentries].file = r->files[r->nentries];
+		r->entry_of[i] = r->nentries++;
 	}
 	chart_catalogue_init(&r->charts, r->entries, r->nentries);
 	return 0;
@@ -689,115 +814,6 @@ static int render_model(render_run *r, size_t i, mc_err *err)
 	r->frame_data = NULL;
 	model_view_release(&m);
 	return 0;
-}
-
-/* ---- the model pages on every core ---- */
-
-#define RENDER_THREADS_ENV "MODELCAT_RENDER_THREADS"
-#define RENDER_THREADS_MAX 8
-
-/* The models not yet taken, shared by the workers. */
-typedef struct model_queue {
-	atomic_size_t next;          /* the next model to take */
-	atomic_int failed;           /* a worker failed: the others stop */
-} model_queue;
-
-/* A worker beside the calling thread: a copy of the run with a connection,
- * counts and room for the cited files of its own. */
-typedef struct render_worker {
-	render_run run;
-	catalogue cat;
-	render_stats stats;
-	model_queue *queue;
-	pthread_t thread;
-	mc_err err;
-	int rc;
-} render_worker;
-
-/* Render the models the queue gives until none is left or one fails. */
-static int render_queued(render_run *r, model_queue *q, mc_err *err)
-{
-	size_t i;
-
-	while (!atomic_load(&q->failed) && (i = atomic_fetch_add(&q->next, 1)) < r->nnames)
-		if (render_model(r, i, err)) {
-			atomic_store(&q->failed, 1);
-			return -1;
-		}
-	return 0;
-}
-
-static void *worker_main(void *arg)
-{
-	render_worker *w = arg;
-
-	w->rc = render_queued(&w->run, w->queue, &w->err);
-	return NULL;
-}
-
-/* How many threads render the model pages: MODELCAT_RENDER_THREADS (1 to
- * 8), else the cores online, at most 4; 1 unless the pages go to a site's
- * file_out (thread-safe, no temporary names) from a catalogue file that a
- * second connection sees as this one does (no transaction open). */
-static size_t render_threads(const render_run *r)
-{
-	const char *env = getenv(RENDER_THREADS_ENV);
-	long n = env && *env ? strtol(env, NULL, 10) : sysconf(_SC_NPROCESSORS_ONLN);
-
-	if (!env || !*env)
-		n = n > 4 ? 4 : n;
-	if (n < 1 || !r->site || !r->site->out || !r->cat->path || !r->cat->path[0] ||
-	    !strcmp(r->cat->path, ":memory:") || !sqlite3_get_autocommit(r->cat->db))
-		return 1;
-	return n > RENDER_THREADS_MAX ? RENDER_THREADS_MAX : (size_t)n;
-}
-
-/* Start worker w on q: 0, or -1 when it cannot be (the calling thread
- * does its share then). */
-static int worker_start(render_worker *w, const render_run *r, model_queue *q)
-{
-	memset(w, 0, sizeof(*w));
-	if (catalogue_open(&w->cat, r->cat->path, NULL, CATALOGUE_READONLY, &w->err))
-		return -1;
-	w->run = *r;
-	w->run.cat = &w->cat;
-	w->run.stats = &w->stats;
-	w->run.cited = xcalloc(r->cite.n + 1, sizeof(*w->run.cited));
-	w->queue = q;
-	if (pthread_create(&w->thread, NULL, worker_main, w)) {
-		free(w->run.cited);
-		catalogue_close(&w->cat);
-		return -1;
-	}
-	return 0;
-}
-
-/* Every model's pages (render_model), on the threads render_threads()
- * gives: each takes the next model not taken, so the pages are those one
- * thread writes, whatever the order. 0, or -1 (err: the first failure). */
-static int render_models(render_run *r, mc_err *err)
-{
-	render_worker w[RENDER_THREADS_MAX - 1];
-	model_queue q;
-	size_t n = render_threads(r), started = 0, k;
-	int rc;
-
-	atomic_init(&q.next, 0);
-	atomic_init(&q.failed, 0);
-	while (started + 1 < n && !worker_start(&w[started], r, &q))
-		started++;
-	rc = render_queued(r, &q, err);
-	for (k = 0; k < started; k++) {
-		pthread_join(w[k].thread, NULL);
-		if (w[k].rc && !rc) {
-			*err = w[k].err;
-			rc = -1;
-		}
-		r->stats->files += w[k].stats.files;
-		free(w[k].run.cited);
-		catalogue_close(&w[k].cat);
-	}
-	return rc;
 }
 
 /* The citation block of a page on the whole data (an index, a card's
@@ -1052,7 +1068,7 @@ int render_all(catalogue *cat, const char *as_of, const char *outdir, const rend
 	r.entry_of = xcalloc(r.nnames + 1, sizeof(*r.entry_of));
 	if (collect_entries(&r, err))
 		goto out;
-	if (render_models(&r, err))
+	if (render_each(&r, render_model, err))
 		goto out;
 	stats->models = r.nentries;
 	if (render_redirects(&r, err) || render_indexes(&r, err) ||
