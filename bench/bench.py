@@ -23,6 +23,8 @@ commands:
                    BENCH_BIG=1, where it would take about ten minutes a round)
   publish          modelcat publish of the catalogue into an empty folder
                    (not with BENCH_BIG=1 either)
+  publish 1%       modelcat publish, after the ingest of the 1 % changed copy,
+                   into the site published before it (a hard-linked copy)
 
 and prints medians (wall clock, and CPU time: user + system, which a
 loaded machine disturbs less), MB/s, rows/s, peak RSS and each figure as a
@@ -240,6 +242,29 @@ def scaled(args, work, big):
             return run([os.path.join(bindir, 'modelcat-publish'), '--db', base, '--out', site],
                        env=env)
 
+        published = os.path.join(work, 'published%s' % tag.strip(' []'))
+        again = os.path.join(work, 'again%s' % tag.strip(' []'))
+        moved = os.path.join(work, 'moved%s.db' % tag.strip(' []'))
+        # made by the first round of this run, never by an earlier run's programs
+        shutil.rmtree(published, ignore_errors=True)
+        remove_db(moved)
+
+        def t_publish_changed():
+            """publish after an ingest of the 1 % changed copy, into a
+            site published from the catalogue before it (a hard-linked
+            copy, made again each round: neither is timed)"""
+            publish = os.path.join(bindir, 'modelcat-publish')
+            quiet = dict(stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+            if not os.path.exists(published):
+                subprocess.run([publish, '--db', base, '--out', published], **quiet)
+            if not os.path.exists(moved):
+                shutil.copyfile(base, moved)
+                subprocess.run([ingest, '--db', moved, '--as-of', '2026-01-02',
+                                'all_ai_models=' + changed], **quiet)
+            shutil.rmtree(again, ignore_errors=True)
+            subprocess.run(['cp', '-al', published, again], check=True)
+            return run([publish, '--db', moved, '--out', again], env=env)
+
         def t_first():
             remove_db(db)
             r = run([ingest, '--db', db, '--as-of', '2026-01-01', 'all_ai_models=' + data],
@@ -280,6 +305,7 @@ def scaled(args, work, big):
             steps.append(('render --all', t_render))
         if os.path.exists(os.path.join(bindir, 'modelcat-publish')) and not big:
             steps.append(('publish', t_publish))
+            steps.append(('publish, 1 % changed', t_publish_changed))
         return [(name + tag, fn) for name, fn in steps]
 
     tasks = [('cat', t_cat), ('sqlite3 .import', t_import)]
@@ -292,7 +318,7 @@ def scaled(args, work, big):
     # when a step starts from its catalogue)
     wanted = [w.strip() for w in os.environ.get('BENCH_STEPS', '').split(',') if w.strip()]
     if wanted:
-        needs_first = any(w.split()[0] in ('ingest,', 'render', 'publish') for w in wanted)
+        needs_first = any(w.split()[0] in ('ingest,', 'render', 'publish', 'publish,') for w in wanted)
         tasks = [t for t in tasks
                  if t[0] in ('cat', 'sqlite3 .import', 'duckdb read_csv')
                  or (needs_first and t[0].startswith('ingest, first'))
