@@ -239,8 +239,11 @@ def scaled(args, work, big):
 
         def t_publish():
             shutil.rmtree(site, ignore_errors=True)
-            return run([os.path.join(bindir, 'modelcat-publish'), '--db', base, '--out', site],
-                       env=env)
+            r = run([os.path.join(bindir, 'modelcat-publish'), '--db', base, '--out', site],
+                    env=env)
+            # 3.4 GB of files: on a tmpfs they take the memory the next steps use
+            shutil.rmtree(site, ignore_errors=True)
+            return r
 
         published = os.path.join(work, 'published%s' % tag.strip(' []'))
         again = os.path.join(work, 'again%s' % tag.strip(' []'))
@@ -263,7 +266,9 @@ def scaled(args, work, big):
                                 'all_ai_models=' + changed], **quiet)
             shutil.rmtree(again, ignore_errors=True)
             subprocess.run(['cp', '-al', published, again], check=True)
-            return run([publish, '--db', moved, '--out', again], env=env)
+            r = run([publish, '--db', moved, '--out', again], env=env)
+            shutil.rmtree(again, ignore_errors=True)
+            return r
 
         def t_first():
             remove_db(db)
