@@ -1,7 +1,10 @@
 #include "base/sha256.h"
 
+#include "base/util.h"
+
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -213,7 +216,8 @@ void sha256_final_hex(sha256_ctx *ctx, char hex[65])
 
 int sha256_file(const char *path, char hex[65], unsigned long long *size, mc_err *err)
 {
-	static unsigned char buf[1 << 18];
+	enum { BUF = 1 << 18 };
+	unsigned char *buf;          /* its own: threads hash files at once */
 	sha256_ctx ctx;
 	FILE *f = fopen(path, "rb");
 	size_t n;
@@ -221,12 +225,14 @@ int sha256_file(const char *path, char hex[65], unsigned long long *size, mc_err
 
 	if (!f)
 		return mc_error(err, "%s: cannot read: %s", path, strerror(errno));
+	buf = xmalloc(BUF);
 	sha256_init(&ctx);
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+	while ((n = fread(buf, 1, BUF, f)) > 0)
 		sha256_update(&ctx, buf, n);
 	if (ferror(f))
 		rc = mc_error(err, "%s: cannot read: %s", path, strerror(errno));
 	fclose(f);
+	free(buf);
 	if (size)
 		*size = ctx.bytes;
 	sha256_final_hex(&ctx, hex);

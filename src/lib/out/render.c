@@ -665,6 +665,8 @@ static int worker_start(render_worker *w, const render_run *r, model_queue *q)
 	memset(w, 0, sizeof(*w));
 	if (catalogue_open(&w->cat, r->cat->path, NULL, CATALOGUE_READONLY, &w->err))
 		return -1;
+	if (r->cat->default_key)
+		w->cat.default_key = xstrdup(r->cat->default_key);
 	w->run = *r;
 	w->run.cat = &w->cat;
 	w->run.stats = &w->stats;
