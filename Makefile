@@ -112,15 +112,17 @@ check-valgrind: all
 # BENCH_PEER_REV=REV also builds commit REV in build/peer/ and times its
 # programs in the same rounds (a last column compares the two trees).
 BENCH_PEER_REV ?=
-bench: all $(if $(BENCH_PEER_REV),build/peer/bin/modelcat)
+# The peer is built in a folder named by its revision, so that a peer built
+# for another revision is never taken for it.
+bench: all $(if $(BENCH_PEER_REV),build/peer-$(BENCH_PEER_REV)/bin/modelcat)
 	python3 bench/bench.py --rounds $${BENCH_ROUNDS:-5} --write docs/performance.md \
-		$(if $(BENCH_PEER_REV),--peer build/peer/bin)
+		$(if $(BENCH_PEER_REV),--peer build/peer-$(BENCH_PEER_REV)/bin)
 
-build/peer/bin/modelcat:
-	rm -rf build/peer
-	mkdir -p build/peer
-	git archive $(BENCH_PEER_REV) | tar -x -C build/peer
-	$(MAKE) -C build/peer all
+build/peer-%/bin/modelcat:
+	rm -rf build/peer-$*
+	mkdir -p build/peer-$*
+	git archive $* | tar -x -C build/peer-$*
+	$(MAKE) -C build/peer-$* all
 
 # Fuzzing with clang's libFuzzer (not part of check): `make fuzz` builds
 # each tests/fuzz/fuzz_*.c into build/fuzz/ against its own instrumented
