@@ -109,7 +109,7 @@ check-valgrind: all
 # Benchmarks (not part of check): the release build against sqlite3's
 # .import of the same file; BENCH_BIG=1 for a 1 GB input. The results go
 # into docs/performance.md.
-# BENCH_PEER_REV=REV also builds commit REV in build/peer/ and times its
+# BENCH_PEER_REV=REV also builds commit REV in build/peer-REV/ and times its
 # programs in the same rounds (a last column compares the two trees).
 BENCH_PEER_REV ?=
 # The peer is built in a folder named by its revision, so that a peer built
