@@ -293,7 +293,9 @@ def scaled(args, work, big):
 
         def t_render():
             shutil.rmtree(pages, ignore_errors=True)
-            return run([render, '--db', base, '--all', '--out', pages], env=env)
+            r = run([render, '--db', base, '--all', '--out', pages], env=env)
+            shutil.rmtree(pages, ignore_errors=True)   # as the publish steps' sites
+            return r
 
         steps = [('modelcat parse', t_parse)]
         # the reader alone, by splitter (a peer without --records-only has none)
