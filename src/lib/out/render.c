@@ -662,6 +662,9 @@ static size_t render_threads(const render_run *r)
  * does its share then). */
 static int worker_start(render_worker *w, const render_run *r, model_queue *q)
 {
+	sigset_t block, was;
+	int failed;
+
 	memset(w, 0, sizeof(*w));
 	if (catalogue_open(&w->cat, r->cat->path, NULL, CATALOGUE_READONLY, &w->err))
 		return -1;
@@ -672,7 +675,17 @@ static int worker_start(render_worker *w, const render_run *r, model_queue *q)
 	w->run.stats = &w->stats;
 	w->run.cited = xcalloc(r->cite.n + 1, sizeof(*w->run.cited));
 	w->queue = q;
-	if (pthread_create(&w->thread, NULL, worker_main, w)) {
+	/* SIGINT, SIGTERM and SIGHUP go to the calling thread only: its
+	 * handler removes the version being built (site_signal_cleanup()),
+	 * whose file_out then refuses the workers' files, so they stop */
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &block, &was);
+	failed = pthread_create(&w->thread, NULL, worker_main, w);
+	pthread_sigmask(SIG_SETMASK, &was, NULL);
+	if (failed) {
 		free(w->run.cited);
 		catalogue_close(&w->cat);
 		return -1;

@@ -22,6 +22,7 @@
 #include <limits.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,6 +40,12 @@
 /* The version this process builds: removed by site_signal_cleanup(). */
 static char building[PATH_MAX];
 static volatile sig_atomic_t building_set;
+/* Set by site_signal_cleanup() before it removes the version: put_file()
+ * then writes nothing more, so that the render threads still running (the
+ * signal stops only the thread it lands on) cannot fill the folder again
+ * while it is removed; each may finish the one file it is creating, which
+ * remove_at()'s passes take. */
+static atomic_int stopping;
 
 struct linux_dirent64 {
 	unsigned long long d_ino;
@@ -89,6 +96,7 @@ static void remove_tree(const char *path)
 
 void site_signal_cleanup(void)
 {
+	atomic_store(&stopping, 1);
 	if (building_set)
 		remove_tree(building);
 }
@@ -1176,6 +1184,8 @@ static int put_file(void *ctx, const char *path, const void *data, size_t len, m
 	struct stat st;
 	int same;
 
+	if (atomic_load(&stopping))
+		return mc_error(err, "%s: stopped by a signal", path);
 	if (strncmp(path, p->build, blen) || path[blen] != '/')
 		return mc_error(err, "%s: not in the version being built", path);
 	rel = path + blen + 1;
