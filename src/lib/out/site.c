@@ -1118,6 +1118,29 @@ static int build_feed(publish *p)
 	return rc;
 }
 
+/* Has the published version the file rel with the bytes sha (size bytes)?
+ * 1 with its path in from and its stat in st, else 0. */
+static int published_same(const publish *p, const char *rel, const char *sha,
+			  unsigned long long size, char from[PATH_MAX], struct stat *st)
+{
+	const char *had = manifest_find(&p->old, rel);
+
+	if (!had || strcmp(had, sha) || !p->prev[0])
+		return 0;
+	mc_fmt(from, PATH_MAX, "%s/%s", p->prev, rel);
+	return !lstat(from, st) && S_ISREG(st->st_mode) && (unsigned long long)st->st_size == size;
+}
+
+/* Count rel, a file of the new version, as written anew. */
+static void count_written(publish *p, const char *rel)
+{
+	pthread_mutex_lock(&p->lock);
+	p->stats->written++;
+	if (!strncmp(rel, "pages/", 6))
+		p->stats->pages++;
+	pthread_mutex_unlock(&p->lock);
+}
+
 /* Hash every file of the build folder rel into the new manifest; a file
  * whose bytes the published version has under the same name is linked
  * from it instead (it keeps its time; nothing is written twice). */
@@ -1131,7 +1154,6 @@ static int hash_build(publish *p, const char *rel)
 	mc_fmt(path, sizeof(path), "%s/%s", p->build, rel);
 	names = list_names(path, &n);
 	for (i = 0; !rc && i < n; i++) {
-		const char *had;
 		struct stat st, pst;
 
 		mc_fmt(sub, sizeof(sub), "%s/%s", rel, names[i]);
@@ -1150,10 +1172,7 @@ static int hash_build(publish *p, const char *rel)
 		}
 		manifest_add(&p->now, sub, sha);
 		p->stats->files++;
-		had = manifest_find(&p->old, sub);
-		mc_fmt(from, sizeof(from), "%s/%s", p->prev, sub);
-		if (had && !strcmp(had, sha) && !lstat(from, &pst) && S_ISREG(pst.st_mode) &&
-		    pst.st_size == st.st_size) {
+		if (published_same(p, sub, sha, (unsigned long long)st.st_size, from, &pst)) {
 			if (pst.st_ino == st.st_ino && pst.st_dev == st.st_dev)
 				continue;
 			mc_fmt(tmp, sizeof(tmp), "%s.link", path);
@@ -1161,9 +1180,7 @@ static int hash_build(publish *p, const char *rel)
 				continue;
 			unlink(tmp);
 		}
-		p->stats->written++;
-		if (!strncmp(sub, "pages/", 6))
-			p->stats->pages++;
+		count_written(p, sub);
 	}
 	mc_free_strings(names, n);
 	return rc;
@@ -1179,10 +1196,9 @@ static int put_file(void *ctx, const char *path, const void *data, size_t len, m
 	publish *p = ctx;
 	size_t blen = strlen(p->build);
 	char sha[65], from[PATH_MAX];
-	const char *rel, *had;
+	const char *rel;
 	sha256_ctx h;
 	struct stat st;
-	int same;
 
 	if (atomic_load(&stopping))
 		return mc_error(err, "%s: stopped by a signal", path);
@@ -1195,23 +1211,16 @@ static int put_file(void *ctx, const char *path, const void *data, size_t len, m
 	pthread_mutex_lock(&p->lock);
 	manifest_add(&p->now, rel, sha);
 	p->stats->files++;
-	had = manifest_find(&p->old, rel);
-	same = had && !strcmp(had, sha);
 	pthread_mutex_unlock(&p->lock);
-	mc_fmt(from, sizeof(from), "%s/%s", p->prev, rel);
-	if (same && p->prev[0] && !lstat(from, &st) && S_ISREG(st.st_mode) &&
-	    (size_t)st.st_size == len) {
+	/* (the old manifest is only read while the pages are made) */
+	if (published_same(p, rel, sha, len, from, &st)) {
 		unlink(path);
 		if (!link(from, path))
 			return 0;
 	}
 	if (file_write_new(path, data, len, err))
 		return -1;
-	pthread_mutex_lock(&p->lock);
-	p->stats->written++;
-	if (!strncmp(rel, "pages/", 6))
-		p->stats->pages++;
-	pthread_mutex_unlock(&p->lock);
+	count_written(p, rel);
 	return 0;
 }
 
