@@ -1008,7 +1008,7 @@ static int model_lookup(catalogue *cat, const char *name, long occurrence,
 			mc_err *err)
 {
 	sqlite3_stmt *st = NULL, *upd = NULL;
-	char *key = NULL, *family = NULL;
+	char *family = NULL;
 	strmap seen;
 	int step, found = 0, rc = -1;
 
@@ -1019,13 +1019,9 @@ static int model_lookup(catalogue *cat, const char *name, long occurrence,
 	sqlite3_bind_int64(st, 2, occurrence);
 	sqlite3_bind_text(st, 3, as_of, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 4, as_of, -1, SQLITE_STATIC);
-	if (want)
-		key = xstrdup(want);
-	else if (!cat->default_key && query_default_key(&cat->default_key, err))
+	if (!want && !cat->default_key && query_default_key(&cat->default_key, err))
 		goto out;
-	else
-		key = xstrdup(cat->default_key);
-	sqlite3_bind_text(st, 5, key, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 5, want ? want : cat->default_key, -1, SQLITE_STATIC);
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *export_name = (const char *)sqlite3_column_text(st, 0);
 		const char *export_key = (const char *)sqlite3_column_text(st, 5);
@@ -1079,7 +1075,6 @@ out:
 		catalogue_kept_done(upd);
 	strmap_release(&seen);
 	free(family);
-	free(key);
 	return rc;
 }
 
