@@ -55,6 +55,8 @@ check_eq "a page is the same file" "$(stat -c %i "$page")" "$inode"
 check_status "ingest of a later snapshot exits 0" 0 mc ingest --as-of 2024-12-24 \
 	"notable_ai_models=$B"
 cp "$THREE/.modelcat/current/MANIFEST" "$TMP/before"
+(cd "$THREE/.modelcat/current" && find pages/en -name '*.html' -exec stat -c '%n %i' {} +) |
+	LC_ALL=C sort >"$TMP/inodes.before"
 MODELCAT_RENDER_THREADS=3 mc publish --out "$THREE" >"$TMP/out" 2>"$TMP/err"
 check_eq "publish of the later snapshot exits 0" "$?" 0
 counted "$THREE/.modelcat/current/MANIFEST" | LC_ALL=C sort >"$TMP/after.counted"
@@ -67,6 +69,9 @@ check "every file of the new manifest is there with its hash" whole "$THREE"
 kept=$(LC_ALL=C comm -12 "$TMP/after.counted" "$TMP/before.counted" |
 	sed -n 's/^[0-9a-f]*  \(pages\/en\/.*\.html\)$/\1/p' | head -1)
 check "an unchanged page is in both versions" test -n "$kept"
+check_eq "and it is the same file (linked, not written)" \
+	"$(stat -c %i "$THREE/.modelcat/current/$kept")" \
+	"$(sed -n "s|^$kept ||p" "$TMP/inodes.before")"
 MODELCAT_RENDER_THREADS=1 mc publish --out "$ONE" >"$TMP/out" 2>"$TMP/err"
 check_eq "publish of the later snapshot on one thread exits 0" "$?" 0
 version "$ONE" >"$TMP/one.sums"
