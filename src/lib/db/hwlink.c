@@ -11,13 +11,18 @@
 #include <string.h>
 #include <strings.h>
 
-/* The key field of an export, as its latest header recorded it. */
+/* The key field of export e.export, as its latest header recorded it. */
 #define HWLINK_EXPORT_KEY "(SELECT ec.field FROM snapshot_export se JOIN export_column ec" \
 	" ON ec.snapshot_export_id = se.id AND ec.type = 'key'" \
-	" WHERE se.export = r.export ORDER BY se.id DESC LIMIT 1)"
+	" WHERE se.export = e.export ORDER BY se.id DESC LIMIT 1)"
 
-/* The versions on record on ?1 of the exports whose key field is ?2 (the
- * models': also the exports with no header on record). */
+/* The exports with a header on record, each with its key field (or NULL):
+ * worked out once per export, not once per row. */
+#define HWLINK_KEYED "WITH keyed(export, field) AS (SELECT e.export, " HWLINK_EXPORT_KEY \
+	" FROM (SELECT DISTINCT export FROM snapshot_export) e) "
+
+/* The versions on record on ?1 (the exports are narrowed by the caller,
+ * against keyed). */
 #define HWLINK_CURRENT " FROM version v JOIN record r ON r.id = v.record_id" \
 	" WHERE v.tombstone = 0 AND v.valid_from <= ?1" \
 	" AND (v.valid_to IS NULL OR v.valid_to > ?1)"
@@ -144,8 +149,9 @@ static int read_cards(catalogue *cat, hwlink_day *d, const char *as_of, const ch
 	sqlite3_stmt *st = NULL;
 	int step;
 
-	if (catalogue_prepare(cat, &st, "SELECT v.name, r.occurrence, v.norm, v.valid_from"
-			      HWLINK_CURRENT " AND " HWLINK_EXPORT_KEY " = ?2", err))
+	if (catalogue_prepare(cat, &st, HWLINK_KEYED "SELECT v.name, r.occurrence, v.norm,"
+			      " v.valid_from" HWLINK_CURRENT
+			      " AND r.export IN (SELECT export FROM keyed WHERE field = ?2)", err))
 		return -1;
 	if (bind_day(cat, st, as_of, key, err)) {
 		sqlite3_finalize(st);
@@ -295,9 +301,10 @@ static int read_models(catalogue *cat, hwlink_day *d, const char *as_of, const c
 	sbuf k;
 	int step;
 
-	if (catalogue_prepare(cat, &st, "SELECT v.name, r.occurrence,"
+	if (catalogue_prepare(cat, &st, HWLINK_KEYED "SELECT v.name, r.occurrence,"
 			      " json_extract(v.norm, '$.\"Training hardware\"')" HWLINK_CURRENT
-			      " AND coalesce(" HWLINK_EXPORT_KEY " = ?2, 1)", err))
+			      " AND r.export NOT IN (SELECT export FROM keyed WHERE field <> ?2)",
+			      err))
 		return -1;
 	if (bind_day(cat, st, as_of, key, err)) {
 		sqlite3_finalize(st);
