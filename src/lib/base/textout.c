@@ -158,13 +158,31 @@ void textout_json_utf8(sbuf *out, const char *s, size_t len)
 	json_string(out, s, len, 1);
 }
 
+/* Bytes textout_html() copies as they are: printable ASCII but & < > " '
+ * (escaped), and newline and tab. */
+static int html_plain(unsigned char c)
+{
+	return (c >= 0x20 && c < 0x80 && c != '&' && c != '<' && c != '>' && c != '"' &&
+		c != '\'') || c == '\n' || c == '\t';
+}
+
 void textout_html(sbuf *out, const char *s, size_t len)
 {
 	size_t i = 0, bad;
 
+	sbuf_grow(out, len);
 	while (i < len) {
 		unsigned char c = (unsigned char)s[i];
+		size_t run = i;
 
+		/* a run of bytes copied as they are, in one append */
+		while (run < len && html_plain((unsigned char)s[run]))
+			run++;
+		if (run > i) {
+			sbuf_add(out, s + i, run - i);
+			i = run;
+			continue;
+		}
 		switch (c) {
 		case '&': sbuf_adds(out, "&amp;"); i++; continue;
 		case '<': sbuf_adds(out, "&lt;"); i++; continue;
