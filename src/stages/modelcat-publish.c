@@ -39,7 +39,9 @@ static const opt_command command = {
 		"page; the root page and the indexes list them with their sizes. Model\n"
 		"pages, the indexes and the root page carry a citation block (credit,\n"
 		"licence, the snapshot's date, the SHA-256 of its source files, a BibTeX\n"
-		"entry). A page or a download is written again only when its bytes change.\n"
+		"entry). A page or a download is written again only when its bytes change;\n"
+		"a model whose files the published version made from the same inputs\n"
+		"(keys.tsv) has them linked from it, not made again.\n"
 		"The index entries and the model pages are made on every core, at most 4\n"
 		"($MODELCAT_RENDER_THREADS, 1 to 8, sets how many).\n"
 		"Files under DIR/pages, DIR/audit and DIR/downloads that modelcat did not\n"
@@ -80,9 +82,10 @@ static int publish(const char *db, const char *out, const char *as_of_arg, long 
 	} else if (site_publish(&cat, out, &o, &st, &err)) {
 		stage_error(command.program, "%s", err.msg);
 	} else {
-		printf("published %s in %s: %zu snapshots, %lu files (%lu written), %zu audits"
-		       " computed, %zu withdrawn\n", st.label, out, st.snapshots, st.files,
-		       st.written, st.audits, st.withdrawn);
+		printf("published %s in %s: %zu snapshots, %lu files (%lu written), %zu models"
+		       " (%zu made anew), %zu audits computed, %zu withdrawn\n", st.label, out,
+		       st.snapshots, st.files, st.written, st.models, st.models_made, st.audits,
+		       st.withdrawn);
 		status = fflush(stdout) ? MC_EXIT_FAILURE : MC_EXIT_OK;
 	}
 	catalogue_close(&cat);

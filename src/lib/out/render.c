@@ -183,6 +183,7 @@ typedef struct render_run {
 	const char *frame_lead;      /* the next framed page's lead (HTML), or NULL */
 	hwlink_day links;            /* the models' and cards' links on the date */
 	timeline lives;              /* every model's history, read before the pages */
+	char global_key[65];         /* with site->reuse: what every page is made from */
 } render_run;
 
 /* The SHA-256 of every language's page texts (code, then each text by
@@ -717,6 +718,7 @@ static int render_each(render_run *r, int (*each)(render_run *, size_t, mc_err *
 			rc = -1;
 		}
 		r->stats->files += w[k].stats.files;
+		r->stats->reused += w[k].stats.reused;
 		free(w[k].run.cited);
 		catalogue_close(&w[k].cat);
 	}
@@ -781,6 +783,176 @@ static int model_charts(render_run *r, size_t i, size_t j, page *p, mc_err *err)
 	return 0;
 }
 
+/* ---- pages made before (render_reuse) ---- */
+
+/* Add s to a key, told apart from the next string and from NULL. */
+static void key_str(sha256_ctx *h, const char *s)
+{
+	if (!s) {
+		sha256_update(h, "n", 1);
+		return;
+	}
+	sha256_update(h, "s", 1);
+	sha256_update(h, s, strlen(s) + 1);
+}
+
+/* What every model's files are made from (render_reuse): this program,
+ * the page texts, the languages, the site's URL, the data's citation. */
+static int global_key(render_run *r, mc_err *err)
+{
+	char exe[65];
+	sha256_ctx h;
+	size_t i;
+
+	if (sha256_file("/proc/self/exe", exe, NULL, err))
+		return -1;
+	sha256_init(&h);
+	key_str(&h, "modelcat model files 1");
+	key_str(&h, exe);
+	key_str(&h, r->stats->texts_sha);
+	for (i = 0; i < r->nlangs; i++)
+		key_str(&h, r->langs[i]);
+	key_str(&h, NULL);
+	key_str(&h, r->site->base_url);
+	key_str(&h, r->citation);
+	key_str(&h, r->frame_lead);
+	key_str(&h, RENDER_AUDIT_ROOT);
+	sha256_final_hex(&h, r->global_key);
+	return 0;
+}
+
+/* The hardware links, chart and citation block of model i's page in each
+ * language, into a key. */
+static int key_page_parts(render_run *r, size_t i, const model_view *m, sha256_ctx *h,
+			  mc_err *err)
+{
+	size_t j, k;
+
+	for (j = 0; j < r->nlangs; j++) {
+		page p;
+		char *cite;
+
+		page_init(&p, r->langs[j]);
+		hardware_links(r, m, &p);
+		if (model_charts(r, i, j, &p, err)) {
+			page_release(&p);
+			return -1;
+		}
+		key_str(h, p.hardware_index);
+		for (k = 0; k < 2 * p.nhardware_links; k++)
+			key_str(h, p.hardware_links[k]);
+		key_str(h, NULL);
+		key_str(h, p.charts);
+		cite = cite_of_model(r, m, j, r->stems[i]);
+		key_str(h, cite);
+		free(cite);
+		page_release(&p);
+	}
+	return 0;
+}
+
+/* The key model i's files are made from (render_reuse), in hex. */
+static int model_key(render_run *r, size_t i, const model_view *m, char key[65], mc_err *err)
+{
+	const timeline_model *life = timeline_find(&r->lives, r->names[i]);
+	size_t k, n = cite_model(&r->cite, m, r->cited);
+	char *formerly = render_formerly(r->formers, r->nformers, r->names[i]);
+	sha256_ctx h;
+	char num[64];
+
+	sha256_init(&h);
+	key_str(&h, r->global_key);
+	key_str(&h, r->names[i]);
+	key_str(&h, r->stems[i]);
+	key_str(&h, m->name);
+	key_str(&h, m->last_updated);
+	key_str(&h, m->last_updated[0] ? NULL : m->as_of);
+	for (k = 0; k < m->exports.n; k++)
+		key_str(&h, m->exports.items[k]);
+	key_str(&h, NULL);
+	for (k = 0; k < m->values.n; k++) {
+		const model_value *v = &m->values.items[k];
+
+		key_str(&h, v->field);
+		key_str(&h, v->value);
+		key_str(&h, v->export);
+		key_str(&h, v->since);
+		mc_fmt(num, sizeof(num), "%lld", (long long)v->source);
+		key_str(&h, num);
+	}
+	key_str(&h, NULL);
+	for (k = 0; k < n; k++) {
+		mc_fmt(num, sizeof(num), "%lld %llu", (long long)r->cited[k]->id,
+		       r->cited[k]->bytes);
+		key_str(&h, num);
+		key_str(&h, r->cited[k]->export);
+		key_str(&h, r->cited[k]->day);
+		key_str(&h, r->cited[k]->sha256);
+	}
+	key_str(&h, NULL);
+	key_str(&h, formerly);
+	free(formerly);
+	for (k = 0; life && k < life->n; k++) {
+		const timeline_event *e = &life->events[k];
+
+		mc_fmt(num, sizeof(num), "%d", (int)e->kind);
+		key_str(&h, e->date);
+		key_str(&h, num);
+		key_str(&h, e->export);
+		key_str(&h, e->field);
+		key_str(&h, e->old);
+		key_str(&h, e->new);
+	}
+	key_str(&h, NULL);
+	if (key_page_parts(r, i, m, &h, err))
+		return -1;
+	sha256_final_hex(&h, key);
+	return 0;
+}
+
+/* Take model i's files from the published version when it made them from
+ * the same key (render_reuse): 1 taken, 0 not (they are to be made), -1
+ * (err). The key is recorded either way. */
+static int reuse_model(render_run *r, size_t i, const model_view *m, mc_err *err)
+{
+	const render_reuse *u = r->site->reuse;
+	char key[65], **paths;
+	const char *was;
+	size_t n = 0, j;
+	int rc;
+
+	if (model_key(r, i, m, key, err))
+		return -1;
+	u->made(u->ctx, r->stems[i], key);
+	was = u->prev_key(u->ctx, r->stems[i]);
+	if (!was || strcmp(was, key))
+		return 0;
+	paths = xcalloc(2 * r->nlangs + 1, sizeof(*paths));
+	for (j = 0; j < r->nlangs; j++) {
+		sbuf path;
+
+		if (!j && r->site->downloads) {
+			/* the JSON twin (download_twin) */
+			sbuf_init(&path);
+			sbuf_addf(&path, "%s/models/%s.json", r->site->downloads->dir, r->stems[i]);
+			paths[n++] = sbuf_detach(&path, NULL);
+		}
+		sbuf_init(&path);
+		sbuf_addf(&path, "%s/%s.txt", r->dirs[j], r->stems[i]);
+		paths[n++] = sbuf_detach(&path, NULL);
+		sbuf_init(&path);
+		sbuf_addf(&path, "%s/%s.html", r->dirs[j], r->stems[i]);
+		paths[n++] = sbuf_detach(&path, NULL);
+	}
+	rc = u->take(u->ctx, paths, n, err);
+	mc_free_strings(paths, n);
+	if (rc == 1) {
+		r->stats->files += 2 * r->nlangs;
+		r->stats->reused++;
+	}
+	return rc;
+}
+
 /* The pages of model i in every language (its index entry is made). */
 static int render_model(render_run *r, size_t i, mc_err *err)
 {
@@ -794,6 +966,14 @@ static int render_model(render_run *r, size_t i, mc_err *err)
 		return -1;
 	}
 	render_file_stem(r->names[i], r->stems[i], sizeof(r->stems[i]));
+	if (found == 0 && r->site && r->site->reuse) {
+		int taken = reuse_model(r, i, &m, err);
+
+		if (taken) {
+			model_view_release(&m);
+			return taken < 0 ? -1 : 0;
+		}
+	}
 	if (found == 0 && r->site && r->site->downloads && write_twin(r, &m, i, twin, err)) {
 		model_view_release(&m);
 		return -1;
@@ -1081,7 +1261,7 @@ int render_all(catalogue *cat, const char *as_of, const char *outdir, const rend
 	r.files = xcalloc(r.nnames + 1, sizeof(*r.files));
 	r.entries = xcalloc(r.nnames + 1, sizeof(*r.entries));
 	r.entry_of = xcalloc(r.nnames + 1, sizeof(*r.entry_of));
-	if (collect_entries(&r, err))
+	if (collect_entries(&r, err) || (site && site->reuse && global_key(&r, err)))
 		goto out;
 	if (render_each(&r, render_model, err))
 		goto out;

@@ -61,6 +61,7 @@ typedef struct render_stats {
 	size_t models;               /* models rendered */
 	size_t languages;            /* languages */
 	size_t files;                /* files written */
+	size_t reused;               /* models whose files were taken (render_reuse) */
 	char texts_sha[65];          /* SHA-256 of every language's page texts */
 	size_t cards;                /* hardware pages, per language */
 	size_t hardware_files;       /* their files and the hardware indexes' */
@@ -96,6 +97,29 @@ void render_words_free(render_words *words, size_t n);
 void render_frame(frame *f, frame_alt *alts, const render_words *words, size_t n, size_t lang,
 		  const char *root, const char *base_url);
 
+/*
+ * Pages made before, taken again (render_site.reuse). A model's files (its
+ * pages in every language and its JSON twin) are made from a key: the
+ * SHA-256 of all they are made from (the program itself, the page texts,
+ * the site's URL, the citation, and the model's values, sources, history,
+ * former names, hardware links, chart and citation block). When the
+ * published version made them from the same key, they are taken from it,
+ * not made again.
+ */
+typedef struct render_reuse {
+	/* The key the published version made model stem's files from, or
+	 * NULL (none, or no such model). */
+	const char *(*prev_key)(void *ctx, const char *stem);
+	/* Take the files paths[0..n) (paths in the new version) from the
+	 * published version, all or none: 1 taken, 0 it has not them all,
+	 * -1 (err). */
+	int (*take)(void *ctx, char *const *paths, size_t n, mc_err *err);
+	/* Model stem's files are made from key (for the next publish). */
+	void (*made)(void *ctx, const char *stem, const char *key);
+	void *ctx;
+	/* May be called from more than one thread at once: the callee locks. */
+} render_reuse;
+
 /* Where render_all's pages are published (NULL: pages on their own, with
  * no frame, as render --all writes them). */
 typedef struct render_site {
@@ -106,6 +130,8 @@ typedef struct render_site {
 	/* where the files go (fileout.h): each is handed over whole, never
 	 * written under a temporary name; NULL: as render without a site */
 	const file_out *out;
+	/* pages made before (NULL: every page is made) */
+	const render_reuse *reuse;
 } render_site;
 
 /*

@@ -308,6 +308,13 @@ typedef struct publish {
 	char *cite_now;              /* the citation block of the newest data, in
 					English: the audit index, the site-wide
 					changes */
+	render_reuse reuse;          /* the model files taken from the published
+					version (render.h) */
+	strmap prev_keys;            /* its keys.tsv: stem -> 1 + index in prev_keyv */
+	char **prev_keyv;
+	size_t nprev_keys;
+	char **keys_now;             /* the new version's keys.tsv lines */
+	size_t nkeys_now;
 	mc_err *err;
 } publish;
 
@@ -1224,6 +1231,124 @@ static int put_file(void *ctx, const char *path, const void *data, size_t len, m
 	return 0;
 }
 
+/* ---- model files made before (render_reuse) ---- */
+
+/* The keys the published version's model files were made from (its
+ * keys.tsv: STEM TAB KEY lines) into p->prev_keys; none, or a line not of
+ * that form: those models are made again. */
+static void keys_read(publish *p)
+{
+	char path[PATH_MAX], *line, *next;
+	sbuf text;
+
+	sbuf_init(&text);
+	mc_fmt(path, sizeof(path), "%s/keys.tsv", p->prev);
+	for (line = read_file(path, &text) ? NULL : text.data; line && *line; line = next) {
+		char *end = strchr(line, '\n'), *tab;
+		size_t *at;
+		int added;
+
+		next = end ? end + 1 : NULL;
+		if (end)
+			*end = '\0';
+		tab = strchr(line, '\t');
+		if (!tab || strlen(tab + 1) != 64)
+			continue;
+		at = strmap_get_or_add(&p->prev_keys, line, (size_t)(tab - line), &added);
+		if (!added)
+			continue;
+		p->prev_keyv = xrealloc(p->prev_keyv, (p->nprev_keys + 1) * sizeof(*p->prev_keyv));
+		p->prev_keyv[p->nprev_keys] = xstrdup(tab + 1);
+		*at = ++p->nprev_keys;
+	}
+	sbuf_release(&text);
+}
+
+static const char *reuse_prev_key(void *ctx, const char *stem)
+{
+	const publish *p = ctx;
+	const size_t *at = strmap_find(&p->prev_keys, stem, strlen(stem));
+
+	return at ? p->prev_keyv[*at - 1] : NULL;
+}
+
+static void reuse_made(void *ctx, const char *stem, const char *key)
+{
+	publish *p = ctx;
+	sbuf line;
+
+	sbuf_init(&line);
+	sbuf_addf(&line, "%s\t%s\n", stem, key);
+	pthread_mutex_lock(&p->lock);
+	p->keys_now = xrealloc(p->keys_now, (p->nkeys_now + 1) * sizeof(*p->keys_now));
+	p->keys_now[p->nkeys_now++] = sbuf_detach(&line, NULL);
+	pthread_mutex_unlock(&p->lock);
+}
+
+/* Link paths[0..n) of the build from the published version, all or none,
+ * each with the digest its manifest gives it: 1, 0 (it lacks one), -1. */
+static int reuse_take(void *ctx, char *const *paths, size_t n, mc_err *err)
+{
+	publish *p = ctx;
+	size_t blen = strlen(p->build), i;
+	const char **shas;
+	char from[PATH_MAX];
+	struct stat st;
+	int rc = 1;
+
+	if (atomic_load(&stopping))
+		return mc_error(err, "%s: stopped by a signal", p->build);
+	shas = xcalloc(n + 1, sizeof(*shas));
+	for (i = 0; i < n && rc == 1; i++) {
+		if (strncmp(paths[i], p->build, blen) || paths[i][blen] != '/') {
+			rc = mc_error(err, "%s: not in the version being built", paths[i]);
+			break;
+		}
+		shas[i] = manifest_find(&p->old, paths[i] + blen + 1);
+		mc_fmt(from, sizeof(from), "%s/%s", p->prev, paths[i] + blen + 1);
+		if (!shas[i] || lstat(from, &st) || !S_ISREG(st.st_mode))
+			rc = 0;
+	}
+	for (i = 0; rc == 1 && i < n; i++) {
+		mc_fmt(from, sizeof(from), "%s/%s", p->prev, paths[i] + blen + 1);
+		unlink(paths[i]);
+		if (link(from, paths[i])) {
+			rc = mc_error(err, "%s: cannot link to %s: %s", paths[i], from,
+				      strerror(errno));
+			break;
+		}
+		pthread_mutex_lock(&p->lock);
+		manifest_add(&p->now, paths[i] + blen + 1, shas[i]);
+		p->stats->files++;
+		pthread_mutex_unlock(&p->lock);
+	}
+	free(shas);
+	return rc;
+}
+
+static int line_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The new version's keys.tsv, in the order of the stems. */
+static int keys_write(publish *p)
+{
+	char path[PATH_MAX];
+	sbuf text;
+	size_t i;
+	int rc;
+
+	qsort(p->keys_now, p->nkeys_now, sizeof(*p->keys_now), line_cmp);
+	sbuf_init(&text);
+	for (i = 0; i < p->nkeys_now; i++)
+		sbuf_adds(&text, p->keys_now[i]);
+	mc_fmt(path, sizeof(path), "%s/keys.tsv", p->build);
+	rc = write_file(path, text.data ? text.data : "", text.len, p->err);
+	sbuf_release(&text);
+	return rc;
+}
+
 /* ---- what explains the changed pages (changes.h) ---- */
 
 static int stem_explained(const publish *p, const char *name, size_t len)
@@ -1631,6 +1756,7 @@ static int publish_prepare(publish *p, const char *out)
 		    rows_read(p->prev, "withdrawn.tsv", &p->withdrawn, &p->nwithdrawn, p->err))
 			return -1;
 		read_changes(p);
+		keys_read(p);
 	} else if (p->legacy) {
 		mc_fmt(p->prev, sizeof(p->prev), "%s", p->out);
 	}
@@ -1738,7 +1864,7 @@ static int publish_build(publish *p)
 	static const char *const dirs[] = { "", "/pages", "/audit", "/entries" };
 	site_row *rows = xcalloc(p->nsnaps + 1, sizeof(*rows));
 	render_stats rs;
-	render_site site = { p->base_url, &p->downloads, &p->files };
+	render_site site = { p->base_url, &p->downloads, &p->files, &p->reuse };
 	char path[PATH_MAX];
 	size_t k;
 	int rc = -1;
@@ -1760,11 +1886,13 @@ static int publish_build(publish *p)
 	if (render_all(p->cat, p->as_of, path, &site, &rs, p->err) || frame_load(p) ||
 	    cite_prepare(p) || build_audits(p, rows) || write_root(p))
 		goto out;
+	p->stats->models = rs.models;
+	p->stats->models_made = rs.models - rs.reused;
 	mc_fmt(p->stamp_now.version, sizeof(p->stamp_now.version), "%s", MODELCAT_VERSION);
 	mc_fmt(p->stamp_now.texts, sizeof(p->stamp_now.texts), "%s", rs.texts_sha);
 	p->nwithdrawn_before = p->nwithdrawn;
 	find_withdrawn(p);
-	if (hash_build(p, "pages"))
+	if (hash_build(p, "pages") || keys_write(p))
 		goto out;
 	page_changes(p);
 	if (write_changes(p) || build_feed(p) ||
@@ -1772,9 +1900,9 @@ static int publish_build(publish *p)
 	    rows_write(p->build, "withdrawn.tsv", p->withdrawn, p->nwithdrawn, p->err) ||
 	    hash_build(p, "audit") || hash_build(p, "entries") || hash_build(p, "downloads"))
 		goto out;
-	for (k = 0; k < 4; k++) {
+	for (k = 0; k < 5; k++) {
 		static const char *const names[] = { "published.tsv", "withdrawn.tsv", "render.tsv",
-						     "changes.tsv" };
+						     "changes.tsv", "keys.tsv" };
 		const char *name = names[k];
 
 		mc_fmt(path, sizeof(path), "%s/%s", p->build, name);
@@ -1822,6 +1950,11 @@ int site_publish(catalogue *cat, const char *out, const site_options *o, site_st
 	pthread_mutex_init(&p.lock, NULL);
 	p.files.put = put_file;
 	p.files.ctx = &p;
+	p.reuse.prev_key = reuse_prev_key;
+	p.reuse.take = reuse_take;
+	p.reuse.made = reuse_made;
+	p.reuse.ctx = &p;
+	strmap_init(&p.prev_keys);
 	strmap_init(&p.models);
 	strmap_init(&p.explained);
 	if (publish_prepare(&p, out) || publish_build(&p) ||
@@ -1838,6 +1971,9 @@ out:
 	pthread_mutex_destroy(&p.lock);
 	strmap_release(&p.models);
 	strmap_release(&p.explained);
+	strmap_release(&p.prev_keys);
+	mc_free_strings(p.prev_keyv, p.nprev_keys);
+	mc_free_strings(p.keys_now, p.nkeys_now);
 	changes_release(p.changes, p.nchanges);
 	render_words_free(p.words, p.nwords);
 	download_release(&p.downloads);

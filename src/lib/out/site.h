@@ -9,7 +9,9 @@
  *                               withdrawn since), render.tsv (the modelcat
  *                               version and page texts the pages were made
  *                               with), changes.tsv (the site-wide changes,
- *                               changes.h), MANIFEST (every file modelcat
+ *                               changes.h), keys.tsv (what each model's
+ *                               files were made from, render_reuse in
+ *                               render.h), MANIFEST (every file modelcat
  *                               wrote in it, with its SHA-256)
  *   DIR/.modelcat/current       symbolic link "site-ID": the published one
  *   DIR/.modelcat/id            a random id of this site (feed entry ids)
@@ -54,6 +56,9 @@ typedef struct site_stats {
 	unsigned long files;         /* files modelcat wrote in the new version */
 	unsigned long written;       /* of those, written anew (not linked from the old one) */
 	unsigned long pages;         /* page files written anew */
+	size_t models;               /* models with a page */
+	size_t models_made;          /* of those, made anew (not taken as the
+					published version had them, render.h) */
 	size_t audits;               /* audits computed (the others were linked) */
 	size_t withdrawn;            /* snapshots this publish withdrew */
 	size_t snapshots;            /* snapshots published */
