@@ -183,7 +183,9 @@ typedef struct render_run {
 	const char *frame_lead;      /* the next framed page's lead (HTML), or NULL */
 	hwlink_day links;            /* the models' and cards' links on the date */
 	timeline lives;              /* every model's history, read before the pages */
-	char global_key[65];         /* with site->reuse: what every page is made from */
+	unsigned char global_key[32]; /* with site->reuse: what every page is made from */
+	unsigned char (*partial)[32]; /* with site->reuse: each model's key but its
+					 chart (model_key_part) */
 } render_run;
 
 /* The SHA-256 of every language's page texts (code, then each text by
@@ -725,6 +727,132 @@ static int render_each(render_run *r, int (*each)(render_run *, size_t, mc_err *
 	return rc;
 }
 
+/* ---- pages made before (render_reuse) ---- */
+
+/* Add s to a key, told apart from the next string and from NULL. */
+static void key_str(sha256_ctx *h, const char *s)
+{
+	if (!s) {
+		sha256_update(h, "n", 1);
+		return;
+	}
+	sha256_update(h, "s", 1);
+	sha256_update(h, s, strlen(s) + 1);
+}
+
+/* What every model's files are made from (render_reuse): this program,
+ * the page texts, the languages, the site's URL, the data's citation. */
+static int global_key(render_run *r, mc_err *err)
+{
+	char exe[65];
+	sha256_ctx h;
+	size_t i;
+
+	if (sha256_file("/proc/self/exe", exe, NULL, err))
+		return -1;
+	sha256_init(&h);
+	key_str(&h, "modelcat model files 1");
+	key_str(&h, exe);
+	key_str(&h, r->stats->texts_sha);
+	for (i = 0; i < r->nlangs; i++)
+		key_str(&h, r->langs[i]);
+	key_str(&h, NULL);
+	key_str(&h, r->site->base_url);
+	key_str(&h, r->citation);
+	key_str(&h, RENDER_AUDIT_ROOT);
+	sha256_final(&h, r->global_key);
+	return 0;
+}
+
+/* The model's values and sources, and the files they cite, into a key. */
+static void key_values(render_run *r, const model_view *m, sha256_ctx *h)
+{
+	size_t k, n = cite_model(&r->cite, m, r->cited);
+	char num[64];
+
+	key_str(h, m->name);
+	key_str(h, m->last_updated);
+	key_str(h, m->last_updated[0] ? NULL : m->as_of);
+	for (k = 0; k < m->exports.n; k++)
+		key_str(h, m->exports.items[k]);
+	key_str(h, NULL);
+	for (k = 0; k < m->values.n; k++) {
+		const model_value *v = &m->values.items[k];
+
+		key_str(h, v->field);
+		key_str(h, v->value);
+		key_str(h, v->export);
+		key_str(h, v->since);
+		mc_fmt(num, sizeof(num), "%lld", (long long)v->source);
+		key_str(h, num);
+	}
+	key_str(h, NULL);
+	for (k = 0; k < n; k++) {
+		mc_fmt(num, sizeof(num), "%lld %llu", (long long)r->cited[k]->id,
+		       r->cited[k]->bytes);
+		key_str(h, num);
+		key_str(h, r->cited[k]->export);
+		key_str(h, r->cited[k]->day);
+		key_str(h, r->cited[k]->sha256);
+	}
+	key_str(h, NULL);
+}
+
+/* Model i's history and former names, into a key. */
+static void key_history(render_run *r, size_t i, sha256_ctx *h)
+{
+	const timeline_model *life = timeline_find(&r->lives, r->names[i]);
+	char *formerly = render_formerly(r->formers, r->nformers, r->names[i]);
+	char num[32];
+	size_t k;
+
+	key_str(h, formerly);
+	free(formerly);
+	for (k = 0; life && k < life->n; k++) {
+		const timeline_event *e = &life->events[k];
+
+		mc_fmt(num, sizeof(num), "%d", (int)e->kind);
+		key_str(h, e->date);
+		key_str(h, num);
+		key_str(h, e->export);
+		key_str(h, e->field);
+		key_str(h, e->old);
+		key_str(h, e->new);
+	}
+	key_str(h, NULL);
+}
+
+/* All model i's files are made from but its chart (the index entries'
+ * pass makes it, with the model at hand): into r->partial[i]. */
+static void model_key_part(render_run *r, size_t i, const model_view *m)
+{
+	sha256_ctx h;
+	size_t j, k;
+
+	sha256_init(&h);
+	sha256_update(&h, r->global_key, sizeof(r->global_key));
+	key_str(&h, r->names[i]);
+	key_str(&h, r->stems[i]);
+	key_values(r, m, &h);
+	key_history(r, i, &h);
+	for (j = 0; j < r->nlangs; j++) {
+		page p;
+		char *cite;
+
+		page_init(&p, r->langs[j]);
+		hardware_links(r, m, &p);
+		key_str(&h, p.hardware_index);
+		for (k = 0; k < 2 * p.nhardware_links; k++)
+			key_str(&h, p.hardware_links[k]);
+		key_str(&h, NULL);
+		cite = cite_of_model(r, m, j, r->stems[i]);
+		key_str(&h, cite);
+		free(cite);
+		page_release(&p);
+	}
+	sha256_final(&h, r->partial[i]);
+}
+
 /* Model i's index entry, made in r->entries[i] (entry_of[i] = i), or
  * entry_of[i] = SIZE_MAX when it has no page. 0, or -1 (err). */
 static int entry_of_model(render_run *r, size_t i, mc_err *err)
@@ -737,6 +865,8 @@ static int entry_of_model(render_run *r, size_t i, mc_err *err)
 		render_file_stem(r->names[i], r->stems[i], sizeof(r->stems[i]));
 		page_index_entry_fill(&r->entries[i], &m);
 		r->entry_of[i] = i;
+		if (r->partial)
+			model_key_part(r, i, &m);
 	}
 	model_view_release(&m);
 	return found < 0 ? -1 : 0;
@@ -783,137 +913,34 @@ static int model_charts(render_run *r, size_t i, size_t j, page *p, mc_err *err)
 	return 0;
 }
 
-/* ---- pages made before (render_reuse) ---- */
-
-/* Add s to a key, told apart from the next string and from NULL. */
-static void key_str(sha256_ctx *h, const char *s)
+/* The key model i's files are made from (render_reuse), in hex: the
+ * part its index entry's pass made, and its chart in every language. */
+static int model_key(render_run *r, size_t i, char key[65], mc_err *err)
 {
-	if (!s) {
-		sha256_update(h, "n", 1);
-		return;
-	}
-	sha256_update(h, "s", 1);
-	sha256_update(h, s, strlen(s) + 1);
-}
-
-/* What every model's files are made from (render_reuse): this program,
- * the page texts, the languages, the site's URL, the data's citation. */
-static int global_key(render_run *r, mc_err *err)
-{
-	char exe[65];
 	sha256_ctx h;
-	size_t i;
+	size_t j;
 
-	if (sha256_file("/proc/self/exe", exe, NULL, err))
-		return -1;
 	sha256_init(&h);
-	key_str(&h, "modelcat model files 1");
-	key_str(&h, exe);
-	key_str(&h, r->stats->texts_sha);
-	for (i = 0; i < r->nlangs; i++)
-		key_str(&h, r->langs[i]);
-	key_str(&h, NULL);
-	key_str(&h, r->site->base_url);
-	key_str(&h, r->citation);
-	key_str(&h, r->frame_lead);
-	key_str(&h, RENDER_AUDIT_ROOT);
-	sha256_final_hex(&h, r->global_key);
-	return 0;
-}
-
-/* The hardware links, chart and citation block of model i's page in each
- * language, into a key. */
-static int key_page_parts(render_run *r, size_t i, const model_view *m, sha256_ctx *h,
-			  mc_err *err)
-{
-	size_t j, k;
-
+	sha256_update(&h, r->partial[i], sizeof(r->partial[i]));
 	for (j = 0; j < r->nlangs; j++) {
 		page p;
-		char *cite;
 
 		page_init(&p, r->langs[j]);
-		hardware_links(r, m, &p);
 		if (model_charts(r, i, j, &p, err)) {
 			page_release(&p);
 			return -1;
 		}
-		key_str(h, p.hardware_index);
-		for (k = 0; k < 2 * p.nhardware_links; k++)
-			key_str(h, p.hardware_links[k]);
-		key_str(h, NULL);
-		key_str(h, p.charts);
-		cite = cite_of_model(r, m, j, r->stems[i]);
-		key_str(h, cite);
-		free(cite);
+		key_str(&h, p.charts);
 		page_release(&p);
 	}
-	return 0;
-}
-
-/* The key model i's files are made from (render_reuse), in hex. */
-static int model_key(render_run *r, size_t i, const model_view *m, char key[65], mc_err *err)
-{
-	const timeline_model *life = timeline_find(&r->lives, r->names[i]);
-	size_t k, n = cite_model(&r->cite, m, r->cited);
-	char *formerly = render_formerly(r->formers, r->nformers, r->names[i]);
-	sha256_ctx h;
-	char num[64];
-
-	sha256_init(&h);
-	key_str(&h, r->global_key);
-	key_str(&h, r->names[i]);
-	key_str(&h, r->stems[i]);
-	key_str(&h, m->name);
-	key_str(&h, m->last_updated);
-	key_str(&h, m->last_updated[0] ? NULL : m->as_of);
-	for (k = 0; k < m->exports.n; k++)
-		key_str(&h, m->exports.items[k]);
-	key_str(&h, NULL);
-	for (k = 0; k < m->values.n; k++) {
-		const model_value *v = &m->values.items[k];
-
-		key_str(&h, v->field);
-		key_str(&h, v->value);
-		key_str(&h, v->export);
-		key_str(&h, v->since);
-		mc_fmt(num, sizeof(num), "%lld", (long long)v->source);
-		key_str(&h, num);
-	}
-	key_str(&h, NULL);
-	for (k = 0; k < n; k++) {
-		mc_fmt(num, sizeof(num), "%lld %llu", (long long)r->cited[k]->id,
-		       r->cited[k]->bytes);
-		key_str(&h, num);
-		key_str(&h, r->cited[k]->export);
-		key_str(&h, r->cited[k]->day);
-		key_str(&h, r->cited[k]->sha256);
-	}
-	key_str(&h, NULL);
-	key_str(&h, formerly);
-	free(formerly);
-	for (k = 0; life && k < life->n; k++) {
-		const timeline_event *e = &life->events[k];
-
-		mc_fmt(num, sizeof(num), "%d", (int)e->kind);
-		key_str(&h, e->date);
-		key_str(&h, num);
-		key_str(&h, e->export);
-		key_str(&h, e->field);
-		key_str(&h, e->old);
-		key_str(&h, e->new);
-	}
-	key_str(&h, NULL);
-	if (key_page_parts(r, i, m, &h, err))
-		return -1;
 	sha256_final_hex(&h, key);
 	return 0;
 }
 
 /* Take model i's files from the published version when it made them from
- * the same key (render_reuse): 1 taken, 0 not (they are to be made), -1
- * (err). The key is recorded either way. */
-static int reuse_model(render_run *r, size_t i, const model_view *m, mc_err *err)
+ * the same key (render_reuse), without reading the model again: 1 taken,
+ * 0 not (they are to be made), -1 (err). The key is recorded either way. */
+static int reuse_model(render_run *r, size_t i, mc_err *err)
 {
 	const render_reuse *u = r->site->reuse;
 	char key[65], **paths;
@@ -921,7 +948,9 @@ static int reuse_model(render_run *r, size_t i, const model_view *m, mc_err *err
 	size_t n = 0, j;
 	int rc;
 
-	if (model_key(r, i, m, key, err))
+	if (r->entry_of[i] == SIZE_MAX)
+		return 0;   /* no entry: no page */
+	if (model_key(r, i, key, err))
 		return -1;
 	u->made(u->ctx, r->stems[i], key);
 	was = u->prev_key(u->ctx, r->stems[i]);
@@ -959,21 +988,20 @@ static int render_model(render_run *r, size_t i, mc_err *err)
 	char twin[200];
 	model_view m;
 	size_t j;
-	int found = query_model(r->cat, r->names[i], r->as_of, &m, err);
+	int found;
 
+	if (r->partial) {
+		int taken = reuse_model(r, i, err);
+
+		if (taken)
+			return taken < 0 ? -1 : 0;
+	}
+	found = query_model(r->cat, r->names[i], r->as_of, &m, err);
 	if (found < 0) {
 		model_view_release(&m);
 		return -1;
 	}
 	render_file_stem(r->names[i], r->stems[i], sizeof(r->stems[i]));
-	if (found == 0 && r->site && r->site->reuse) {
-		int taken = reuse_model(r, i, &m, err);
-
-		if (taken) {
-			model_view_release(&m);
-			return taken < 0 ? -1 : 0;
-		}
-	}
 	if (found == 0 && r->site && r->site->downloads && write_twin(r, &m, i, twin, err)) {
 		model_view_release(&m);
 		return -1;
@@ -1220,6 +1248,7 @@ static void render_run_release(render_run *r)
 		page_index_entry_release(&r->entries[i]);
 	free(r->entries);
 	free(r->entry_of);
+	free(r->partial);
 	chart_catalogue_release(&r->charts);
 	former_names_release(r->formers, r->nformers);
 	free(r->citation);
@@ -1261,7 +1290,12 @@ int render_all(catalogue *cat, const char *as_of, const char *outdir, const rend
 	r.files = xcalloc(r.nnames + 1, sizeof(*r.files));
 	r.entries = xcalloc(r.nnames + 1, sizeof(*r.entries));
 	r.entry_of = xcalloc(r.nnames + 1, sizeof(*r.entry_of));
-	if (collect_entries(&r, err) || (site && site->reuse && global_key(&r, err)))
+	if (site && site->reuse) {
+		if (global_key(&r, err))
+			goto out;
+		r.partial = xcalloc(r.nnames + 1, sizeof(*r.partial));
+	}
+	if (collect_entries(&r, err))
 		goto out;
 	if (render_each(&r, render_model, err))
 		goto out;

@@ -1311,7 +1311,7 @@ static int reuse_take(void *ctx, char *const *paths, size_t n, mc_err *err)
 	}
 	for (i = 0; rc == 1 && i < n; i++) {
 		mc_fmt(from, sizeof(from), "%s/%s", p->prev, paths[i] + blen + 1);
-		unlink(paths[i]);
+		/* (the build is new: nothing is there before) */
 		if (link(from, paths[i])) {
 			rc = mc_error(err, "%s: cannot link to %s: %s", paths[i], from,
 				      strerror(errno));
