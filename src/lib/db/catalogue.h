@@ -129,4 +129,20 @@ int catalogue_read_sql(const char *path, sbuf *out, mc_err *err);
 int catalogue_carry(catalogue *cat, const char *from, const char *const *tables, size_t n,
 		    size_t *copied, mc_err *err);
 
+/*
+ * A WITH clause naming "keyed" (export, field): every export with a header
+ * on record and its key field (its family's: pipelines/families.tsv), as
+ * the latest of its headers with a key column recorded it (NULL: none
+ * has one). Worked out once per export, where the same subquery in a
+ * WHERE clause runs once per row. A statement keeps the records r of
+ * family K with "r.export IN (SELECT export FROM keyed WHERE field = K)",
+ * or, for the default family, which also holds the exports with no key,
+ * "r.export NOT IN (SELECT export FROM keyed WHERE field <> K)".
+ */
+#define CATALOGUE_KEYED "WITH keyed(export, field) AS (SELECT e.export," \
+	" (SELECT ec.field FROM snapshot_export se JOIN export_column ec" \
+	" ON ec.snapshot_export_id = se.id AND ec.type = 'key'" \
+	" WHERE se.export = e.export ORDER BY se.id DESC LIMIT 1)" \
+	" FROM (SELECT DISTINCT export FROM snapshot_export) e) "
+
 #endif

@@ -11,18 +11,8 @@
 #include <string.h>
 #include <strings.h>
 
-/* The key field of export e.export, as its latest header recorded it. */
-#define HWLINK_EXPORT_KEY "(SELECT ec.field FROM snapshot_export se JOIN export_column ec" \
-	" ON ec.snapshot_export_id = se.id AND ec.type = 'key'" \
-	" WHERE se.export = e.export ORDER BY se.id DESC LIMIT 1)"
-
-/* The exports with a header on record, each with its key field (or NULL):
- * worked out once per export, not once per row. */
-#define HWLINK_KEYED "WITH keyed(export, field) AS (SELECT e.export, " HWLINK_EXPORT_KEY \
-	" FROM (SELECT DISTINCT export FROM snapshot_export) e) "
-
 /* The versions on record on ?1 (the exports are narrowed by the caller,
- * against keyed). */
+ * against CATALOGUE_KEYED). */
 #define HWLINK_CURRENT " FROM version v JOIN record r ON r.id = v.record_id" \
 	" WHERE v.tombstone = 0 AND v.valid_from <= ?1" \
 	" AND (v.valid_to IS NULL OR v.valid_to > ?1)"
@@ -149,7 +139,7 @@ static int read_cards(catalogue *cat, hwlink_day *d, const char *as_of, const ch
 	sqlite3_stmt *st = NULL;
 	int step;
 
-	if (catalogue_prepare(cat, &st, HWLINK_KEYED "SELECT v.name, r.occurrence, v.norm,"
+	if (catalogue_prepare(cat, &st, CATALOGUE_KEYED "SELECT v.name, r.occurrence, v.norm,"
 			      " v.valid_from" HWLINK_CURRENT
 			      " AND r.export IN (SELECT export FROM keyed WHERE field = ?2)", err))
 		return -1;
@@ -301,7 +291,7 @@ static int read_models(catalogue *cat, hwlink_day *d, const char *as_of, const c
 	sbuf k;
 	int step;
 
-	if (catalogue_prepare(cat, &st, HWLINK_KEYED "SELECT v.name, r.occurrence,"
+	if (catalogue_prepare(cat, &st, CATALOGUE_KEYED "SELECT v.name, r.occurrence,"
 			      " json_extract(v.norm, '$.\"Training hardware\"')" HWLINK_CURRENT
 			      " AND r.export NOT IN (SELECT export FROM keyed WHERE field <> ?2)",
 			      err))

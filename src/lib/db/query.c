@@ -827,11 +827,11 @@ int query_models(catalogue *cat, const char *as_of, char ***names, size_t *n, mc
 	*names = NULL;
 	*n = 0;
 	if (catalogue_prepare(cat, &st,
-			      "SELECT DISTINCT v.name, r.occurrence FROM version v"
+			      CATALOGUE_KEYED "SELECT DISTINCT v.name, r.occurrence FROM version v"
 			      " JOIN record r ON r.id = v.record_id"
 			      " WHERE v.tombstone = 0 AND v.valid_from <= ?1"
 			      " AND (v.valid_to IS NULL OR v.valid_to > ?1)"
-			      " AND coalesce(" EXPORT_KEY " = ?2, 1)"
+			      " AND r.export NOT IN (SELECT export FROM keyed WHERE field <> ?2)"
 			      " ORDER BY v.name COLLATE NOCASE, v.name, r.occurrence", err))
 		return -1;
 	if (query_default_key(&key, err)) {

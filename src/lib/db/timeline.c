@@ -5,12 +5,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The key field of a record's export, as query.c reads it: its latest
- * header's key column. */
-#define TIMELINE_EXPORT_KEY "(SELECT ec.field FROM snapshot_export se JOIN export_column ec" \
-	" ON ec.snapshot_export_id = se.id AND ec.type = 'key'" \
-	" WHERE se.export = r.export ORDER BY se.id DESC LIMIT 1)"
-
 /* One model's records alone (?3 its name, ?4 its occurrence): every
  * record that ever carried the name (the records current under it are
  * kept in C). */
@@ -266,11 +260,11 @@ static int read_versions(reader *r)
 	int step;
 
 	if (prepare(r, &st,
-		    "SELECT r.id, c.name, r.occurrence, r.export, v.valid_from, v.kind, v.name,"
-		    " v.tombstone FROM (SELECT v.record_id AS rid, v.name AS name FROM version v"
-		    " JOIN record r ON r.id = v.record_id WHERE v.tombstone = 0"
+		    CATALOGUE_KEYED "SELECT r.id, c.name, r.occurrence, r.export, v.valid_from,"
+		    " v.kind, v.name, v.tombstone FROM (SELECT v.record_id AS rid, v.name AS name"
+		    " FROM version v JOIN record r ON r.id = v.record_id WHERE v.tombstone = 0"
 		    " AND v.valid_from <= ?1 AND (v.valid_to IS NULL OR v.valid_to > ?1)"
-		    " AND coalesce(" TIMELINE_EXPORT_KEY " = ?2, 1)",
+		    " AND r.export NOT IN (SELECT export FROM keyed WHERE field <> ?2)",
 		    ") c JOIN record r ON r.id = c.rid JOIN version v ON v.record_id = r.id"
 		    " AND v.valid_from <= ?1 ORDER BY r.id, v.valid_from, v.id"))
 		return -1;
