@@ -1312,14 +1312,16 @@ static int reuse_take(void *ctx, char *const *paths, size_t n, mc_err *err)
 	for (i = 0; rc == 1 && i < n; i++) {
 		mc_fmt(from, sizeof(from), "%s/%s", p->prev, paths[i] + blen + 1);
 		/* (the build is new: nothing is there before) */
-		if (link(from, paths[i])) {
+		if (link(from, paths[i]))
 			rc = mc_error(err, "%s: cannot link to %s: %s", paths[i], from,
 				      strerror(errno));
-			break;
-		}
+	}
+	if (rc == 1) {
+		/* one lock for the model's files: the threads take turns less */
 		pthread_mutex_lock(&p->lock);
-		manifest_add(&p->now, paths[i] + blen + 1, shas[i]);
-		p->stats->files++;
+		for (i = 0; i < n; i++)
+			manifest_add(&p->now, paths[i] + blen + 1, shas[i]);
+		p->stats->files += n;
 		pthread_mutex_unlock(&p->lock);
 	}
 	free(shas);
