@@ -835,9 +835,10 @@ static void model_key_part(render_run *r, size_t i, const model_view *m)
 	key_str(&h, r->stems[i]);
 	key_values(r, m, &h);
 	key_history(r, i, &h);
+	/* (the citation block is made from what the key has already: the
+	   page texts, the stem, the name and the files cited) */
 	for (j = 0; j < r->nlangs; j++) {
 		page p;
-		char *cite;
 
 		page_init(&p, r->langs[j]);
 		hardware_links(r, m, &p);
@@ -845,9 +846,6 @@ static void model_key_part(render_run *r, size_t i, const model_view *m)
 		for (k = 0; k < 2 * p.nhardware_links; k++)
 			key_str(&h, p.hardware_links[k]);
 		key_str(&h, NULL);
-		cite = cite_of_model(r, m, j, r->stems[i]);
-		key_str(&h, cite);
-		free(cite);
 		page_release(&p);
 	}
 	sha256_final(&h, r->partial[i]);
