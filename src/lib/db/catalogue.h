@@ -139,10 +139,12 @@ int catalogue_carry(catalogue *cat, const char *from, const char *const *tables,
  * or, for the default family, which also holds the exports with no key,
  * "r.export NOT IN (SELECT export FROM keyed WHERE field <> K)".
  */
-#define CATALOGUE_KEYED "WITH keyed(export, field) AS (SELECT e.export," \
-	" (SELECT ec.field FROM snapshot_export se JOIN export_column ec" \
-	" ON ec.snapshot_export_id = se.id AND ec.type = 'key'" \
-	" WHERE se.export = e.export ORDER BY se.id DESC LIMIT 1)" \
-	" FROM (SELECT DISTINCT export FROM snapshot_export) e) "
+#define CATALOGUE_KEYED "WITH keyed(export, field) AS (SELECT e.export, " \
+	CATALOGUE_EXPORT_KEY("e.export") " FROM (SELECT DISTINCT export FROM snapshot_export) e) "
+/* The key field of the export named by the SQL expression export, as the
+ * latest of its headers with a key column recorded it (NULL: none). */
+#define CATALOGUE_EXPORT_KEY(export) "(SELECT ec.field FROM snapshot_export se" \
+	" JOIN export_column ec ON ec.snapshot_export_id = se.id AND ec.type = 'key'" \
+	" WHERE se.export = " export " ORDER BY se.id DESC LIMIT 1)"
 
 #endif

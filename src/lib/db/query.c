@@ -799,9 +799,7 @@ int query_last_two(catalogue *cat, char from[11], char to[11], mc_err *err)
  * as its latest header recorded it; NULL for an export with no header on
  * record.
  */
-#define EXPORT_KEY "(SELECT ec.field FROM snapshot_export se JOIN export_column ec" \
-	" ON ec.snapshot_export_id = se.id AND ec.type = 'key'" \
-	" WHERE se.export = r.export ORDER BY se.id DESC LIMIT 1)"
+#define EXPORT_KEY CATALOGUE_EXPORT_KEY("r.export")
 
 /* The key field of the default family (the models', pipelines/families.tsv),
  * into *key (the caller frees it). 0, or -1 (err). */
