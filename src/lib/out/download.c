@@ -264,6 +264,12 @@ void download_twin_path(const char *stem, char *buf, size_t len)
 	mc_fmt(buf, len, "downloads/models/%s.json", stem);
 }
 
+void download_twin_file(const download_set *d, const char *stem, sbuf *out)
+{
+	sbuf_reset(out);
+	sbuf_addf(out, "%s/models/%s.json", d->dir, stem);
+}
+
 /* "URL" of the page pages/LANG/STEM.html: absolute under the site's URL
  * when known, else from the site root. */
 static void page_url(sbuf *out, const download_set *d, const char *lang, const char *stem)
@@ -304,9 +310,8 @@ int download_twin(const download_set *d, const model_view *m, const char *stem,
 		  char *const *langs, size_t nlangs, const provenance_file *const *files,
 		  size_t nfiles, mc_err *err)
 {
-	char dir[4096], name[200];
 	size_t i;
-	sbuf out;
+	sbuf out, path;
 	int rc;
 
 	sbuf_init(&out);
@@ -348,9 +353,10 @@ int download_twin(const download_set *d, const model_view *m, const char *stem,
 	sbuf_adds(&out, "}");
 	twin_citation(&out, files, nfiles);
 	sbuf_adds(&out, "}\n");
-	mc_fmt(dir, sizeof(dir), "%s/models", d->dir);
-	mc_fmt(name, sizeof(name), "%s.json", stem);
-	rc = write_file(d, dir, name, &out, err);
+	sbuf_init(&path);
+	download_twin_file(d, stem, &path);
+	rc = file_out_put(d->out, path.data, out.data, out.len, err);
+	sbuf_release(&path);
 	sbuf_release(&out);
 	return rc;
 }

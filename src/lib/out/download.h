@@ -63,6 +63,9 @@ void download_list_html(const download_set *d, const char *root, const page_text
 /* The path of a model's JSON twin from the site root into buf:
  * "downloads/models/STEM.json". */
 void download_twin_path(const char *stem, char *buf, size_t len);
+/* The file download_twin() writes for stem: D->dir/models/STEM.json, into
+ * out (reset first). */
+void download_twin_file(const download_set *d, const char *stem, sbuf *out);
 
 /* Write model m's JSON twin (its pages are pages/LANG/STEM.html in each
  * of langs[0..nlangs), the first the canonical one; files[0..nfiles) the

@@ -959,9 +959,8 @@ static int reuse_model(render_run *r, size_t i, mc_err *err)
 		sbuf path;
 
 		if (!j && r->site->downloads) {
-			/* the JSON twin (download_twin) */
 			sbuf_init(&path);
-			sbuf_addf(&path, "%s/models/%s.json", r->site->downloads->dir, r->stems[i]);
+			download_twin_file(r->site->downloads, r->stems[i], &path);
 			paths[n++] = sbuf_detach(&path, NULL);
 		}
 		sbuf_init(&path);
