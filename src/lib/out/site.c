@@ -1125,17 +1125,28 @@ static int build_feed(publish *p)
 	return rc;
 }
 
+/* The digest the published version's manifest gives its file rel, when
+ * that file is there (a regular file, its path in from and its stat in
+ * st), else NULL. */
+static const char *published_file(const publish *p, const char *rel, char from[PATH_MAX],
+				  struct stat *st)
+{
+	const char *had = manifest_find(&p->old, rel);
+
+	if (!had || !p->prev[0])
+		return NULL;
+	mc_fmt(from, PATH_MAX, "%s/%s", p->prev, rel);
+	return !lstat(from, st) && S_ISREG(st->st_mode) ? had : NULL;
+}
+
 /* Has the published version the file rel with the bytes sha (size bytes)?
  * 1 with its path in from and its stat in st, else 0. */
 static int published_same(const publish *p, const char *rel, const char *sha,
 			  unsigned long long size, char from[PATH_MAX], struct stat *st)
 {
-	const char *had = manifest_find(&p->old, rel);
+	const char *had = published_file(p, rel, from, st);
 
-	if (!had || strcmp(had, sha) || !p->prev[0])
-		return 0;
-	mc_fmt(from, PATH_MAX, "%s/%s", p->prev, rel);
-	return !lstat(from, st) && S_ISREG(st->st_mode) && (unsigned long long)st->st_size == size;
+	return had && !strcmp(had, sha) && (unsigned long long)st->st_size == size;
 }
 
 /* Count rel, a file of the new version, as written anew. */
@@ -1304,9 +1315,7 @@ static int reuse_take(void *ctx, char *const *paths, size_t n, mc_err *err)
 			rc = mc_error(err, "%s: not in the version being built", paths[i]);
 			break;
 		}
-		shas[i] = manifest_find(&p->old, paths[i] + blen + 1);
-		mc_fmt(from, sizeof(from), "%s/%s", p->prev, paths[i] + blen + 1);
-		if (!shas[i] || lstat(from, &st) || !S_ISREG(st.st_mode))
+		if (!(shas[i] = published_file(p, paths[i] + blen + 1, from, &st)))
 			rc = 0;
 	}
 	for (i = 0; rc == 1 && i < n; i++) {
