@@ -1635,13 +1635,15 @@ static void install_root(publish *p)
 }
 
 /* Rename the build to site-ID and current to it; DIR/pages and DIR/audit
- * lead there; the old version is retired. Signals wait meanwhile. */
+ * lead there; the old version is retired. Signals wait meanwhile; once
+ * current is the new version they stay blocked: the publish has happened,
+ * and a signal now would end the process with 128 + N as if it had not
+ * (one pending is dropped when the process exits). */
 static int switch_version(publish *p)
 {
 	char name[64], link_tmp[PATH_MAX], current[PATH_MAX];
 	sigset_t block, saved;
 	struct timespec now;
-	int rc = -1;
 
 	clock_gettime(CLOCK_REALTIME, &now);
 	mc_fmt(name, sizeof(name), "site-%ld-%lld%03ld", (long)getpid(), (long long)now.tv_sec,
@@ -1666,16 +1668,16 @@ static int switch_version(publish *p)
 		remove_tree(p->site);
 		goto out;
 	}
-	rc = 0;
 	install_link(p, "pages");
 	install_link(p, "audit");
 	install_link(p, "downloads");
 	install_root(p);
 	if (p->prev_name[0])
 		retire_version(p, p->prev_name, p->site);
+	return 0;
 out:
 	sigprocmask(SIG_SETMASK, &saved, NULL);
-	return rc;
+	return -1;
 }
 
 /* ---- publish ---- */
