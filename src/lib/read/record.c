@@ -104,25 +104,25 @@ int record_compared(const char *norm_json, record_number_fn *is_number, void *ct
 	return 0;
 }
 
-/* record_number_fn over a plan: its columns sorted by field, searched. */
-static int plan_is_number(void *ctx, const char *field)
+/*
+ * The digits of a number's text from its first non-zero one to its
+ * exponent: at least its significant digits. A number's norm is the
+ * shortest text that reads back as its value (norm_number_format()); with
+ * at most 15 significant digits that is its compared text already (any
+ * decimal of 15 digits reads back as itself), and neither needs printing.
+ */
+static size_t digits_written(const char *s, size_t len)
 {
-	const record_plan *plan = ctx;
-	size_t lo = 0, hi = plan->ncolumns;
+	size_t i, n = 0;
+	int started = 0;
 
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const parse_column *col = &plan->columns[plan->order[mid]];
-		int c = strcmp(col->field, field);
-
-		if (!c)
-			return col->type == COL_NUMBER;
-		if (c < 0)
-			lo = mid + 1;
-		else
-			hi = mid;
+	for (i = 0; i < len && s[i] != 'e' && s[i] != 'E'; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			continue;
+		started |= s[i] != '0';
+		n += started;
 	}
-	return 0;
+	return n;
 }
 
 const char *record_encode_compared(const record_plan *plan, const parse_row *row,
@@ -135,14 +135,39 @@ const char *record_encode_compared(const record_plan *plan, const parse_row *row
 	for (i = 0; i < plan->ncolumns && !differs; i++) {
 		const parse_value *v = &row->values[i];
 
-		if (plan->columns[i].type != COL_NUMBER || !v->present)
+		if (plan->columns[i].type != COL_NUMBER || !v->present ||
+		    digits_written(v->norm, v->norm_len) <= 15)
 			continue;
 		sbuf_reset(out);
 		differs = norm_number_text_compared(v->norm, v->norm_len, out) == NORM_OK &&
 			  (out->len != v->norm_len || memcmp(out->data, v->norm, out->len));
 	}
-	sbuf_reset(out);
-	if (!differs || record_compared(norm_json, plan_is_number, (void *)plan, out))
+	if (!differs)
 		return norm_json;
+	/* record_compared() of norm_json, written from the values as
+	 * record_encode() writes them, with each number in its compared text
+	 * (digits, sign, point and exponent: a JSON string as it is) */
+	sbuf_reset(out);
+	sbuf_addc(out, '{');
+	for (i = 0; i < plan->ncolumns; i++) {
+		size_t k = plan->order[i], at;
+		const parse_value *v = &row->values[k];
+
+		if (!v->present)
+			continue;
+		if (out->len > 1)
+			sbuf_addc(out, ',');
+		sbuf_add(out, plan->keys[k], plan->key_lengths[k]);
+		at = out->len;
+		sbuf_addc(out, '"');
+		if (plan->columns[k].type == COL_NUMBER &&
+		    norm_number_text_compared(v->norm, v->norm_len, out) == NORM_OK) {
+			sbuf_addc(out, '"');
+			continue;
+		}
+		out->len = at;
+		textout_json_utf8(out, v->norm, v->norm_len);
+	}
+	sbuf_addc(out, '}');
 	return out->data;
 }

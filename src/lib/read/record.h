@@ -51,10 +51,11 @@ typedef int record_number_fn(void *ctx, const char *field);
 int record_compared(const char *norm_json, record_number_fn *is_number, void *ctx,
 		    sbuf *out);
 
-/* The compared form of row, whose norm JSON record_encode wrote as
- * norm_json: norm_json itself when it is its own compared form (no number
- * of the row has more than 15 significant digits), else out's text (out is
- * reset first; valid until out changes). */
+/* The compared form of row (its number values the text
+ * norm_number_format() writes, as parse_next() gives them), whose norm
+ * JSON record_encode wrote as norm_json: norm_json itself when it is its
+ * own compared form (no number of the row has more than 15 significant
+ * digits), else out's text (out is reset first; valid until out changes). */
 const char *record_encode_compared(const record_plan *plan, const parse_row *row,
 				   const char *norm_json, sbuf *out);
 
