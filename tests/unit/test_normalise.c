@@ -482,6 +482,72 @@ static void test_number_text_equal(void)
 		      cases[i].equal);
 }
 
+/* printf's own answer: the first of "%.15g", "%.16g", "%.17g" that reads
+ * back as v (read/normalise.c computes it without printing where it can) */
+static void printf_shortest(double v, char *buf, size_t size)
+{
+	int prec;
+
+	for (prec = 15; prec <= 17; prec++) {
+		snprintf(buf, size, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			return;
+	}
+}
+
+/* xorshift64*, seeded: the same values every run */
+static uint64_t rnd_state = 0x9E3779B97F4A7C15ULL;
+
+static uint64_t rnd(void)
+{
+	rnd_state ^= rnd_state >> 12;
+	rnd_state ^= rnd_state << 25;
+	rnd_state ^= rnd_state >> 27;
+	return rnd_state * 2685821657736338717ULL;
+}
+
+/* Shortest texts against printf's, on decimals of 1 to 17 digits with
+ * exponents from -30 to 40 (most read back from 15 digits or fewer) and on
+ * random bit patterns (most need 16 or 17). */
+static void test_number_format_printf(void)
+{
+	char want[64], text[64], first[160] = "";
+	size_t i, bad = 0, n = 0;
+	sbuf out;
+
+	sbuf_init(&out);
+	for (i = 0; i < 400000; i++) {
+		double v;
+
+		if (i % 2 == 0) {
+			int digits = 1 + (int)(rnd() % 17), d;
+			size_t len = 0;
+
+			if (rnd() % 4 == 0)
+				text[len++] = '-';
+			for (d = 0; d < digits; d++)
+				text[len++] = (char)('0' + (d == 0 ? 1 + rnd() % 9 : rnd() % 10));
+			snprintf(text + len, sizeof text - len, "e%d", (int)(rnd() % 71) - 30);
+			v = strtod(text, NULL);
+		} else {
+			uint64_t bits = rnd();
+
+			memcpy(&v, &bits, sizeof v);
+			if (!isfinite(v) || v == 0)
+				continue;
+		}
+		n++;
+		printf_shortest(v, want, sizeof want);
+		sbuf_reset(&out);
+		norm_number_format(v, &out);
+		if (strcmp(out.data, want) && !bad++)
+			snprintf(first, sizeof first, ": %.17g gives %s, printf %s", v, out.data, want);
+	}
+	CHECK(bad == 0 && n > 390000, "%zu numbers written as printf's shortest, %zu not%s", n, bad,
+	      first);
+	sbuf_release(&out);
+}
+
 static void test_number_format(void)
 {
 	static const struct {
@@ -1326,6 +1392,7 @@ int main(void)
 	RUN(norm_number, number_cases);
 	test_number_values();
 	test_number_format();
+	test_number_format_printf();
 	test_number_compared();
 	test_number_equal();
 	test_number_text_equal();

@@ -578,6 +578,53 @@ static int digits_round_trip(double v, const char *dig, size_t n, int x)
 }
 
 /*
+ * The 15 digits of |v| at "%.14e" (into dig, decimal exponent into *x)
+ * when a decimal M x 10^e of at most 15 digits, -22 <= e <= 22, reads back
+ * as v, found without printing; 0 when there is none. M and 10^|e| are
+ * exact doubles, so M / 10^-e and M * 10^e are rounded once, as strtod()
+ * rounds the decimal. A double is within 2^-53 of the decimal it reads
+ * back from, a half unit of the 15th digit is at least 5 x 10^-16 of it:
+ * rounding v to 15 digits gives that decimal.
+ */
+static size_t digits_exact15(double v, char *dig, int *x)
+{
+	static const double p10[] = { 1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+				      1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+				      1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22 };
+	double a = fabs(v), m = 0;
+	unsigned long long u;
+	char rev[20];
+	int k, e = 0, found = 0;
+	size_t n = 0, i;
+
+	if (!(a >= 1e-22 && a < 1e37))
+		return 0;
+	if (a < 1e15) {
+		for (k = 0; k <= 22 && !found; k++) {
+			m = nearbyint(a * p10[k]);
+			if (m >= 1e15)
+				return 0;
+			found = m / p10[k] == a;
+			e = -k;
+		}
+	} else {
+		for (k = 1; k <= 22 && !found; k++) {
+			m = nearbyint(a / p10[k]);
+			found = m < 1e15 && m * p10[k] == a;
+			e = k;
+		}
+	}
+	if (!found || m < 1)
+		return 0;
+	for (u = (unsigned long long)m; u; u /= 10)
+		rev[n++] = (char)('0' + u % 10);
+	*x = (int)n - 1 + e;
+	for (i = 0; i < 15; i++)
+		dig[i] = i < n ? rev[n - 1 - i] : '0';
+	return 15;
+}
+
+/*
  * The shortest of the 15, 16 and 17 significant digits of |v| ("%.14e",
  * "%.15e", "%.16e") that reads back as v (17 always does), into dig;
  * decimal exponent into *x. Returns the number of digits and sets *prec
@@ -585,8 +632,11 @@ static int digits_round_trip(double v, const char *dig, size_t n, int x)
  */
 static size_t digits_shortest(double v, char *dig, int *x, int *prec)
 {
-	size_t n = 0;
+	size_t n = digits_exact15(v, dig, x);
 
+	*prec = 15;
+	if (n)
+		return n;
 	for (*prec = 15; *prec <= 17; (*prec)++) {
 		n = sci_digits(v, *prec, dig, x);
 		if (*prec == 17 || digits_round_trip(v, dig, n, *x))
