@@ -329,8 +329,15 @@ static void canonical_cell(parse_export *p, const char **cell, size_t *len, unsi
 	size_t i;
 
 	*changes = 0;
-	for (i = 0; i < *len && !((unsigned char)(*cell)[i] & 0x80); i++)
-		;
+	for (i = 0; *len - i >= 8; i += 8) {
+		unsigned long long w;
+
+		memcpy(&w, *cell + i, 8);
+		if (w & 0x8080808080808080ULL)
+			break;
+	}
+	while (i < *len && !((unsigned char)(*cell)[i] & 0x80))
+		i++;
 	if (i == *len)
 		return;
 	sbuf_reset(&p->canon);
@@ -347,7 +354,7 @@ static int starts_with_bom(const char *cell, size_t len)
 {
 	size_t i = 0;
 
-	while (i < len && cell[i] && strchr(" \t\n\v\f\r", cell[i]))
+	while (i < len && (cell[i] == ' ' || (cell[i] >= '\t' && cell[i] <= '\r')))
 		i++;
 	return len - i >= 3 && !memcmp(cell + i, "\xef\xbb\xbf", 3);
 }
