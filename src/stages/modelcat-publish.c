@@ -9,6 +9,7 @@
 #include "cli/snapref.h"
 #include "cli/stage.h"
 #include "cli/writelock.h"
+#include "out/render.h"
 #include "out/site.h"
 
 #include <limits.h>
@@ -109,6 +110,7 @@ int main(int argc, char **argv)
 		  .help = "the URL of DIR: absolute links in the feed" },
 		OPT_DONE
 	};
+	mc_err err;
 	int first, rc;
 
 	stage_init();
@@ -123,5 +125,7 @@ int main(int argc, char **argv)
 	if (base_url && !site_base_url_ok(base_url))
 		return stage_usage_error(command.program, "--base-url %s: not an http:// or https:// URL",
 					 base_url);
+	if (render_threads_check(&err))
+		return stage_usage_error(command.program, "%s", err.msg);
 	return publish(paths_db(db), out, as_of, wait, base_url);
 }

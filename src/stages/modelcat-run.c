@@ -8,6 +8,7 @@
 #include "cli/options.h"
 #include "cli/stage.h"
 #include "base/paths.h"
+#include "out/render.h"
 #include "out/site.h"
 
 /* the --help texts; main has the option table (opt_parse_table) */
@@ -71,6 +72,7 @@ int main(int argc, char **argv)
 		  .help = "the URL of DIR: absolute links in the feed" },
 		OPT_DONE
 	};
+	mc_err err;
 	int first, rc;
 
 	stage_init();
@@ -84,6 +86,8 @@ int main(int argc, char **argv)
 	} else if (r.base_url && !site_base_url_ok(r.base_url)) {
 		rc = stage_usage_error(command.program, "--base-url %s: not an http:// or https:// URL",
 				       r.base_url);
+	} else if (render_threads_check(&err)) {
+		rc = stage_usage_error(command.program, "%s", err.msg);
 	} else {
 		r.db = paths_db(db);
 		r.store = settings.snapshots;

@@ -44,6 +44,18 @@ check "every file of the manifest is there with its hash" whole "$THREE"
 n=$(counted "$THREE/.modelcat/current/MANIFEST" | wc -l)
 check_eq "publish reports every file of the manifest, all written" "$(reported)" "$n $n"
 
+# a thread count that is not one from 1 to 8 is a usage error, before anything is read
+for bad in 0 9 x 2x -1; do
+	MODELCAT_RENDER_THREADS=$bad mc publish --out "$TMP/bad" >"$TMP/out" 2>"$TMP/err"
+	check_eq "publish with MODELCAT_RENDER_THREADS=$bad exits 2" "$?" 2
+	check_grep "naming it" "MODELCAT_RENDER_THREADS=$bad: not a whole number from 1 to 8" "$TMP/err"
+done
+check "and publishes nothing" test ! -e "$TMP/bad"
+MODELCAT_RENDER_THREADS=x mc run --snapshots "$TMP/store" --out "$TMP/bad" \
+	--source "notable_ai_models=file://$TMP/none.csv" >"$TMP/out" 2>"$TMP/err"
+check_eq "run with MODELCAT_RENDER_THREADS=x exits 2 too" "$?" 2
+check "before it fetches anything" test ! -e "$TMP/store"
+
 cp "$THREE/.modelcat/current/MANIFEST" "$TMP/before"
 page=$(find "$THREE/pages/en/" -name '*.html' ! -name 'index*' | LC_ALL=C sort | head -1)
 inode=$(stat -c %i "$page")

@@ -644,8 +644,25 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
+int render_threads_check(mc_err *err)
+{
+	const char *env = getenv(RENDER_THREADS_ENV);
+	char *end;
+	long n;
+
+	if (!env || !*env)
+		return 0;
+	errno = 0;
+	n = strtol(env, &end, 10);
+	if (errno || *end || end == env || n < 1 || n > RENDER_THREADS_MAX)
+		return mc_error(err, RENDER_THREADS_ENV "=%s: not a whole number from 1 to %d", env,
+				RENDER_THREADS_MAX);
+	return 0;
+}
+
 /* How many threads render the model pages: MODELCAT_RENDER_THREADS (1 to
- * 8), else the cores online, at most 4; 1 unless the pages go to a site's
+ * 8; render_threads_check()), else the cores online, at most 4; 1 unless
+ * the pages go to a site's
  * file_out (thread-safe, no temporary names) from a catalogue file that a
  * second connection sees as this one does (no transaction open). */
 static size_t render_threads(const render_run *r)

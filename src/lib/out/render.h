@@ -148,6 +148,11 @@ typedef struct render_site {
 int render_all(catalogue *cat, const char *as_of, const char *outdir, const render_site *site,
 	       render_stats *stats, mc_err *err);
 
+/* $MODELCAT_RENDER_THREADS, the number of threads that make a site's
+ * pages: unset or empty (as many as the cores, at most 4), or a whole
+ * number from 1 to 8. 0, or -1 with a message in err naming it. */
+int render_threads_check(mc_err *err);
+
 /*
  * The page of the card called name (hwpage.h) as it stood on as_of, in
  * lang, as text or (html) HTML into out. Returns 0, 1 when no card of
