@@ -365,6 +365,22 @@ void mc_one_line(char *s, size_t len)
 			s[i] = ' ';
 }
 
+size_t mc_ascii_run(const char *s, size_t len)
+{
+	size_t i = 0;
+	unsigned long long w;
+
+	while (len - i >= 8) {
+		memcpy(&w, s + i, 8);
+		if (w & 0x8080808080808080ULL)
+			break;
+		i += 8;
+	}
+	while (i < len && !((unsigned char)s[i] & 0x80))
+		i++;
+	return i;
+}
+
 int mc_utf8_valid(const char *s, size_t len, size_t *bad_offset)
 {
 	const unsigned char *p = (const unsigned char *)s;

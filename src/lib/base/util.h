@@ -111,5 +111,8 @@ void mc_one_line(char *s, size_t len);
 /* Is [s, s+len) valid UTF-8? On failure *bad_offset is set to the first
  * offending byte. */
 int mc_utf8_valid(const char *s, size_t len, size_t *bad_offset);
+/* How many bytes [s, s+len) starts with that are ASCII (below 0x80),
+ * tested eight at a time. */
+size_t mc_ascii_run(const char *s, size_t len);
 
 #endif

@@ -430,17 +430,9 @@ static int utf8_ok(const char *s, size_t len)
 {
 	const unsigned char *u = (const unsigned char *)s;
 	size_t i = 0, j;
-	unsigned long long w;
 
 	while (i < len) {
-		while (len - i >= 8) {
-			memcpy(&w, u + i, 8);
-			if (w & 0x8080808080808080ULL)
-				break;
-			i += 8;
-		}
-		while (i < len && u[i] < 0x80)
-			i++;
+		i += mc_ascii_run(s + i, len - i);
 		for (j = i; j < len && u[j] >= 0x80; j++)
 			;
 		if (j > i && !mc_utf8_valid(s + i, j - i, NULL))

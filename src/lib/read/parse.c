@@ -326,19 +326,8 @@ static int names_column(const parse_column *col)
  */
 static void canonical_cell(parse_export *p, const char **cell, size_t *len, unsigned *changes)
 {
-	size_t i;
-
 	*changes = 0;
-	for (i = 0; *len - i >= 8; i += 8) {
-		unsigned long long w;
-
-		memcpy(&w, *cell + i, 8);
-		if (w & 0x8080808080808080ULL)
-			break;
-	}
-	while (i < *len && !((unsigned char)(*cell)[i] & 0x80))
-		i++;
-	if (i == *len)
+	if (mc_ascii_run(*cell, *len) == *len)
 		return;
 	sbuf_reset(&p->canon);
 	if (unicode_canonical_changes(*cell, *len, &p->canon, changes) != 1)
