@@ -10,8 +10,12 @@ int file_write_new(const char *path, const void *data, size_t len, mc_err *err)
 	size_t done = 0;
 	int fd;
 
-	unlink(path);
+	/* a new file, never one linked from elsewhere written through: a
+	 * file already there is removed first (most paths are new: no
+	 * unlink() for them) */
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
+	if (fd < 0 && errno == EEXIST && !unlink(path))
+		fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0644);
 	if (fd < 0)
 		return mc_error(err, "%s: cannot write: %s", path, strerror(errno));
 	while (done < len) {

@@ -623,17 +623,42 @@ typedef struct render_worker {
 	int rc;
 } render_worker;
 
-/* Take the models the queue gives until none is left or one fails. */
+/* How many models a worker reads in one read transaction: each statement
+ * outside one takes and drops the catalogue's shared lock, and looks for a
+ * journal, on its own (a tenth of a publish); a writer waits for the lock
+ * at most the time of this many models. */
+#define RENDER_BATCH 32
+
+/* Take the models the queue gives until none is left or one fails; when
+ * the connection has no transaction open, RENDER_BATCH of them at a time
+ * in one read transaction. */
 static int render_queued(render_run *r, model_queue *q, mc_err *err)
 {
+	int batch = sqlite3_get_autocommit(r->cat->db), taken = 0, rc = 0;
 	size_t i;
 
-	while (!atomic_load(&q->failed) && (i = atomic_fetch_add(&q->next, 1)) < r->nnames)
-		if (q->each(r, i, err)) {
-			atomic_store(&q->failed, 1);
-			return -1;
+	while (!atomic_load(&q->failed) && (i = atomic_fetch_add(&q->next, 1)) < r->nnames) {
+		if (batch && !taken && catalogue_exec(r->cat, "BEGIN", err)) {
+			rc = -1;
+			break;
 		}
-	return 0;
+		if (q->each(r, i, err)) {
+			rc = -1;
+			break;
+		}
+		if (batch && ++taken == RENDER_BATCH) {
+			taken = 0;
+			if (catalogue_exec(r->cat, "COMMIT", err)) {
+				rc = -1;
+				break;
+			}
+		}
+	}
+	if (batch && !sqlite3_get_autocommit(r->cat->db))
+		sqlite3_exec(r->cat->db, rc ? "ROLLBACK" : "COMMIT", NULL, NULL, NULL);
+	if (rc)
+		atomic_store(&q->failed, 1);
+	return rc;
 }
 
 static void *worker_main(void *arg)
