@@ -309,11 +309,40 @@ static int read_values(reader *r, sqlite3_stmt *st, enum timeline_kind kind, int
 	return step == SQLITE_DONE ? 0 : catalogue_fail(r->cat, "reading the history", r->err);
 }
 
+/* Has the catalogue a column change of kind on or before the reader's
+ * date? 1 yes, 0 no, -1 (err). The queries of a kind's values plan an
+ * index of every version (its values included) for the join: 1.4 s for
+ * each at 66,840 models, which a catalogue without such a change need not
+ * spend. */
+static int column_changes(reader *r, const char *kind)
+{
+	sqlite3_stmt *st = NULL;
+	int step;
+
+	if (catalogue_prepare(r->cat, &st,
+			      "SELECT EXISTS (SELECT 1 FROM column_change cc"
+			      " JOIN snapshot_export se ON se.id = cc.snapshot_export_id"
+			      " JOIN snapshot s ON s.id = se.snapshot_id"
+			      " WHERE cc.kind = ?1 AND s.as_of <= ?2)", r->err))
+		return -1;
+	sqlite3_bind_text(st, 1, kind, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, r->as_of, -1, SQLITE_STATIC);
+	step = sqlite3_step(st);
+	if (step != SQLITE_ROW) {
+		sqlite3_finalize(st);
+		return catalogue_fail(r->cat, "reading the column changes", r->err);
+	}
+	step = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return step;
+}
+
 /* Field changes, values new columns gave, values removed columns took.
  * 0 or -1. */
 static int read_changes(reader *r)
 {
 	sqlite3_stmt *st = NULL;
+	int added, removed;
 
 	if (prepare(r, &st,
 		    "SELECT r.id, fc.as_of, fc.field, fc.old, fc.new FROM field_change fc"
@@ -321,7 +350,10 @@ static int read_changes(reader *r)
 		    " ORDER BY fc.id") ||
 	    read_values(r, st, TIMELINE_CHANGED, 0))
 		return -1;
-	if (prepare(r, &st,
+	if ((added = column_changes(r, "added")) < 0 ||
+	    (removed = column_changes(r, "removed")) < 0)
+		return -1;
+	if (added && (prepare(r, &st,
 		    "SELECT r.id, s.as_of, cc.field, j.value, v.kind FROM column_change cc"
 		    " JOIN snapshot_export se ON se.id = cc.snapshot_export_id"
 		    " JOIN snapshot s ON s.id = se.snapshot_id"
@@ -331,9 +363,9 @@ static int read_changes(reader *r)
 		    " WHERE cc.kind = 'added' AND s.as_of <= ?1 AND j.key = cc.field"
 		    " AND j.value <> ''",
 		    " ORDER BY s.as_of, cc.rowid") ||
-	    read_values(r, st, TIMELINE_NEW_COLUMN, 1))
+	    read_values(r, st, TIMELINE_NEW_COLUMN, 1)))
 		return -1;
-	if (prepare(r, &st,
+	if (removed && (prepare(r, &st,
 		    "SELECT r.id, s.as_of, cc.field, j.value FROM column_change cc"
 		    " JOIN snapshot_export se ON se.id = cc.snapshot_export_id"
 		    " JOIN snapshot s ON s.id = se.snapshot_id"
@@ -343,7 +375,7 @@ static int read_changes(reader *r)
 		    " json_each(v.norm) j WHERE cc.kind = 'removed' AND s.as_of <= ?1"
 		    " AND j.key = cc.field AND j.value <> ''",
 		    " ORDER BY s.as_of, cc.rowid") ||
-	    read_values(r, st, TIMELINE_COLUMN_REMOVED, 0))
+	    read_values(r, st, TIMELINE_COLUMN_REMOVED, 0)))
 		return -1;
 	return 0;
 }
