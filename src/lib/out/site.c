@@ -464,30 +464,54 @@ static int site_id(publish *p)
 
 /* ---- retiring an old version: only what modelcat wrote goes ---- */
 
+/* A name in a folder and its type as the folder gives it (DT_REG, DT_DIR,
+ * ...; DT_UNKNOWN when it does not say: lstat() it). */
+typedef struct dir_name {
+	char *name;
+	unsigned char type;
+} dir_name;
+
 static int names_cmp(const void *a, const void *b)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	return strcmp(((const dir_name *)a)->name, ((const dir_name *)b)->name);
 }
 
-/* The names in folder path (no "." and ".."), sorted; NULL when unreadable. */
-static char **list_names(const char *path, size_t *n)
+/* The names in folder path (no "." and ".."), sorted; NULL when
+ * unreadable. With types, their types into *types (the caller frees it):
+ * a file of the folder's type DT_REG needs no lstat() to be known for one. */
+static char **list_names(const char *path, size_t *n, unsigned char **types)
 {
 	DIR *d = opendir(path);
 	struct dirent *e;
-	char **names = NULL;
+	dir_name *all = NULL;
+	char **names;
+	size_t i;
 
 	*n = 0;
+	if (types)
+		*types = NULL;
 	if (!d)
 		return NULL;
 	while ((e = readdir(d))) {
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
-		names = xrealloc(names, (*n + 1) * sizeof(*names));
-		names[(*n)++] = xstrdup(e->d_name);
+		all = xrealloc(all, (*n + 1) * sizeof(*all));
+		all[*n].name = xstrdup(e->d_name);
+		all[(*n)++].type = e->d_type;
 	}
 	closedir(d);
-	if (*n)
-		qsort(names, *n, sizeof(*names), names_cmp);
+	if (!*n)
+		return NULL;
+	qsort(all, *n, sizeof(*all), names_cmp);
+	names = xcalloc(*n, sizeof(*names));
+	if (types)
+		*types = xcalloc(*n, 1);
+	for (i = 0; i < *n; i++) {
+		names[i] = all[i].name;
+		if (types)
+			(*types)[i] = all[i].type;
+	}
+	free(all);
 	return names;
 }
 
@@ -503,23 +527,34 @@ typedef struct retire_ctx {
 	size_t kept;                 /* files left in place */
 } retire_ctx;
 
+/* Remove the regular file rel of the old folder when modelcat wrote it:
+ * 1 removed (or gone), 0 not modelcat's. */
+static int retire_mine(const retire_ctx *c, const char *rel)
+{
+	char path[PATH_MAX];
+
+	mc_fmt(path, sizeof(path), "%s%s", c->prefix, rel);
+	if (!manifest_find(c->mine, path))
+		return 0;
+	mc_fmt(path, sizeof(path), "%s/%s", c->old_base, rel);
+	unlink(path);
+	return 1;
+}
+
 /* One entry that is not a folder: removed when modelcat's or already
  * carried, moved into the new version when its name is free there, else
  * left (and said). */
 static void retire_file(retire_ctx *c, const char *rel, const struct stat *st)
 {
-	char from[PATH_MAX], to[PATH_MAX], key[PATH_MAX], a[PATH_MAX], b[PATH_MAX];
+	char from[PATH_MAX], to[PATH_MAX], a[PATH_MAX], b[PATH_MAX];
 	struct stat nst;
 	int exists, free_name;
 	ssize_t na, nb;
 
 	mc_fmt(from, sizeof(from), "%s/%s", c->old_base, rel);
 	mc_fmt(to, sizeof(to), "%s/%s", c->new_base, rel);
-	mc_fmt(key, sizeof(key), "%s%s", c->prefix, rel);
-	if (S_ISREG(st->st_mode) && manifest_find(c->mine, key)) {
-		unlink(from);
+	if (S_ISREG(st->st_mode) && retire_mine(c, rel))
 		return;
-	}
 	if (c->blocked) {
 		c->kept++;
 		note(c->p, "left %s in place: not modelcat's, and the published version has"
@@ -553,11 +588,12 @@ static void retire_file(retire_ctx *c, const char *rel, const struct stat *st)
 static void retire_dir(retire_ctx *c, const char *rel)
 {
 	char path[PATH_MAX], sub[PATH_MAX], to[PATH_MAX];
+	unsigned char *types;
 	size_t n, i;
 	char **names;
 
 	mc_fmt(path, sizeof(path), "%s%s%s", c->old_base, *rel ? "/" : "", rel);
-	names = list_names(path, &n);
+	names = list_names(path, &n, &types);
 	for (i = 0; i < n; i++) {
 		struct stat st;
 		int made = 0;
@@ -566,6 +602,8 @@ static void retire_dir(retire_ctx *c, const char *rel)
 		mc_fmt(path, sizeof(path), "%s/%s", c->old_base, sub);
 		if (!*rel && !strcmp(names[i], "MANIFEST"))
 			continue;
+		if (types[i] == DT_REG && retire_mine(c, sub))
+			continue;   /* (most of a version: no lstat() for them) */
 		if (lstat(path, &st))
 			continue;
 		if (!S_ISDIR(st.st_mode)) {
@@ -589,6 +627,7 @@ static void retire_dir(retire_ctx *c, const char *rel)
 			rmdir(to);
 	}
 	mc_free_strings(names, n);
+	free(types);
 }
 
 /* Retire old_base into new_base; 0 when nothing was left in it. */
@@ -635,7 +674,7 @@ static void remove_stale(publish *p)
 {
 	char path[PATH_MAX], into[PATH_MAX];
 	size_t n, i;
-	char **names = list_names(p->state, &n);
+	char **names = list_names(p->state, &n, NULL);
 
 	for (i = 0; i < n; i++) {
 		const char *name = names[i];
@@ -1165,16 +1204,19 @@ static void count_written(publish *p, const char *rel)
 static int hash_build(publish *p, const char *rel)
 {
 	char path[PATH_MAX], sub[PATH_MAX], from[PATH_MAX], tmp[PATH_MAX], sha[65];
+	unsigned char *types;
 	size_t n, i;
 	char **names;
 	int rc = 0;
 
 	mc_fmt(path, sizeof(path), "%s/%s", p->build, rel);
-	names = list_names(path, &n);
+	names = list_names(path, &n, &types);
 	for (i = 0; !rc && i < n; i++) {
 		struct stat st, pst;
 
 		mc_fmt(sub, sizeof(sub), "%s/%s", rel, names[i]);
+		if (types[i] == DT_REG && manifest_find(&p->now, sub))
+			continue;   /* put_file() had it (no lstat() for most) */
 		mc_fmt(path, sizeof(path), "%s/%s", p->build, sub);
 		if (lstat(path, &st))
 			continue;
@@ -1201,6 +1243,7 @@ static int hash_build(publish *p, const char *rel)
 		count_written(p, sub);
 	}
 	mc_free_strings(names, n);
+	free(types);
 	return rc;
 }
 
@@ -1525,7 +1568,7 @@ static int carry(publish *p, const char *rel)
 	int rc = 0;
 
 	mc_fmt(from, sizeof(from), "%s/%s", p->prev, rel);
-	names = list_names(from, &n);
+	names = list_names(from, &n, NULL);
 	for (i = 0; !rc && i < n; i++) {
 		struct stat st, nst;
 		int there;
@@ -1534,7 +1577,8 @@ static int carry(publish *p, const char *rel)
 		mc_fmt(sub, sizeof(sub), "%s/%s", rel, names[i]);
 		mc_fmt(from, sizeof(from), "%s/%s", p->prev, sub);
 		mc_fmt(to, sizeof(to), "%s/%s", p->build, sub);
-		if (lstat(from, &st) || (p->prev_name[0] && manifest_find(&p->old, sub)))
+		/* (modelcat's files first: most of them, and no lstat() for them) */
+		if ((p->prev_name[0] && manifest_find(&p->old, sub)) || lstat(from, &st))
 			continue;
 		there = !lstat(to, &nst);
 		if (S_ISDIR(st.st_mode)) {
