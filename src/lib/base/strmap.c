@@ -40,12 +40,14 @@ void strmap_release(strmap *map)
 	strmap_init(map);
 }
 
-static strmap_entry *probe(strmap_entry *slots, size_t cap, const char *key, size_t len)
+static strmap_entry *probe(strmap_entry *slots, size_t cap, const char *key, size_t len,
+			   uint64_t h)
 {
-	size_t i = (size_t)hash_bytes(key, len) & (cap - 1);
+	size_t i = (size_t)h & (cap - 1);
 
 	while (slots[i].key &&
-	       !(slots[i].len == len && !memcmp(slots[i].key, key, len)))
+	       !(slots[i].hash == (unsigned)h && slots[i].len == len &&
+		 !memcmp(slots[i].key, key, len)))
 		i = (i + 1) & (cap - 1);
 	return &slots[i];
 }
@@ -56,9 +58,20 @@ static void resize(strmap *map, size_t cap)
 	strmap_entry *slots = xcalloc(cap, sizeof(*slots));
 	size_t i;
 
-	for (i = 0; i < map->cap; i++)
-		if (map->slots[i].key)
-			*probe(slots, cap, map->slots[i].key, map->slots[i].len) = map->slots[i];
+	for (i = 0; i < map->cap; i++) {
+		strmap_entry *e = &map->slots[i];
+		size_t j;
+
+		if (!e->key)
+			continue;
+		/* the slot a key goes to depends on the hash's low bits only,
+		 * which the entry keeps while the table is below 2^32 slots */
+		j = cap - 1 <= 0xffffffffu ? (size_t)e->hash & (cap - 1)
+					     : (size_t)hash_bytes(e->key, e->len) & (cap - 1);
+		while (slots[j].key)
+			j = (j + 1) & (cap - 1);
+		slots[j] = *e;
+	}
 	free(map->slots);
 	map->slots = slots;
 	map->cap = cap;
@@ -82,15 +95,18 @@ void strmap_reserve(strmap *map, size_t n)
 size_t *strmap_get_or_add(strmap *map, const char *key, size_t len, int *added)
 {
 	strmap_entry *e;
+	uint64_t h;
 
 	if ((map->count + 1) * 4 > map->cap * 3)
 		grow(map);
-	e = probe(map->slots, map->cap, key, len);
+	h = hash_bytes(key, len);
+	e = probe(map->slots, map->cap, key, len, h);
 	if (added)
 		*added = !e->key;
 	if (!e->key) {
 		e->key = xstrndup(key, len);
 		e->len = len;
+		e->hash = (unsigned)h;
 		e->value = 0;
 		map->count++;
 	}
@@ -103,6 +119,6 @@ size_t *strmap_find(const strmap *map, const char *key, size_t len)
 
 	if (!map->cap)
 		return NULL;
-	e = probe(map->slots, map->cap, key, len);
+	e = probe(map->slots, map->cap, key, len, hash_bytes(key, len));
 	return e->key ? &e->value : NULL;
 }

@@ -11,6 +11,8 @@ typedef struct strmap_entry {
 	char *key;        /* owned copy, NUL-terminated; NULL when the slot is free */
 	size_t len;       /* key length in bytes */
 	size_t value;     /* the caller's value */
+	unsigned hash;    /* the key's hash, low bits: most slots probed are
+			     told apart without reading their key */
 } strmap_entry;
 
 typedef struct strmap {
