@@ -36,6 +36,20 @@ int catalogue_fail(catalogue *cat, const char *what, mc_err *err)
 			catalogue_db_error(cat->db, msg, sizeof(msg)));
 }
 
+int catalogue_read_begin(catalogue *cat, mc_err *err)
+{
+	if (!sqlite3_get_autocommit(cat->db))
+		return 0;
+	return catalogue_exec(cat, "BEGIN", err) ? -1 : 1;
+}
+
+int catalogue_read_end(catalogue *cat, mc_err *err)
+{
+	if (sqlite3_get_autocommit(cat->db))
+		return 0;   /* (SQLite ended it on an error) */
+	return catalogue_exec(cat, "COMMIT", err);
+}
+
 int catalogue_exec(catalogue *cat, const char *sql, mc_err *err)
 {
 	char msg[512];

@@ -108,6 +108,13 @@ const char *catalogue_db_error(sqlite3 *db, char *buf, size_t len);
 int catalogue_fail(catalogue *cat, const char *what, mc_err *err);
 /* Run SQL text with no parameters (schema, BEGIN/COMMIT). 0 or -1 (err). */
 int catalogue_exec(catalogue *cat, const char *sql, mc_err *err);
+/* A read transaction: the statements between catalogue_read_begin() and
+ * catalogue_read_end() share one shared lock and one look at the journal
+ * (each outside a transaction takes them on its own). Begun only when no
+ * transaction is open: 1 begun, 0 one was open (nothing to end), -1
+ * (err). catalogue_read_end() ends one that was begun. */
+int catalogue_read_begin(catalogue *cat, mc_err *err);
+int catalogue_read_end(catalogue *cat, mc_err *err);
 /* Prepare a statement. 0 or -1 (err). */
 int catalogue_prepare(catalogue *cat, sqlite3_stmt **st, const char *sql, mc_err *err);
 /* Column i of st's current row as a new string (NULL for SQL NULL); the

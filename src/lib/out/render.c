@@ -634,28 +634,31 @@ typedef struct render_worker {
  * in one read transaction. */
 static int render_queued(render_run *r, model_queue *q, mc_err *err)
 {
-	int batch = sqlite3_get_autocommit(r->cat->db), taken = 0, rc = 0;
+	int batch = 1, open = 0, taken = 0, rc = 0;
 	size_t i;
 
 	while (!atomic_load(&q->failed) && (i = atomic_fetch_add(&q->next, 1)) < r->nnames) {
-		if (batch && !taken && catalogue_exec(r->cat, "BEGIN", err)) {
-			rc = -1;
-			break;
+		if (batch && !open) {
+			if ((open = catalogue_read_begin(r->cat, err)) < 0) {
+				rc = -1;
+				break;
+			}
+			batch = open;   /* a transaction of the caller's: none of ours */
 		}
 		if (q->each(r, i, err)) {
 			rc = -1;
 			break;
 		}
-		if (batch && ++taken == RENDER_BATCH) {
-			taken = 0;
-			if (catalogue_exec(r->cat, "COMMIT", err)) {
+		if (open && ++taken == RENDER_BATCH) {
+			taken = open = 0;
+			if (catalogue_read_end(r->cat, err)) {
 				rc = -1;
 				break;
 			}
 		}
 	}
-	if (batch && !sqlite3_get_autocommit(r->cat->db))
-		sqlite3_exec(r->cat->db, rc ? "ROLLBACK" : "COMMIT", NULL, NULL, NULL);
+	if (open > 0 && catalogue_read_end(r->cat, rc ? NULL : err))
+		rc = -1;
 	if (rc)
 		atomic_store(&q->failed, 1);
 	return rc;
