@@ -145,9 +145,50 @@ static void test_chunks(void)
 	sbuf_release(&out);
 }
 
+/* The rows of every chunk after the first INDEX_TABLE_EAGER are written
+ * inside a <noscript>, whole, and a name cannot end it early. */
+static void test_deferred(void)
+{
+	enum { N = INDEX_TABLE_CHUNK * (INDEX_TABLE_EAGER + 2) + 3 };
+	index_table_row rows[N];
+	const char *open, *close, *row;
+	size_t i, eager_rows = 0, chunks = 0;
+	sbuf out;
+
+	for (i = 0; i < N; i++)
+		rows[i] = (index_table_row){ .name = i == N - 1 ? "x</noscript><b>y" : "Row",
+			.open_weights = -1, .parameters = NAN, .compute = NAN };
+	sbuf_init(&out);
+	index_table_html(rows, N, &words, &out);
+	CHECK(count(out.data, "<noscript>") == 3 && count(out.data, "</noscript>") == 3,
+	      "%d rows: the three chunks after the first %d each in one <noscript>", (int)N,
+	      INDEX_TABLE_EAGER);
+	/* the eager chunks: every row before the first <noscript> */
+	open = strstr(out.data, "<noscript>");
+	for (row = strstr(out.data, "class=\"c\""); row && (row = strstr(row, "<div role=\"row\"")) != NULL &&
+	     row < open; row++)
+		eager_rows++;
+	CHECK(eager_rows == INDEX_TABLE_EAGER * INDEX_TABLE_CHUNK, "%zu rows before it, the first %d chunks",
+	      eager_rows, INDEX_TABLE_EAGER);
+	/* each <noscript> opens right after its chunk's start and closes right
+	 * before its end, holding that chunk's rows */
+	for (open = out.data; (open = strstr(open, "<noscript>")) != NULL; open = close) {
+		close = strstr(open, "</noscript>");
+		if (!close)
+			break;
+		chunks += !strncmp(open - 2, "\">", 2) && !strncmp(close + 11, "</div>\n", 7);
+	}
+	CHECK(chunks == 3, "each <noscript> fills a chunk (%zu of 3)", chunks);
+	CHECK(count(out.data, "role=\"row\"") == N + 1, "every row is written, and the header's");
+	CHECK(strstr(out.data, "x&lt;/noscript&gt;&lt;b&gt;y") && !strstr(out.data, "x</noscript>"),
+	      "a name that would end the <noscript> is escaped");
+	sbuf_release(&out);
+}
+
 int main(void)
 {
 	test_chunks();
+	test_deferred();
 	test_escaping();
 	test_order_and_script();
 	return unit_done();

@@ -407,18 +407,24 @@ void index_table_html(const index_table_row *rows, size_t n, const index_table_w
 	sbuf_adds(out, "\">\n");
 	table_head(out, w);
 	/* the rows in chunks, each a row group the browser lays out only
-	 * near the screen (content-visibility in index_table_style) */
+	 * near the screen (content-visibility in index_table_style); after
+	 * the first INDEX_TABLE_EAGER, a chunk's rows are in a <noscript>
+	 * (indextable.h). Nothing in a row can end that element early: its
+	 * text and attributes are escaped, so no "<" of data is left. */
 	for (i = 0; i < n; i++) {
+		int deferred = i >= INDEX_TABLE_EAGER * INDEX_TABLE_CHUNK;
+
 		if (i % INDEX_TABLE_CHUNK == 0) {
 			size_t end = n - i < INDEX_TABLE_CHUNK ? n : i + INDEX_TABLE_CHUNK;
 
 			sbuf_addf(out, "<div role=\"rowgroup\" class=\"c\" "
-				  "style=\"contain-intrinsic-size:auto none auto %zurem\">\n",
-				  (chunk_height(rows, i, end) + 99) / 100);
+				  "style=\"contain-intrinsic-size:auto none auto %zurem\">%s\n",
+				  (chunk_height(rows, i, end) + 99) / 100,
+				  deferred ? "<noscript>" : "");
 		}
 		row_html(out, &rows[i], w, &scratch);
 		if (i % INDEX_TABLE_CHUNK == INDEX_TABLE_CHUNK - 1 || i == n - 1)
-			sbuf_adds(out, "</div>\n");
+			sbuf_adds(out, deferred ? "</noscript></div>\n" : "</div>\n");
 	}
 	sbuf_adds(out, "</div>\n</div>\n<script>\n");
 	sbuf_adds(out, index_table_script);

@@ -39,6 +39,15 @@ typedef struct index_table_row {
  * filter, puts the rows shown back into chunks of this size). */
 #define INDEX_TABLE_CHUNK 16
 
+/* The chunks the parser builds. The rows of every later chunk are written
+ * inside a <noscript>: a browser without scripts shows them as any rows,
+ * a browser with them reads them as one run of text (no elements built,
+ * styled or laid out while the page loads) and the script makes them rows
+ * a few chunks at a time, in short tasks, after the first frame. The
+ * first chunks hold the rows a reader sees first, so nothing on screen
+ * moves when the rest arrive. */
+#define INDEX_TABLE_EAGER 4
+
 /* The columns, in order (their keys in the URL: name, org, published,
  * params, compute, weights, updated). */
 enum index_table_column {
