@@ -225,11 +225,26 @@ static int header_load(catalogue *cat, sqlite3_int64 export_id, header *h, mc_er
  * wrote and rolled back counts as a change. Reading them for every model
  * was a fifth of a publication's time. */
 #define HEADERS_KEPT 16
+/* The key field of every export (CATALOGUE_EXPORT_KEY), read for all of
+ * them at once and kept while no connection has written: this one's
+ * changes and PRAGMA data_version (another's commits) as when read. As a
+ * subquery of model_lookup's statement it ran twice for each version
+ * read, over every header of the export: half of model_lookup's time. */
+typedef struct export_keys {
+	int read;                    /* the rest is valid */
+	sqlite3_int64 changes;       /* sqlite3_total_changes64() when read */
+	sqlite3_int64 version;       /* PRAGMA data_version when read */
+	size_t n;
+	char **exports;              /* the exports with a header on record */
+	char **keys;                 /* each one's key field (NULL: none) */
+} export_keys;
+
 typedef struct header_cache {
 	sqlite3_int64 changes;       /* sqlite3_total_changes64() when read */
 	size_t n;
 	char *names[HEADERS_KEPT];   /* "EXPORT DATE" */
 	header h[HEADERS_KEPT];
+	export_keys keys;
 } header_cache;
 
 static void header_cache_empty(header_cache *c)
@@ -241,10 +256,35 @@ static void header_cache_empty(header_cache *c)
 	}
 }
 
+static void export_keys_empty(export_keys *k)
+{
+	while (k->n) {
+		k->n--;
+		free(k->exports[k->n]);
+		free(k->keys[k->n]);
+	}
+	free(k->exports);
+	free(k->keys);
+	memset(k, 0, sizeof(*k));
+}
+
 static void header_cache_free(void *p)
 {
-	header_cache_empty(p);
-	free(p);
+	header_cache *c = p;
+
+	header_cache_empty(c);
+	export_keys_empty(&c->keys);
+	free(c);
+}
+
+/* The catalogue's cache of headers and export keys, made on first use. */
+static header_cache *cache_of(catalogue *cat)
+{
+	if (!cat->headers) {
+		cat->headers = xcalloc(1, sizeof(header_cache));
+		cat->headers_free = header_cache_free;
+	}
+	return cat->headers;
 }
 
 /* The header of export_name's content on as_of, kept: into *h (the cache
@@ -252,16 +292,12 @@ static void header_cache_free(void *p)
 static int header_kept(catalogue *cat, const char *export_name, const char *as_of,
 		       const header **h, mc_err *err)
 {
-	header_cache *c = cat->headers;
+	header_cache *c = cache_of(cat);
 	sqlite3_int64 changes = sqlite3_total_changes64(cat->db), export_id;
 	char name[512];
 	size_t i;
 
 	mc_fmt(name, sizeof(name), "%s %s", export_name, as_of ? as_of : "");
-	if (!c) {
-		c = cat->headers = xcalloc(1, sizeof(*c));
-		cat->headers_free = header_cache_free;
-	}
 	if (c->changes != changes || c->n == HEADERS_KEPT) {
 		header_cache_empty(c);
 		c->changes = changes;
@@ -794,13 +830,6 @@ int query_last_two(catalogue *cat, char from[11], char to[11], mc_err *err)
 
 /* ---- the models on record ---- */
 
-/*
- * The key field of a record r's export (its family: pipelines/families.tsv),
- * as its latest header recorded it; NULL for an export with no header on
- * record.
- */
-#define EXPORT_KEY CATALOGUE_EXPORT_KEY("r.export")
-
 /* The key field of the default family (the models', pipelines/families.tsv),
  * into *key (the caller frees it). 0, or -1 (err). */
 int query_default_key(char **key, mc_err *err)
@@ -947,6 +976,62 @@ static void merge_values(model_view *m, strmap *seen, const header *h, const jso
 	strmap_release(&index);
 }
 
+/* The export keys, read again if a connection wrote since they were:
+ * into *out (the cache owns them). 0, or -1 (err). */
+static int export_keys_now(catalogue *cat, const export_keys **out, mc_err *err)
+{
+	export_keys *k = &cache_of(cat)->keys;
+	sqlite3_int64 changes = sqlite3_total_changes64(cat->db), version = -1;
+	sqlite3_stmt *st = NULL;
+	size_t cap = 0;
+	int step;
+
+	if (catalogue_keep(cat, &st, "PRAGMA data_version", err))
+		return -1;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		version = sqlite3_column_int64(st, 0);
+	catalogue_kept_done(st);
+	if (version < 0)
+		return catalogue_fail(cat, "reading the data version", err);
+	if (k->read && k->changes == changes && k->version == version) {
+		*out = k;
+		return 0;
+	}
+	export_keys_empty(k);
+	if (catalogue_keep(cat, &st, CATALOGUE_KEYED "SELECT export, field FROM keyed", err))
+		return -1;
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		if (k->n == cap) {
+			cap = cap ? 2 * cap : 8;
+			k->exports = xrealloc(k->exports, cap * sizeof(*k->exports));
+			k->keys = xrealloc(k->keys, cap * sizeof(*k->keys));
+		}
+		k->exports[k->n] = catalogue_column_dup(st, 0);
+		k->keys[k->n++] = catalogue_column_dup(st, 1);
+	}
+	catalogue_kept_done(st);
+	if (step != SQLITE_DONE) {
+		export_keys_empty(k);
+		return catalogue_fail(cat, "reading the exports' key fields", err);
+	}
+	k->read = 1;
+	k->changes = changes;
+	k->version = version;
+	*out = k;
+	return 0;
+}
+
+/* The key field of export_name (NULL: none on record). */
+static const char *export_key_of(const export_keys *k, const char *export_name)
+{
+	size_t i;
+
+	for (i = 0; i < k->n; i++)
+		if (k->exports[i] && !strcmp(k->exports[i], export_name))
+			return k->keys[i];
+	return NULL;
+}
+
 /* The statements of model_lookup: the versions (st) and the last-updated
  * date (upd). 0, or -1 (err). */
 static int lookup_prepare(catalogue *cat, int any_time, sqlite3_stmt **st_out,
@@ -956,21 +1041,21 @@ static int lookup_prepare(catalogue *cat, int any_time, sqlite3_stmt **st_out,
 
 	if (catalogue_keep(cat, &st,
 			   any_time ?
-			   "SELECT r.export, v.norm, v.valid_from, r.id, v.name, " EXPORT_KEY
-			   ", v.snapshot_export_id FROM version v"
+			   "SELECT r.export, v.norm, v.valid_from, r.id, v.name,"
+			   " v.snapshot_export_id FROM version v"
 			   " JOIN record r ON r.id = v.record_id"
 			   " LEFT JOIN precedence p ON p.export = r.export"
 			   " WHERE v.record_id IN (SELECT record_id FROM version WHERE name = ?)"
 			   " AND r.occurrence = ? AND v.tombstone = 0"
 			   " AND v.valid_from <= ? AND (v.valid_to IS NULL OR v.valid_to > ?)"
-			   " ORDER BY " EXPORT_KEY " IS NOT ?5, coalesce(p.rank, 1000000), r.export" :
-			   "SELECT r.export, v.norm, v.valid_from, r.id, v.name, " EXPORT_KEY
-			   ", v.snapshot_export_id FROM version v"
+			   " ORDER BY coalesce(p.rank, 1000000), r.export" :
+			   "SELECT r.export, v.norm, v.valid_from, r.id, v.name,"
+			   " v.snapshot_export_id FROM version v"
 			   " JOIN record r ON r.id = v.record_id"
 			   " LEFT JOIN precedence p ON p.export = r.export"
 			   " WHERE v.name = ? AND r.occurrence = ? AND v.tombstone = 0"
 			   " AND v.valid_from <= ? AND (v.valid_to IS NULL OR v.valid_to > ?)"
-			   " ORDER BY " EXPORT_KEY " IS NOT ?5, coalesce(p.rank, 1000000), r.export",
+			   " ORDER BY coalesce(p.rank, 1000000), r.export",
 			   err) ||
 	    catalogue_keep(cat, &upd,
 			   /* a value shown changed: the model's versions (a new
@@ -1001,45 +1086,94 @@ static int lookup_prepare(catalogue *cat, int any_time, sqlite3_stmt **st_out,
  * 0 none, -1 error. With any_time, name may be the record's name at any
  * time (before or after a rename). want: the key field of the one family
  * to read (NULL: the default family's first, else any). */
+/* One version model_lookup read. */
+typedef struct lookup_row {
+	char *export_name, *norm, *valid_from, *name;
+	sqlite3_int64 record, source;
+	const char *key;             /* its export's key field (the cache's) */
+} lookup_row;
+
+static int same_key(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/* The rows of st, stepped to its end, appended to *rows (*n, *cap) with
+ * their exports' keys. 0, or -1 (err). */
+static int lookup_rows(catalogue *cat, sqlite3_stmt *st, const export_keys *keys,
+		       lookup_row **rows, size_t *n, size_t *cap, mc_err *err)
+{
+	int step;
+
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		lookup_row *r;
+
+		if (*n == *cap) {
+			*cap = *cap ? 2 * *cap : 4;
+			*rows = xrealloc(*rows, *cap * sizeof(**rows));
+		}
+		r = &(*rows)[(*n)++];
+		r->export_name = catalogue_column_dup(st, 0);
+		r->norm = catalogue_column_dup(st, 1);
+		r->valid_from = catalogue_column_dup(st, 2);
+		r->record = sqlite3_column_int64(st, 3);
+		r->name = catalogue_column_dup(st, 4);
+		r->source = sqlite3_column_int64(st, 5);
+		r->key = export_key_of(keys, r->export_name ? r->export_name : "");
+	}
+	return step == SQLITE_DONE ? 0 : catalogue_fail(cat, "reading the model", err);
+}
+
 static int model_lookup(catalogue *cat, const char *name, long occurrence,
 			const char *as_of, int any_time, const char *want, model_view *m,
 			mc_err *err)
 {
 	sqlite3_stmt *st = NULL, *upd = NULL;
-	char *family = NULL;
+	const export_keys *keys = NULL;
+	const char *target, *family = NULL;
+	lookup_row *rows = NULL;
+	size_t n = 0, cap = 0, i;
 	strmap seen;
-	int step, found = 0, rc = -1;
+	int found = 0, rc = -1;
 
 	strmap_init(&seen);
-	if (lookup_prepare(cat, any_time, &st, &upd, err))
+	if (!want && !cat->default_key && query_default_key(&cat->default_key, err))
+		goto out;
+	if (export_keys_now(cat, &keys, err) || lookup_prepare(cat, any_time, &st, &upd, err))
 		goto out;
 	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 2, occurrence);
 	sqlite3_bind_text(st, 3, as_of, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 4, as_of, -1, SQLITE_STATIC);
-	if (!want && !cat->default_key && query_default_key(&cat->default_key, err))
+	if (lookup_rows(cat, st, keys, &rows, &n, &cap, err))
 		goto out;
-	sqlite3_bind_text(st, 5, want ? want : cat->default_key, -1, SQLITE_STATIC);
-	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *export_name = (const char *)sqlite3_column_text(st, 0);
-		const char *export_key = (const char *)sqlite3_column_text(st, 5);
+	catalogue_kept_done(st);
+	st = NULL;
+	/* one family: a model and a card of the same name never merge. With
+	 * want, its own; else the default family's when the model has a
+	 * version there, else the family of its first export by precedence */
+	target = want ? want : cat->default_key;
+	for (i = 0; i < n && !family; i++)
+		if (same_key(rows[i].key, target))
+			family = target ? target : "";
+	if (!family && !want && n)
+		family = rows[0].key ? rows[0].key : "";
+	for (i = 0; i < n && family; i++) {
+		lookup_row *r = &rows[i];
 		const header *h;
 		json_flat values;
 
-		/* one family: a model and a card of the same name never merge */
-		if (want && strcmp(want, export_key ? export_key : ""))
-			continue;
-		if (!family)
-			family = xstrdup(export_key ? export_key : "");
-		else if (strcmp(family, export_key ? export_key : ""))
+		if (strcmp(family, r->key ? r->key : ""))
 			continue;
 		found = 1;
-		if (!m->name)
-			m->name = catalogue_column_dup(st, 4);
-		*DIFF_PUSH(m->exports) = xstrdup(export_name);
-		if (header_kept(cat, export_name, as_of, &h, err))
+		if (!m->name) {
+			m->name = r->name;
+			r->name = NULL;
+		}
+		*DIFF_PUSH(m->exports) = xstrdup(r->export_name);
+		if (header_kept(cat, r->export_name, as_of, &h, err))
 			goto out;
-		if (json_flat_parse(&values, (const char *)sqlite3_column_text(st, 1))) {
+		if (json_flat_parse(&values, r->norm)) {
 			mc_error(err, "%s: stored values are not valid JSON",
 				 cat->path);
 			goto out;
@@ -1047,13 +1181,12 @@ static int model_lookup(catalogue *cat, const char *name, long occurrence,
 		{
 			size_t before = m->values.n;
 
-			merge_values(m, &seen, h, &values, export_name,
-				     (const char *)sqlite3_column_text(st, 2));
+			merge_values(m, &seen, h, &values, r->export_name, r->valid_from);
 			for (; before < m->values.n; before++)
-				m->values.items[before].source = sqlite3_column_int64(st, 6);
+				m->values.items[before].source = r->source;
 		}
 		json_flat_release(&values);
-		sqlite3_bind_int64(upd, 1, sqlite3_column_int64(st, 3));
+		sqlite3_bind_int64(upd, 1, r->record);
 		sqlite3_bind_text(upd, 2, as_of, -1, SQLITE_STATIC);
 		if (sqlite3_step(upd) == SQLITE_ROW && sqlite3_column_text(upd, 0) &&
 		    strcmp((const char *)sqlite3_column_text(upd, 0), m->last_updated) > 0)
@@ -1061,18 +1194,20 @@ static int model_lookup(catalogue *cat, const char *name, long occurrence,
 			       (const char *)sqlite3_column_text(upd, 0));
 		sqlite3_reset(upd);
 	}
-	if (step != SQLITE_DONE) {
-		catalogue_fail(cat, "reading the model", err);
-		goto out;
-	}
 	rc = found;
 out:
 	if (st)
 		catalogue_kept_done(st);
 	if (upd)
 		catalogue_kept_done(upd);
+	for (i = 0; i < n; i++) {
+		free(rows[i].export_name);
+		free(rows[i].norm);
+		free(rows[i].valid_from);
+		free(rows[i].name);
+	}
+	free(rows);
 	strmap_release(&seen);
-	free(family);
 	return rc;
 }
 
