@@ -1082,10 +1082,6 @@ static int lookup_prepare(catalogue *cat, int any_time, sqlite3_stmt **st_out,
 	return 0;
 }
 
-/* Fill m from the versions of name/occurrence valid on as_of: 1 found,
- * 0 none, -1 error. With any_time, name may be the record's name at any
- * time (before or after a rename). want: the key field of the one family
- * to read (NULL: the default family's first, else any). */
 /* One version model_lookup read. */
 typedef struct lookup_row {
 	char *export_name, *norm, *valid_from, *name;
@@ -1124,6 +1120,10 @@ static int lookup_rows(catalogue *cat, sqlite3_stmt *st, const export_keys *keys
 	return step == SQLITE_DONE ? 0 : catalogue_fail(cat, "reading the model", err);
 }
 
+/* Fill m from the versions of name/occurrence valid on as_of: 1 found,
+ * 0 none, -1 error. With any_time, name may be the record's name at any
+ * time (before or after a rename). want: the key field of the one family
+ * to read (NULL: the default family's first, else any). */
 static int model_lookup(catalogue *cat, const char *name, long occurrence,
 			const char *as_of, int any_time, const char *want, model_view *m,
 			mc_err *err)
