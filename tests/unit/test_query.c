@@ -12,7 +12,9 @@
  *                        Gamma (3), a quarantined row "Broken"
  *               all:     Alpha as before; Beta gone
  *
- * with notable before all in precedence.
+ * with notable before all in precedence. Then the same in a file with a
+ * second connection writing: what the first keeps between lookups (the
+ * headers, the exports' key fields) follows the other's commit.
  */
 #include "unit.h"
 #include "catalogue_fixture.h"
@@ -23,6 +25,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* ---- the calls into the library, kept here so that a change of its
  * error convention touches only these few lines ---- */
@@ -164,6 +167,20 @@ static const export_spec JAN[] = {
 static const export_spec FEB[] = {
 	{ "notable", NOTABLE_COLS, N(NOTABLE_COLS), NOTABLE_FEB, N(NOTABLE_FEB) },
 	{ "all", ALL_COLS, N(ALL_COLS), ALL_FEB, N(ALL_FEB) },
+};
+
+/* The same catalogue in a file, for two connections: all's key column is
+ * System from 2024-02-01, so its Alpha is no longer of notable's family. */
+static const load_column SYSTEM_COLS[] = {
+	{ "System", "System", "key", 1, 0 },
+	{ "Parameters", "Parameters", "number", 1, 0 },
+};
+static const row_spec ALL_SYSTEM[] = {
+	{ "Alpha", 1, "{\"Parameters\":\"9\",\"System\":\"Alpha\"}" },
+};
+static const export_spec FEB_SYSTEM[] = {
+	{ "notable", NOTABLE_COLS, N(NOTABLE_COLS), NOTABLE_FEB, N(NOTABLE_FEB) },
+	{ "all", SYSTEM_COLS, N(SYSTEM_COLS), ALL_SYSTEM, N(ALL_SYSTEM) },
 };
 
 /* ---- answers as text, to compare whole ---- */
@@ -317,6 +334,64 @@ static void test_model(catalogue *cat)
 		}
 		model_view_release(&m);
 	}
+}
+
+/* A connection keeps the headers and export keys it read while no
+ * connection writes; another connection's commit makes it read them
+ * again, or its pages would show what the catalogue no longer says. */
+static void test_other_writer(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	char path[4200], journal[4300];
+	catalogue reader, writer;
+	model_view m;
+	int fd;
+
+	mc_fmt(path, sizeof(path), "%s/test_query.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	fd = mkstemp(path);
+	if (!CHECK(fd >= 0, "a scratch file"))
+		return;
+	close(fd);
+	unlink(path);
+	mc_fmt(journal, sizeof(journal), "%s-journal", path);
+	if (!CHECK(catalogue_open(&reader, path, sql_dir(), 0, &test_err) == 0,
+		   "a catalogue file opens (%s)", test_err.msg))
+		return;
+	if (!CHECK(catalogue_open(&writer, path, sql_dir(), 0, &test_err) == 0,
+		   "a second connection opens (%s)", test_err.msg)) {
+		catalogue_close(&reader);
+		unlink(path);
+		return;
+	}
+	CHECK(load_snapshot(&writer, "2024-01-01", JAN, N(JAN)) == 0, "January loads (%s)",
+	      test_err.msg);
+	if (CHECK(q_model(&reader, "Alpha", "2024-03-01", &m) == 0, "Alpha as of March (%s)",
+		  test_err.msg)) {
+		CHECK_STR(exports_text(m.exports.items, m.exports.n), "notable,all",
+			  "before the other commit: both exports, keyed by Model");
+		CHECK_STR(values_text(&m),
+			  "Model=Alpha (notable 2024-01-01); Organization=A (notable 2024-01-01); "
+			  "Parameters=100 (notable 2024-01-01); Country=US (all 2024-01-01)",
+			  "before the other commit: January's values");
+	}
+	model_view_release(&m);
+	CHECK(load_snapshot(&writer, "2024-02-01", FEB_SYSTEM, N(FEB_SYSTEM)) == 0,
+	      "February, all keyed by System, loads through the other connection (%s)",
+	      test_err.msg);
+	if (CHECK(q_model(&reader, "Alpha", "2024-03-01", &m) == 0, "Alpha as of March again (%s)",
+		  test_err.msg)) {
+		CHECK_STR(exports_text(m.exports.items, m.exports.n), "notable",
+			  "after the other commit: all's new key is seen");
+		CHECK_STR(values_text(&m),
+			  "Model=Alpha (notable 2024-02-01); Organization=A (notable 2024-02-01); "
+			  "Parameters=150 (notable 2024-02-01)",
+			  "after the other commit: February's values, none from all");
+	}
+	model_view_release(&m);
+	catalogue_close(&writer);
+	catalogue_close(&reader);
+	unlink(path);
+	unlink(journal);
 }
 
 static void test_history(catalogue *cat)
@@ -495,5 +570,6 @@ int main(void)
 	test_diff(&cat, jan, feb);
 	test_export(&cat);
 	catalogue_close(&cat);
+	test_other_writer();
 	return unit_done();
 }

@@ -220,27 +220,27 @@ static int header_load(catalogue *cat, sqlite3_int64 export_id, header *h, mc_er
 
 /* The export model_lookup reads a model's values with (the export's latest
  * content on a date) and its header, kept in the catalogue (cat->headers)
- * while the connection has written nothing since they were read: an
- * export's columns never change once committed, and a row this connection
- * wrote and rolled back counts as a change. Reading them for every model
- * was a fifth of a publication's time. */
+ * while no connection has written since they were read: this one's total
+ * changes (a row written and rolled back counts) and PRAGMA data_version
+ * (another connection's commit: a rebuilt catalogue copied in, a
+ * snapshot withdrawn) as when read. Reading them for every model was a
+ * fifth of a publication's time. */
 #define HEADERS_KEPT 16
 /* The key field of every export (CATALOGUE_EXPORT_KEY), read for all of
- * them at once and kept while no connection has written: this one's
- * changes and PRAGMA data_version (another's commits) as when read. As a
- * subquery of model_lookup's statement it ran twice for each version
- * read, over every header of the export: half of model_lookup's time. */
+ * them at once and kept with the headers. As a subquery of model_lookup's
+ * statement it ran twice for each version read, over every header of the
+ * export: half of model_lookup's time. */
 typedef struct export_keys {
 	int read;                    /* the rest is valid */
-	sqlite3_int64 changes;       /* sqlite3_total_changes64() when read */
-	sqlite3_int64 version;       /* PRAGMA data_version when read */
 	size_t n;
 	char **exports;              /* the exports with a header on record */
 	char **keys;                 /* each one's key field (NULL: none) */
 } export_keys;
 
 typedef struct header_cache {
+	int kept;                    /* changes and version are set */
 	sqlite3_int64 changes;       /* sqlite3_total_changes64() when read */
+	sqlite3_int64 version;       /* PRAGMA data_version when read */
 	size_t n;
 	char *names[HEADERS_KEPT];   /* "EXPORT DATE" */
 	header h[HEADERS_KEPT];
@@ -277,31 +277,51 @@ static void header_cache_free(void *p)
 	free(c);
 }
 
-/* The catalogue's cache of headers and export keys, made on first use. */
-static header_cache *cache_of(catalogue *cat)
+/* The catalogue's cache of headers and export keys, made on first use and
+ * emptied when a connection has written since it was filled: into *out.
+ * 0, or -1 (err). */
+static int cache_now(catalogue *cat, header_cache **out, mc_err *err)
 {
+	sqlite3_int64 changes = sqlite3_total_changes64(cat->db), version = -1;
+	sqlite3_stmt *st = NULL;
+	header_cache *c;
+
 	if (!cat->headers) {
 		cat->headers = xcalloc(1, sizeof(header_cache));
 		cat->headers_free = header_cache_free;
 	}
-	return cat->headers;
+	c = cat->headers;
+	if (catalogue_keep(cat, &st, "PRAGMA data_version", err))
+		return -1;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		version = sqlite3_column_int64(st, 0);
+	catalogue_kept_done(st);
+	if (version < 0)
+		return catalogue_fail(cat, "reading the data version", err);
+	if (!c->kept || c->changes != changes || c->version != version) {
+		header_cache_empty(c);
+		export_keys_empty(&c->keys);
+		c->kept = 1;
+		c->changes = changes;
+		c->version = version;
+	}
+	*out = c;
+	return 0;
 }
 
-/* The header of export_name's content on as_of, kept: into *h (the cache
- * owns it; no fields when the export has no content then). 0, or -1. */
-static int header_kept(catalogue *cat, const char *export_name, const char *as_of,
-		       const header **h, mc_err *err)
+/* The header of export_name's content on as_of, kept in c (cache_now()):
+ * into *h (c owns it; no fields when the export has no content then). 0,
+ * or -1. */
+static int header_kept(catalogue *cat, header_cache *c, const char *export_name,
+		       const char *as_of, const header **h, mc_err *err)
 {
-	header_cache *c = cache_of(cat);
-	sqlite3_int64 changes = sqlite3_total_changes64(cat->db), export_id;
+	sqlite3_int64 export_id;
 	char name[512];
 	size_t i;
 
 	mc_fmt(name, sizeof(name), "%s %s", export_name, as_of ? as_of : "");
-	if (c->changes != changes || c->n == HEADERS_KEPT) {
+	if (c->n == HEADERS_KEPT)
 		header_cache_empty(c);
-		c->changes = changes;
-	}
 	for (i = 0; i < c->n; i++)
 		if (!strcmp(c->names[i], name)) {
 			*h = &c->h[i];
@@ -976,28 +996,20 @@ static void merge_values(model_view *m, strmap *seen, const header *h, const jso
 	strmap_release(&index);
 }
 
-/* The export keys, read again if a connection wrote since they were:
- * into *out (the cache owns them). 0, or -1 (err). */
-static int export_keys_now(catalogue *cat, const export_keys **out, mc_err *err)
+/* The export keys, kept in c (cache_now()), read if they are not: into
+ * *out (c owns them). 0, or -1 (err). */
+static int export_keys_now(catalogue *cat, header_cache *c, const export_keys **out,
+			   mc_err *err)
 {
-	export_keys *k = &cache_of(cat)->keys;
-	sqlite3_int64 changes = sqlite3_total_changes64(cat->db), version = -1;
+	export_keys *k = &c->keys;
 	sqlite3_stmt *st = NULL;
 	size_t cap = 0;
 	int step;
 
-	if (catalogue_keep(cat, &st, "PRAGMA data_version", err))
-		return -1;
-	if (sqlite3_step(st) == SQLITE_ROW)
-		version = sqlite3_column_int64(st, 0);
-	catalogue_kept_done(st);
-	if (version < 0)
-		return catalogue_fail(cat, "reading the data version", err);
-	if (k->read && k->changes == changes && k->version == version) {
+	if (k->read) {
 		*out = k;
 		return 0;
 	}
-	export_keys_empty(k);
 	if (catalogue_keep(cat, &st, CATALOGUE_KEYED "SELECT export, field FROM keyed", err))
 		return -1;
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
@@ -1015,8 +1027,6 @@ static int export_keys_now(catalogue *cat, const export_keys **out, mc_err *err)
 		return catalogue_fail(cat, "reading the exports' key fields", err);
 	}
 	k->read = 1;
-	k->changes = changes;
-	k->version = version;
 	*out = k;
 	return 0;
 }
@@ -1129,6 +1139,7 @@ static int model_lookup(catalogue *cat, const char *name, long occurrence,
 			mc_err *err)
 {
 	sqlite3_stmt *st = NULL, *upd = NULL;
+	header_cache *cache = NULL;
 	const export_keys *keys = NULL;
 	const char *target, *family = NULL;
 	lookup_row *rows = NULL;
@@ -1139,7 +1150,8 @@ static int model_lookup(catalogue *cat, const char *name, long occurrence,
 	strmap_init(&seen);
 	if (!want && !cat->default_key && query_default_key(&cat->default_key, err))
 		goto out;
-	if (export_keys_now(cat, &keys, err) || lookup_prepare(cat, any_time, &st, &upd, err))
+	if (cache_now(cat, &cache, err) || export_keys_now(cat, cache, &keys, err) ||
+	    lookup_prepare(cat, any_time, &st, &upd, err))
 		goto out;
 	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 2, occurrence);
@@ -1171,7 +1183,7 @@ static int model_lookup(catalogue *cat, const char *name, long occurrence,
 			r->name = NULL;
 		}
 		*DIFF_PUSH(m->exports) = xstrdup(r->export_name);
-		if (header_kept(cat, r->export_name, as_of, &h, err))
+		if (header_kept(cat, cache, r->export_name, as_of, &h, err))
 			goto out;
 		if (json_flat_parse(&values, r->norm)) {
 			mc_error(err, "%s: stored values are not valid JSON",
