@@ -59,31 +59,6 @@ void sbuf_grow(sbuf *sb, size_t extra)
 	sb->cap = cap;
 }
 
-void sbuf_add(sbuf *sb, const void *bytes, size_t len)
-{
-	if (!len) {
-		sbuf_grow(sb, 0);
-		return;
-	}
-	sbuf_grow(sb, len);
-	memcpy(sb->data + sb->len, bytes, len);
-	sb->len += len;
-	sb->data[sb->len] = '\0';
-}
-
-void sbuf_addc(sbuf *sb, char c)
-{
-	if (sb->len + 1 >= sb->cap)
-		sbuf_grow(sb, 1);
-	sb->data[sb->len++] = c;
-	sb->data[sb->len] = '\0';
-}
-
-void sbuf_adds(sbuf *sb, const char *s)
-{
-	sbuf_add(sb, s, strlen(s));
-}
-
 void sbuf_vaddf(sbuf *sb, const char *fmt, va_list ap)
 {
 	va_list copy;
