@@ -65,6 +65,10 @@ typedef struct load_row {
 					norm_json's compared form
 					(record_encode_compared) */
 	unsigned char digest[16];    /* computed ahead (by the parsing thread) */
+	const char *compared;        /* without has_digest, to a sink that takes
+					digests_later (sink.h): norm_json's
+					compared form, whose load_digest() the
+					sink works out; else NULL */
 	int has_raw_digest;          /* 1: raw_digest holds the raw record's */
 	unsigned char raw_digest[16];/* see parse_row.raw_digest */
 	sqlite3_int64 known_version; /* not 0: the row is this current version

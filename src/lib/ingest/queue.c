@@ -13,11 +13,14 @@ typedef struct queued {
 	int notice;                 /* 1: a notice (text in name) */
 	load_row row;               /* numbers; strings are below */
 	size_t name, fault_field, reason, raw_csv, norm, raw;  /* offsets */
+	size_t compared;            /* offset of the compared form whose digest
+				       is still to make (load_row), or NONE */
 } queued;
 
 typedef struct batch {
 	queued items[BATCH_ROWS];   /* the rows */
 	size_t n;                   /* rows used */
+	size_t undigested;          /* rows whose digest is still to make */
 	sbuf text;                  /* their strings, each NUL-terminated */
 } batch;
 
@@ -63,8 +66,43 @@ static batch *take_spare(queue *q)
 		sbuf_init(&b->text);
 	}
 	b->n = 0;
+	b->undigested = 0;
 	sbuf_reset(&b->text);
 	return b;
+}
+
+/* Make the digest of a queued row whose digest is still to make. */
+static void make_digest(const batch *b, queued *it)
+{
+	if (it->compared == NONE)
+		return;
+	load_digest(string_at(b, it->compared), it->row.digest);
+	it->row.has_digest = 1;
+	it->compared = NONE;
+}
+
+/*
+ * The digests of a batch's rows (a SHA-256 of some 2 KB a row) are made by
+ * whichever thread has time for them: the parser when batches are waiting
+ * for the loader when it hands this one over, else the loader as it takes
+ * the rows. So neither thread idles while the other has them to do.
+ */
+static void settle_digests(queue *q)
+{
+	batch *b = q->filling;
+	size_t i;
+	int waiting;
+
+	if (!b->undigested)
+		return;
+	pthread_mutex_lock(&q->lock);
+	waiting = q->count > 0;
+	pthread_mutex_unlock(&q->lock);
+	if (!waiting)
+		return;
+	for (i = 0; i < b->n; i++)
+		make_digest(b, &b->items[i]);
+	b->undigested = 0;
 }
 
 /* Hand the parser's batch to the loader; -1 when the loader has stopped. */
@@ -72,6 +110,7 @@ static int push_batch(queue *q)
 {
 	int rc = 0;
 
+	settle_digests(q);
 	pthread_mutex_lock(&q->lock);
 	while (q->count == QUEUE_BATCHES && !q->stop)
 		pthread_cond_wait(&q->changed, &q->lock);
@@ -114,6 +153,14 @@ static int queue_row(ingest_sink *s, const load_row *row, mc_err *err)
 	slot->raw_csv = keep_string(b, row->raw_csv);
 	slot->norm = keep_string(b, row->norm_json);
 	slot->raw = keep_string(b, row->raw_json);
+	slot->compared = NONE;
+	if (row->compared && !row->has_digest) {
+		/* most rows are their own compared form (load_row) */
+		slot->compared = row->compared == row->norm_json ? slot->norm
+								 : keep_string(b, row->compared);
+		slot->row.compared = NULL;
+		b->undigested++;
+	}
 	return 0;
 }
 
@@ -127,6 +174,7 @@ static int queue_notice(ingest_sink *s, const char *message, mc_err *err)
 		return -1;
 	memset(slot, 0, sizeof(*slot));
 	slot->notice = 1;
+	slot->compared = NONE;
 	slot->name = keep_string(q->filling, message);
 	return 0;
 }
@@ -154,15 +202,19 @@ static void *produce(void *arg)
 	return NULL;
 }
 
-/* Hand the rows of batch b to out. 0 or -1. */
-static int unload_batch(const batch *b, ingest_sink *out, mc_err *err)
+/* Hand the rows of batch b to out, making the digests still to make.
+ * 0 or -1. */
+static int unload_batch(batch *b, ingest_sink *out, mc_err *err)
 {
 	size_t i;
 	int rc = 0;
 
 	for (i = 0; i < b->n && !rc; i++) {
-		const queued *it = &b->items[i];
-		load_row row = it->row;
+		queued *it = &b->items[i];
+		load_row row;
+
+		make_digest(b, it);
+		row = it->row;
 
 		if (it->notice) {
 			rc = out->notice(out, string_at(b, it->name), err);
@@ -221,7 +273,7 @@ static void batch_free(batch *b)
 int queue_run(queue_producer *produce_fn, void *ctx, ingest_sink *out, mc_err *err)
 {
 	queue q;
-	ingest_sink qsink = { NULL, queue_row, queue_notice, NULL, &q, out->wants_values };
+	ingest_sink qsink = { NULL, queue_row, queue_notice, NULL, &q, out->wants_values, 1 };
 	producer pr = { produce_fn, ctx, &q, &qsink };
 	pthread_t thread;
 	size_t i;

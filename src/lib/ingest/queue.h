@@ -3,7 +3,10 @@
  * normalising run on one core while the catalogue is written on the
  * other: the producer hands each row to a queue sink, which copies it into
  * a batch; full batches pass through a small queue to this thread, which
- * alone hands them to the real sink (and so alone touches SQLite).
+ * alone hands them to the real sink (and so alone touches SQLite). The
+ * queue takes rows' digests later (sink.h digests_later): each batch's
+ * are made by the parser when batches wait for the loader as it hands
+ * the batch over, else by the loader as it takes the rows.
  *
  * Errors: 0, or -1 with err filled (its last parameter, base/error.h).
  */

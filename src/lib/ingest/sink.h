@@ -23,6 +23,8 @@ struct ingest_sink {
 	int (*known)(ingest_sink *s, const char *header_digest, load_known **known, mc_err *err);
 	void *ctx;                  /* the sink's own state */
 	int wants_values;           /* 1: rows need their values encoded */
+	int digests_later;          /* 1: rows may come with compared and no
+				       digest (load_row); the sink makes it */
 };
 
 #endif

@@ -1,0 +1,174 @@
+/*
+ * The queue between the parsing and the loading thread: every row and
+ * notice arrives once, in order, and a row handed over with its compared
+ * form and no digest arrives with load_digest() of that form, whichever
+ * thread made it. Two schedules are forced: the loader held back while
+ * batches wait (the parser makes the digests), and the parser held back
+ * until the loader has taken everything (the loader makes them).
+ */
+#include "unit.h"
+#include "ingest/queue.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+
+enum { BATCH = 256, ROWS = 14 * BATCH + 17 };
+
+/* a notice before rows 10, 60, 110, ... of the first five batches */
+static int notice_before(size_t i)
+{
+	return i < 5 * BATCH && i % 50 == 10;
+}
+
+typedef struct shared {
+	pthread_mutex_t lock;
+	pthread_cond_t changed;
+	size_t emitted;             /* rows the producer has handed over */
+	size_t consumed;            /* rows the consumer has taken */
+	/* what the consumer saw */
+	size_t rows, notices, out_of_order, wrong_digest, no_digest, wrong_text;
+	size_t digest_where_none;
+} shared;
+
+static shared S = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER,
+		    0, 0, 0, 0, 0, 0, 0, 0, 0 };
+
+static void row_texts(size_t i, char *norm, size_t nlen, char *compared, size_t clen)
+{
+	snprintf(norm, nlen, "{\"Model\":\"m%zu\",\"Parameters\":\"%zu.25\"}", i, i * 7);
+	snprintf(compared, clen, "{\"Model\":\"m%zu\",\"Parameters\":\"%zu.2500000000000\"}", i,
+		 i * 7);
+}
+
+/* rows whose number i % 5 == 4 are quarantined: no values, no digest;
+ * i % 3 == 0: their own compared form; i % 7 == 1: digest made ahead */
+static int produce(void *ctx, ingest_sink *to, mc_err *err)
+{
+	size_t i, slots = 0;
+
+	(void)ctx;
+	for (i = 0; i < ROWS; i++) {
+		char name[32], norm[128], compared[128];
+		load_row row;
+
+		/* the second half: before the row that hands the full batch
+		 * over, wait until the loader has taken every row of the
+		 * batches before it (no notices here), so the queue is empty */
+		if (i >= 7 * BATCH && slots % BATCH == 0) {
+			pthread_mutex_lock(&S.lock);
+			while (S.consumed < i - BATCH)
+				pthread_cond_wait(&S.changed, &S.lock);
+			pthread_mutex_unlock(&S.lock);
+		}
+		if (notice_before(i)) {
+			snprintf(name, sizeof(name), "notice %zu", i);
+			if (to->notice(to, name, err))
+				return -1;
+			slots++;
+		}
+		memset(&row, 0, sizeof(row));
+		snprintf(name, sizeof(name), "m%zu", i);
+		row_texts(i, norm, sizeof(norm), compared, sizeof(compared));
+		row.line = i + 2;
+		row.position = i;
+		row.name = name;
+		if (i % 5 == 4) {
+			row.quarantined = 1;
+			row.reason = "bad";
+		} else {
+			row.norm_json = norm;
+			row.compared = i % 3 == 0 ? norm : compared;
+			if (i % 7 == 1) {
+				load_digest(row.compared, row.digest);
+				row.has_digest = 1;
+				row.compared = NULL;
+			}
+		}
+		if (to->row(to, &row, err))
+			return -1;
+		slots++;
+		pthread_mutex_lock(&S.lock);
+		S.emitted = i + 1;
+		pthread_cond_broadcast(&S.changed);
+		pthread_mutex_unlock(&S.lock);
+	}
+	return 0;
+}
+
+static int take_row(ingest_sink *s, const load_row *row, mc_err *err)
+{
+	size_t i = S.rows;
+	char name[32], norm[128], compared[128];
+	unsigned char want[16];
+
+	(void)s;
+	(void)err;
+	/* the first half: hold the loader on its first row until batches
+	 * wait behind it, so the parser finds them there */
+	if (i == 0) {
+		pthread_mutex_lock(&S.lock);
+		while (S.emitted < 5 * BATCH + 1)
+			pthread_cond_wait(&S.changed, &S.lock);
+		pthread_mutex_unlock(&S.lock);
+	}
+	snprintf(name, sizeof(name), "m%zu", i);
+	row_texts(i, norm, sizeof(norm), compared, sizeof(compared));
+	if (row->position != i || row->line != i + 2 || strcmp(row->name, name))
+		S.out_of_order++;
+	if (i % 5 == 4) {
+		if (row->has_digest || !row->quarantined || strcmp(row->reason, "bad"))
+			S.digest_where_none++;
+	} else {
+		load_digest(i % 3 == 0 ? norm : compared, want);
+		if (!row->has_digest)
+			S.no_digest++;
+		else if (memcmp(row->digest, want, 16))
+			S.wrong_digest++;
+		if (!row->norm_json || strcmp(row->norm_json, norm))
+			S.wrong_text++;
+	}
+	S.rows++;
+	pthread_mutex_lock(&S.lock);
+	S.consumed = S.rows;
+	pthread_cond_broadcast(&S.changed);
+	pthread_mutex_unlock(&S.lock);
+	return 0;
+}
+
+static int take_notice(ingest_sink *s, const char *message, mc_err *err)
+{
+	char want[32];
+
+	(void)s;
+	(void)err;
+	/* a notice comes before the row it was sent before */
+	snprintf(want, sizeof(want), "notice %zu", S.rows);
+	if (strcmp(message, want))
+		S.wrong_text++;
+	S.notices++;
+	return 0;
+}
+
+int main(void)
+{
+	ingest_sink out = { NULL, take_row, take_notice, NULL, NULL, 1, 0 };
+	mc_err err = { 0 };
+	size_t notices = 0, i;
+
+	for (i = 0; i < ROWS; i++)
+		notices += notice_before(i);
+	CHECK(queue_run(produce, NULL, &out, &err) == 0, "the queue runs to its end: %s",
+	      err.msg);
+	CHECK(S.rows == ROWS, "every row arrives (%zu of %d)", S.rows, ROWS);
+	CHECK(S.notices == notices, "every notice arrives (%zu of %zu)", S.notices, notices);
+	CHECK(S.out_of_order == 0, "rows arrive in order, with their own line and name (%zu not)",
+	      S.out_of_order);
+	CHECK(S.no_digest == 0, "every row with values arrives with a digest (%zu without)",
+	      S.no_digest);
+	CHECK(S.wrong_digest == 0,
+	      "each digest is load_digest() of the row's compared form (%zu not)", S.wrong_digest);
+	CHECK(S.wrong_text == 0, "texts and notices arrive as sent (%zu not)", S.wrong_text);
+	CHECK(S.digest_where_none == 0, "quarantined rows arrive without a digest (%zu not)",
+	      S.digest_where_none);
+	return unit_done();
+}
