@@ -12,12 +12,18 @@
 #include <pthread.h>
 #include <stdlib.h>
 
-enum { BATCH = 256, ROWS = 14 * BATCH + 17 };
+enum {
+	BATCH = QUEUE_BATCH_ROWS,
+	HELD = QUEUE_BATCHES + 1,       /* batches emitted while the loader is held */
+	FREED = QUEUE_BATCHES + 3,      /* the parser is held from this batch on */
+	ROWS = (FREED + 7) * BATCH + 17
+};
 
-/* a notice before rows 10, 60, 110, ... of the first five batches */
+/* a notice before rows 10, 60, 110, ... of the batches emitted while the
+ * loader is held */
 static int notice_before(size_t i)
 {
-	return i < 5 * BATCH && i % 50 == 10;
+	return i < HELD * BATCH && i % 50 == 10;
 }
 
 typedef struct shared {
@@ -54,7 +60,7 @@ static int produce(void *ctx, ingest_sink *to, mc_err *err)
 		/* the second half: before the row that hands the full batch
 		 * over, wait until the loader has taken every row of the
 		 * batches before it (no notices here), so the queue is empty */
-		if (i >= 7 * BATCH && slots % BATCH == 0) {
+		if (i >= FREED * BATCH && slots % BATCH == 0) {
 			pthread_mutex_lock(&S.lock);
 			while (S.consumed < i - BATCH)
 				pthread_cond_wait(&S.changed, &S.lock);
@@ -107,7 +113,7 @@ static int take_row(ingest_sink *s, const load_row *row, mc_err *err)
 	 * wait behind it, so the parser finds them there */
 	if (i == 0) {
 		pthread_mutex_lock(&S.lock);
-		while (S.emitted < 5 * BATCH + 1)
+		while (S.emitted < HELD * BATCH + 1)
 			pthread_cond_wait(&S.changed, &S.lock);
 		pthread_mutex_unlock(&S.lock);
 	}

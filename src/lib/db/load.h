@@ -64,7 +64,8 @@ typedef struct load_row {
 	int has_digest;              /* 1: digest holds the load_digest() of
 					norm_json's compared form
 					(record_encode_compared) */
-	unsigned char digest[16];    /* computed ahead (by the parsing thread) */
+	unsigned char digest[16];    /* computed ahead (by the row feed or the
+					queue, ingest/queue.h) */
 	const char *compared;        /* without has_digest, to a sink that takes
 					digests_later (sink.h): norm_json's
 					compared form, whose load_digest() the

@@ -4,8 +4,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { BATCH_ROWS = 256, QUEUE_BATCHES = 4 };
-
 /* A string of a queued row: offset into the batch's text, or NONE. */
 #define NONE ((size_t)-1)
 
@@ -18,9 +16,8 @@ typedef struct queued {
 } queued;
 
 typedef struct batch {
-	queued items[BATCH_ROWS];   /* the rows */
+	queued items[QUEUE_BATCH_ROWS];   /* the rows */
 	size_t n;                   /* rows used */
-	size_t undigested;          /* rows whose digest is still to make */
 	sbuf text;                  /* their strings, each NUL-terminated */
 } batch;
 
@@ -66,7 +63,6 @@ static batch *take_spare(queue *q)
 		sbuf_init(&b->text);
 	}
 	b->n = 0;
-	b->undigested = 0;
 	sbuf_reset(&b->text);
 	return b;
 }
@@ -83,8 +79,9 @@ static void make_digest(const batch *b, queued *it)
 
 /*
  * The digests of a batch's rows (a SHA-256 of some 2 KB a row) are made by
- * whichever thread has time for them: the parser when batches are waiting
- * for the loader when it hands this one over, else the loader as it takes
+ * whichever thread has time for them. If batches are waiting for the
+ * loader as the parser hands this one over, the parser is ahead and makes
+ * them; else they are left to the loader, which makes them as it takes
  * the rows. So neither thread idles while the other has them to do.
  */
 static void settle_digests(queue *q)
@@ -93,16 +90,11 @@ static void settle_digests(queue *q)
 	size_t i;
 	int waiting;
 
-	if (!b->undigested)
-		return;
 	pthread_mutex_lock(&q->lock);
 	waiting = q->count > 0;
 	pthread_mutex_unlock(&q->lock);
-	if (!waiting)
-		return;
-	for (i = 0; i < b->n; i++)
+	for (i = 0; waiting && i < b->n; i++)
 		make_digest(b, &b->items[i]);
-	b->undigested = 0;
 }
 
 /* Hand the parser's batch to the loader; -1 when the loader has stopped. */
@@ -128,7 +120,7 @@ static int push_batch(queue *q)
 
 static queued *next_slot(queue *q)
 {
-	if (q->filling && q->filling->n == BATCH_ROWS && push_batch(q))
+	if (q->filling && q->filling->n == QUEUE_BATCH_ROWS && push_batch(q))
 		return NULL;
 	if (!q->filling)
 		q->filling = take_spare(q);
@@ -158,8 +150,6 @@ static int queue_row(ingest_sink *s, const load_row *row, mc_err *err)
 		/* most rows are their own compared form (load_row) */
 		slot->compared = row->compared == row->norm_json ? slot->norm
 								 : keep_string(b, row->compared);
-		slot->row.compared = NULL;
-		b->undigested++;
 	}
 	return 0;
 }
@@ -226,6 +216,7 @@ static int unload_batch(batch *b, ingest_sink *out, mc_err *err)
 		row.raw_csv = string_at(b, it->raw_csv);
 		row.norm_json = string_at(b, it->norm);
 		row.raw_json = string_at(b, it->raw);
+		row.compared = NULL;
 		rc = out->row(out, &row, err);
 	}
 	return rc;

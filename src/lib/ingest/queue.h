@@ -4,9 +4,9 @@
  * other: the producer hands each row to a queue sink, which copies it into
  * a batch; full batches pass through a small queue to this thread, which
  * alone hands them to the real sink (and so alone touches SQLite). The
- * queue takes rows' digests later (sink.h digests_later): each batch's
- * are made by the parser when batches wait for the loader as it hands
- * the batch over, else by the loader as it takes the rows.
+ * queue takes rows' digests later (sink.h digests_later): the parser makes
+ * a batch's as it hands the batch over if batches are waiting for the
+ * loader; else the loader makes them as it takes the rows.
  *
  * Errors: 0, or -1 with err filled (its last parameter, base/error.h).
  */
@@ -14,6 +14,10 @@
 #define MODELCAT_QUEUE_H
 
 #include "ingest/sink.h"
+
+/* Rows (and notices) a batch holds, and full batches the queue holds
+ * before the parser waits for the loader. */
+enum { QUEUE_BATCH_ROWS = 256, QUEUE_BATCHES = 4 };
 
 /* What runs on the second thread: feed every row to `to`. 0, or -1 with
  * err filled (a row refused by `to` needs no message: the loader's

@@ -77,12 +77,14 @@ static int feed_rows(void *ctx, ingest_sink *out, mc_err *err)
 			record_encode(&f->plan, &row, &norm, &raw);
 			crow.norm_json = norm.data;
 			crow.raw_json = raw.data;
-			crow.compared = record_encode_compared(&f->plan, &row, norm.data,
-							       &compared);
-			if (!out->digests_later) {
-				load_digest(crow.compared, crow.digest);
+			const char *form = record_encode_compared(&f->plan, &row, norm.data,
+								  &compared);
+
+			if (out->digests_later) {
+				crow.compared = form;
+			} else {
+				load_digest(form, crow.digest);
 				crow.has_digest = 1;
-				crow.compared = NULL;
 			}
 		}
 		if (out->row(out, &crow, err))
