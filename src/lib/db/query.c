@@ -235,6 +235,8 @@ typedef struct export_keys {
 	size_t n;
 	char **exports;              /* the exports with a header on record */
 	char **keys;                 /* each one's key field (NULL: none) */
+	char *removed_from;          /* the first date a column was removed
+					from an export (NULL: never) */
 } export_keys;
 
 typedef struct header_cache {
@@ -265,6 +267,7 @@ static void export_keys_empty(export_keys *k)
 	}
 	free(k->exports);
 	free(k->keys);
+	free(k->removed_from);
 	memset(k, 0, sizeof(*k));
 }
 
@@ -1026,6 +1029,22 @@ static int export_keys_now(catalogue *cat, header_cache *c, const export_keys **
 		export_keys_empty(k);
 		return catalogue_fail(cat, "reading the exports' key fields", err);
 	}
+	if (catalogue_keep(cat, &st,
+			   "SELECT min(s.as_of) FROM column_change cc"
+			   " JOIN snapshot_export se ON se.id = cc.snapshot_export_id"
+			   " JOIN snapshot s ON s.id = se.snapshot_id WHERE cc.kind = 'removed'",
+			   err)) {
+		export_keys_empty(k);
+		return -1;
+	}
+	step = sqlite3_step(st);
+	if (step == SQLITE_ROW)
+		k->removed_from = catalogue_column_dup(st, 0);
+	catalogue_kept_done(st);
+	if (step != SQLITE_ROW) {
+		export_keys_empty(k);
+		return catalogue_fail(cat, "reading the column changes", err);
+	}
 	k->read = 1;
 	*out = k;
 	return 0;
@@ -1043,8 +1062,13 @@ static const char *export_key_of(const export_keys *k, const char *export_name)
 }
 
 /* The statements of model_lookup: the versions (st) and the last-updated
- * date (upd). 0, or -1 (err). */
-static int lookup_prepare(catalogue *cat, int any_time, sqlite3_stmt **st_out,
+ * date (upd); with removed, a column was removed from an export on or
+ * before the date read, which counts as a change of the values it took.
+ * Without, the date is the versions' alone: the part of the statement on
+ * removed columns found nothing then, but SQLite built an automatic index
+ * of column_change for it at every model (a twelfth of a publication). 0,
+ * or -1 (err). */
+static int lookup_prepare(catalogue *cat, int any_time, int removed, sqlite3_stmt **st_out,
 			  sqlite3_stmt **upd_out, mc_err *err)
 {
 	sqlite3_stmt *st = NULL, *upd = NULL;
@@ -1071,6 +1095,10 @@ static int lookup_prepare(catalogue *cat, int any_time, sqlite3_stmt **st_out,
 			   /* a value shown changed: the model's versions (a new
 			      column's values included), and the columns removed
 			      from its export while it had a value in them */
+			   !removed ?
+			   "SELECT max(valid_from) FROM version"
+			   " WHERE record_id = ?1 AND valid_from <= ?2"
+			   " AND kind IN ('added', 'changed', 'renamed', 'removed', 'revised')" :
 			   "SELECT max(d) FROM (SELECT max(valid_from) AS d FROM version"
 			   " WHERE record_id = ?1 AND valid_from <= ?2"
 			   " AND kind IN ('added', 'changed', 'renamed', 'removed', 'revised')"
@@ -1151,7 +1179,9 @@ static int model_lookup(catalogue *cat, const char *name, long occurrence,
 	if (!want && !cat->default_key && query_default_key(&cat->default_key, err))
 		goto out;
 	if (cache_now(cat, &cache, err) || export_keys_now(cat, cache, &keys, err) ||
-	    lookup_prepare(cat, any_time, &st, &upd, err))
+	    lookup_prepare(cat, any_time,
+			   keys->removed_from && strcmp(keys->removed_from, as_of) <= 0, &st, &upd,
+			   err))
 		goto out;
 	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 2, occurrence);
