@@ -31,10 +31,9 @@ static int expand(const section *s, page_text_id id, const char *const *pairs, s
 
 static page_block *add(section *s, page_kind kind, int level, const char *role, char *text)
 {
-	page_block *b;
+	page_block *b = page_grow(&s->blocks, 1);
 
-	s->blocks.blocks = xrealloc(s->blocks.blocks, (s->blocks.n + 1) * sizeof(*b));
-	b = &s->blocks.blocks[s->blocks.n++];
+	s->blocks.n++;
 	memset(b, 0, sizeof(*b));
 	b->kind = kind;
 	b->level = level;
@@ -221,13 +220,13 @@ static void insert(page *p, section *s)
 {
 	size_t at = insert_at(p);
 
-	p->blocks = xrealloc(p->blocks, (p->n + s->blocks.n) * sizeof(*p->blocks));
+	page_grow(p, s->blocks.n);
 	memmove(&p->blocks[at + s->blocks.n], &p->blocks[at], (p->n - at) * sizeof(*p->blocks));
 	memcpy(&p->blocks[at], s->blocks.blocks, s->blocks.n * sizeof(*p->blocks));
 	p->n += s->blocks.n;
 	free(s->blocks.blocks);
 	s->blocks.blocks = NULL;
-	s->blocks.n = 0;
+	s->blocks.n = s->blocks.cap = 0;
 }
 
 int history_page_add(page *p, const timeline_model *life, const model_view *m,

@@ -230,12 +230,24 @@ static int expand_values(builder *b, page_text_id id, const char *const *pairs, 
 	return rc;
 }
 
+page_block *page_grow(page *p, size_t more)
+{
+	if (p->n + more > p->cap) {
+		size_t cap = p->cap ? 2 * p->cap : 32;
+
+		while (cap < p->n + more)
+			cap *= 2;
+		p->blocks = xrealloc(p->blocks, cap * sizeof(*p->blocks));
+		p->cap = cap;
+	}
+	return &p->blocks[p->n];
+}
+
 page_block *page_add(page *p, page_kind kind, int level, const char *role, const char *text)
 {
-	page_block *blk;
+	page_block *blk = page_grow(p, 1);
 
-	p->blocks = xrealloc(p->blocks, (p->n + 1) * sizeof(*p->blocks));
-	blk = &p->blocks[p->n++];
+	p->n++;
 	memset(blk, 0, sizeof(*blk));
 	blk->kind = kind;
 	blk->level = level;
@@ -1041,10 +1053,9 @@ int page_build(page *p, const model_view *m, const page_texts *texts,
 
 void page_add_raw(page *p, char *html)
 {
-	page_block *blk;
+	page_block *blk = page_grow(p, 1);
 
-	p->blocks = xrealloc(p->blocks, (p->n + 1) * sizeof(*p->blocks));
-	blk = &p->blocks[p->n++];
+	p->n++;
 	memset(blk, 0, sizeof(*blk));
 	blk->kind = PAGE_RAW;
 	blk->text = html;

@@ -290,6 +290,7 @@ typedef struct page {
 	char lang[36];               /* language of the page */
 	page_block *blocks;          /* in reading order */
 	size_t n;                    /* number of blocks */
+	size_t cap;                  /* blocks allocated (page_grow) */
 	/* the model's former names, "A, B" (set before page_build; NULL:
 	 * none, and no "Formerly" line); freed by page_release */
 	char *formerly;
@@ -362,6 +363,10 @@ int page_build_index(page *p, const page_index_entry *entries, size_t n, const c
 /* Append a block to p, text copied (NULL: none); the block is p's. For
  * builders of other pages (hwpage.h). */
 page_block *page_add(page *p, page_kind kind, int level, const char *role, const char *text);
+/* Room in p for more blocks after its n, allocated in doubling steps (a
+ * block at a time was a thirtieth of a publication): the first of them,
+ * zeroed only by the caller. */
+page_block *page_grow(page *p, size_t more);
 /* Describe a page of a title (h1, and the meta description) and HTML
  * made by modelcat's own writers, every string in it already escaped
  * (a chart's data): its text page is the title alone. */
