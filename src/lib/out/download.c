@@ -169,27 +169,21 @@ static int write_export(catalogue *cat, const provenance_file *f, const char *as
 	return rc > 0 ? 0 : rc;
 }
 
-int download_open(const char *dir, const char *base_url, const file_out *out, download_set *d,
-		  mc_err *err)
+int download_write(catalogue *cat, const char *as_of, const char *dir, const char *base_url,
+		   const file_out *out, download_set *d, mc_err *err)
 {
+	cite_set c;
+	const provenance_file **latest;
 	char models[4096];
+	size_t n, i;
+	int rc = 0;
 
 	memset(d, 0, sizeof(*d));
 	d->dir = xstrdup(dir);
 	d->base_url = base_url;
 	d->out = out;
 	mc_fmt(models, sizeof(models), "%s/models", dir);
-	return make_dir(dir, err) || make_dir(models, err) ? -1 : 0;
-}
-
-int download_exports(catalogue *cat, const char *as_of, download_set *d, mc_err *err)
-{
-	cite_set c;
-	const provenance_file **latest;
-	size_t n, i;
-	int rc = 0;
-
-	if (cite_load(cat, as_of, &c, err))
+	if (make_dir(dir, err) || make_dir(models, err) || cite_load(cat, as_of, &c, err))
 		return -1;
 	latest = xcalloc(c.n + 1, sizeof(*latest));
 	n = cite_latest(&c, latest);

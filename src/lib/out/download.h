@@ -46,15 +46,12 @@ typedef struct download_set {
 	const file_out *out;         /* where the files go (NULL: new files); borrowed */
 } download_set;
 
-/* The CSV and JSON of every export on record on as_of, under dir, in d
- * (release with download_release), through out (fileout.h; NULL: as new
- * files), in two steps: download_open sets d up for dir (created, with
- * dir/models), where each model's twin can go at once; download_exports
- * writes the exports' files, on a connection of its own while the pages
- * are made (site.c), and only then does d list them. 0, or -1 (err). */
-int download_open(const char *dir, const char *base_url, const file_out *out, download_set *d,
-		  mc_err *err);
-int download_exports(catalogue *cat, const char *as_of, download_set *d, mc_err *err);
+/* Write the CSV and JSON of every export on record on as_of under dir
+ * (created, with dir/models) into d (release with download_release),
+ * through out (fileout.h; NULL: as new files), as each model's twin later.
+ * 0, or -1 (err). */
+int download_write(catalogue *cat, const char *as_of, const char *dir, const char *base_url,
+		   const file_out *out, download_set *d, mc_err *err);
 void download_release(download_set *d);
 
 /* The list of d's files with their sizes, as HTML (a paragraph and a

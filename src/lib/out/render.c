@@ -688,18 +688,6 @@ int render_threads_check(mc_err *err)
 	return 0;
 }
 
-size_t render_threads_wanted(void)
-{
-	const char *env = getenv(RENDER_THREADS_ENV);
-	long n = env && *env ? strtol(env, NULL, 10) : sysconf(_SC_NPROCESSORS_ONLN);
-
-	if (!env || !*env)
-		n = n > 4 ? 4 : n;
-	if (n < 1)
-		return 1;
-	return n > RENDER_THREADS_MAX ? RENDER_THREADS_MAX : (size_t)n;
-}
-
 /* How many threads render the model pages: MODELCAT_RENDER_THREADS (1 to
  * 8; render_threads_check()), else the cores online, at most 4; 1 unless
  * the pages go to a site's file_out (thread-safe, no temporary names) from
@@ -707,36 +695,24 @@ size_t render_threads_wanted(void)
  * transaction open). */
 static size_t render_threads(const render_run *r)
 {
-	size_t n = render_threads_wanted();
+	const char *env = getenv(RENDER_THREADS_ENV);
+	long n = env && *env ? strtol(env, NULL, 10) : sysconf(_SC_NPROCESSORS_ONLN);
 
-	if (!r->site || !r->site->out || !r->cat->path || !r->cat->path[0] ||
+	if (!env || !*env)
+		n = n > 4 ? 4 : n;
+	if (n < 1 || !r->site || !r->site->out || !r->cat->path || !r->cat->path[0] ||
 	    !strcmp(r->cat->path, ":memory:") || !sqlite3_get_autocommit(r->cat->db))
 		return 1;
-	return n;
-}
-
-int render_thread_start(pthread_t *thread, void *(*fn)(void *), void *arg)
-{
-	sigset_t block, was;
-	int failed;
-
-	/* SIGINT, SIGTERM and SIGHUP go to the calling thread only: its
-	 * handler removes the version being built (site_signal_cleanup()),
-	 * whose file_out then refuses the thread's files, so it stops */
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGHUP);
-	pthread_sigmask(SIG_BLOCK, &block, &was);
-	failed = pthread_create(thread, NULL, fn, arg);
-	pthread_sigmask(SIG_SETMASK, &was, NULL);
-	return failed ? -1 : 0;
+	return n > RENDER_THREADS_MAX ? RENDER_THREADS_MAX : (size_t)n;
 }
 
 /* Start worker w on q: 0, or -1 when it cannot be (the calling thread
  * does its share then). */
 static int worker_start(render_worker *w, const render_run *r, model_queue *q)
 {
+	sigset_t block, was;
+	int failed;
+
 	memset(w, 0, sizeof(*w));
 	if (catalogue_open(&w->cat, r->cat->path, NULL, CATALOGUE_READONLY, &w->err))
 		return -1;
@@ -747,7 +723,17 @@ static int worker_start(render_worker *w, const render_run *r, model_queue *q)
 	w->run.stats = &w->stats;
 	w->run.cited = xcalloc(r->cite.n + 1, sizeof(*w->run.cited));
 	w->queue = q;
-	if (render_thread_start(&w->thread, worker_main, w)) {
+	/* SIGINT, SIGTERM and SIGHUP go to the calling thread only: its
+	 * handler removes the version being built (site_signal_cleanup()),
+	 * whose file_out then refuses the workers' files, so they stop */
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &block, &was);
+	failed = pthread_create(&w->thread, NULL, worker_main, w);
+	pthread_sigmask(SIG_SETMASK, &was, NULL);
+	if (failed) {
 		free(w->run.cited);
 		catalogue_close(&w->cat);
 		return -1;
@@ -1356,8 +1342,6 @@ int render_all(catalogue *cat, const char *as_of, const char *outdir, const rend
 	if (render_each(&r, render_model, err))
 		goto out;
 	stats->models = r.nentries;
-	if (site && site->downloads_done && site->downloads_done(site->downloads_arg, err))
-		goto out;
 	if (render_redirects(&r, err) || render_indexes(&r, err) ||
 	    render_hardware_pages(&r, err))
 		goto out;

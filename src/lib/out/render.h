@@ -15,7 +15,6 @@
 #ifndef MODELCAT_RENDER_H
 #define MODELCAT_RENDER_H
 
-#include <pthread.h>
 #include <stdio.h>
 #include "base/fileout.h"
 #include "db/catalogue.h"
@@ -133,11 +132,6 @@ typedef struct render_site {
 	const file_out *out;
 	/* pages made before (NULL: every page is made) */
 	const render_reuse *reuse;
-	/* called once the model pages are made, before the indexes, which
-	 * list the downloads: the exports' files are written when it returns
-	 * 0 (NULL: they are already); -1 (err) fails the render */
-	int (*downloads_done)(void *arg, mc_err *err);
-	void *downloads_arg;
 } render_site;
 
 /*
@@ -158,15 +152,6 @@ int render_all(catalogue *cat, const char *as_of, const char *outdir, const rend
  * pages: unset or empty (as many as the cores, at most 4), or a whole
  * number from 1 to 8. 0, or -1 with a message in err naming it. */
 int render_threads_check(mc_err *err);
-
-/* Start fn(arg) on thread, with SIGINT, SIGTERM and SIGHUP blocked in it
- * (they go to the calling thread, whose handler stops the publish): 0, or
- * -1 when no thread starts. */
-int render_thread_start(pthread_t *thread, void *(*fn)(void *), void *arg);
-
-/* The number of threads $MODELCAT_RENDER_THREADS asks for (checked by
- * render_threads_check()), else the cores online, at most 4. */
-size_t render_threads_wanted(void);
 
 /*
  * The page of the card called name (hwpage.h) as it stood on as_of, in

@@ -1915,84 +1915,17 @@ static int write_root(publish *p)
 	return rc;
 }
 
-/* The exports' downloads, written while the model pages are made: on a
- * thread with a connection of its own, in one read transaction (a second
- * of a publication at 66,000 models that one core spent alone before). */
-typedef struct download_job {
-	publish *p;
-	catalogue cat;
-	pthread_t thread;
-	int started;
-	int rc;
-	mc_err err;
-} download_job;
-
-static void *download_main(void *arg)
-{
-	download_job *j = arg;
-	int open = catalogue_read_begin(&j->cat, &j->err);
-
-	j->rc = open < 0 || download_exports(&j->cat, j->p->as_of, &j->p->downloads, &j->err);
-	if (open > 0 && catalogue_read_end(&j->cat, j->rc ? NULL : &j->err))
-		j->rc = -1;
-	return NULL;
-}
-
-/* Start j; where one thread is asked for (render_threads_wanted()), no
- * second connection sees the catalogue as this one does (in memory, a
- * transaction open) or no thread starts, the files are written here and
- * now. 0, or -1 (err). */
-static int download_start(download_job *j, publish *p)
-{
-	catalogue *cat = p->cat;
-
-	memset(j, 0, sizeof(*j));
-	j->p = p;
-	if (render_threads_wanted() < 2 || !cat->path || !cat->path[0] ||
-	    !strcmp(cat->path, ":memory:") ||
-	    !sqlite3_get_autocommit(cat->db) ||
-	    catalogue_open(&j->cat, cat->path, NULL, CATALOGUE_READONLY, &j->err))
-		return download_exports(cat, p->as_of, &p->downloads, p->err);
-	if (cat->default_key)
-		j->cat.default_key = xstrdup(cat->default_key);
-	if (render_thread_start(&j->thread, download_main, j)) {
-		catalogue_close(&j->cat);
-		return download_exports(cat, p->as_of, &p->downloads, p->err);
-	}
-	j->started = 1;
-	return 0;
-}
-
-/* Wait for j (render_site's downloads_done; again, nothing). 0, or -1
- * (err: the thread's failure). */
-static int download_done(void *arg, mc_err *err)
-{
-	download_job *j = arg;
-
-	if (!j->started)
-		return 0;
-	pthread_join(j->thread, NULL);
-	j->started = 0;
-	catalogue_close(&j->cat);
-	if (j->rc && err)
-		*err = j->err;
-	return j->rc ? -1 : 0;
-}
-
 /* The new version, whole, in the build folder. */
 static int publish_build(publish *p)
 {
 	static const char *const dirs[] = { "", "/pages", "/audit", "/entries" };
 	site_row *rows = xcalloc(p->nsnaps + 1, sizeof(*rows));
 	render_stats rs;
-	download_job job;
-	render_site site = { p->base_url, &p->downloads, &p->files, &p->reuse, download_done,
-			     &job };
+	render_site site = { p->base_url, &p->downloads, &p->files, &p->reuse };
 	char path[PATH_MAX];
 	size_t k;
 	int rc = -1;
 
-	memset(&job, 0, sizeof(job));
 	mc_fmt(building, sizeof(building), "%s", p->build);
 	building_set = 1;
 	remove_tree(p->build);
@@ -2004,12 +1937,10 @@ static int publish_build(publish *p)
 		}
 	}
 	mc_fmt(path, sizeof(path), "%s/downloads", p->build);
-	if (download_open(path, p->base_url, &p->files, &p->downloads, p->err) ||
-	    download_start(&job, p))
+	if (download_write(p->cat, p->as_of, path, p->base_url, &p->files, &p->downloads, p->err))
 		goto out;
 	mc_fmt(path, sizeof(path), "%s/pages", p->build);
-	if (render_all(p->cat, p->as_of, path, &site, &rs, p->err) ||
-	    download_done(&job, p->err) || frame_load(p) ||
+	if (render_all(p->cat, p->as_of, path, &site, &rs, p->err) || frame_load(p) ||
 	    cite_prepare(p) || build_audits(p, rows) || write_root(p))
 		goto out;
 	p->stats->models = rs.models;
@@ -2055,7 +1986,6 @@ static int publish_build(publish *p)
 	}
 	rc = 0;
 out:
-	download_done(&job, NULL);   /* when the render failed before it */
 	free(rows);
 	return rc;
 }
