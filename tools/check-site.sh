@@ -122,8 +122,8 @@ class P(html.parser.HTMLParser):
 p = P(); p.feed(open(sys.argv[1], encoding="utf-8").read()); print(p.found or "")
 PY
 }
-MODEL=$(link_of "$SITE/pages/en/index.html" "GPT-4")
-[ -n "$MODEL" ] || fail "GPT-4 is not in the English index"
+MODEL=$(link_of "$SITE/pages/en/index.all.html" "GPT-4")
+[ -n "$MODEL" ] || fail "GPT-4 is not in the English table of every model"
 CARD=$(link_of "$SITE/pages/en/hardware/index.html" "NVIDIA GeForce RTX 4090")
 [ -n "$CARD" ] || fail "the RTX 4090 is not in the English hardware index"
 AUDIT=$(cd "$SITE/audit" && ls [0-9]*.html | sort | tail -1)

@@ -118,6 +118,7 @@ def main():
     for lang in langs:
         files = set(os.listdir(os.path.join(out, lang)))
         want = {s + ext for s in expected for ext in ('.txt', '.html')} | {'index.txt', 'index.html', 'index.compute.svg', 'index.parameters.svg',
+                                                                             'index.all.html', 'index.rows.js',
                                                                              'index.charts.txt', 'index.charts.html'}
         files.discard('hardware')   # the hardware pages' folder (t0123 checks it)
         for f in sorted(want - files)[:10]:

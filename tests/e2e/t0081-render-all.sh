@@ -19,9 +19,10 @@ latest=$(python3 "$TOP/tests/e2e/storeref.py" "$SNAP" dates | tr ' ' '\n' | tail
 # the models on record then, from the CSVs (a bundle's members are exports)
 ref() { python3 "$TOP/tests/e2e/pagesref.py" "$SNAP" "$TOP/pipelines/columns.tsv" "$@"; }
 nmodels=$(ref count)
-# per model 2 files in 2 languages; per language the index (2) and its charts (4)
+# per model 2 files in 2 languages; per language the index (2), the table
+# of every model and the rows the index loads (2) and its charts (4)
 check_grep "it reports what it wrote ($nmodels models, $redirects redirects)" \
-	"^$nmodels models as of $latest in 2 languages: $((nmodels * 4 + 12 + redirects * 2)) files written to" "$TMP/out"
+	"^$nmodels models as of $latest in 2 languages: $((nmodels * 4 + 16 + redirects * 2)) files written to" "$TMP/out"
 
 if python3 "$TOP/tests/e2e/check_pages.py" "$SNAP" "$TMP/site" en nl --step 1 >"$TMP/check.out" 2>&1; then
 	ok "every model has its pages in both languages, and the sampled figures match the CSV ($(tail -1 "$TMP/check.out"))"
@@ -33,11 +34,11 @@ fi
 check_eq "nothing but LANG folders at the top" "$(ls "$TMP/site" | tr '\n' ' ')" "en nl "
 check_eq "file names hold only a-z, 0-9, '-' and one '.'" \
 	"$(ls "$TMP/site/en" "$TMP/site/nl" "$TMP/site/en/hardware" | grep -v '^$' | grep -v ':$' | grep -v '^hardware$' |
-	grep -v '^index\.\(compute\.svg\|parameters\.svg\|charts\.txt\|charts\.html\)$' |
+	grep -v '^index\.\(compute\.svg\|parameters\.svg\|charts\.txt\|charts\.html\|all\.html\|rows\.js\)$' |
 	grep -cv '^[a-z0-9-]*\.\(txt\|html\)$')" 0
 check_eq "no temporary file is left behind" "$(find "$TMP/site" -name '*.tmp*' | wc -l)" 0
-check "the index links to the pages" grep -q '<div role="rowheader"><a href="llama-2-70b-[0-9a-f]*\.html">Llama 2-70B</a></div>' \
-	"$TMP/site/en/index.html"
+check "the table of every model links to the pages" grep -q '<div role="rowheader"><a href="llama-2-70b-[0-9a-f]*\.html">Llama 2-70B</a></div>' \
+	"$TMP/site/en/index.all.html"
 # the date as the pages print it (day, English month name, year)
 latest_text=$(python3 -c 'import datetime,sys; d=datetime.date.fromisoformat(sys.argv[1]); print("%d %s %d" % (d.day, ["January","February","March","April","May","June","July","August","September","October","November","December"][d.month-1], d.year))' "$latest")
 nmodels_text=$(python3 -c 'import sys; print("{:,}".format(int(sys.argv[1])))' "$nmodels")

@@ -102,7 +102,7 @@ check "every HTML page passes xmllint --html without a message" \
 	sh -c "xmllint --html --noout '$TMP'/site/*/*.html 2>&1 | (! grep -q .)"
 check_eq "every file stays inside the output folder, with a safe name" \
 	"$(find "$TMP/site" -type f | sed "s|^$TMP/site/||" |
-	grep -v '^\(en\|nl\)/index\.\(compute\.svg\|parameters\.svg\|charts\.txt\|charts\.html\)$' |
+	grep -v '^\(en\|nl\)/index\.\(compute\.svg\|parameters\.svg\|charts\.txt\|charts\.html\|all\.html\|rows\.js\)$' |
 	grep -cv '^\(en\|nl\)/\(hardware/\)\?[a-z0-9-]*\.\(txt\|html\)$')" 0
 check "the name ../../etc/passwd becomes etc-passwd-HASH" sh -c "ls '$TMP'/site/en/etc-passwd-*.html"
 check "the name .. becomes model-HASH" sh -c "ls '$TMP'/site/en/model-*.html"
@@ -139,6 +139,20 @@ for path in sys.argv[1:]:
     c.feed(open(path, encoding="utf-8").read())
     for p in c.problems:
         print("%s: %s" % (path, p)); bad += 1
+# the rows the index's script loads (its file beside each index): each
+# chunk's HTML as inert as a page's
+import json, os
+for index in [p for p in sys.argv[1:] if p.endswith("/index.html")]:
+    rows = os.path.join(os.path.dirname(index), "index.rows.js")
+    text = open(rows, encoding="utf-8").read()
+    m = re.match(r"modelcatRows\((\d+), (.*)\);\n$", text, re.S)
+    if not m:
+        print("%s: not one call of modelcatRows" % rows); bad += 1; continue
+    for height, chunk in json.loads(m.group(2)):
+        c = Check(rows)
+        c.feed(chunk)
+        for p in c.problems:
+            print("%s: %s" % (rows, p)); bad += 1
 evil = [p for p in sys.argv[1:] if "/en/script-document" in p][0]
 c = Check(evil)
 c.feed(open(evil, encoding="utf-8").read())

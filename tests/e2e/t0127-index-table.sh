@@ -3,7 +3,10 @@
 # snapshot in the store (found by listing it, copied into $TMP); the HTML
 # index lists every model of that file with the seven columns, newest
 # publication first, each row's date, parameters and compute as the CSV
-# has them (raw keys in data-v), the words from the catalogues. Headless
+# has them (raw keys in data-v), the words from the catalogues. The page
+# holds the first 64 rows and links index.all.html, the table of every
+# row without a script; its script loads the rest from index.rows.js.
+# Headless
 # Chromium runs the filter script: #org=OpenAI leaves exactly the models
 # whose organisation list holds OpenAI, #sort=-compute puts the largest
 # compute first, and the count is read out. The script is under 20 KB
@@ -80,12 +83,15 @@ if len(sys.argv) > 2:
           " ".join(str(x) for x in sorted(set(shown[:-1]))) or "-",
           sum(c[2] for c in p.chunks if c[0] or not c[1])), file=open(sys.argv[2], "w"))
 EOF
-python3 "$TMP/rows.py" "$TMP/site/en/index.html" "$TMP/en.chunks" >"$TMP/en.rows"
+# the table of every row (what a browser without scripts is linked to),
+# and the index page itself
+python3 "$TMP/rows.py" "$TMP/site/en/index.all.html" "$TMP/en.chunks" >"$TMP/en.rows"
+python3 "$TMP/rows.py" "$TMP/site/en/index.html" "$TMP/page.chunks" >"$TMP/page.rows"
 
 # what the CSV says, and what the page shows of it
-python3 - "$CSV" "$TMP/en.rows" "$TOP/translations" >"$TMP/static" <<'EOF'
+python3 - "$CSV" "$TMP/en.rows" "$TOP/translations" "$TMP/page.rows" >"$TMP/static" <<'EOF'
 import csv, gzip, io, os, re, sys, unicodedata
-path, rows_file, xlf = sys.argv[1:4]
+path, rows_file, xlf, page_file = sys.argv[1:5]
 raw = gzip.open(path, "rb").read() if path.endswith(".gz") else open(path, "rb").read()
 # names in their canonical form (docs/normalisation.md, "Names")
 def name(s):
@@ -126,8 +132,11 @@ for r in rows:
 print("values", bad[:3] if bad else "ok")
 gpt4 = [r for r in rows if r[2] == "GPT-4"]
 print("GPT-4 compute text", gpt4[0][10] if gpt4 else "-")
-st = lines[-1].split("\t")
+page = open(page_file, encoding="utf-8").read().rstrip("\n").split("\n")
+st = page[-1].split("\t")
 print("no script: no count, controls hidden", st[1] == "" and st[2] == "True")
+print("the page's rows", page[1:-1] == lines[1:65], len(page) - 2)
+print("the page's header", page[0] == lines[0])
 EOF
 check_grep "the table has the seven columns" "^columns 7 name org published params compute weights updated$" "$TMP/static"
 check_grep "every row has seven cells" "^cells \[15\]$" "$TMP/static"
@@ -140,6 +149,25 @@ check_grep "the first row has the CSV's newest date" "^first is newest True$" "$
 check_grep "dates, parameters and compute keys are the CSV's values" "^values ok$" "$TMP/static"
 check_grep "compute is written as on the model page" "^GPT-4 compute text 2.1 × 10²⁵ FLOP$" "$TMP/static"
 check_grep "without the script the controls are hidden and no count is shown" "^no script: no count, controls hidden True$" "$TMP/static"
+check_grep "the index page holds the first 64 rows of that table, the same" "^the page's rows True 64$" "$TMP/static"
+check_grep "under the same column headers" "^the page's header True$" "$TMP/static"
+check_eq "in 4 chunks of 16" "$(cat "$TMP/page.chunks")" "tables 1 chunks 4 sizes 16 outside 0"
+links=$(python3 - "$TMP/site/en/index.html" "$TMP/site/nl/index.html" "$TMP/site/en/index.all.html" "$TOP/translations/nl.xlf" <<'EOF'
+import html, re, sys
+en, nl, every, xlf = (open(f, encoding="utf-8").read() for f in sys.argv[1:5])
+n = len(re.findall(r'<div role="row"[ >]', every)) - 1   # less the header's
+want = re.search(r'<trans-unit id="index.all.link">.*?<target>(.*?)</target>', xlf, re.S).group(1)
+want = want.replace('<x id="count"/>', format(n, ","))
+print("en", '<p class="all"><a href="index.all.html">All %s models in one table</a></p>' % format(n, ",") in en,
+      'data-count="%d" data-rows="index.rows.js"' % n in en)
+print("nl", '<p class="all"><a href="index.all.html">%s</a></p>' % html.escape(want) in nl)
+print("every", "<script" not in every and "<form" not in every and "<noscript" not in every)
+EOF
+)
+check_eq "the page links the table of every row, names the count and the rows' file" \
+	"$(echo "$links" | sed -n 's/^en //p')" "True True"
+check_eq "in Dutch with nl.xlf's words" "$(echo "$links" | sed -n 's/^nl //p')" "True"
+check_eq "the table of every row has no script and no controls" "$(echo "$links" | sed -n 's/^every //p')" "True"
 set -- $(sed -n 's/^rows \([0-9]*\) \([0-9]*\)$/\2/p' "$TMP/static")
 check_eq "one ARIA table, its rows in chunks of 16 (the CSV's ${1:-?} models)" "$(cat "$TMP/en.chunks")" \
 	"tables 1 chunks $(( (${1:-0} + 15) / 16 )) sizes 16 outside 0"
@@ -173,8 +201,9 @@ set -- $script
 check_eq "the page has one inline script" "$1" 1
 check "the script is under 20 KB ($2 bytes)" test "$2" -gt 1000 -a "$2" -lt 20480
 check_eq "nothing is loaded from a file or host of another" "$3" 0
-check "the index passes xmllint --html without a message" \
-	sh -c "xmllint --html --noout '$TMP/site/en/index.html' '$TMP/site/nl/index.html' 2>&1 | (! grep -q .)"
+check "the index and the table of every row pass xmllint --html without a message" \
+	sh -c "xmllint --html --noout '$TMP/site/en/index.html' '$TMP/site/nl/index.html' \
+		'$TMP/site/en/index.all.html' '$TMP/site/nl/index.all.html' 2>&1 | (! grep -q .)"
 
 # dump URL: the DOM after Chromium ran the page's script
 dump() {
@@ -193,30 +222,25 @@ if [ -z "$chromium" ]; then
 	done_testing
 	exit 0
 fi
-# the rows after the first chunks are written in <noscript> elements (a
-# parser without scripts, as rows.py, reads them as rows); with scripts
-# and no state in the URL, the script makes them rows in short tasks:
-# after it, every row is an element of its chunk, none is left as text,
-# and the count says all are shown
-deferred=$(python3 -c '
-import re, sys
-page = open(sys.argv[1], encoding="utf-8").read()
-print("yes" if re.search(r"<noscript>\s*<div role=\"row\"", page) else "no")' "$TMP/site/en/index.html")
-check_eq "the page as published writes later chunks' rows in <noscript>" "$deferred" yes
+# with scripts and no state in the URL, the script loads the other rows
+# from index.rows.js (a file:// page, as a reader opening the site from a
+# disk) and makes them rows in short tasks: after it, the table is the
+# table of every row, row for row, and the count says all are shown
 dump "file://$TMP/site/en/index.html" >"$TMP/plain.html"
 python3 "$TMP/rows.py" "$TMP/plain.html" "$TMP/plain.chunks" >"$TMP/plain.rows"
 set -- $(sed -n 's/^rows \([0-9]*\) \([0-9]*\)$/\2/p' "$TMP/static")
-python3 - "$TMP/plain.rows" "$TMP/plain.html" "${1:-0}" >"$TMP/plain" <<'EOF'
+python3 - "$TMP/plain.rows" "$TMP/en.rows" "${1:-0}" >"$TMP/plain" <<'EOF'
 import sys
 lines = open(sys.argv[1], encoding="utf-8").read().rstrip("\n").split("\n")
-n, dom = int(sys.argv[3]), open(sys.argv[2], encoding="utf-8").read()
+every = open(sys.argv[2], encoding="utf-8").read().rstrip("\n").split("\n")
+n = int(sys.argv[3])
 rows = [l.split("\t") for l in lines[1:-1]]
-print("made", len(rows) == n and all(r[0] == "1" for r in rows), len(rows), n,
-      "<noscript" not in dom, lines[-1].split("\t")[1] == "%s of %s shown" % (format(n, ","), format(n, ",")))
+print("made", len(rows) == n and lines[1:-1] == every[1:-1], len(rows), n,
+      lines[-1].split("\t")[1] == "%s of %s shown" % (format(n, ","), format(n, ",")))
 EOF
-check_grep "with no state in the URL the script makes every row, leaves none as text, counts them all" \
-	"^made True [0-9]* [0-9]* True True$" "$TMP/plain"
-check_eq "and the rows stay in chunks of 16, in order" "$(cat "$TMP/plain.chunks")" "$(cat "$TMP/en.chunks")"
+check_grep "with no state in the URL the script makes every row, as the table of every row has them, and counts them all" \
+	"^made True [0-9]* [0-9]* True$" "$TMP/plain"
+check_eq "and the rows are in chunks of 16, in order" "$(cat "$TMP/plain.chunks")" "$(cat "$TMP/en.chunks")"
 dump "file://$TMP/site/en/index.html#org=OpenAI" >"$TMP/org.html"
 python3 "$TMP/rows.py" "$TMP/org.html" "$TMP/org.chunks" >"$TMP/org.rows"
 dump "file://$TMP/site/en/index.html#sort=-compute" >"$TMP/sort.html"

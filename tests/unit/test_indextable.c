@@ -16,7 +16,7 @@
 static const index_table_words words = {
 	{ "Model", "Org<b>", "Published", "Parameters", "Compute", "Weights", "Updated" },
 	"AI \"models\"", "Filter & sort", "Search", "Domain", "Year", "All", "Open", "Closed",
-	"Show all", "{shown} of {count} <shown>",
+	"Show all", "{shown} of {count} <shown>", "Every <model>",
 };
 
 static size_t count(const char *hay, const char *needle)
@@ -41,7 +41,7 @@ static void test_escaping(void)
 	sbuf out;
 
 	sbuf_init(&out);
-	index_table_html(rows, 2, &words, &out);
+	index_table_html(rows, 2, &words, "rows.js", "all&.html", &out);
 	CHECK(!strstr(out.data, "<script>alert"), "a name's markup is not markup");
 	CHECK(strstr(out.data, "<div role=\"rowheader\"><a href=\"evil-0123456789.html\">"
 			       "&lt;script&gt;alert(1)&lt;/script&gt;</a></div>") != NULL,
@@ -126,7 +126,7 @@ static void test_chunks(void)
 			"A name long enough to take several lines", .open_weights = -1,
 			.parameters = NAN, .compute = NAN };
 	sbuf_init(&out);
-	index_table_html(rows, INDEX_TABLE_CHUNK * 2 + 1, &words, &out);
+	index_table_html(rows, INDEX_TABLE_CHUNK * 2 + 1, &words, "r.js", "a.html", &out);
 	CHECK(count(out.data, "role=\"rowgroup\" class=\"c\"") == 3,
 	      "%d rows make three chunks", INDEX_TABLE_CHUNK * 2 + 1);
 	first = strstr(out.data, "class=\"c\" style=\"contain-intrinsic-size:auto none auto ");
@@ -145,44 +145,61 @@ static void test_chunks(void)
 	sbuf_release(&out);
 }
 
-/* The rows of every chunk after the first INDEX_TABLE_EAGER are written
- * inside a <noscript>, whole, and a name cannot end it early. */
+/* The page holds the first INDEX_TABLE_EAGER chunks and names the file of
+ * the rest; that file holds the other chunks, each its rows' HTML as a
+ * JSON string with its height; the page of every row holds them all. */
 static void test_deferred(void)
 {
 	enum { N = INDEX_TABLE_CHUNK * (INDEX_TABLE_EAGER + 2) + 3 };
 	index_table_row rows[N];
-	const char *open, *close, *row;
-	size_t i, eager_rows = 0, chunks = 0;
-	sbuf out;
+	const char *row, *script;
+	size_t i, eager_rows = 0;
+	unsigned h1 = 0, h3 = 0;
+	int used = 0;
+	char want[80];
+	sbuf page, js, all;
 
 	for (i = 0; i < N; i++)
-		rows[i] = (index_table_row){ .name = i == N - 1 ? "x</noscript><b>y" : "Row",
+		rows[i] = (index_table_row){ .name = i == N - 1 ? "x\"</script><b>y\\" : "Row",
 			.open_weights = -1, .parameters = NAN, .compute = NAN };
-	sbuf_init(&out);
-	index_table_html(rows, N, &words, &out);
-	CHECK(count(out.data, "<noscript>") == 3 && count(out.data, "</noscript>") == 3,
-	      "%d rows: the three chunks after the first %d each in one <noscript>", (int)N,
-	      INDEX_TABLE_EAGER);
-	/* the eager chunks: every row before the first <noscript> */
-	open = strstr(out.data, "<noscript>");
-	for (row = strstr(out.data, "class=\"c\""); row && (row = strstr(row, "<div role=\"row\"")) != NULL &&
-	     row < open; row++)
+	sbuf_init(&page);
+	sbuf_init(&js);
+	sbuf_init(&all);
+	index_table_html(rows, N, &words, "index.rows.js", "index.all.html", &page);
+	index_table_rows_js(rows, N, &words, &js);
+	index_table_all_html(rows, N, &words, &all);
+	script = strstr(page.data, "<script>");
+	for (row = page.data; (row = strstr(row, "<div role=\"row\"")) != NULL && row < script; row++)
 		eager_rows++;
-	CHECK(eager_rows == INDEX_TABLE_EAGER * INDEX_TABLE_CHUNK, "%zu rows before it, the first %d chunks",
-	      eager_rows, INDEX_TABLE_EAGER);
-	/* each <noscript> opens right after its chunk's start and closes right
-	 * before its end, holding that chunk's rows */
-	for (open = out.data; (open = strstr(open, "<noscript>")) != NULL; open = close) {
-		close = strstr(open, "</noscript>");
-		if (!close)
-			break;
-		chunks += !strncmp(open - 2, "\">", 2) && !strncmp(close + 11, "</div>\n", 7);
-	}
-	CHECK(chunks == 3, "each <noscript> fills a chunk (%zu of 3)", chunks);
-	CHECK(count(out.data, "role=\"row\"") == N + 1, "every row is written, and the header's");
-	CHECK(strstr(out.data, "x&lt;/noscript&gt;&lt;b&gt;y") && !strstr(out.data, "x</noscript>"),
-	      "a name that would end the <noscript> is escaped");
-	sbuf_release(&out);
+	CHECK(eager_rows == INDEX_TABLE_EAGER * INDEX_TABLE_CHUNK + 1,
+	      "the page holds the first %d chunks' rows (%zu, and the header's)", INDEX_TABLE_EAGER,
+	      eager_rows);
+	snprintf(want, sizeof(want), " data-count=\"%d\" data-rows=\"index.rows.js\">", (int)N);
+	CHECK(strstr(page.data, want) != NULL, "the table names the count of rows and the file of the rest");
+	CHECK(strstr(page.data, "<p class=\"all\"><a href=\"index.all.html\">Every &lt;model&gt;</a></p>") != NULL,
+	      "the page links the table of every row, its words escaped");
+	CHECK(!strstr(page.data, "x&quot;"), "no row after the page's is in it");
+	snprintf(want, sizeof(want), "modelcatRows(%d, [\n[%%u, \"", (int)N);
+	CHECK(sscanf(js.data, want, &h1) == 1 && h1 >= 16 * 2,
+	      "the rows' file: one call with the count, the first chunk's height (%u rem)", h1);
+	row = strstr(js.data, ",\n[");
+	row = row ? strstr(row + 1, ",\n[") : NULL;
+	CHECK(row && !strstr(row + 1, ",\n[") && sscanf(row, ",\n[%u, \"%n", &h3, &used) == 1 &&
+	      used > 0 && h3 < h1,
+	      "three chunks, the last (three rows) lower (%u rem)", h3);
+	CHECK(count(js.data, "<div role=\\\"row\\\"") == N - INDEX_TABLE_EAGER * INDEX_TABLE_CHUNK,
+	      "the rows' file holds the other %d rows", N - INDEX_TABLE_EAGER * INDEX_TABLE_CHUNK);
+	CHECK(strstr(js.data, "x&quot;&lt;/script&gt;&lt;b&gt;y\\\\</div>") != NULL && !strstr(js.data, "<b>"),
+	      "a name is escaped for HTML, then for the string (quote and backslash)");
+	CHECK(mc_ends_with(js.data, "\n]);\n"), "the call ends the file");
+	CHECK(count(all.data, "<div role=\"row\"") == N + 1 && !strstr(all.data, "<script") &&
+	      !strstr(all.data, "<form") && count(all.data, "role=\"rowgroup\" class=\"c\"") == 7,
+	      "the page of every row: all %d rows in 7 chunks, no script, no controls", (int)N);
+	CHECK(strstr(all.data, "x&quot;&lt;/script&gt;&lt;b&gt;y\\</div>") != NULL,
+	      "and its names escaped");
+	sbuf_release(&page);
+	sbuf_release(&js);
+	sbuf_release(&all);
 }
 
 int main(void)

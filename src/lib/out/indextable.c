@@ -389,45 +389,110 @@ static void table_head(sbuf *out, const index_table_words *w)
 	sbuf_adds(out, "</div></div>\n");
 }
 
-void index_table_html(const index_table_row *rows, size_t n, const index_table_words *w,
-		      sbuf *out)
+/* The chunks of rows [from, to), each a row group the browser lays out
+ * only near the screen (content-visibility in index_table_style), with
+ * the height it takes until then. */
+static void chunks_html(sbuf *out, const index_table_row *rows, size_t from, size_t to,
+			const index_table_words *w, sbuf *scratch)
 {
-	sbuf scratch;
-	size_t i;
+	size_t i, end;
 
-	sbuf_init(&scratch);
-	controls(rows, n, w, out);
-	sbuf_adds(out, "<p class=\"shown\" id=\"shown\" role=\"status\" aria-live=\"polite\"></p>\n"
-		  "<div class=\"table\" role=\"region\" tabindex=\"0\" aria-label=\"");
+	for (i = from; i < to; i = end) {
+		end = to - i < INDEX_TABLE_CHUNK ? to : i + INDEX_TABLE_CHUNK;
+		sbuf_addf(out, "<div role=\"rowgroup\" class=\"c\" "
+			  "style=\"contain-intrinsic-size:auto none auto %zurem\">\n",
+			  (chunk_height(rows, i, end) + 99) / 100);
+		for (; i < end; i++)
+			row_html(out, &rows[i], w, scratch);
+		sbuf_adds(out, "</div>\n");
+	}
+}
+
+/* The table's start: its region, the table and its header row; attrs
+ * (or NULL) are more attributes of the table, written as they are. */
+static void table_open(sbuf *out, const index_table_words *w, const char *attrs)
+{
+	sbuf_adds(out, "<div class=\"table\" role=\"region\" tabindex=\"0\" aria-label=\"");
 	html_text(out, w->caption);
 	sbuf_adds(out, "\">\n<div class=\"models\" id=\"models\" role=\"table\" aria-label=\"");
 	html_text(out, w->caption);
-	sbuf_adds(out, "\" data-shown=\"");
-	html_text(out, w->shown);
-	sbuf_adds(out, "\">\n");
+	sbuf_adds(out, "\"");
+	if (attrs)
+		sbuf_adds(out, attrs);
+	sbuf_adds(out, ">\n");
 	table_head(out, w);
-	/* the rows in chunks, each a row group the browser lays out only
-	 * near the screen (content-visibility in index_table_style); after
-	 * the first INDEX_TABLE_EAGER, a chunk's rows are in a <noscript>
-	 * (indextable.h). Nothing in a row can end that element early: its
-	 * text and attributes are escaped, so no "<" of data is left. */
-	for (i = 0; i < n; i++) {
-		int deferred = i >= INDEX_TABLE_EAGER * INDEX_TABLE_CHUNK;
+}
 
-		if (i % INDEX_TABLE_CHUNK == 0) {
-			size_t end = n - i < INDEX_TABLE_CHUNK ? n : i + INDEX_TABLE_CHUNK;
+/* The rows the index page itself holds. */
+static size_t eager_rows(size_t n)
+{
+	return n < INDEX_TABLE_EAGER * INDEX_TABLE_CHUNK ? n : INDEX_TABLE_EAGER * INDEX_TABLE_CHUNK;
+}
 
-			sbuf_addf(out, "<div role=\"rowgroup\" class=\"c\" "
-				  "style=\"contain-intrinsic-size:auto none auto %zurem\">%s\n",
-				  (chunk_height(rows, i, end) + 99) / 100,
-				  deferred ? "<noscript>" : "");
-		}
-		row_html(out, &rows[i], w, &scratch);
-		if (i % INDEX_TABLE_CHUNK == INDEX_TABLE_CHUNK - 1 || i == n - 1)
-			sbuf_adds(out, deferred ? "</noscript></div>\n" : "</div>\n");
+void index_table_html(const index_table_row *rows, size_t n, const index_table_words *w,
+		      const char *rows_file, const char *all_file, sbuf *out)
+{
+	sbuf scratch, attrs;
+	size_t eager = eager_rows(n);
+
+	sbuf_init(&scratch);
+	sbuf_init(&attrs);
+	controls(rows, n, w, out);
+	sbuf_adds(out, "<p class=\"shown\" id=\"shown\" role=\"status\" aria-live=\"polite\"></p>\n");
+	sbuf_adds(&attrs, " data-shown=\"");
+	html_text(&attrs, w->shown);
+	sbuf_addf(&attrs, "\" data-count=\"%zu\"", n);
+	/* the rest of the rows come from rows_file (index_table_rows_js) */
+	if (eager < n) {
+		sbuf_adds(&attrs, " data-rows=\"");
+		html_text(&attrs, rows_file);
+		sbuf_adds(&attrs, "\"");
 	}
-	sbuf_adds(out, "</div>\n</div>\n<script>\n");
+	table_open(out, w, attrs.data);
+	chunks_html(out, rows, 0, eager, w, &scratch);
+	sbuf_adds(out, "</div>\n</div>\n<p class=\"all\"><a href=\"");
+	html_text(out, all_file);
+	sbuf_adds(out, "\">");
+	html_text(out, w->all);
+	sbuf_adds(out, "</a></p>\n<script>\n");
 	sbuf_adds(out, index_table_script);
 	sbuf_adds(out, "</script>\n");
+	sbuf_release(&attrs);
+	sbuf_release(&scratch);
+}
+
+void index_table_all_html(const index_table_row *rows, size_t n, const index_table_words *w,
+			  sbuf *out)
+{
+	sbuf scratch;
+
+	sbuf_init(&scratch);
+	table_open(out, w, NULL);
+	chunks_html(out, rows, 0, n, w, &scratch);
+	sbuf_adds(out, "</div>\n</div>\n");
+	sbuf_release(&scratch);
+}
+
+void index_table_rows_js(const index_table_row *rows, size_t n, const index_table_words *w,
+			 sbuf *out)
+{
+	sbuf scratch, html;
+	size_t i, k, end;
+
+	sbuf_init(&scratch);
+	sbuf_init(&html);
+	sbuf_addf(out, "modelcatRows(%zu, [", n);
+	for (i = eager_rows(n); i < n; i = end) {
+		end = n - i < INDEX_TABLE_CHUNK ? n : i + INDEX_TABLE_CHUNK;
+		sbuf_addf(out, "%s\n[%zu, ", i == eager_rows(n) ? "" : ",",
+			  (chunk_height(rows, i, end) + 99) / 100);
+		sbuf_reset(&html);
+		for (k = i; k < end; k++)
+			row_html(&html, &rows[k], w, &scratch);
+		textout_json_string(out, html.data, html.len);
+		sbuf_adds(out, "]");
+	}
+	sbuf_adds(out, "\n]);\n");
+	sbuf_release(&html);
 	sbuf_release(&scratch);
 }

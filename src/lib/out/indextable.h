@@ -8,8 +8,10 @@
  *
  * Every cell shows the value as the page writes it and carries its raw
  * sort key in data-v (an ISO date, a number in plain notation), so the
- * script sorts by value. Without JavaScript the table is complete, in the
- * order the caller gives (index_table_sort: newest publication first).
+ * script sorts by value. The rows are in the order the caller gives
+ * (index_table_sort: newest publication first); the index page holds the
+ * first of them and loads the rest with its script, and a page of its own
+ * holds them all, without a script.
  * Every data string is escaped here; the caller passes plain text.
  */
 #ifndef MODELCAT_INDEXTABLE_H
@@ -39,13 +41,14 @@ typedef struct index_table_row {
  * filter, puts the rows shown back into chunks of this size). */
 #define INDEX_TABLE_CHUNK 16
 
-/* The chunks the parser builds. The rows of every later chunk are written
- * inside a <noscript>: a browser without scripts shows them as any rows,
- * a browser with them reads them as one run of text (no elements built,
- * styled or laid out while the page loads) and the script makes them rows
- * a few chunks at a time, in short tasks, after the first frame. The
- * first chunks hold the rows a reader sees first, so nothing on screen
- * moves when the rest arrive. */
+/* The chunks the index page holds: the rows a reader sees first. The
+ * rest are in a file of their own (index_table_rows_js) that the script
+ * loads after the first frame and makes rows from, a chunk or so at a
+ * time, in short tasks: the page stays small (the parser's work grows
+ * with the page's bytes, and a page of every row, 1.4 MB at 3,247 models,
+ * held the browser's main thread 65-110 ms at the end of its parsing).
+ * Without scripts the page links the table of every row
+ * (index_table_all_html). */
 #define INDEX_TABLE_EAGER 4
 
 /* The columns, in order (their keys in the URL: name, org, published,
@@ -70,6 +73,7 @@ typedef struct index_table_words {
 	const char *reset;           /* the button that clears the filters */
 	const char *shown;           /* "{shown} of {count} shown": the script
 					fills in both */
+	const char *all;             /* the link to the table of every row */
 } index_table_words;
 
 /* Order rows newest publication first (by the stored date; a date of
@@ -77,10 +81,26 @@ typedef struct index_table_words {
  * rows without a date last. */
 void index_table_sort(index_table_row *rows, size_t n);
 
-/* Append the HTML of the controls, the count and the table of rows (in
- * the order given) to out. Allocates only through out. */
+/* Append the HTML of the index page's part: the controls, the count, the
+ * table with its first INDEX_TABLE_EAGER chunks of rows (in the order
+ * given), a link to all_file (the page of index_table_all_html) and the
+ * script, which loads the other rows from rows_file (the file of
+ * index_table_rows_js; both names relative to the page, written as they
+ * are). Allocates only through out. */
 void index_table_html(const index_table_row *rows, size_t n, const index_table_words *w,
-		      sbuf *out);
+		      const char *rows_file, const char *all_file, sbuf *out);
+
+/* Append the table with every row, in the order given: no controls, no
+ * script. */
+void index_table_all_html(const index_table_row *rows, size_t n, const index_table_words *w,
+			  sbuf *out);
+
+/* Append the JavaScript file of the rows after the first
+ * INDEX_TABLE_EAGER chunks: one call, modelcatRows(n, chunks), each chunk
+ * [its height in rem before it is laid out, the HTML of its rows] (a JSON
+ * string; every data string in it escaped as in the page). */
+void index_table_rows_js(const index_table_row *rows, size_t n, const index_table_words *w,
+			 sbuf *out);
 
 /* The CSS of the table and its controls (part of the index's <style>). */
 extern const char index_table_style[];

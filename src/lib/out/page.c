@@ -1065,7 +1065,7 @@ void page_add_raw(page *p, char *html)
 /* The words of the index table and the strings they point to. */
 typedef struct index_words {
 	index_table_words w;         /* what the table writer reads */
-	char *owned[INDEX_COLUMNS + 10]; /* the strings of w */
+	char *owned[INDEX_COLUMNS + 11]; /* the strings of w */
 	size_t n;                    /* entries of owned used */
 } index_words;
 
@@ -1109,6 +1109,7 @@ static void index_words_init(builder *b, index_words *words)
 	w->closed = index_word(b, words, PT_INDEX_CLOSED, NULL);
 	w->reset = index_word(b, words, PT_INDEX_RESET, NULL);
 	w->shown = index_word(b, words, PT_INDEX_SHOWN, keep);
+	w->all = index_word(b, words, PT_INDEX_ALL_LINK, NULL);
 }
 
 static void index_words_release(index_words *words)
@@ -1131,8 +1132,11 @@ static char *date_text(builder *b, const char *iso)
 	return sbuf_detach(&s, NULL);
 }
 
-/* The HTML index: the table of the entries (indextable.h), one raw block. */
-static void add_index_table(builder *b, const page_index_entry *entries, size_t n)
+/* The HTML index: the table of the entries (indextable.h), one raw block:
+ * the index page's (its other rows to rows_js, unless NULL), or with all
+ * set the table of every row. */
+static void add_index_table(builder *b, const page_index_entry *entries, size_t n, int all,
+			    sbuf *rows_js)
 {
 	index_table_row *rows = xcalloc(n + 1, sizeof(*rows));
 	index_words words;
@@ -1158,7 +1162,13 @@ static void add_index_table(builder *b, const page_index_entry *entries, size_t 
 	index_table_sort(rows, n);
 	index_words_init(b, &words);
 	sbuf_init(&html);
-	index_table_html(rows, n, &words.w, &html);
+	if (all) {
+		index_table_all_html(rows, n, &words.w, &html);
+	} else {
+		index_table_html(rows, n, &words.w, PAGE_INDEX_ROWS, PAGE_INDEX_ALL ".html", &html);
+		if (rows_js)
+			index_table_rows_js(rows, n, &words.w, rows_js);
+	}
 	add_block(b, PAGE_RAW, 0, NULL, html.data)->html_only = 1;
 	sbuf_release(&html);
 	index_words_release(&words);
@@ -1168,7 +1178,8 @@ static void add_index_table(builder *b, const page_index_entry *entries, size_t 
 }
 
 int page_build_index(page *p, const page_index_entry *entries, size_t n, const char *date,
-		     const page_texts *texts, const page_texts *english, mc_err *err)
+		     int all, sbuf *rows_js, const page_texts *texts, const page_texts *english,
+		     mc_err *err)
 {
 	model_view none;
 	builder b;
@@ -1184,15 +1195,15 @@ int page_build_index(page *p, const page_index_entry *entries, size_t n, const c
 	if (add_date(&b, date, 0, &s))
 		vars_set(&b.page_vars, "date", s.data);
 	sbuf_reset(&s);
-	expand(&b, PT_INDEX_TITLE, &s);
+	expand(&b, all ? PT_INDEX_ALL_TITLE : PT_INDEX_TITLE, &s);
 	add_block(&b, PAGE_TITLE, 1, NULL, s.data);
 	set_description(&b, PT_META_INDEX);
 	add_text(&b, PAGE_PARAGRAPH, 0, "intro", PT_INDEX_INTRO);
 	/* the charts of the entries, between the intro and the table */
-	if (p->charts)
+	if (p->charts && !all)
 		add_block(&b, PAGE_RAW, 0, NULL, p->charts);
 	add_block(&b, PAGE_OPEN, 0, "index", NULL);
-	add_index_table(&b, entries, n);
+	add_index_table(&b, entries, n, all, rows_js);
 	for (i = 0; i < n; i++)
 		add_block(&b, PAGE_LINK, 0, NULL, entries[i].name)->text_only = 1;
 	add_block(&b, PAGE_CLOSE, 0, NULL, NULL);

@@ -203,6 +203,8 @@ struct frame;
 	X(INDEX_CLOSED, "index.weights.closed") \
 	X(INDEX_RESET, "index.reset") \
 	X(INDEX_SHOWN, "index.shown") \
+	X(INDEX_ALL_LINK, "index.all.link") \
+	X(INDEX_ALL_TITLE, "index.all.title") \
 	X(CHART_COMPUTE_TITLE, "chart.compute.title") \
 	X(CHART_COMPUTE_DESC, "chart.compute.desc") \
 	X(CHART_PARAMETERS_TITLE, "chart.parameters.title") \
@@ -315,6 +317,7 @@ typedef struct page {
 					NULL: a page on its own); borrowed */
 	const char *style;           /* more CSS for this page's <style> (a static
 					string, e.g. the index table's), or NULL */
+	int html_only;               /* written as HTML only, no text page */
 } page;
 
 void page_init(page *p, const char *lang);
@@ -354,11 +357,21 @@ void page_index_entry_release(page_index_entry *e);
  * out of the text page. */
 void page_add_raw(page *p, char *html);
 
+/* The index's companions beside it: the file of the rows after the
+ * page's (for its script) and the stem of the page of every row. */
+#define PAGE_INDEX_ROWS "index.rows.js"
+#define PAGE_INDEX_ALL "index.all"
+
 /* Describe the index page of a language: n entries on date (YYYY-MM-DD).
  * The text page lists the names in the order given; the HTML page has
- * the table of indextable.h, newest publication first, with its script. */
+ * the table of indextable.h, newest publication first, with its first
+ * rows and the script that loads the rest from PAGE_INDEX_ROWS, whose
+ * content goes to rows_js (NULL: not wanted). With all set, the page
+ * PAGE_INDEX_ALL instead: the table of every row, no charts, no script
+ * (HTML only; rows_js is not used). */
 int page_build_index(page *p, const page_index_entry *entries, size_t n, const char *date,
-		     const page_texts *texts, const page_texts *english, mc_err *err);
+		     int all, sbuf *rows_js, const page_texts *texts, const page_texts *english,
+		     mc_err *err);
 
 /* Append a block to p, text copied (NULL: none); the block is p's. For
  * builders of other pages (hwpage.h). */

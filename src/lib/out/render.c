@@ -139,13 +139,15 @@ static int write_page(const render_site *site, const page *p, const char *dir, c
 {
 	char file[128];
 	sbuf out;
-	int rc;
+	int rc = 0;
 
 	sbuf_init(&out);
-	page_render_text(p, &out);
-	mc_fmt(file, sizeof(file), "%s.txt", stem);
-	rc = write_file(site, dir, file, &out, err);
-	sbuf_reset(&out);
+	if (!p->html_only) {
+		page_render_text(p, &out);
+		mc_fmt(file, sizeof(file), "%s.txt", stem);
+		rc = write_file(site, dir, file, &out, err);
+		sbuf_reset(&out);
+	}
 	page_render_html(p, &out);
 	mc_fmt(file, sizeof(file), "%s.html", stem);
 	if (!rc)
@@ -1164,29 +1166,40 @@ static int render_indexes(render_run *r, mc_err *err)
 	size_t j;
 
 	for (j = 0; j < r->nlangs; j++) {
-		page p;
+		page p, all;
+		sbuf lead, rows;
 		int failed;
 
-		sbuf lead;
 
 		page_init(&p, r->langs[j]);
+		page_init(&all, r->langs[j]);
+		all.html_only = 1;
 		sbuf_init(&lead);
+		sbuf_init(&rows);
 		failed = index_charts(r, j, &p, err) ||
-			 page_build_index(&p, r->entries, r->nentries, r->as_of, &r->texts[j],
-					  &r->texts[0], err);
-		if (!failed)
+			 page_build_index(&p, r->entries, r->nentries, r->as_of, 0, &rows,
+					  &r->texts[j], &r->texts[0], err) ||
+			 page_build_index(&all, r->entries, r->nentries, r->as_of, 1, NULL,
+					  &r->texts[j], &r->texts[0], err);
+		if (!failed) {
 			page_add_raw(&p, cite_of_index(r, j));
+			page_add_raw(&all, cite_of_index(r, j));
+		}
 		if (r->site && r->site->downloads)
 			download_list_html(r->site->downloads, "../../", &r->texts[j], &r->texts[0],
 					   &lead);
 		r->frame_lead = lead.len ? lead.data : NULL;
-		failed = failed || write_page_framed(r, &p, j, "index", err);
+		failed = failed || write_page_framed(r, &p, j, "index", err) ||
+			 write_page_framed(r, &all, j, PAGE_INDEX_ALL, err) ||
+			 write_file(r->site, r->dirs[j], PAGE_INDEX_ROWS, &rows, err);
 		r->frame_lead = NULL;
+		sbuf_release(&rows);
 		sbuf_release(&lead);
+		page_release(&all);
 		page_release(&p);
 		if (failed)
 			return -1;
-		r->stats->files += 2;
+		r->stats->files += 4;
 	}
 	return 0;
 }
