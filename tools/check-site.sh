@@ -56,7 +56,7 @@ SITE=$WORK/site
 mkdir -p "$SITE"
 # a loopback server on a port the system chooses, written to a file
 python3 - "$SITE" "$WORK/port" <<'PY' >"$WORK/server.log" 2>&1 &
-# as a web server serves a site: HTML, CSS, SVG and text compressed (gzip) for a
+# as a web server serves a site: HTML, SVG, JavaScript and text compressed (gzip) for a
 # client that accepts it
 import functools, gzip, http.server, os, sys
 root, port_file = sys.argv[1], sys.argv[2]
@@ -64,7 +64,7 @@ root, port_file = sys.argv[1], sys.argv[2]
 class Handler(http.server.SimpleHTTPRequestHandler):
     def send_head(self):
         path = self.translate_path(self.path)
-        if (os.path.isfile(path) and path.endswith((".html", ".txt", ".json", ".atom", ".svg"))
+        if (os.path.isfile(path) and path.endswith((".html", ".txt", ".json", ".atom", ".svg", ".js"))
                 and "gzip" in self.headers.get("Accept-Encoding", "")):
             with open(path, "rb") as f:
                 body = gzip.compress(f.read())
