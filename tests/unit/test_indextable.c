@@ -166,8 +166,7 @@ static void test_deferred(void)
 	sbuf_init(&js);
 	sbuf_init(&all);
 	index_table_html(rows, N, &words, "index.rows.js", "index.all.html", &page);
-	index_table_rows_js(rows, N, &words, &js);
-	index_table_all_html(rows, N, &words, &all);
+	index_table_rest(rows, N, &words, &all, &js);
 	script = strstr(page.data, "<script>");
 	for (row = page.data; (row = strstr(row, "<div role=\"row\"")) != NULL && row < script; row++)
 		eager_rows++;

@@ -341,7 +341,7 @@ static void test_index_and_missing(void)
 
 	page_init(&p, "en");
 	sbuf_init(&out);
-	CHECK(page_build_index(&p, entries, 2, "2025-05-06", 0, NULL, &english, &english, &err) == 0,
+	CHECK(page_build_index(&p, entries, 2, "2025-05-06", NULL, NULL, NULL, &english, &english, &err) == 0,
 	      "the index builds");
 	page_render_text(&p, &out);
 	CHECK_STR(out.data, "AI models\n2 models on record on 6 May 2025. Each page describes one model: where "

@@ -442,7 +442,7 @@ void index_table_html(const index_table_row *rows, size_t n, const index_table_w
 	sbuf_adds(&attrs, " data-shown=\"");
 	html_text(&attrs, w->shown);
 	sbuf_addf(&attrs, "\" data-count=\"%zu\"", n);
-	/* the rest of the rows come from rows_file (index_table_rows_js) */
+	/* the rest of the rows come from rows_file (index_table_rest) */
 	if (eager < n) {
 		sbuf_adds(&attrs, " data-rows=\"");
 		html_text(&attrs, rows_file);
@@ -461,38 +461,37 @@ void index_table_html(const index_table_row *rows, size_t n, const index_table_w
 	sbuf_release(&scratch);
 }
 
-void index_table_all_html(const index_table_row *rows, size_t n, const index_table_words *w,
-			  sbuf *out)
-{
-	sbuf scratch;
-
-	sbuf_init(&scratch);
-	table_open(out, w, NULL);
-	chunks_html(out, rows, 0, n, w, &scratch);
-	sbuf_adds(out, "</div>\n</div>\n");
-	sbuf_release(&scratch);
-}
-
-void index_table_rows_js(const index_table_row *rows, size_t n, const index_table_words *w,
-			 sbuf *out)
+void index_table_rest(const index_table_row *rows, size_t n, const index_table_words *w,
+		      sbuf *all, sbuf *js)
 {
 	sbuf scratch, html;
-	size_t i, k, end;
+	size_t i, k, end, eager = eager_rows(n);
 
 	sbuf_init(&scratch);
 	sbuf_init(&html);
-	sbuf_addf(out, "modelcatRows(%zu, [", n);
-	for (i = eager_rows(n); i < n; i = end) {
+	table_open(all, w, NULL);
+	sbuf_addf(js, "modelcatRows(%zu, [", n);
+	/* each chunk's rows made once, for both */
+	for (i = 0; i < n; i = end) {
+		size_t height;
+
 		end = n - i < INDEX_TABLE_CHUNK ? n : i + INDEX_TABLE_CHUNK;
-		sbuf_addf(out, "%s\n[%zu, ", i == eager_rows(n) ? "" : ",",
-			  (chunk_height(rows, i, end) + 99) / 100);
+		height = (chunk_height(rows, i, end) + 99) / 100;
 		sbuf_reset(&html);
 		for (k = i; k < end; k++)
 			row_html(&html, &rows[k], w, &scratch);
-		textout_json_string(out, html.data, html.len);
-		sbuf_adds(out, "]");
+		sbuf_addf(all, "<div role=\"rowgroup\" class=\"c\" "
+			  "style=\"contain-intrinsic-size:auto none auto %zurem\">\n", height);
+		sbuf_add(all, html.data, html.len);
+		sbuf_adds(all, "</div>\n");
+		if (i >= eager) {
+			sbuf_addf(js, "%s\n[%zu, ", i == eager ? "" : ",", height);
+			textout_json_string(js, html.data, html.len);
+			sbuf_adds(js, "]");
+		}
 	}
-	sbuf_adds(out, "\n]);\n");
+	sbuf_adds(all, "</div>\n</div>\n");
+	sbuf_adds(js, "\n]);\n");
 	sbuf_release(&html);
 	sbuf_release(&scratch);
 }

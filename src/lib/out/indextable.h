@@ -42,13 +42,13 @@ typedef struct index_table_row {
 #define INDEX_TABLE_CHUNK 16
 
 /* The chunks the index page holds: the rows a reader sees first. The
- * rest are in a file of their own (index_table_rows_js) that the script
+ * rest are in a file of their own (index_table_rest) that the script
  * loads after the first frame and makes rows from, a chunk or so at a
  * time, in short tasks: the page stays small (the parser's work grows
  * with the page's bytes, and a page of every row, 1.4 MB at 3,247 models,
  * held the browser's main thread 65-110 ms at the end of its parsing).
  * Without scripts the page links the table of every row
- * (index_table_all_html). */
+ * (index_table_rest). */
 #define INDEX_TABLE_EAGER 4
 
 /* The columns, in order (their keys in the URL: name, org, published,
@@ -83,24 +83,21 @@ void index_table_sort(index_table_row *rows, size_t n);
 
 /* Append the HTML of the index page's part: the controls, the count, the
  * table with its first INDEX_TABLE_EAGER chunks of rows (in the order
- * given), a link to all_file (the page of index_table_all_html) and the
- * script, which loads the other rows from rows_file (the file of
- * index_table_rows_js; both names relative to the page, written as they
+ * given), a link to all_file (the page of index_table_rest's table) and
+ * the script, which loads the other rows from rows_file (the file of
+ * index_table_rest's JavaScript; both names relative to the page, written as they
  * are). Allocates only through out. */
 void index_table_html(const index_table_row *rows, size_t n, const index_table_words *w,
 		      const char *rows_file, const char *all_file, sbuf *out);
 
-/* Append the table with every row, in the order given: no controls, no
- * script. */
-void index_table_all_html(const index_table_row *rows, size_t n, const index_table_words *w,
-			  sbuf *out);
-
-/* Append the JavaScript file of the rows after the first
- * INDEX_TABLE_EAGER chunks: one call, modelcatRows(n, chunks), each chunk
- * [its height in rem before it is laid out, the HTML of its rows] (a JSON
- * string; every data string in it escaped as in the page). */
-void index_table_rows_js(const index_table_row *rows, size_t n, const index_table_words *w,
-			 sbuf *out);
+/* Append to all the table with every row, in the order given (no
+ * controls, no script), and to js the JavaScript file of the rows after
+ * the first INDEX_TABLE_EAGER chunks: one call, modelcatRows(n, chunks),
+ * each chunk [its height in rem before it is laid out, the HTML of its
+ * rows] (a JSON string; every data string in it escaped as in the page).
+ * Each row's HTML is made once, for both. */
+void index_table_rest(const index_table_row *rows, size_t n, const index_table_words *w,
+		      sbuf *all, sbuf *js);
 
 /* The CSS of the table and its controls (part of the index's <style>). */
 extern const char index_table_style[];

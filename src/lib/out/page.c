@@ -1132,11 +1132,10 @@ static char *date_text(builder *b, const char *iso)
 	return sbuf_detach(&s, NULL);
 }
 
-/* The HTML index: the table of the entries (indextable.h), one raw block:
- * the index page's (its other rows to rows_js, unless NULL), or with all
- * set the table of every row. */
-static void add_index_table(builder *b, const page_index_entry *entries, size_t n, int all,
-			    sbuf *rows_js)
+/* The HTML index: the table of the entries (indextable.h), one raw block;
+ * with rest_js and rest_table, index_table_rest's to them. */
+static void add_index_table(builder *b, const page_index_entry *entries, size_t n,
+			    sbuf *rest_js, sbuf *rest_table)
 {
 	index_table_row *rows = xcalloc(n + 1, sizeof(*rows));
 	index_words words;
@@ -1162,13 +1161,9 @@ static void add_index_table(builder *b, const page_index_entry *entries, size_t 
 	index_table_sort(rows, n);
 	index_words_init(b, &words);
 	sbuf_init(&html);
-	if (all) {
-		index_table_all_html(rows, n, &words.w, &html);
-	} else {
-		index_table_html(rows, n, &words.w, PAGE_INDEX_ROWS, PAGE_INDEX_ALL ".html", &html);
-		if (rows_js)
-			index_table_rows_js(rows, n, &words.w, rows_js);
-	}
+	index_table_html(rows, n, &words.w, PAGE_INDEX_ROWS, PAGE_INDEX_ALL ".html", &html);
+	if (rest_js && rest_table)
+		index_table_rest(rows, n, &words.w, rest_table, rest_js);
 	add_block(b, PAGE_RAW, 0, NULL, html.data)->html_only = 1;
 	sbuf_release(&html);
 	index_words_release(&words);
@@ -1178,8 +1173,8 @@ static void add_index_table(builder *b, const page_index_entry *entries, size_t 
 }
 
 int page_build_index(page *p, const page_index_entry *entries, size_t n, const char *date,
-		     int all, sbuf *rows_js, const page_texts *texts, const page_texts *english,
-		     mc_err *err)
+		     const char *table, sbuf *rest_js, sbuf *rest_table, const page_texts *texts,
+		     const page_texts *english, mc_err *err)
 {
 	model_view none;
 	builder b;
@@ -1195,15 +1190,20 @@ int page_build_index(page *p, const page_index_entry *entries, size_t n, const c
 	if (add_date(&b, date, 0, &s))
 		vars_set(&b.page_vars, "date", s.data);
 	sbuf_reset(&s);
-	expand(&b, all ? PT_INDEX_ALL_TITLE : PT_INDEX_TITLE, &s);
+	expand(&b, table ? PT_INDEX_ALL_TITLE : PT_INDEX_TITLE, &s);
 	add_block(&b, PAGE_TITLE, 1, NULL, s.data);
 	set_description(&b, PT_META_INDEX);
 	add_text(&b, PAGE_PARAGRAPH, 0, "intro", PT_INDEX_INTRO);
 	/* the charts of the entries, between the intro and the table */
-	if (p->charts && !all)
+	if (p->charts && !table)
 		add_block(&b, PAGE_RAW, 0, NULL, p->charts);
 	add_block(&b, PAGE_OPEN, 0, "index", NULL);
-	add_index_table(&b, entries, n, all, rows_js);
+	if (table) {
+		add_block(&b, PAGE_RAW, 0, NULL, table)->html_only = 1;
+		p->style = index_table_style;
+	} else {
+		add_index_table(&b, entries, n, rest_js, rest_table);
+	}
 	for (i = 0; i < n; i++)
 		add_block(&b, PAGE_LINK, 0, NULL, entries[i].name)->text_only = 1;
 	add_block(&b, PAGE_CLOSE, 0, NULL, NULL);

@@ -365,13 +365,14 @@ void page_add_raw(page *p, char *html);
 /* Describe the index page of a language: n entries on date (YYYY-MM-DD).
  * The text page lists the names in the order given; the HTML page has
  * the table of indextable.h, newest publication first, with its first
- * rows and the script that loads the rest from PAGE_INDEX_ROWS, whose
- * content goes to rows_js (NULL: not wanted). With all set, the page
- * PAGE_INDEX_ALL instead: the table of every row, no charts, no script
- * (HTML only; rows_js is not used). */
+ * rows and the script that loads the rest from PAGE_INDEX_ROWS. With
+ * rest_js and rest_table, that file's content goes to rest_js and the
+ * table of every row to rest_table (index_table_rest). With table set
+ * (a rest_table), the page PAGE_INDEX_ALL instead: that table, no charts,
+ * no script (HTML only: set html_only; rest_js and rest_table unused). */
 int page_build_index(page *p, const page_index_entry *entries, size_t n, const char *date,
-		     int all, sbuf *rows_js, const page_texts *texts, const page_texts *english,
-		     mc_err *err);
+		     const char *table, sbuf *rest_js, sbuf *rest_table, const page_texts *texts,
+		     const page_texts *english, mc_err *err);
 
 /* Append a block to p, text copied (NULL: none); the block is p's. For
  * builders of other pages (hwpage.h). */

@@ -1167,7 +1167,7 @@ static int render_indexes(render_run *r, mc_err *err)
 
 	for (j = 0; j < r->nlangs; j++) {
 		page p, all;
-		sbuf lead, rows;
+		sbuf lead, rows, table;
 		int failed;
 
 
@@ -1176,11 +1176,13 @@ static int render_indexes(render_run *r, mc_err *err)
 		all.html_only = 1;
 		sbuf_init(&lead);
 		sbuf_init(&rows);
+		sbuf_init(&table);
 		failed = index_charts(r, j, &p, err) ||
-			 page_build_index(&p, r->entries, r->nentries, r->as_of, 0, &rows,
-					  &r->texts[j], &r->texts[0], err) ||
-			 page_build_index(&all, r->entries, r->nentries, r->as_of, 1, NULL,
-					  &r->texts[j], &r->texts[0], err);
+			 page_build_index(&p, r->entries, r->nentries, r->as_of, NULL, &rows,
+					  &table, &r->texts[j], &r->texts[0], err) ||
+			 page_build_index(&all, r->entries, r->nentries, r->as_of,
+					  table.data ? table.data : "", NULL, NULL, &r->texts[j],
+					  &r->texts[0], err);
 		if (!failed) {
 			page_add_raw(&p, cite_of_index(r, j));
 			page_add_raw(&all, cite_of_index(r, j));
@@ -1194,6 +1196,7 @@ static int render_indexes(render_run *r, mc_err *err)
 			 write_file(r->site, r->dirs[j], PAGE_INDEX_ROWS, &rows, err);
 		r->frame_lead = NULL;
 		sbuf_release(&rows);
+		sbuf_release(&table);
 		sbuf_release(&lead);
 		page_release(&all);
 		page_release(&p);
