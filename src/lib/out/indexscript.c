@@ -262,10 +262,6 @@ const char index_table_script[] =
 	"form.hidden = false;\n"
 	"/* a state in the URL is applied at once, to the rest of the rows when they\n"
 	" * come; else the count comes with the last rows */\n"
-	"if (location.hash.length > 1) {\n"
-	"\twaiting = table.hasAttribute(\"data-rows\");\n"
-	"\tload();\n"
-	"}\n"
 	"more(function () {\n"
 	"\tif (!got) { done = load; step(); return; }\n"
 	"\tall();\n"
@@ -273,4 +269,5 @@ const char index_table_script[] =
 	"\tif (order !== initial) sort(order);\n"
 	"\tfilter();\n"
 	"});\n"
+	"if (location.hash.length > 1 && !got) load();\n"
 	"}, 0);\n";

@@ -389,23 +389,46 @@ static void table_head(sbuf *out, const index_table_words *w)
 	sbuf_adds(out, "</div></div>\n");
 }
 
-/* The chunks of rows [from, to), each a row group the browser lays out
- * only near the screen (content-visibility in index_table_style), with
- * the height it takes until then. */
-static void chunks_html(sbuf *out, const index_table_row *rows, size_t from, size_t to,
-			const index_table_words *w, sbuf *scratch)
+/* The chunk of rows [from, to): its height in rem until the browser lays
+ * it out (chunk_height, rounded up), and its rows' HTML to html. */
+static size_t chunk_rows(sbuf *html, const index_table_row *rows, size_t from, size_t to,
+			 const index_table_words *w, sbuf *scratch)
 {
-	size_t i, end;
+	size_t i;
 
-	for (i = from; i < to; i = end) {
-		end = to - i < INDEX_TABLE_CHUNK ? to : i + INDEX_TABLE_CHUNK;
+	for (i = from; i < to; i++)
+		row_html(html, &rows[i], w, scratch);
+	return (chunk_height(rows, from, to) + 99) / 100;
+}
+
+/* The chunks of rows [0, n) as row groups the browser lays out only near
+ * the screen (content-visibility in index_table_style), each with its
+ * height until then; with js, those after the first eager rows also as
+ * index_table_rest's JavaScript. Each chunk's rows are made once. */
+static void chunks_html(sbuf *out, sbuf *js, const index_table_row *rows, size_t n,
+			size_t eager, const index_table_words *w)
+{
+	sbuf scratch, html;
+	size_t i, end, height;
+
+	sbuf_init(&scratch);
+	sbuf_init(&html);
+	for (i = 0; i < n; i = end) {
+		end = n - i < INDEX_TABLE_CHUNK ? n : i + INDEX_TABLE_CHUNK;
+		sbuf_reset(&html);
+		height = chunk_rows(&html, rows, i, end, w, &scratch);
 		sbuf_addf(out, "<div role=\"rowgroup\" class=\"c\" "
-			  "style=\"contain-intrinsic-size:auto none auto %zurem\">\n",
-			  (chunk_height(rows, i, end) + 99) / 100);
-		for (; i < end; i++)
-			row_html(out, &rows[i], w, scratch);
+			  "style=\"contain-intrinsic-size:auto none auto %zurem\">\n", height);
+		sbuf_add(out, html.data, html.len);
 		sbuf_adds(out, "</div>\n");
+		if (js && i >= eager) {
+			sbuf_addf(js, "%s\n[%zu, ", i == eager ? "" : ",", height);
+			textout_json_string(js, html.data, html.len);
+			sbuf_adds(js, "]");
+		}
 	}
+	sbuf_release(&html);
+	sbuf_release(&scratch);
 }
 
 /* The table's start: its region, the table and its header row; attrs
@@ -432,10 +455,9 @@ static size_t eager_rows(size_t n)
 void index_table_html(const index_table_row *rows, size_t n, const index_table_words *w,
 		      const char *rows_file, const char *all_file, sbuf *out)
 {
-	sbuf scratch, attrs;
+	sbuf attrs;
 	size_t eager = eager_rows(n);
 
-	sbuf_init(&scratch);
 	sbuf_init(&attrs);
 	controls(rows, n, w, out);
 	sbuf_adds(out, "<p class=\"shown\" id=\"shown\" role=\"status\" aria-live=\"polite\"></p>\n");
@@ -449,7 +471,7 @@ void index_table_html(const index_table_row *rows, size_t n, const index_table_w
 		sbuf_adds(&attrs, "\"");
 	}
 	table_open(out, w, attrs.data);
-	chunks_html(out, rows, 0, eager, w, &scratch);
+	chunks_html(out, NULL, rows, eager, eager, w);
 	sbuf_adds(out, "</div>\n</div>\n<p class=\"all\"><a href=\"");
 	html_text(out, all_file);
 	sbuf_adds(out, "\">");
@@ -458,40 +480,14 @@ void index_table_html(const index_table_row *rows, size_t n, const index_table_w
 	sbuf_adds(out, index_table_script);
 	sbuf_adds(out, "</script>\n");
 	sbuf_release(&attrs);
-	sbuf_release(&scratch);
 }
 
 void index_table_rest(const index_table_row *rows, size_t n, const index_table_words *w,
 		      sbuf *all, sbuf *js)
 {
-	sbuf scratch, html;
-	size_t i, k, end, eager = eager_rows(n);
-
-	sbuf_init(&scratch);
-	sbuf_init(&html);
 	table_open(all, w, NULL);
 	sbuf_addf(js, "modelcatRows(%zu, [", n);
-	/* each chunk's rows made once, for both */
-	for (i = 0; i < n; i = end) {
-		size_t height;
-
-		end = n - i < INDEX_TABLE_CHUNK ? n : i + INDEX_TABLE_CHUNK;
-		height = (chunk_height(rows, i, end) + 99) / 100;
-		sbuf_reset(&html);
-		for (k = i; k < end; k++)
-			row_html(&html, &rows[k], w, &scratch);
-		sbuf_addf(all, "<div role=\"rowgroup\" class=\"c\" "
-			  "style=\"contain-intrinsic-size:auto none auto %zurem\">\n", height);
-		sbuf_add(all, html.data, html.len);
-		sbuf_adds(all, "</div>\n");
-		if (i >= eager) {
-			sbuf_addf(js, "%s\n[%zu, ", i == eager ? "" : ",", height);
-			textout_json_string(js, html.data, html.len);
-			sbuf_adds(js, "]");
-		}
-	}
+	chunks_html(all, js, rows, n, eager_rows(n), w);
 	sbuf_adds(all, "</div>\n</div>\n");
 	sbuf_adds(js, "\n]);\n");
-	sbuf_release(&html);
-	sbuf_release(&scratch);
 }

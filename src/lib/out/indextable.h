@@ -43,7 +43,7 @@ typedef struct index_table_row {
 
 /* The chunks the index page holds: the rows a reader sees first. The
  * rest are in a file of their own (index_table_rest) that the script
- * loads after the first frame and makes rows from, a chunk or so at a
+ * loads once the page has loaded and makes rows from, a chunk or so at a
  * time, in short tasks: the page stays small (the parser's work grows
  * with the page's bytes, and a page of every row, 1.4 MB at 3,247 models,
  * held the browser's main thread 65-110 ms at the end of its parsing).

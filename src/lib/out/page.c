@@ -1204,7 +1204,8 @@ int page_build_index(page *p, const page_index_entry *entries, size_t n, const c
 	} else {
 		add_index_table(&b, entries, n, rest_js, rest_table);
 	}
-	for (i = 0; i < n; i++)
+	/* (the page of every row has no text page) */
+	for (i = 0; !table && i < n; i++)
 		add_block(&b, PAGE_LINK, 0, NULL, entries[i].name)->text_only = 1;
 	add_block(&b, PAGE_CLOSE, 0, NULL, NULL);
 	sbuf_release(&s);

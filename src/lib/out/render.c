@@ -1170,7 +1170,6 @@ static int render_indexes(render_run *r, mc_err *err)
 		sbuf lead, rows, table;
 		int failed;
 
-
 		page_init(&p, r->langs[j]);
 		page_init(&all, r->langs[j]);
 		all.html_only = 1;
