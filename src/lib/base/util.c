@@ -263,6 +263,22 @@ void *xrealloc(void *p, size_t n)
 	return q;
 }
 
+void *xgrow(void *p, size_t *cap, size_t need, size_t size)
+{
+	size_t n;
+
+	if (need <= *cap)
+		return p;
+	n = *cap > 4 ? *cap : 4;
+	while (n < need)
+		n = n > SIZE_MAX / 2 ? need : n * 2;
+	if (n > SIZE_MAX / size)
+		mc_out_of_memory(SIZE_MAX);
+	p = xrealloc(p, n * size);
+	*cap = n;
+	return p;
+}
+
 char *xstrdup(const char *s)
 {
 	return xstrndup(s, strlen(s));

@@ -80,6 +80,12 @@ char *sbuf_detach(sbuf *sb, size_t *len);
 void *xmalloc(size_t n);
 void *xcalloc(size_t count, size_t size);
 void *xrealloc(void *p, size_t n);
+/* Room for need elements of size bytes in array p of *cap elements: p
+ * itself when they fit, else p grown to at least twice *cap (*cap set).
+ * An array grown an element at a time through xrealloc is copied at
+ * every step where realloc cannot extend it in place (always, under
+ * AddressSanitizer): quadratic in its length. */
+void *xgrow(void *p, size_t *cap, size_t need, size_t size);
 char *xstrdup(const char *s);
 char *xstrndup(const char *s, size_t n);
 /* Free the n strings of v, then v itself. Accepts NULL. */

@@ -169,6 +169,7 @@ typedef struct header {
 	unsigned char *numbers;      /* per field: 1 for a number */
 	const char *key;             /* the key field (an entry of fields), or NULL */
 	size_t n;                    /* entries */
+	size_t cap;                  /* entries allocated (fields, headers, numbers) */
 	strmap index;                /* field -> position + 1 */
 } header;
 
@@ -201,11 +202,16 @@ static int header_load(catalogue *cat, sqlite3_int64 export_id, header *h, mc_er
 		return -1;
 	sqlite3_bind_int64(st, 1, export_id);
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-		h->fields = xrealloc(h->fields, (h->n + 1) * sizeof(*h->fields));
-		h->headers = xrealloc(h->headers, (h->n + 1) * sizeof(*h->headers));
+		if (h->n == h->cap) {
+			size_t cap = h->cap;
+
+			h->fields = xgrow(h->fields, &cap, h->n + 1, sizeof(*h->fields));
+			cap = h->cap;
+			h->headers = xgrow(h->headers, &cap, h->n + 1, sizeof(*h->headers));
+			h->numbers = xgrow(h->numbers, &h->cap, h->n + 1, 1);
+		}
 		h->fields[h->n] = catalogue_column_dup(st, 0);
 		h->headers[h->n] = catalogue_column_dup(st, 1);
-		h->numbers = xrealloc(h->numbers, h->n + 1);
 		h->numbers[h->n] = sqlite3_column_text(st, 2) &&
 			!strcmp((const char *)sqlite3_column_text(st, 2), colmap_type_name(COL_NUMBER));
 		if (sqlite3_column_text(st, 2) &&
@@ -354,6 +360,7 @@ typedef struct state_row {
 typedef struct state {
 	state_row *rows;             /* in file order */
 	size_t n;                    /* entries */
+	size_t cap;                  /* entries allocated */
 	strmap by_record;            /* record id (decimal) -> index + 1 */
 } state;
 
@@ -399,7 +406,7 @@ static int state_load(catalogue *cat, sqlite3_int64 export_id, state *s, mc_err 
 		state_row *r;
 		char key[32];
 
-		s->rows = xrealloc(s->rows, (s->n + 1) * sizeof(*s->rows));
+		s->rows = xgrow(s->rows, &s->cap, s->n + 1, sizeof(*s->rows));
 		r = &s->rows[s->n++];
 		r->record = sqlite3_column_int64(st, 0);
 		r->version = sqlite3_column_int64(st, 1);
@@ -1311,7 +1318,7 @@ int query_former_names(catalogue *cat, const char *as_of, former_name **out, siz
 	sqlite3_stmt *st = NULL;
 	sqlite3_int64 *rec = NULL;
 	char **old = NULL, **new = NULL;
-	size_t m = 0, i, start;
+	size_t m = 0, cap = 0, i, start;
 	int step;
 
 	*out = NULL;
@@ -1322,9 +1329,14 @@ int query_former_names(catalogue *cat, const char *as_of, former_name **out, siz
 		return -1;
 	sqlite3_bind_text(st, 1, as_of, -1, SQLITE_STATIC);
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-		rec = xrealloc(rec, (m + 1) * sizeof(*rec));
-		old = xrealloc(old, (m + 1) * sizeof(*old));
-		new = xrealloc(new, (m + 1) * sizeof(*new));
+		if (m == cap) {
+			size_t c = cap;
+
+			rec = xgrow(rec, &c, m + 1, sizeof(*rec));
+			c = cap;
+			old = xgrow(old, &c, m + 1, sizeof(*old));
+			new = xgrow(new, &cap, m + 1, sizeof(*new));
+		}
 		rec[m] = sqlite3_column_int64(st, 0);
 		old[m] = catalogue_column_dup(st, 1);
 		new[m] = catalogue_column_dup(st, 2);

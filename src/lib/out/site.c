@@ -312,9 +312,9 @@ typedef struct publish {
 					version (render.h) */
 	strmap prev_keys;            /* its keys.tsv: stem -> 1 + index in prev_keyv */
 	char **prev_keyv;
-	size_t nprev_keys;
+	size_t nprev_keys, prev_keys_cap;
 	char **keys_now;             /* the new version's keys.tsv lines */
-	size_t nkeys_now;
+	size_t nkeys_now, keys_now_cap;
 	mc_err *err;
 } publish;
 
@@ -485,7 +485,7 @@ static char **list_names(const char *path, size_t *n, unsigned char **types)
 	struct dirent *e;
 	dir_name *all = NULL;
 	char **names;
-	size_t i;
+	size_t i, cap = 0;
 
 	*n = 0;
 	if (types)
@@ -495,7 +495,7 @@ static char **list_names(const char *path, size_t *n, unsigned char **types)
 	while ((e = readdir(d))) {
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
-		all = xrealloc(all, (*n + 1) * sizeof(*all));
+		all = xgrow(all, &cap, *n + 1, sizeof(*all));
 		all[*n].name = xstrdup(e->d_name);
 		all[(*n)++].type = e->d_type;
 	}
@@ -1311,7 +1311,8 @@ static void keys_read(publish *p)
 		at = strmap_get_or_add(&p->prev_keys, line, (size_t)(tab - line), &added);
 		if (!added)
 			continue;
-		p->prev_keyv = xrealloc(p->prev_keyv, (p->nprev_keys + 1) * sizeof(*p->prev_keyv));
+		p->prev_keyv = xgrow(p->prev_keyv, &p->prev_keys_cap, p->nprev_keys + 1,
+				     sizeof(*p->prev_keyv));
 		p->prev_keyv[p->nprev_keys] = xstrdup(tab + 1);
 		*at = ++p->nprev_keys;
 	}
@@ -1334,7 +1335,7 @@ static void reuse_made(void *ctx, const char *stem, const char *key)
 	sbuf_init(&line);
 	sbuf_addf(&line, "%s\t%s\n", stem, key);
 	pthread_mutex_lock(&p->lock);
-	p->keys_now = xrealloc(p->keys_now, (p->nkeys_now + 1) * sizeof(*p->keys_now));
+	p->keys_now = xgrow(p->keys_now, &p->keys_now_cap, p->nkeys_now + 1, sizeof(*p->keys_now));
 	p->keys_now[p->nkeys_now++] = sbuf_detach(&line, NULL);
 	pthread_mutex_unlock(&p->lock);
 }
