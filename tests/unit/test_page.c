@@ -46,10 +46,14 @@ static void model_make(model_view *m, const char *name, const char *as_of, const
 	m->name = strdup(name);
 	mc_fmt(m->as_of, sizeof(m->as_of), "%s", as_of);
 	mc_fmt(m->last_updated, sizeof(m->last_updated), "%s", as_of);
+	for (i = 0; fields[i]; i += 2)
+		;
+	/* all at once: grown a field at a time, the array of a model of
+	 * many fields is copied at every one under AddressSanitizer */
+	m->values.items = calloc(i / 2 + 1, sizeof(*m->values.items));
 	for (i = 0; fields[i]; i += 2) {
 		model_value *v;
 
-		m->values.items = realloc(m->values.items, (m->values.n + 1) * sizeof(*v));
 		v = &m->values.items[m->values.n++];
 		v->field = strdup(fields[i]);
 		v->value = strdup(fields[i + 1]);
