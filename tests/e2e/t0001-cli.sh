@@ -39,4 +39,21 @@ check_status "--db routes the catalogue" 0 mc --db "$TMP/other.db" ingest --as-o
 	"$SNAP/large_scale_ai_models/2024-07-16.csv.gz"
 check "the catalogue named by --db was written" test -s "$TMP/other.db"
 check "the default catalogue was not" test ! -e "$MODELCAT_DB"
+
+# commands run with glibc's malloc asking for huge pages (src/modelcat.c,
+# docs/performance.md), unless GLIBC_TUNABLES names that tunable already:
+# a command of the same folder that prints what it was given
+mkdir -p "$TMP/bin"
+cp "$BIN/modelcat" "$TMP/bin/modelcat"
+printf '#!/bin/sh\nprintf "%%s\\n" "${GLIBC_TUNABLES-unset}"\n' >"$TMP/bin/modelcat-tunables"
+chmod +x "$TMP/bin/modelcat-tunables"
+check_eq "a command runs with glibc.malloc.hugetlb=1" \
+	"$(env -u GLIBC_TUNABLES "$TMP/bin/modelcat" tunables)" "glibc.malloc.hugetlb=1"
+check_eq "an empty GLIBC_TUNABLES gets it too" \
+	"$(GLIBC_TUNABLES= "$TMP/bin/modelcat" tunables)" "glibc.malloc.hugetlb=1"
+check_eq "other tunables are kept, it is added" \
+	"$(GLIBC_TUNABLES=glibc.malloc.arena_max=4 "$TMP/bin/modelcat" tunables)" \
+	"glibc.malloc.arena_max=4:glibc.malloc.hugetlb=1"
+check_eq "a hugetlb tunable of the caller's is left as it is" \
+	"$(GLIBC_TUNABLES=glibc.malloc.hugetlb=0 "$TMP/bin/modelcat" tunables)" "glibc.malloc.hugetlb=0"
 done_testing
