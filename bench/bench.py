@@ -11,8 +11,8 @@ commands:
                    column as text (the second anchor; npm @duckdb/node-api,
                    pinned, installed into build/duckdb on the first run;
                    left out, saying why, when it cannot be installed)
-  parse            modelcat-parse alone: read, map, normalise
-  parse, records   modelcat-parse --records-only: the CSV reader alone, with
+  parse            modelcat parse alone: read, map, normalise
+  parse, records   modelcat parse --records-only: the CSV reader alone, with
                    the CPU's best path, then the SSE2 block splitter, the
                    SSE2 field reader and the scalar one (MODELCAT_CSV_PATH)
                    to show what each bought
@@ -26,7 +26,10 @@ commands:
   publish 1%       modelcat publish, after the ingest of the 1 % changed copy,
                    into the site published before it (a hard-linked copy)
 
-and prints medians (wall clock, and CPU time: user + system, which a
+Each modelcat step runs as people run it, through the front door
+(`modelcat COMMAND`, which sets the commands' environment: GLIBC_TUNABLES,
+src/modelcat.c), the peer's through its own. The bench
+prints medians (wall clock, and CPU time: user + system, which a
 loaded machine disturbs less), MB/s, rows/s, peak RSS and each figure as a
 ratio to the .import of the same run, and to DuckDB's read_csv. With --write FILE the table goes into FILE
 (docs/performance.md) with a description of the machine.
@@ -61,6 +64,12 @@ SCALE = os.path.join(TOP, 'tests', 'e2e', 'scale_export.py')
 
 
 TIME = '/usr/bin/time' if os.path.exists('/usr/bin/time') else None
+
+
+def command(bindir, name):
+    """modelcat NAME of bindir, run through its front door, as people run
+    it (the front door sets up the environment the commands run in)."""
+    return [os.path.join(bindir, 'modelcat'), name]
 DUCKDB_VERSION = '1.5.6-r.1'   # npm @duckdb/node-api, pinned
 DUCKDB_DIR = os.path.join(TOP, 'build', 'duckdb')
 DUCKDB_SCRIPT = os.path.join(TOP, 'bench', 'duckdb_import.cjs')
@@ -222,24 +231,23 @@ def scaled(args, work, big):
         base = os.path.join(work, 'base%s.db' % tag.strip(' []'))
         pages = os.path.join(work, 'pages%s' % tag.strip(' []'))
         site = os.path.join(work, 'site%s' % tag.strip(' []'))
-        ingest = os.path.join(bindir, 'modelcat-ingest')
         render = os.path.join(bindir, 'modelcat-render')
 
         def t_parse():
-            return run([os.path.join(bindir, 'modelcat-parse'), 'all_ai_models=' + data])
+            return run(command(bindir, 'parse') + ['all_ai_models=' + data])
 
         def t_records(path):
             def t():
                 e = dict(env)
                 if path:
                     e['MODELCAT_CSV_PATH'] = path
-                return run([os.path.join(bindir, 'modelcat-parse'), '--records-only', data],
+                return run(command(bindir, 'parse') + ['--records-only', data],
                            env=e)
             return t
 
         def t_publish():
             shutil.rmtree(site, ignore_errors=True)
-            r = run([os.path.join(bindir, 'modelcat-publish'), '--db', base, '--out', site],
+            r = run(command(bindir, 'publish') + ['--db', base, '--out', site],
                     env=env)
             # 3.4 GB of files: on a tmpfs they take the memory the next steps use
             shutil.rmtree(site, ignore_errors=True)
@@ -256,23 +264,24 @@ def scaled(args, work, big):
             """publish after an ingest of the 1 % changed copy, into a
             site published from the catalogue before it (a hard-linked
             copy, made again each round: neither is timed)"""
-            publish = os.path.join(bindir, 'modelcat-publish')
+            publish = command(bindir, 'publish')
             quiet = dict(stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
             if not os.path.exists(published):
-                subprocess.run([publish, '--db', base, '--out', published], **quiet)
+                subprocess.run(publish + ['--db', base, '--out', published], **quiet)
             if not os.path.exists(moved):
                 shutil.copyfile(base, moved)
-                subprocess.run([ingest, '--db', moved, '--as-of', '2026-01-02',
+                subprocess.run(command(bindir, 'ingest') + ['--db', moved, '--as-of', '2026-01-02',
                                 'all_ai_models=' + changed], **quiet)
             shutil.rmtree(again, ignore_errors=True)
             subprocess.run(['cp', '-al', published, again], check=True)
-            r = run([publish, '--db', moved, '--out', again], env=env)
+            r = run(publish + ['--db', moved, '--out', again], env=env)
             shutil.rmtree(again, ignore_errors=True)
             return r
 
         def t_first():
             remove_db(db)
-            r = run([ingest, '--db', db, '--as-of', '2026-01-01', 'all_ai_models=' + data],
+            r = run(command(bindir, 'ingest') + ['--db', db, '--as-of', '2026-01-01',
+                     'all_ai_models=' + data],
                     env=env)
             shutil.copyfile(db, base)
             # the page texts render needs (not timed)
@@ -283,17 +292,17 @@ def scaled(args, work, big):
 
         def t_same():
             shutil.copyfile(base, db)
-            return run([ingest, '--db', db, '--as-of', '2026-01-02',
-                        'all_ai_models=' + data], env=env)
+            return run(command(bindir, 'ingest') + ['--db', db, '--as-of', '2026-01-02',
+                                                    'all_ai_models=' + data], env=env)
 
         def t_changed():
             shutil.copyfile(base, db)
-            return run([ingest, '--db', db, '--as-of', '2026-01-02',
-                        'all_ai_models=' + changed], env=env)
+            return run(command(bindir, 'ingest') + ['--db', db, '--as-of', '2026-01-02',
+                                                    'all_ai_models=' + changed], env=env)
 
         def t_render():
             shutil.rmtree(pages, ignore_errors=True)
-            r = run([render, '--db', base, '--all', '--out', pages], env=env)
+            r = run(command(bindir, 'render') + ['--db', base, '--all', '--out', pages], env=env)
             shutil.rmtree(pages, ignore_errors=True)   # as the publish steps' sites
             return r
 
@@ -414,7 +423,7 @@ def wide(args, work):
 
     def t_ingest():
         remove_db(db)
-        r = run([os.path.join(BIN, 'modelcat-ingest'), '--db', db, '--as-of', '2026-01-01',
+        r = run(command(BIN, 'ingest') + ['--db', db, '--as-of', '2026-01-01',
                  'wide_models=' + data])
         shutil.copyfile(db, base)
         subprocess.run([os.path.join(BIN, 'modelcat-translate'), '--db', base],
@@ -422,11 +431,11 @@ def wide(args, work):
         return r
 
     def t_show():
-        return run([os.path.join(BIN, 'modelcat-show'), '--db', base, '--as-of', '2026-01-01',
+        return run(command(BIN, 'show') + ['--db', base, '--as-of', '2026-01-01',
                     name])
 
     def t_render():
-        return run([os.path.join(BIN, 'modelcat-render'), '--db', base, '--as-of', '2026-01-01',
+        return run(command(BIN, 'render') + ['--db', base, '--as-of', '2026-01-01',
                     '--format', 'html', name])
 
     tasks = [('ingest, wide row', t_ingest), ('show, wide row', t_show),
