@@ -14,6 +14,9 @@ OPT ?= -O2 -g
 CFLAGS ?=
 CFLAGS += -std=c11 -D_GNU_SOURCE -pthread $(OPT) $(WARNINGS) $(PKG_CFLAGS) -Isrc/lib
 LDLIBS += $(PKG_LIBS) -lm -pthread
+# Each program records only the libraries it calls: a command that never
+# reads XML does not load libxml2 (and ICU under it) at every start.
+LDFLAGS += -Wl,--as-needed
 
 SANITIZE ?=
 ifeq ($(SANITIZE),)

@@ -56,4 +56,20 @@ check_eq "other tunables are kept, it is added" \
 	"glibc.malloc.arena_max=4:glibc.malloc.hugetlb=1"
 check_eq "a hugetlb tunable of the caller's is left as it is" \
 	"$(GLIBC_TUNABLES=glibc.malloc.hugetlb=0 "$TMP/bin/modelcat" tunables)" "glibc.malloc.hugetlb=0"
+
+# the programs that read no translation catalogue do not load the XML
+# reader (libxml2, and ICU under it) at start (src/lib/cli/stagehw.c)
+if command -v readelf >/dev/null 2>&1; then
+	for cmd in ingest parse show load reingest export history search; do
+		check "modelcat-$cmd does not load libxml2" \
+			sh -c '! readelf -d "$1" | grep -q "NEEDED.*libxml2"' sh "$BIN/modelcat-$cmd"
+	done
+	check "modelcat-render does (the check sees a library that is there)" \
+		sh -c 'readelf -d "$1" | grep -q "NEEDED.*libxml2"' sh "$BIN/modelcat-render"
+else
+	for cmd in ingest parse show load reingest export history search; do
+		skip "modelcat-$cmd does not load libxml2" "no readelf here"
+	done
+	skip "modelcat-render does (the check sees a library that is there)" "no readelf here"
+fi
 done_testing
