@@ -202,13 +202,10 @@ static int header_load(catalogue *cat, sqlite3_int64 export_id, header *h, mc_er
 		return -1;
 	sqlite3_bind_int64(st, 1, export_id);
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-		if (h->n == h->cap) {
-			size_t cap = h->cap;
-
-			h->fields = xgrow(h->fields, &cap, h->n + 1, sizeof(*h->fields));
-			cap = h->cap;
-			h->headers = xgrow(h->headers, &cap, h->n + 1, sizeof(*h->headers));
-			h->numbers = xgrow(h->numbers, &h->cap, h->n + 1, 1);
+		if (h->n == h->cap) {     /* the three arrays share one capacity */
+			h->fields = xgrow(h->fields, &h->cap, h->n + 1, sizeof(*h->fields));
+			h->headers = xrealloc(h->headers, h->cap * sizeof(*h->headers));
+			h->numbers = xrealloc(h->numbers, h->cap);
 		}
 		h->fields[h->n] = catalogue_column_dup(st, 0);
 		h->headers[h->n] = catalogue_column_dup(st, 1);
@@ -1329,13 +1326,10 @@ int query_former_names(catalogue *cat, const char *as_of, former_name **out, siz
 		return -1;
 	sqlite3_bind_text(st, 1, as_of, -1, SQLITE_STATIC);
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-		if (m == cap) {
-			size_t c = cap;
-
-			rec = xgrow(rec, &c, m + 1, sizeof(*rec));
-			c = cap;
-			old = xgrow(old, &c, m + 1, sizeof(*old));
-			new = xgrow(new, &cap, m + 1, sizeof(*new));
+		if (m == cap) {           /* the three arrays share one capacity */
+			rec = xgrow(rec, &cap, m + 1, sizeof(*rec));
+			old = xrealloc(old, cap * sizeof(*old));
+			new = xrealloc(new, cap * sizeof(*new));
 		}
 		rec[m] = sqlite3_column_int64(st, 0);
 		old[m] = catalogue_column_dup(st, 1);
