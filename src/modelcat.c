@@ -88,14 +88,13 @@ static void huge_pages(void)
 	static const char tunable[] = "glibc.malloc.hugetlb";
 	const char *now = getenv("GLIBC_TUNABLES");
 	char value[4096];
+	int n;
 
 	if (now && strstr(now, tunable))
 		return;
-	if (now && *now)
-		mc_fmt(value, sizeof(value), "%s:%s=1", now, tunable);
-	else
-		mc_fmt(value, sizeof(value), "%s=1", tunable);
-	if (strlen(value) < sizeof(value) - 1)    /* not cut short */
+	n = snprintf(value, sizeof(value), "%s%s%s=1", now ? now : "", now && *now ? ":" : "",
+		     tunable);
+	if (n > 0 && (size_t)n < sizeof(value))    /* not cut short */
 		setenv("GLIBC_TUNABLES", value, 1);
 }
 
