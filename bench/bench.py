@@ -64,12 +64,6 @@ SCALE = os.path.join(TOP, 'tests', 'e2e', 'scale_export.py')
 
 
 TIME = '/usr/bin/time' if os.path.exists('/usr/bin/time') else None
-
-
-def command(bindir, name):
-    """modelcat NAME of bindir, run through its front door, as people run
-    it (the front door sets up the environment the commands run in)."""
-    return [os.path.join(bindir, 'modelcat'), name]
 DUCKDB_VERSION = '1.5.6-r.1'   # npm @duckdb/node-api, pinned
 DUCKDB_DIR = os.path.join(TOP, 'build', 'duckdb')
 DUCKDB_SCRIPT = os.path.join(TOP, 'bench', 'duckdb_import.cjs')
@@ -79,6 +73,12 @@ WIDE_TARGET = 2.0   # show and render within this ratio to the ingest
 
 # CPU seconds (user + system) of each run, by argv, for the CPU column
 CPU = {}
+
+
+def command(bindir, name):
+    """modelcat NAME of bindir, run through its front door, as people run
+    it (the front door sets up the environment the commands run in)."""
+    return [os.path.join(bindir, 'modelcat'), name]
 
 
 def run(argv, stdin=None, env=None):
@@ -270,8 +270,9 @@ def scaled(args, work, big):
                 subprocess.run(publish + ['--db', base, '--out', published], **quiet)
             if not os.path.exists(moved):
                 shutil.copyfile(base, moved)
-                subprocess.run(command(bindir, 'ingest') + ['--db', moved, '--as-of', '2026-01-02',
-                                'all_ai_models=' + changed], **quiet)
+                subprocess.run(command(bindir, 'ingest') +
+                               ['--db', moved, '--as-of', '2026-01-02', 'all_ai_models=' + changed],
+                               **quiet)
             shutil.rmtree(again, ignore_errors=True)
             subprocess.run(['cp', '-al', published, again], check=True)
             r = run(publish + ['--db', moved, '--out', again], env=env)
@@ -280,9 +281,8 @@ def scaled(args, work, big):
 
         def t_first():
             remove_db(db)
-            r = run(command(bindir, 'ingest') + ['--db', db, '--as-of', '2026-01-01',
-                     'all_ai_models=' + data],
-                    env=env)
+            r = run(command(bindir, 'ingest') +
+                    ['--db', db, '--as-of', '2026-01-01', 'all_ai_models=' + data], env=env)
             shutil.copyfile(db, base)
             # the page texts render needs (not timed)
             if os.path.exists(render):
@@ -292,13 +292,13 @@ def scaled(args, work, big):
 
         def t_same():
             shutil.copyfile(base, db)
-            return run(command(bindir, 'ingest') + ['--db', db, '--as-of', '2026-01-02',
-                                                    'all_ai_models=' + data], env=env)
+            return run(command(bindir, 'ingest') +
+                       ['--db', db, '--as-of', '2026-01-02', 'all_ai_models=' + data], env=env)
 
         def t_changed():
             shutil.copyfile(base, db)
-            return run(command(bindir, 'ingest') + ['--db', db, '--as-of', '2026-01-02',
-                                                    'all_ai_models=' + changed], env=env)
+            return run(command(bindir, 'ingest') +
+                       ['--db', db, '--as-of', '2026-01-02', 'all_ai_models=' + changed], env=env)
 
         def t_render():
             shutil.rmtree(pages, ignore_errors=True)
