@@ -3,7 +3,7 @@
  * renderer, and through it the translation catalogues' XML reader
  * (libxml2, and ICU under it). In stage.c, which every program links, it
  * made each of them load those libraries at start: a few milliseconds and
- * 140 page faults a run of ingest or show, which need neither.
+ * 145 page faults a run of ingest or show, which need neither.
  */
 #include "cli/stage.h"
 #include "db/hwlink.h"
