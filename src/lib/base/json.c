@@ -99,40 +99,54 @@ static const char *read_string(const char *p, sbuf *out)
 	}
 }
 
+/* Where pair i's key and value start in a json_flat's block while it is
+ * read (the block may move as it grows). */
+typedef struct pair_at {
+	size_t key, value;
+} pair_at;
+
 int json_flat_parse(json_flat *obj, const char *text)
 {
 	const char *p = skip_space(text);
-	size_t cap = 0;
-	sbuf key, value;
+	size_t cap = 0, i;
+	pair_at *at = NULL;
+	sbuf block;
 
 	obj->pairs = NULL;
 	obj->n = 0;
-	sbuf_init(&key);
-	sbuf_init(&value);
+	obj->block = NULL;
+	/* every key and value, NUL-terminated, one after another in one
+	 * block: no larger than the text (a string's two quotes hold its
+	 * NUL, and an escape is never shorter than what it stands for) */
+	sbuf_init(&block);
+	sbuf_grow(&block, strlen(text) + 1);
 	if (*p++ != '{')
 		goto fail;
 	p = skip_space(p);
 	if (*p == '}')
 		goto done;
 	for (;;) {
-		sbuf_reset(&key);
-		sbuf_reset(&value);
-		p = read_string(skip_space(p), &key);
+		size_t key = block.len, value;
+
+		p = read_string(skip_space(p), &block);
 		if (!p)
 			goto fail;
+		sbuf_addc(&block, '\0');
+		value = block.len;
 		p = skip_space(p);
 		if (*p++ != ':')
 			goto fail;
-		p = read_string(skip_space(p), &value);
+		p = read_string(skip_space(p), &block);
 		if (!p)
 			goto fail;
 		if (obj->n == cap) {
-			cap = cap ? cap * 2 : 16;
+			at = xgrow(at, &cap, obj->n + 1, sizeof(*at));
 			obj->pairs = xrealloc(obj->pairs, cap * sizeof(*obj->pairs));
 		}
-		obj->pairs[obj->n].key = xstrndup(key.data, key.len);
-		obj->pairs[obj->n].len = value.len;
-		obj->pairs[obj->n].value = xstrndup(value.data, value.len);
+		at[obj->n].key = key;
+		at[obj->n].value = value;
+		obj->pairs[obj->n].len = block.len - value;
+		sbuf_addc(&block, '\0');
 		obj->n++;
 		p = skip_space(p);
 		if (*p == ',') {
@@ -147,26 +161,28 @@ done:
 	p = skip_space(p + 1);
 	if (*p)
 		goto fail;
-	sbuf_release(&key);
-	sbuf_release(&value);
+	obj->block = sbuf_detach(&block, NULL);
+	for (i = 0; i < obj->n; i++) {
+		obj->pairs[i].key = obj->block + at[i].key;
+		obj->pairs[i].value = obj->block + at[i].value;
+	}
+	free(at);
 	return 0;
 fail:
-	sbuf_release(&key);
-	sbuf_release(&value);
-	json_flat_release(obj);
+	sbuf_release(&block);
+	free(at);
+	free(obj->pairs);
+	obj->pairs = NULL;
+	obj->n = 0;
 	return -1;
 }
 
 void json_flat_release(json_flat *obj)
 {
-	size_t i;
-
-	for (i = 0; i < obj->n; i++) {
-		free(obj->pairs[i].key);
-		free(obj->pairs[i].value);
-	}
 	free(obj->pairs);
+	free(obj->block);
 	obj->pairs = NULL;
+	obj->block = NULL;
 	obj->n = 0;
 }
 

@@ -2,8 +2,8 @@
  * json: reading the flat JSON objects modelcat stores ({"field":"value",
  * ...}, string values only), as written by record_encode().
  *
- * Ownership: a json_flat owns copies of every key and value; they stay
- * valid until json_flat_release().
+ * Ownership: a json_flat owns copies of every key and value, all in one
+ * block; they stay valid until json_flat_release().
  */
 #ifndef MODELCAT_JSON_H
 #define MODELCAT_JSON_H
@@ -19,6 +19,7 @@ typedef struct json_pair {
 typedef struct json_flat {
 	json_pair *pairs; /* in the order of the text */
 	size_t n;         /* number of pairs */
+	char *block;      /* the keys and values the pairs point into */
 } json_flat;
 
 /* Parse text into obj. Returns 0, or -1 when the text is not a flat object
