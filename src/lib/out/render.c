@@ -605,10 +605,11 @@ static void hardware_links(const render_run *r, const model_view *m, page *p)
 #define RENDER_THREADS_ENV "MODELCAT_RENDER_THREADS"
 #define RENDER_THREADS_MAX 8
 
-/* The models not yet taken, shared by the workers, and what is done
- * with each. */
+/* The items (models, and the indexes with them) not yet taken, shared
+ * by the workers, and what is done with each. */
 typedef struct model_queue {
-	atomic_size_t next;          /* the next model to take */
+	atomic_size_t next;          /* the next item to take */
+	size_t n;                    /* how many there are */
 	atomic_int failed;           /* a worker failed: the others stop */
 	int (*each)(render_run *, size_t, mc_err *);
 } model_queue;
@@ -639,7 +640,7 @@ static int render_queued(render_run *r, model_queue *q, mc_err *err)
 	int batch = 1, open = 0, taken = 0, rc = 0;
 	size_t i;
 
-	while (!atomic_load(&q->failed) && (i = atomic_fetch_add(&q->next, 1)) < r->nnames) {
+	while (!atomic_load(&q->failed) && (i = atomic_fetch_add(&q->next, 1)) < q->n) {
 		if (batch && !open) {
 			if ((open = catalogue_read_begin(r->cat, err)) < 0) {
 				rc = -1;
@@ -743,11 +744,12 @@ static int worker_start(render_worker *w, const render_run *r, model_queue *q)
 	return 0;
 }
 
-/* each(r, i) for every model i, on the threads render_threads() gives:
- * each takes the next model not taken; what each() does with model i
+/* each(r, i) for every item i < n, on the threads render_threads() gives:
+ * each takes the next item not taken; what each() does with item i
  * depends on nothing another does, so the result is one thread's,
  * whatever the order. 0, or -1 (err: the first failure). */
-static int render_each(render_run *r, int (*each)(render_run *, size_t, mc_err *), mc_err *err)
+static int render_each(render_run *r, int (*each)(render_run *, size_t, mc_err *), size_t n_items,
+		       mc_err *err)
 {
 	render_worker w[RENDER_THREADS_MAX - 1];
 	model_queue q;
@@ -756,6 +758,7 @@ static int render_each(render_run *r, int (*each)(render_run *, size_t, mc_err *
 
 	atomic_init(&q.next, 0);
 	atomic_init(&q.failed, 0);
+	q.n = n_items;
 	q.each = each;
 	while (started + 1 < n && !worker_start(&w[started], r, &q))
 		started++;
@@ -917,14 +920,30 @@ static int entry_of_model(render_run *r, size_t i, mc_err *err)
 	return found < 0 ? -1 : 0;
 }
 
+/* Item i of the index entries' pass: with a site's downloads to write,
+ * item 0 writes them (taken first: the longest), and item i the entry of
+ * model i - 1; else item i is model i's. */
+static int entry_item(render_run *r, size_t i, mc_err *err)
+{
+	const render_site *site = r->site;
+
+	if (site && site->downloads_dir) {
+		if (!i)
+			return download_write(r->cat, r->as_of, site->downloads_dir, site->base_url,
+					      site->out, site->downloads, err);
+		i--;
+	}
+	return entry_of_model(r, i, err);
+}
+
 /* Every model's index entry, before any page: a model page's chart
  * places its model among all of them (chart.h). Made on every core
  * (render_each), then moved down in the order of the names. */
 static int collect_entries(render_run *r, mc_err *err)
 {
-	size_t i;
+	size_t i, downloads = r->site && r->site->downloads_dir ? 1 : 0;
 
-	if (render_each(r, entry_of_model, err))
+	if (render_each(r, entry_item, downloads + r->nnames, err))
 		return -1;
 	for (i = 0; i < r->nnames; i++) {
 		if (r->entry_of[i] == SIZE_MAX)
@@ -1160,50 +1179,55 @@ int render_page_history(catalogue *cat, page *p, const model_view *m, const char
 	return rc;
 }
 
-/* The index page of every language. */
-static int render_indexes(render_run *r, mc_err *err)
+/* The index page of language j, with its charts, its table of every
+ * model and the rows its script loads. */
+static int render_index(render_run *r, size_t j, mc_err *err)
 {
-	size_t j;
+	page p, all;
+	sbuf lead, rows, table;
+	int failed;
 
-	for (j = 0; j < r->nlangs; j++) {
-		page p, all;
-		sbuf lead, rows, table;
-		int failed;
-
-		page_init(&p, r->langs[j]);
-		page_init(&all, r->langs[j]);
-		all.html_only = 1;
-		sbuf_init(&lead);
-		sbuf_init(&rows);
-		sbuf_init(&table);
-		failed = index_charts(r, j, &p, err) ||
-			 page_build_index(&p, r->entries, r->nentries, r->as_of, NULL, &rows,
-					  &table, &r->texts[j], &r->texts[0], err) ||
-			 page_build_index(&all, r->entries, r->nentries, r->as_of,
-					  table.data ? table.data : "", NULL, NULL, &r->texts[j],
-					  &r->texts[0], err);
-		if (!failed) {
-			page_add_raw(&p, cite_of_index(r, j));
-			page_add_raw(&all, cite_of_index(r, j));
-		}
-		if (r->site && r->site->downloads)
-			download_list_html(r->site->downloads, "../../", &r->texts[j], &r->texts[0],
-					   &lead);
-		r->frame_lead = lead.len ? lead.data : NULL;
-		failed = failed || write_page_framed(r, &p, j, "index", err) ||
-			 write_page_framed(r, &all, j, PAGE_INDEX_ALL, err) ||
-			 write_file(r->site, r->dirs[j], PAGE_INDEX_ROWS, &rows, err);
-		r->frame_lead = NULL;
-		sbuf_release(&rows);
-		sbuf_release(&table);
-		sbuf_release(&lead);
-		page_release(&all);
-		page_release(&p);
-		if (failed)
-			return -1;
-		r->stats->files += 4;
+	page_init(&p, r->langs[j]);
+	page_init(&all, r->langs[j]);
+	all.html_only = 1;
+	sbuf_init(&lead);
+	sbuf_init(&rows);
+	sbuf_init(&table);
+	failed = index_charts(r, j, &p, err) ||
+		 page_build_index(&p, r->entries, r->nentries, r->as_of, NULL, &rows,
+				  &table, &r->texts[j], &r->texts[0], err) ||
+		 page_build_index(&all, r->entries, r->nentries, r->as_of,
+				  table.data ? table.data : "", NULL, NULL, &r->texts[j],
+				  &r->texts[0], err);
+	if (!failed) {
+		page_add_raw(&p, cite_of_index(r, j));
+		page_add_raw(&all, cite_of_index(r, j));
 	}
+	if (r->site && r->site->downloads)
+		download_list_html(r->site->downloads, "../../", &r->texts[j], &r->texts[0],
+				   &lead);
+	r->frame_lead = lead.len ? lead.data : NULL;
+	failed = failed || write_page_framed(r, &p, j, "index", err) ||
+		 write_page_framed(r, &all, j, PAGE_INDEX_ALL, err) ||
+		 write_file(r->site, r->dirs[j], PAGE_INDEX_ROWS, &rows, err);
+	r->frame_lead = NULL;
+	sbuf_release(&rows);
+	sbuf_release(&table);
+	sbuf_release(&lead);
+	page_release(&all);
+	page_release(&p);
+	if (failed)
+		return -1;
+	r->stats->files += 4;
 	return 0;
+}
+
+/* Item i of the pages' pass: the index of language i for the first
+ * nlangs (the largest pages, taken first so that no thread is left
+ * making one at the end), then model i - nlangs. */
+static int render_item(render_run *r, size_t i, mc_err *err)
+{
+	return i < r->nlangs ? render_index(r, i, err) : render_model(r, i - r->nlangs, err);
 }
 
 /* Write the HTML and text of hardware page p of language lang as
@@ -1354,11 +1378,10 @@ int render_all(catalogue *cat, const char *as_of, const char *outdir, const rend
 	}
 	if (collect_entries(&r, err))
 		goto out;
-	if (render_each(&r, render_model, err))
+	if (render_each(&r, render_item, r.nlangs + r.nnames, err))
 		goto out;
 	stats->models = r.nentries;
-	if (render_redirects(&r, err) || render_indexes(&r, err) ||
-	    render_hardware_pages(&r, err))
+	if (render_redirects(&r, err) || render_hardware_pages(&r, err))
 		goto out;
 	stats->languages = r.nlangs;
 	rc = 0;

@@ -125,8 +125,11 @@ typedef struct render_reuse {
 typedef struct render_site {
 	const char *base_url;        /* the site's URL (NULL or "": not known) */
 	/* the publication's downloads (download.h): listed on the indexes,
-	 * and each model's JSON twin written beside them; NULL: none */
-	const struct download_set *downloads;
+	 * and each model's JSON twin written beside them; NULL: none. With
+	 * downloads_dir, render_all() writes them there first (download_write(),
+	 * beside the index entries, on the threads that make those) */
+	struct download_set *downloads;
+	const char *downloads_dir;
 	/* where the files go (fileout.h): each is handed over whole, never
 	 * written under a temporary name; NULL: as render without a site */
 	const file_out *out;

@@ -1922,8 +1922,8 @@ static int publish_build(publish *p)
 	static const char *const dirs[] = { "", "/pages", "/audit", "/entries" };
 	site_row *rows = xcalloc(p->nsnaps + 1, sizeof(*rows));
 	render_stats rs;
-	render_site site = { p->base_url, &p->downloads, &p->files, &p->reuse };
-	char path[PATH_MAX];
+	char path[PATH_MAX], downloads[PATH_MAX];
+	render_site site = { p->base_url, &p->downloads, downloads, &p->files, &p->reuse };
 	size_t k;
 	int rc = -1;
 
@@ -1937,9 +1937,9 @@ static int publish_build(publish *p)
 			goto out;
 		}
 	}
-	mc_fmt(path, sizeof(path), "%s/downloads", p->build);
-	if (download_write(p->cat, p->as_of, path, p->base_url, &p->files, &p->downloads, p->err))
-		goto out;
+	/* (the downloads are written by render_all(), beside the index
+	   entries) */
+	mc_fmt(downloads, sizeof(downloads), "%s/downloads", p->build);
 	mc_fmt(path, sizeof(path), "%s/pages", p->build);
 	if (render_all(p->cat, p->as_of, path, &site, &rs, p->err) || frame_load(p) ||
 	    cite_prepare(p) || build_audits(p, rows) || write_root(p))
