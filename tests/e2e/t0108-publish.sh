@@ -279,6 +279,17 @@ echo half >"$TMP/r/en/index.html.tmp99999999"
 mc render --all --out "$TMP/r" >/dev/null 2>&1
 check "the next render --all removes one a SIGKILL left" test ! -e "$TMP/r/en/index.html.tmp99999999"
 
+# ---- a published version whose MANIFEST is gone: left in place, said ----
+N=$TMP/nomanifest
+check_status "publish into a folder of its own" 0 mc publish --out "$N"
+was=$(readlink "$N/.modelcat/current")
+rm "$N/.modelcat/$was/MANIFEST"
+check_status "publish again after its MANIFEST was removed (exit 0)" 0 mc publish --out "$N"
+check "a new version is published" test "$(readlink "$N/.modelcat/current")" != "$was"
+check "the old one, whose files cannot be told modelcat's, is left in place" \
+	test -f "$N/.modelcat/$was/pages/en/index.html"
+check_grep "and the log says why" "left .*$was in place: it has no MANIFEST" "$TMP/err"
+
 # ---- DIR/pages a symbolic link that is not modelcat's ----
 mkdir -p "$TMP/q/elsewhere"
 ln -s elsewhere "$TMP/q/pages"

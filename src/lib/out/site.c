@@ -277,6 +277,7 @@ typedef struct publish {
 	char id[40];                 /* the site's id */
 	int legacy;                  /* DIR/pages or DIR/audit are folders of their own */
 	manifest old;                /* the published version's manifest */
+	int old_read;                /* 1: old is its MANIFEST (0: it has none) */
 	manifest now;                /* the new one's */
 	pthread_mutex_t lock;        /* now and stats, for put_file() */
 	file_out files;              /* the pages' and downloads' way out (put_file) */
@@ -528,14 +529,20 @@ typedef struct retire_ctx {
 } retire_ctx;
 
 /* Remove the regular file rel of the old folder when modelcat wrote it:
- * 1 removed (or gone), 0 not modelcat's. */
-static int retire_mine(const retire_ctx *c, const char *rel)
+ * 1 removed (or gone), 0 not modelcat's. With dirfd (not AT_FDCWD), the
+ * open folder that holds it as name: removed by that one name, not by a
+ * walk of the whole path (a version is hundreds of thousands of files). */
+static int retire_mine(const retire_ctx *c, const char *rel, int dirfd, const char *name)
 {
 	char path[PATH_MAX];
 
 	mc_fmt(path, sizeof(path), "%s%s", c->prefix, rel);
 	if (!manifest_find(c->mine, path))
 		return 0;
+	if (dirfd != AT_FDCWD) {
+		unlinkat(dirfd, name, 0);
+		return 1;
+	}
 	mc_fmt(path, sizeof(path), "%s/%s", c->old_base, rel);
 	unlink(path);
 	return 1;
@@ -553,7 +560,7 @@ static void retire_file(retire_ctx *c, const char *rel, const struct stat *st)
 
 	mc_fmt(from, sizeof(from), "%s/%s", c->old_base, rel);
 	mc_fmt(to, sizeof(to), "%s/%s", c->new_base, rel);
-	if (S_ISREG(st->st_mode) && retire_mine(c, rel))
+	if (S_ISREG(st->st_mode) && retire_mine(c, rel, AT_FDCWD, NULL))
 		return;
 	if (c->blocked) {
 		c->kept++;
@@ -591,9 +598,13 @@ static void retire_dir(retire_ctx *c, const char *rel)
 	unsigned char *types;
 	size_t n, i;
 	char **names;
+	int dirfd;
 
 	mc_fmt(path, sizeof(path), "%s%s%s", c->old_base, *rel ? "/" : "", rel);
 	names = list_names(path, &n, &types);
+	dirfd = n ? open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC) : -1;
+	if (dirfd < 0)
+		dirfd = AT_FDCWD;
 	for (i = 0; i < n; i++) {
 		struct stat st;
 		int made = 0;
@@ -602,7 +613,7 @@ static void retire_dir(retire_ctx *c, const char *rel)
 		mc_fmt(path, sizeof(path), "%s/%s", c->old_base, sub);
 		if (!*rel && !strcmp(names[i], "MANIFEST"))
 			continue;
-		if (types[i] == DT_REG && retire_mine(c, sub))
+		if (types[i] == DT_REG && retire_mine(c, sub, dirfd, names[i]))
 			continue;   /* (most of a version: no lstat() for them) */
 		if (lstat(path, &st))
 			continue;
@@ -626,6 +637,8 @@ static void retire_dir(retire_ctx *c, const char *rel)
 		if (made)
 			rmdir(to);
 	}
+	if (dirfd != AT_FDCWD)
+		close(dirfd);
 	mc_free_strings(names, n);
 	free(types);
 }
@@ -640,23 +653,26 @@ static size_t retire(const publish *p, const char *old_base, const char *new_bas
 	return c.kept;
 }
 
-/* Retire the old version folder name (a site-ID) into the published one. */
-static void retire_version(publish *p, const char *name, const char *into)
+/* Retire the old version folder name (a site-ID) into the published one;
+ * known: its MANIFEST as read already (NULL: read it). */
+static void retire_version(publish *p, const char *name, const char *into,
+			   const manifest *known)
 {
 	char path[PATH_MAX], file[PATH_MAX];
 	manifest m;
 	mc_err err;
-	int rc;
+	int rc = 0;
 
 	mc_fmt(path, sizeof(path), "%s/%s", p->state, name);
 	manifest_init(&m);
-	rc = manifest_read(path, &m, &err);
+	if (!known)
+		rc = manifest_read(path, &m, &err);
 	if (rc) {
 		note(p, "left %s in place: %s", path, rc < 0 ? err.msg : "it has no MANIFEST");
 		manifest_release(&m);
 		return;
 	}
-	if (!retire(p, path, into, "", &m)) {
+	if (!retire(p, path, into, "", known ? known : &m)) {
 		mc_fmt(file, sizeof(file), "%s/MANIFEST", path);
 		unlink(file);
 		if (rmdir(path))
@@ -692,7 +708,7 @@ static void remove_stale(publish *p)
 				continue;
 			}
 			mc_fmt(into, sizeof(into), "%s/%s", p->state, p->prev_name);
-			retire_version(p, name, into);
+			retire_version(p, name, into, NULL);
 		} else if (p->prev_name[0] && (!strncmp(name, "old-pages-", 10) ||
 					       !strncmp(name, "old-audit-", 10))) {
 			mc_fmt(into, sizeof(into), "%s/%s/%.5s", p->state, p->prev_name, name + 4);
@@ -1717,8 +1733,9 @@ static int switch_version(publish *p)
 	install_link(p, "audit");
 	install_link(p, "downloads");
 	install_root(p);
+	/* (p->old: its MANIFEST, read under the lock this publish holds) */
 	if (p->prev_name[0])
-		retire_version(p, p->prev_name, p->site);
+		retire_version(p, p->prev_name, p->site, p->old_read ? &p->old : NULL);
 	return 0;
 out:
 	sigprocmask(SIG_SETMASK, &saved, NULL);
@@ -1807,12 +1824,16 @@ static int publish_prepare(publish *p, const char *out)
 		return -1;
 	current_name(p->state, p->prev_name);
 	if (p->prev_name[0]) {
+		int rc;
+
 		p->legacy = 0;
 		mc_fmt(p->prev, sizeof(p->prev), "%s/%s", p->state, p->prev_name);
-		if (manifest_read(p->prev, &p->old, p->err) < 0 ||
+		rc = manifest_read(p->prev, &p->old, p->err);
+		if (rc < 0 ||
 		    rows_read(p->prev, "published.tsv", &p->published, &p->npublished, p->err) ||
 		    rows_read(p->prev, "withdrawn.tsv", &p->withdrawn, &p->nwithdrawn, p->err))
 			return -1;
+		p->old_read = rc == 0;
 		read_changes(p);
 		keys_read(p);
 	} else if (p->legacy) {
