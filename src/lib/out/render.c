@@ -779,15 +779,56 @@ static int render_each(render_run *r, int (*each)(render_run *, size_t, mc_err *
 
 /* ---- pages made before (render_reuse) ---- */
 
+/* A key being made: its bytes gathered and hashed a few kilobytes at a
+ * time (a model's key is hundreds of short strings; hashing each on its
+ * own cost more than the hash). The digest is that of the bytes in order. */
+typedef struct key_hash {
+	sha256_ctx sha;
+	size_t fill;
+	unsigned char buf[4096];
+} key_hash;
+
+static void key_init(key_hash *k)
+{
+	sha256_init(&k->sha);
+	k->fill = 0;
+}
+
+static void key_bytes(key_hash *k, const void *data, size_t len)
+{
+	if (len > sizeof(k->buf) - k->fill) {
+		sha256_update(&k->sha, k->buf, k->fill);
+		k->fill = 0;
+		if (len >= sizeof(k->buf)) {
+			sha256_update(&k->sha, data, len);
+			return;
+		}
+	}
+	memcpy(k->buf + k->fill, data, len);
+	k->fill += len;
+}
+
+static void key_final(key_hash *k, unsigned char digest[32])
+{
+	sha256_update(&k->sha, k->buf, k->fill);
+	sha256_final(&k->sha, digest);
+}
+
+static void key_final_hex(key_hash *k, char hex[65])
+{
+	sha256_update(&k->sha, k->buf, k->fill);
+	sha256_final_hex(&k->sha, hex);
+}
+
 /* Add s to a key, told apart from the next string and from NULL. */
-static void key_str(sha256_ctx *h, const char *s)
+static void key_str(key_hash *h, const char *s)
 {
 	if (!s) {
-		sha256_update(h, "n", 1);
+		key_bytes(h, "n", 1);
 		return;
 	}
-	sha256_update(h, "s", 1);
-	sha256_update(h, s, strlen(s) + 1);
+	key_bytes(h, "s", 1);
+	key_bytes(h, s, strlen(s) + 1);
 }
 
 /* What every model's files are made from (render_reuse): this program,
@@ -795,12 +836,12 @@ static void key_str(sha256_ctx *h, const char *s)
 static int global_key(render_run *r, mc_err *err)
 {
 	char exe[65];
-	sha256_ctx h;
+	key_hash h;
 	size_t i;
 
 	if (sha256_file("/proc/self/exe", exe, NULL, err))
 		return -1;
-	sha256_init(&h);
+	key_init(&h);
 	key_str(&h, "modelcat model files 1");
 	key_str(&h, exe);
 	key_str(&h, r->stats->texts_sha);
@@ -810,12 +851,12 @@ static int global_key(render_run *r, mc_err *err)
 	key_str(&h, r->site->base_url);
 	key_str(&h, r->citation);
 	key_str(&h, RENDER_AUDIT_ROOT);
-	sha256_final(&h, r->global_key);
+	key_final(&h, r->global_key);
 	return 0;
 }
 
 /* The model's values and sources, and the files they cite, into a key. */
-static void key_values(render_run *r, const model_view *m, sha256_ctx *h)
+static void key_values(render_run *r, const model_view *m, key_hash *h)
 {
 	size_t k, n = cite_model(&r->cite, m, r->cited);
 	char num[64];
@@ -849,7 +890,7 @@ static void key_values(render_run *r, const model_view *m, sha256_ctx *h)
 }
 
 /* Model i's history and former names, into a key. */
-static void key_history(render_run *r, size_t i, sha256_ctx *h)
+static void key_history(render_run *r, size_t i, key_hash *h)
 {
 	const timeline_model *life = timeline_find(&r->lives, r->names[i]);
 	char *formerly = render_formerly(r->formers, r->nformers, r->names[i]);
@@ -876,11 +917,11 @@ static void key_history(render_run *r, size_t i, sha256_ctx *h)
  * pass makes it, with the model at hand): into r->partial[i]. */
 static void model_key_part(render_run *r, size_t i, const model_view *m)
 {
-	sha256_ctx h;
+	key_hash h;
 	size_t j, k;
 
-	sha256_init(&h);
-	sha256_update(&h, r->global_key, sizeof(r->global_key));
+	key_init(&h);
+	key_bytes(&h, r->global_key, sizeof(r->global_key));
 	key_str(&h, r->names[i]);
 	key_str(&h, r->stems[i]);
 	key_values(r, m, &h);
@@ -898,7 +939,7 @@ static void model_key_part(render_run *r, size_t i, const model_view *m)
 		key_str(&h, NULL);
 		page_release(&p);
 	}
-	sha256_final(&h, r->partial[i]);
+	key_final(&h, r->partial[i]);
 }
 
 /* Model i's index entry, made in r->entries[i] (entry_of[i] = i), or
@@ -981,11 +1022,11 @@ static int model_charts(render_run *r, size_t i, size_t j, page *p, mc_err *err)
  * part its index entry's pass made, and its chart in every language. */
 static int model_key(render_run *r, size_t i, char key[65], mc_err *err)
 {
-	sha256_ctx h;
+	key_hash h;
 	size_t j;
 
-	sha256_init(&h);
-	sha256_update(&h, r->partial[i], sizeof(r->partial[i]));
+	key_init(&h);
+	key_bytes(&h, r->partial[i], sizeof(r->partial[i]));
 	for (j = 0; j < r->nlangs; j++) {
 		page p;
 
@@ -997,7 +1038,7 @@ static int model_key(render_run *r, size_t i, char key[65], mc_err *err)
 		key_str(&h, p.charts);
 		page_release(&p);
 	}
-	sha256_final_hex(&h, key);
+	key_final_hex(&h, key);
 	return 0;
 }
 
