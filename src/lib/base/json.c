@@ -100,7 +100,7 @@ static const char *read_string(const char *p, sbuf *out)
 }
 
 /* Where pair i's key and value start in a json_flat's block while it is
- * read (the block may move as it grows). */
+ * read: the pairs point into the block once it is whole. */
 typedef struct pair_at {
 	size_t key, value;
 } pair_at;
