@@ -528,10 +528,11 @@ typedef struct retire_ctx {
 	size_t kept;                 /* files left in place */
 } retire_ctx;
 
-/* Remove the regular file rel of the old folder when modelcat wrote it:
- * 1 removed (or gone), 0 not modelcat's. With dirfd (not AT_FDCWD), the
- * open folder that holds it as name: removed by that one name, not by a
- * walk of the whole path (a version is hundreds of thousands of files). */
+/* Remove the regular file rel of the old folder when modelcat wrote it,
+ * as name relative to dirfd (unlinkat(): the open folder that holds it
+ * and its one name, not a walk of the whole path for each of a version's
+ * hundreds of thousands of files; or AT_FDCWD and its path): 1 removed
+ * (or gone), 0 not modelcat's. */
 static int retire_mine(const retire_ctx *c, const char *rel, int dirfd, const char *name)
 {
 	char path[PATH_MAX];
@@ -539,12 +540,7 @@ static int retire_mine(const retire_ctx *c, const char *rel, int dirfd, const ch
 	mc_fmt(path, sizeof(path), "%s%s", c->prefix, rel);
 	if (!manifest_find(c->mine, path))
 		return 0;
-	if (dirfd != AT_FDCWD) {
-		unlinkat(dirfd, name, 0);
-		return 1;
-	}
-	mc_fmt(path, sizeof(path), "%s/%s", c->old_base, rel);
-	unlink(path);
+	unlinkat(dirfd, name, 0);
 	return 1;
 }
 
@@ -560,7 +556,7 @@ static void retire_file(retire_ctx *c, const char *rel, const struct stat *st)
 
 	mc_fmt(from, sizeof(from), "%s/%s", c->old_base, rel);
 	mc_fmt(to, sizeof(to), "%s/%s", c->new_base, rel);
-	if (S_ISREG(st->st_mode) && retire_mine(c, rel, AT_FDCWD, NULL))
+	if (S_ISREG(st->st_mode) && retire_mine(c, rel, AT_FDCWD, from))
 		return;
 	if (c->blocked) {
 		c->kept++;
@@ -613,7 +609,8 @@ static void retire_dir(retire_ctx *c, const char *rel)
 		mc_fmt(path, sizeof(path), "%s/%s", c->old_base, sub);
 		if (!*rel && !strcmp(names[i], "MANIFEST"))
 			continue;
-		if (types[i] == DT_REG && retire_mine(c, sub, dirfd, names[i]))
+		if (types[i] == DT_REG &&
+		    retire_mine(c, sub, dirfd, dirfd == AT_FDCWD ? path : names[i]))
 			continue;   /* (most of a version: no lstat() for them) */
 		if (lstat(path, &st))
 			continue;
