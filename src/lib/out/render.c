@@ -794,11 +794,17 @@ static void key_init(key_hash *k)
 	k->fill = 0;
 }
 
+/* Hash what the buffer holds. */
+static void key_flush(key_hash *k)
+{
+	sha256_update(&k->sha, k->buf, k->fill);
+	k->fill = 0;
+}
+
 static void key_bytes(key_hash *k, const void *data, size_t len)
 {
 	if (len > sizeof(k->buf) - k->fill) {
-		sha256_update(&k->sha, k->buf, k->fill);
-		k->fill = 0;
+		key_flush(k);
 		if (len >= sizeof(k->buf)) {
 			sha256_update(&k->sha, data, len);
 			return;
@@ -810,13 +816,13 @@ static void key_bytes(key_hash *k, const void *data, size_t len)
 
 static void key_final(key_hash *k, unsigned char digest[32])
 {
-	sha256_update(&k->sha, k->buf, k->fill);
+	key_flush(k);
 	sha256_final(&k->sha, digest);
 }
 
 static void key_final_hex(key_hash *k, char hex[65])
 {
-	sha256_update(&k->sha, k->buf, k->fill);
+	key_flush(k);
 	sha256_final_hex(&k->sha, hex);
 }
 
