@@ -71,6 +71,18 @@ check_eq "migrations were not applied twice" "$(sql 'SELECT count(*) FROM schema
 check_eq "the export still answers for the later date" \
 	"$(mc export --source notable_ai_models --as-of 2024-07-20 | wc -l)" "$(wc -l <"$TMP/gz.csv")"
 
+# a plain file of several MiB (read on a thread of its own when its hash
+# alone tells that nothing changed): the same content found, its hash the
+# file's own
+big="$TMP/all_ai_models.csv"
+python3 -c 'import sys, zipfile; sys.stdout.buffer.write(zipfile.ZipFile(sys.argv[1]).read("all_ai_models.csv"))' "$TOP/tests/data/bundle/2025-11-01.zip" >"$big"
+check_status "a 6 MB plain export ingests" 0 mc --db "$TMP/big.db" ingest --as-of 2025-11-01 "all_ai_models=$big"
+check_status "and again, the same content, a day later" 0 mc --db "$TMP/big.db" ingest --as-of 2025-11-02 "all_ai_models=$big"
+check_grep "it says no change" "same content as its previous snapshot; no change" "$TMP/out"
+check_eq "both snapshots hold the file's SHA-256 and size" \
+	"$(sqlite3 "$TMP/big.db" "SELECT group_concat(sha256 || ' ' || bytes || ' ' || unchanged, ',') FROM (SELECT * FROM snapshot_export ORDER BY id)")" \
+	"$(sha256sum <"$big" | cut -d' ' -f1) $(wc -c <"$big" | tr -d ' ') 0,$(sha256sum <"$big" | cut -d' ' -f1) $(wc -c <"$big" | tr -d ' ') 1"
+
 # an older snapshot after a newer one is refused, catalogue untouched
 cp "$MODELCAT_DB" "$TMP/before.db"
 check_status "an older snapshot after a newer one exits 3" 3 \

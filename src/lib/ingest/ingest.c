@@ -78,7 +78,7 @@ static int feed_and_hash(ingest_ctx *ctx, load_sink *ls, ingest_sink *out, mc_er
 	if (rc < 0)
 		return -1;
 	if (rc == 1 && !hashing_size_differs(ls->file, previous_bytes)) {
-		if (input_file_sha256(ls->file, ls->sha, &ls->bytes, err))
+		if (input_file_sha256_ahead(ls->file, ls->sha, &ls->bytes, err))
 			return -1;
 	} else {
 		hashing = hashing_start(&h, ls->file) == 0;

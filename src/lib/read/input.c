@@ -2,6 +2,7 @@
  * memory buffer go to inflate without a cast. */
 #define ZLIB_CONST
 #include "read/input.h"
+#include "read/ahead.h"
 #include "base/sha256.h"
 #include "base/util.h"
 
@@ -52,6 +53,8 @@ struct input {
 					 INPUT_UNBOUNDED */
 	unsigned char *rawbuf;        /* block for raw bytes read from the
 					 file; owned; NULL for memory */
+	ahead *ahead;                 /* the file read on a thread of its own
+					 (input_read_ahead), or NULL */
 	const unsigned char *raw;     /* raw bytes read but not yet used (in
 					 rawbuf or mem) */
 	size_t raw_len;               /* number of bytes at raw */
@@ -134,6 +137,13 @@ static int raw_fill(input *in)
 			want = (size_t)in->raw_left;
 		in->raw = in->mem + in->pos;
 		got = want;
+		in->pos += got;
+	} else if (in->ahead) {
+		int error = 0;
+		int rc = ahead_next(in->ahead, &in->raw, &got, &error);
+
+		if (rc < 0)
+			return fail(in, "read error: %s", strerror(error));
 		in->pos += got;
 	} else {
 		want = INPUT_BLOCK;
@@ -829,6 +839,19 @@ const char *input_name(const input *in)
 	return in->name;
 }
 
+int input_read_ahead(input *in)
+{
+	struct stat st;
+
+	if (in->ahead || in->failed || in->fd < 0 || in->format != INPUT_PLAIN || in->raw_eof)
+		return 0;
+	/* a file of a few blocks is read sooner than a thread starts */
+	if (fstat(in->fd, &st) || !S_ISREG(st.st_mode) || st.st_size < 4 * (off_t)AHEAD_BLOCK)
+		return 0;
+	in->ahead = ahead_start(in->fd);
+	return in->ahead != NULL;
+}
+
 enum input_format input_format(const input *in)
 {
 	return in->format;
@@ -865,6 +888,7 @@ void input_free(input *in)
 		return;
 	if (in->zs_live)
 		inflateEnd(&in->zs);
+	ahead_stop(in->ahead);
 	if (in->fd >= 0)
 		close(in->fd);
 	free(in->rawbuf);
@@ -933,13 +957,18 @@ out:
 	return rc;
 }
 
-int input_file_sha256(const char *path, char hex[65], unsigned long long *bytes, mc_err *err)
+/* input_file_sha256() and input_file_sha256_ahead(), the file read on a
+ * thread of its own when read_ahead is set. */
+static int file_sha256(const char *path, int read_ahead, char hex[65], unsigned long long *bytes,
+		       mc_err *err)
 {
 	input *in = NULL;
 	int rc, bundle;
 
 	if (input_open(&in, path, err))
 		return -1;
+	if (read_ahead)
+		input_read_ahead(in);
 	/* a bundle is the zip as it is */
 	bundle = input_bundle(in);
 	if (bundle) {
@@ -949,6 +978,17 @@ int input_file_sha256(const char *path, char hex[65], unsigned long long *bytes,
 	rc = input_sha256(in, 0, hex, bytes, err);
 	input_free(in);
 	return rc;
+}
+
+int input_file_sha256(const char *path, char hex[65], unsigned long long *bytes, mc_err *err)
+{
+	return file_sha256(path, 0, hex, bytes, err);
+}
+
+int input_file_sha256_ahead(const char *path, char hex[65], unsigned long long *bytes,
+			    mc_err *err)
+{
+	return file_sha256(path, 1, hex, bytes, err);
 }
 
 int input_bundle(const input *in)

@@ -123,6 +123,12 @@ const char *input_csv_name(const input *in, unsigned i);
 /* The path or name given at open. */
 const char *input_name(const input *in);
 
+/* Read a plain file (not gzip, not zip) of 1 MiB or more on a thread of
+ * its own from here on (read/ahead.h), for a reader whose own
+ * work is about as quick as the reading: 1 started, 0 not (another
+ * format, a small file, no thread; the reading goes on as before). */
+int input_read_ahead(input *in);
+
 /* The detected format. */
 enum input_format input_format(const input *in);
 
@@ -148,6 +154,11 @@ int input_sha256(input *in, unsigned long long max_bytes, char hex[65],
 /* input_sha256() of the whole file at path, opened and closed here; for a
  * bundle, the SHA-256 and size of the zip file itself. */
 int input_file_sha256(const char *path, char hex[65], unsigned long long *bytes, mc_err *err);
+/* The same with a plain file of 1 MiB or more read on a thread of its own
+ * (read/ahead.h): for a caller that waits for the hash while the other
+ * core is free (a hash beside other work is no faster so). */
+int input_file_sha256_ahead(const char *path, char hex[65], unsigned long long *bytes,
+			    mc_err *err);
 
 /*
  * The cap on inflated content: $MODELCAT_MAX_INFLATED when set (digits,
