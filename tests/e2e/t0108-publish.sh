@@ -290,6 +290,18 @@ check "the old one, whose files cannot be told modelcat's, is left in place" \
 	test -f "$N/.modelcat/$was/pages/en/index.html"
 check_grep "and the log says why" "left .*$was in place: it has no MANIFEST" "$TMP/err"
 
+# ---- a published version whose MANIFEST is damaged: refused, nothing changed ----
+D=$TMP/badmanifest
+check_status "publish into a folder of its own" 0 mc publish --out "$D"
+was=$(readlink "$D/.modelcat/current")
+printf 'not a line of a manifest\n' >>"$D/.modelcat/$was/MANIFEST"
+ls -R "$D" >"$TMP/bad.before"
+check_status "publish again over a damaged MANIFEST fails (exit 3)" 3 mc publish --out "$D"
+check_grep "naming the file and the line" "$was/MANIFEST: not a manifest line: not a line of a manifest" "$TMP/err"
+check_eq "the published version is still the one" "$(readlink "$D/.modelcat/current")" "$was"
+ls -R "$D" >"$TMP/bad.after"
+check "nothing was added or removed (no build folder left)" cmp -s "$TMP/bad.before" "$TMP/bad.after"
+
 # ---- DIR/pages a symbolic link that is not modelcat's ----
 mkdir -p "$TMP/q/elsewhere"
 ln -s elsewhere "$TMP/q/pages"

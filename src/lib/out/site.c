@@ -218,8 +218,9 @@ static int manifest_read(const char *root, manifest *m, mc_err *err)
 	}
 	for (line = strtok_r(text.data, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		if (strlen(line) < 67 || line[64] != ' ' || line[65] != ' ') {
-			sbuf_release(&text);
-			return mc_error(err, "%s: not a manifest line: %.40s", path, line);
+			mc_error(err, "%s: not a manifest line: %.40s", path, line);
+			sbuf_release(&text);   /* (after: line is in it) */
+			return -1;
 		}
 		line[64] = '\0';
 		manifest_add(m, line + 66, line);
