@@ -112,6 +112,28 @@ check_eq "nothing else is left of it" "$(find "$P/.modelcat/site-1-1" ! -type d 
 check_eq "the user's style.css is the published one" "$(cat "$P/pages/style.css")" "body{}"
 rm -r "$P/.modelcat/site-1-1" "$P/pages/late.txt"
 
+# ---- the same, a file left in place in each folder of the old version ----
+# (its folders are retired on two threads: what either leaves in place
+# keeps the old version's MANIFEST)
+cur=$(readlink "$P/.modelcat/current")
+dirs=$(cd "$P/.modelcat/$cur" && find . -mindepth 2 -maxdepth 3 -type f | sed 's|^\./||; s|/[^/]*$||' | sort -u)
+check "the version has files in folders (audit, pages/en...)" test "$(echo $dirs | wc -w)" -ge 3
+for dir in $dirs; do
+	cur=$(readlink "$P/.modelcat/current")
+	cp -al "$P/.modelcat/$cur" "$P/.modelcat/site-1-2"
+	file=$(cd "$P/.modelcat/site-1-2" && find "$dir" -maxdepth 1 -type f | sort | head -n 1)
+	rm "$P/.modelcat/site-1-2/$file"
+	echo "a file of my own" >"$P/.modelcat/site-1-2/$file"
+	grep -vF "  $file" "$P/.modelcat/$cur/MANIFEST" >"$P/.modelcat/site-1-2/MANIFEST.new"
+	mv "$P/.modelcat/site-1-2/MANIFEST.new" "$P/.modelcat/site-1-2/MANIFEST"
+	check_status "publish retires an old version with its own $file" 0 publish
+	check_grep "a log line says $file is left in place" "left .*site-1-2/$file in place" "$TMP/err"
+	check_eq "it and the old version's MANIFEST are all that is left of it ($dir)" \
+		"$(cd "$P/.modelcat/site-1-2" && find . ! -type d | sort | paste -sd' ' -)" "./MANIFEST ./$file"
+	check "the published $file is not the one left" test "$(cat "$P/.modelcat/current/$file")" != "a file of my own"
+	rm -r "$P/.modelcat/site-1-2"
+done
+
 # ---- a second run the same day ----
 check_status "a second run the same day (exit 0)" 0 run --source "notable_ai_models=$second"
 # the new snapshot's audit, and the one before it (it links the new one as next)

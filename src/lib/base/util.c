@@ -416,3 +416,18 @@ bad:
 		*bad_offset = i;
 	return 0;
 }
+
+int mc_thread_start(pthread_t *thread, void *(*fn)(void *), void *arg)
+{
+	sigset_t block, was;
+	int failed;
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &block, &was);
+	failed = pthread_create(thread, NULL, fn, arg);
+	pthread_sigmask(SIG_SETMASK, &was, NULL);
+	return failed ? -1 : 0;
+}

@@ -10,6 +10,7 @@
 #ifndef MODELCAT_UTIL_H
 #define MODELCAT_UTIL_H
 
+#include <pthread.h>
 #include <stddef.h>
 #include <stdarg.h>
 #include <string.h>
@@ -109,6 +110,11 @@ void mc_cleanup_add(const char *path);
 void mc_cleanup_remove(const char *path);
 /* Remove the registered files now (async-signal-safe). */
 void mc_cleanup_run(void);
+
+/* Start a thread running fn(arg) that leaves SIGINT, SIGTERM and SIGHUP
+ * to the calling thread (its handler cleans up, and the other threads
+ * find that out by their next file): 0, or -1 when none started. */
+int mc_thread_start(pthread_t *thread, void *(*fn)(void *), void *arg);
 
 /* Remove a database file and its SQLite journals (-journal, -wal, -shm),
  * the journals first: a process killed in between leaves the database

@@ -713,9 +713,6 @@ static size_t render_threads(const render_run *r)
  * does its share then). */
 static int worker_start(render_worker *w, const render_run *r, model_queue *q)
 {
-	sigset_t block, was;
-	int failed;
-
 	memset(w, 0, sizeof(*w));
 	if (catalogue_open(&w->cat, r->cat->path, NULL, CATALOGUE_READONLY, &w->err))
 		return -1;
@@ -729,14 +726,7 @@ static int worker_start(render_worker *w, const render_run *r, model_queue *q)
 	/* SIGINT, SIGTERM and SIGHUP go to the calling thread only: its
 	 * handler removes the version being built (site_signal_cleanup()),
 	 * whose file_out then refuses the workers' files, so they stop */
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGHUP);
-	pthread_sigmask(SIG_BLOCK, &block, &was);
-	failed = pthread_create(&w->thread, NULL, worker_main, w);
-	pthread_sigmask(SIG_SETMASK, &was, NULL);
-	if (failed) {
+	if (mc_thread_start(&w->thread, worker_main, w)) {
 		free(w->run.cited);
 		catalogue_close(&w->cat);
 		return -1;
@@ -1431,6 +1421,11 @@ int render_all(catalogue *cat, const char *as_of, const char *outdir, const rend
 	if (render_redirects(&r, err) || render_hardware_pages(&r, err))
 		goto out;
 	stats->languages = r.nlangs;
+	if (site && site->keep_names) {
+		stats->names = r.names;   /* (the entries that point into them are freed) */
+		stats->nnames = r.nnames;
+		r.names = NULL;
+	}
 	rc = 0;
 out:
 	render_run_release(&r);

@@ -65,6 +65,11 @@ typedef struct render_stats {
 	char texts_sha[65];          /* SHA-256 of every language's page texts */
 	size_t cards;                /* hardware pages, per language */
 	size_t hardware_files;       /* their files and the hardware indexes' */
+	/* the models on record, as query_models() gives them, when the
+	   render_site asked for them (keep_names); the caller frees them
+	   (mc_free_strings) */
+	char **names;
+	size_t nnames;
 } render_stats;
 
 /* The words of the site's frame (frame.h) in one language, from its page
@@ -135,6 +140,8 @@ typedef struct render_site {
 	const file_out *out;
 	/* pages made before (NULL: every page is made) */
 	const render_reuse *reuse;
+	/* 1: the models on record are handed over in render_stats.names */
+	int keep_names;
 } render_site;
 
 /*

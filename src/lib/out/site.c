@@ -279,6 +279,14 @@ typedef struct publish {
 	int legacy;                  /* DIR/pages or DIR/audit are folders of their own */
 	manifest old;                /* the published version's manifest */
 	int old_read;                /* 1: old is its MANIFEST (0: it has none) */
+	/* old and prev_keys are read on a thread of their own while the
+	   catalogue is read (old_start()); old_wait() before either is used */
+	pthread_t old_thread;
+	int old_live;                /* old_thread is running or not joined */
+	int old_rc;                  /* manifest_read()'s: 0, 1 none, -1 */
+	mc_err old_err;              /* its failure */
+	atomic_int old_ready;        /* old_rc and old_err are final */
+	pthread_mutex_t old_lock;    /* the join */
 	manifest now;                /* the new one's */
 	pthread_mutex_t lock;        /* now and stats, for put_file() */
 	file_out files;              /* the pages' and downloads' way out (put_file) */
@@ -527,7 +535,109 @@ typedef struct retire_ctx {
 	int blocked;                 /* the new version has a non-folder where this
 					folder is: nothing is moved under it */
 	size_t kept;                 /* files left in place */
+	atomic_int *helping;         /* 1 while a second thread retires a folder */
 } retire_ctx;
+
+/* A folder found in the folder being retired. */
+typedef struct retire_sub {
+	char *sub;                   /* its path, relative; owned */
+	int made;                    /* its twin in the new version was made for it */
+	int blocked;                 /* retire_ctx.blocked for it */
+} retire_sub;
+
+/*
+ * The folders found in one folder, retired by the thread that found them
+ * and by a second one while it is free, each taking the next not taken:
+ * the kernel removes the files of two folders at once faster than one
+ * after the other, and a version is mostly three folders of a file or two
+ * a model (the two languages' pages, the downloads).
+ */
+typedef struct retire_list {
+	retire_ctx base;             /* the finder's, as it was */
+	retire_sub *subs;
+	size_t n;
+	atomic_size_t next;          /* the next folder not taken */
+} retire_list;
+
+/* The second thread on a list, and what it left in place. */
+typedef struct retire_helper {
+	retire_list *list;
+	size_t kept;
+	pthread_t thread;
+} retire_helper;
+
+static void retire_dir(retire_ctx *c, const char *rel);
+
+/* Retire folder i of l, then remove it (and its twin made for it). */
+static void retire_one(const retire_list *l, size_t i, size_t *kept)
+{
+	const retire_sub *s = &l->subs[i];
+	retire_ctx c = l->base;
+	char path[PATH_MAX];
+
+	c.blocked = s->blocked;
+	c.kept = 0;
+	retire_dir(&c, s->sub);
+	mc_fmt(path, sizeof(path), "%s/%s", c.old_base, s->sub);
+	rmdir(path);
+	if (s->made) {
+		mc_fmt(path, sizeof(path), "%s/%s", c.new_base, s->sub);
+		rmdir(path);
+	}
+	*kept += c.kept;
+}
+
+static void *retire_help(void *arg)
+{
+	retire_helper *h = arg;
+	retire_list *l = h->list;
+	size_t i;
+
+	while ((i = atomic_fetch_add(&l->next, 1)) < l->n)
+		retire_one(l, i, &h->kept);
+	atomic_store(l->base.helping, 0);
+	return NULL;
+}
+
+/* Retire the folders subs[0..n) c found (and free them): on this thread,
+ * and on a second one whenever none is at work and two or more are left. */
+static void retire_subs(retire_ctx *c, retire_sub *subs, size_t n)
+{
+	retire_list l;
+	retire_helper **helpers = NULL;
+	size_t nhelpers = 0, cap = 0, i;
+
+	l.base = *c;
+	l.subs = subs;
+	l.n = n;
+	atomic_init(&l.next, 0);
+	for (;;) {
+		if (c->helping && atomic_load(&l.next) + 1 < n && !atomic_exchange(c->helping, 1)) {
+			retire_helper *h = xcalloc(1, sizeof(*h));
+
+			h->list = &l;
+			if (mc_thread_start(&h->thread, retire_help, h)) {
+				atomic_store(c->helping, 0);
+				free(h);
+			} else {
+				helpers = xgrow(helpers, &cap, nhelpers + 1, sizeof(*helpers));
+				helpers[nhelpers++] = h;
+			}
+		}
+		if ((i = atomic_fetch_add(&l.next, 1)) >= n)
+			break;
+		retire_one(&l, i, &c->kept);
+	}
+	for (i = 0; i < nhelpers; i++) {   /* before the caller removes the folder */
+		pthread_join(helpers[i]->thread, NULL);
+		c->kept += helpers[i]->kept;
+		free(helpers[i]);
+	}
+	free(helpers);
+	for (i = 0; i < n; i++)
+		free(subs[i].sub);
+	free(subs);
+}
 
 /* Remove the regular file rel of the old folder when modelcat wrote it,
  * as name relative to dirfd (unlinkat(): the open folder that holds it
@@ -593,7 +703,8 @@ static void retire_dir(retire_ctx *c, const char *rel)
 {
 	char path[PATH_MAX], sub[PATH_MAX], to[PATH_MAX];
 	unsigned char *types;
-	size_t n, i;
+	size_t n, i, nsubs = 0, subs_cap = 0;
+	retire_sub *subs = NULL;
 	char **names;
 	int dirfd;
 
@@ -603,8 +714,8 @@ static void retire_dir(retire_ctx *c, const char *rel)
 	if (dirfd < 0)
 		dirfd = AT_FDCWD;
 	for (i = 0; i < n; i++) {
-		struct stat st;
-		int made = 0;
+		struct stat st, nst;
+		retire_sub *s;
 
 		mc_fmt(sub, sizeof(sub), "%s%s%s", rel, *rel ? "/" : "", names[i]);
 		mc_fmt(path, sizeof(path), "%s/%s", c->old_base, sub);
@@ -619,34 +730,31 @@ static void retire_dir(retire_ctx *c, const char *rel)
 			retire_file(c, sub, &st);
 			continue;
 		}
+		/* a folder: after the files (retire_subs()) */
 		mc_fmt(to, sizeof(to), "%s/%s", c->new_base, sub);
-		{
-			struct stat nst;
-			int was_blocked = c->blocked;
-
-			made = !c->blocked && !mkdir(to, st.st_mode & 07777);
-			/* never move anything through a symbolic link (or into a file) */
-			if (!made && (lstat(to, &nst) || !S_ISDIR(nst.st_mode)))
-				c->blocked = 1;
-			retire_dir(c, sub);
-			c->blocked = was_blocked;
-		}
-		rmdir(path);
-		if (made)
-			rmdir(to);
+		subs = xgrow(subs, &subs_cap, nsubs + 1, sizeof(*subs));
+		s = &subs[nsubs++];
+		s->sub = xstrdup(sub);
+		s->made = !c->blocked && !mkdir(to, st.st_mode & 07777);
+		/* never move anything through a symbolic link (or into a file) */
+		s->blocked = c->blocked ||
+			     (!s->made && (lstat(to, &nst) || !S_ISDIR(nst.st_mode)));
 	}
 	if (dirfd != AT_FDCWD)
 		close(dirfd);
 	mc_free_strings(names, n);
 	free(types);
+	retire_subs(c, subs, nsubs);
 }
 
 /* Retire old_base into new_base; 0 when nothing was left in it. */
 static size_t retire(const publish *p, const char *old_base, const char *new_base,
 		     const char *prefix, const manifest *mine)
 {
-	retire_ctx c = { p, old_base, new_base, prefix, mine, 0, 0 };
+	atomic_int helping;
+	retire_ctx c = { p, old_base, new_base, prefix, mine, 0, 0, &helping };
 
+	atomic_init(&helping, 0);
 	retire_dir(&c, "");
 	return c.kept;
 }
@@ -682,6 +790,58 @@ static void retire_version(publish *p, const char *name, const char *into,
 	manifest_release(&m);
 }
 
+/* ---- the published version's manifest and keys, read beside ---- */
+
+static void keys_read(publish *p);
+
+static void old_read_all(publish *p)
+{
+	p->old_rc = manifest_read(p->prev, &p->old, &p->old_err);
+	keys_read(p);
+}
+
+static void *old_main(void *arg)
+{
+	old_read_all(arg);
+	return NULL;
+}
+
+/* Read the published version's MANIFEST (333,783 lines at the bench's
+ * size, a third of a second) and keys.tsv on a thread of their own, so
+ * the catalogue is read meanwhile; on this thread when none starts. */
+static void old_start(publish *p)
+{
+	p->old_live = !mc_thread_start(&p->old_thread, old_main, p);
+	if (!p->old_live) {
+		old_read_all(p);
+		p->old_read = p->old_rc == 0;
+		atomic_store(&p->old_ready, 1);
+	}
+}
+
+/* Wait for old_start()'s reading (any thread may ask; the first joins):
+ * 0 with p->old and p->prev_keys read, or -1 (err, when not NULL) when
+ * the manifest could not be read. Nothing was started: 0. */
+static int old_wait(publish *p, mc_err *err)
+{
+	if (!atomic_load(&p->old_ready)) {
+		pthread_mutex_lock(&p->old_lock);
+		if (p->old_live) {
+			pthread_join(p->old_thread, NULL);
+			p->old_live = 0;
+			p->old_read = p->old_rc == 0;
+		}
+		atomic_store(&p->old_ready, 1);
+		pthread_mutex_unlock(&p->old_lock);
+	}
+	if (p->old_rc < 0) {
+		if (err)
+			*err = p->old_err;
+		return -1;
+	}
+	return 0;
+}
+
 /* Under the lock, before building: what killed publishes left (build
  * folders, links being made) and old versions not yet removed. */
 static void remove_stale(publish *p)
@@ -708,7 +868,8 @@ static void remove_stale(publish *p)
 			mc_fmt(into, sizeof(into), "%s/%s", p->state, p->prev_name);
 			retire_version(p, name, into, NULL);
 		} else if (p->prev_name[0] && (!strncmp(name, "old-pages-", 10) ||
-					       !strncmp(name, "old-audit-", 10))) {
+					       !strncmp(name, "old-audit-", 10)) &&
+			   !old_wait(p, NULL)) {
 			mc_fmt(into, sizeof(into), "%s/%s/%.5s", p->state, p->prev_name, name + 4);
 			if (!retire(p, path, into, name[4] == 'p' ? "pages/" : "audit/", &p->old))
 				rmdir(path);
@@ -765,20 +926,24 @@ static int has_page(void *arg, const char *name)
 	return strmap_find(&p->models, name, strlen(name)) != NULL;
 }
 
-/* The models on record (they have pages) into p->models; the volatile
- * fields of the column map, and their hash into p->models_sha. */
-static int models_load(publish *p)
+/* The models on record (they have pages) into p->models: names[0..n),
+ * which render_all() read (render_stats.names), taken and freed; the
+ * volatile fields of the column map, and their hash into
+ * p->models_sha. */
+static int models_load(publish *p, char **names, size_t n)
 {
-	char **names = NULL, dir[PATH_MAX];
-	size_t n = 0, i;
+	char dir[PATH_MAX];
+	size_t i;
 	sha256_ctx h;
 	colmap map;
 	int added;
 
 	memset(&map, 0, sizeof(map));
 	paths_data_file(dir, sizeof(dir), "pipelines");
-	if (colmap_load(&map, dir, p->err))
+	if (colmap_load(&map, dir, p->err)) {
+		mc_free_strings(names, n);
 		return -1;
+	}
 	sha256_init(&h);
 	for (i = 0; i < map.nfields; i++) {
 		if (!map.fields[i].is_volatile)
@@ -790,8 +955,6 @@ static int models_load(publish *p)
 	}
 	colmap_release(&map);
 	sha256_update(&h, "\n", 1);
-	if (query_models(p->cat, p->as_of, &names, &n, p->err))
-		return -1;
 	strmap_reserve(&p->models, n);
 	for (i = 0; i < n; i++)
 		strmap_get_or_add(&p->models, names[i], strlen(names[i]), &added);
@@ -1005,12 +1168,14 @@ static int cite_prepare(publish *p)
 	return 0;
 }
 
-static int build_audits(publish *p, site_row *rows)
+static int build_audits(publish *p, site_row *rows, render_stats *rs)
 {
 	size_t i;
 	int rc = 0;
 
-	if (models_load(p))
+	rc = models_load(p, rs->names, rs->nnames);
+	rs->names = NULL;   /* (taken) */
+	if (rc)
 		return -1;
 	for (i = 0; !rc && i < p->nsnaps; i++) {
 		site_row *r = &rows[i];
@@ -1277,6 +1442,8 @@ static int put_file(void *ctx, const char *path, const void *data, size_t len, m
 
 	if (atomic_load(&stopping))
 		return mc_error(err, "%s: stopped by a signal", path);
+	if (old_wait(p, err))
+		return -1;
 	if (strncmp(path, p->build, blen) || path[blen] != '/')
 		return mc_error(err, "%s: not in the version being built", path);
 	rel = path + blen + 1;
@@ -1335,9 +1502,12 @@ static void keys_read(publish *p)
 
 static const char *reuse_prev_key(void *ctx, const char *stem)
 {
-	const publish *p = ctx;
-	const size_t *at = strmap_find(&p->prev_keys, stem, strlen(stem));
+	publish *p = ctx;
+	const size_t *at;
 
+	if (old_wait(p, NULL))
+		return NULL;   /* (the manifest's failure comes with the files) */
+	at = strmap_find(&p->prev_keys, stem, strlen(stem));
 	return at ? p->prev_keyv[*at - 1] : NULL;
 }
 
@@ -1367,6 +1537,8 @@ static int reuse_take(void *ctx, char *const *paths, size_t n, mc_err *err)
 
 	if (atomic_load(&stopping))
 		return mc_error(err, "%s: stopped by a signal", p->build);
+	if (old_wait(p, err))
+		return -1;
 	shas = xcalloc(n + 1, sizeof(*shas));
 	for (i = 0; i < n && rc == 1; i++) {
 		if (strncmp(paths[i], p->build, blen) || paths[i][blen] != '/') {
@@ -1822,18 +1994,13 @@ static int publish_prepare(publish *p, const char *out)
 		return -1;
 	current_name(p->state, p->prev_name);
 	if (p->prev_name[0]) {
-		int rc;
-
 		p->legacy = 0;
 		mc_fmt(p->prev, sizeof(p->prev), "%s/%s", p->state, p->prev_name);
-		rc = manifest_read(p->prev, &p->old, p->err);
-		if (rc < 0 ||
-		    rows_read(p->prev, "published.tsv", &p->published, &p->npublished, p->err) ||
+		if (rows_read(p->prev, "published.tsv", &p->published, &p->npublished, p->err) ||
 		    rows_read(p->prev, "withdrawn.tsv", &p->withdrawn, &p->nwithdrawn, p->err))
 			return -1;
-		p->old_read = rc == 0;
 		read_changes(p);
-		keys_read(p);
+		old_start(p);
 	} else if (p->legacy) {
 		mc_fmt(p->prev, sizeof(p->prev), "%s", p->out);
 	}
@@ -1940,9 +2107,9 @@ static int publish_build(publish *p)
 {
 	static const char *const dirs[] = { "", "/pages", "/audit", "/entries" };
 	site_row *rows = xcalloc(p->nsnaps + 1, sizeof(*rows));
-	render_stats rs;
+	render_stats rs = { 0 };
 	char path[PATH_MAX], downloads[PATH_MAX];
-	render_site site = { p->base_url, &p->downloads, downloads, &p->files, &p->reuse };
+	render_site site = { p->base_url, &p->downloads, downloads, &p->files, &p->reuse, 1 };
 	size_t k;
 	int rc = -1;
 
@@ -1960,8 +2127,9 @@ static int publish_build(publish *p)
 	   entries) */
 	mc_fmt(downloads, sizeof(downloads), "%s/downloads", p->build);
 	mc_fmt(path, sizeof(path), "%s/pages", p->build);
-	if (render_all(p->cat, p->as_of, path, &site, &rs, p->err) || frame_load(p) ||
-	    cite_prepare(p) || build_audits(p, rows) || write_root(p))
+	if (render_all(p->cat, p->as_of, path, &site, &rs, p->err) || old_wait(p, p->err) ||
+	    frame_load(p) ||
+	    cite_prepare(p) || build_audits(p, rows, &rs) || write_root(p))
 		goto out;
 	p->stats->models = rs.models;
 	p->stats->models_made = rs.models - rs.reused;
@@ -2006,6 +2174,7 @@ static int publish_build(publish *p)
 	}
 	rc = 0;
 out:
+	mc_free_strings(rs.names, rs.nnames);   /* (NULL once build_audits() took them) */
 	free(rows);
 	return rc;
 }
@@ -2025,6 +2194,7 @@ int site_publish(catalogue *cat, const char *out, const site_options *o, site_st
 	manifest_init(&p.old);
 	manifest_init(&p.now);
 	pthread_mutex_init(&p.lock, NULL);
+	pthread_mutex_init(&p.old_lock, NULL);
 	p.files.put = put_file;
 	p.files.ctx = &p;
 	p.reuse.prev_key = reuse_prev_key;
@@ -2042,10 +2212,12 @@ int site_publish(catalogue *cat, const char *out, const site_options *o, site_st
 	}
 	rc = 0;
 out:
+	old_wait(&p, NULL);   /* (a failure before the build: joined here) */
 	building_set = 0;
 	manifest_release(&p.old);
 	manifest_release(&p.now);
 	pthread_mutex_destroy(&p.lock);
+	pthread_mutex_destroy(&p.old_lock);
 	strmap_release(&p.models);
 	strmap_release(&p.explained);
 	strmap_release(&p.prev_keys);
