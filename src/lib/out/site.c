@@ -325,6 +325,9 @@ typedef struct publish {
 	size_t nprev_keys, prev_keys_cap;
 	char **keys_now;             /* the new version's keys.tsv lines */
 	size_t nkeys_now, keys_now_cap;
+	struct reuse_dir *dirs;      /* the folders model files are taken
+					from and into, open (reuse_dir_of()) */
+	atomic_size_t ndirs;         /* how many of them are ready */
 	mc_err *err;
 } publish;
 
@@ -1524,14 +1527,77 @@ static void reuse_made(void *ctx, const char *stem, const char *key)
 	pthread_mutex_unlock(&p->lock);
 }
 
+/*
+ * A folder model files are taken from (the published version's) and into
+ * (the build's), both open: a file is then found and linked by its name
+ * in them (fstatat(), linkat()), not by a walk of its whole path, twice,
+ * for each of a version's few hundred thousand files. A publish has a few
+ * (pages/LANG, downloads/models); at most REUSE_DIRS.
+ */
+#define REUSE_DIRS 32
+typedef struct reuse_dir {
+	char rel[128];               /* the folder, relative to a version */
+	int prev;                    /* it in the published version, or -1 */
+	int build;                   /* it in the build, or -1 */
+} reuse_dir;
+
+/* The open folder rel (len bytes) of both versions, opened on first use;
+ * NULL when there is no room, or either cannot be opened (then the files
+ * are made anew). Entries are ready before ndirs counts them, and never
+ * change: readers take no lock. */
+static const reuse_dir *reuse_dir_of(publish *p, const char *rel, size_t len)
+{
+	char path[PATH_MAX];
+	reuse_dir *d = NULL;
+	size_t n = atomic_load(&p->ndirs), i;
+
+	for (i = 0; i < n; i++)
+		if (strlen(p->dirs[i].rel) == len && !memcmp(p->dirs[i].rel, rel, len))
+			return p->dirs[i].prev >= 0 && p->dirs[i].build >= 0 ? &p->dirs[i] : NULL;
+	if (len >= sizeof(d->rel))
+		return NULL;
+	pthread_mutex_lock(&p->lock);
+	n = atomic_load(&p->ndirs);
+	for (i = 0; i < n && !d; i++)   /* another thread's, opened meanwhile */
+		if (strlen(p->dirs[i].rel) == len && !memcmp(p->dirs[i].rel, rel, len))
+			d = &p->dirs[i];
+	if (!d && n < REUSE_DIRS) {
+		if (!p->dirs)
+			p->dirs = xcalloc(REUSE_DIRS, sizeof(*p->dirs));
+		d = &p->dirs[n];
+		memcpy(d->rel, rel, len);
+		d->rel[len] = '\0';
+		mc_fmt(path, sizeof(path), "%s/%s", p->prev, d->rel);
+		d->prev = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		mc_fmt(path, sizeof(path), "%s/%s", p->build, d->rel);
+		d->build = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		atomic_store(&p->ndirs, n + 1);
+	}
+	pthread_mutex_unlock(&p->lock);
+	return d && d->prev >= 0 && d->build >= 0 ? d : NULL;
+}
+
+static void reuse_dirs_close(publish *p)
+{
+	size_t n = atomic_load(&p->ndirs), i;
+
+	for (i = 0; i < n; i++) {
+		if (p->dirs[i].prev >= 0)
+			close(p->dirs[i].prev);
+		if (p->dirs[i].build >= 0)
+			close(p->dirs[i].build);
+	}
+	free(p->dirs);
+}
+
 /* Link paths[0..n) of the build from the published version, all or none,
  * each with the digest its manifest gives it: 1, 0 (it lacks one), -1. */
 static int reuse_take(void *ctx, char *const *paths, size_t n, mc_err *err)
 {
 	publish *p = ctx;
 	size_t blen = strlen(p->build), i;
-	const char **shas;
-	char from[PATH_MAX];
+	const reuse_dir **dirs;
+	const char **shas, **names;
 	struct stat st;
 	int rc = 1;
 
@@ -1539,22 +1605,32 @@ static int reuse_take(void *ctx, char *const *paths, size_t n, mc_err *err)
 		return mc_error(err, "%s: stopped by a signal", p->build);
 	if (old_wait(p, err))
 		return -1;
+	if (!p->prev[0])
+		return 0;
 	shas = xcalloc(n + 1, sizeof(*shas));
+	names = xcalloc(n + 1, sizeof(*names));
+	dirs = xcalloc(n + 1, sizeof(*dirs));
 	for (i = 0; i < n && rc == 1; i++) {
+		const char *rel = paths[i] + blen + 1, *slash;
+
 		if (strncmp(paths[i], p->build, blen) || paths[i][blen] != '/') {
 			rc = mc_error(err, "%s: not in the version being built", paths[i]);
 			break;
 		}
-		if (!(shas[i] = published_file(p, paths[i] + blen + 1, from, &st)))
+		slash = strrchr(rel, '/');
+		names[i] = slash ? slash + 1 : rel;
+		/* (a file at the top, or a folder that cannot be opened: made anew) */
+		if (!slash || !(dirs[i] = reuse_dir_of(p, rel, (size_t)(slash - rel))) ||
+		    !(shas[i] = manifest_find(&p->old, rel)) ||
+		    fstatat(dirs[i]->prev, names[i], &st, AT_SYMLINK_NOFOLLOW) ||
+		    !S_ISREG(st.st_mode))
 			rc = 0;
 	}
-	for (i = 0; rc == 1 && i < n; i++) {
-		mc_fmt(from, sizeof(from), "%s/%s", p->prev, paths[i] + blen + 1);
+	for (i = 0; rc == 1 && i < n; i++)
 		/* (the build is new: nothing is there before) */
-		if (link(from, paths[i]))
-			rc = mc_error(err, "%s: cannot link to %s: %s", paths[i], from,
-				      strerror(errno));
-	}
+		if (linkat(dirs[i]->prev, names[i], dirs[i]->build, names[i], 0))
+			rc = mc_error(err, "%s: cannot link to %s/%s: %s", paths[i], p->prev,
+				      paths[i] + blen + 1, strerror(errno));
 	if (rc == 1) {
 		/* one lock for the model's files: the threads take turns less */
 		pthread_mutex_lock(&p->lock);
@@ -1564,6 +1640,8 @@ static int reuse_take(void *ctx, char *const *paths, size_t n, mc_err *err)
 		pthread_mutex_unlock(&p->lock);
 	}
 	free(shas);
+	free(names);
+	free(dirs);
 	return rc;
 }
 
@@ -2204,6 +2282,7 @@ int site_publish(catalogue *cat, const char *out, const site_options *o, site_st
 	strmap_init(&p.prev_keys);
 	strmap_init(&p.models);
 	strmap_init(&p.explained);
+	atomic_init(&p.ndirs, 0);
 	if (publish_prepare(&p, out) || publish_build(&p) ||
 	    (o->before_switch && o->before_switch(o->arg, err)) || switch_version(&p)) {
 		if (building_set)
@@ -2213,6 +2292,7 @@ int site_publish(catalogue *cat, const char *out, const site_options *o, site_st
 	rc = 0;
 out:
 	old_wait(&p, NULL);   /* (a failure before the build: joined here) */
+	reuse_dirs_close(&p);
 	building_set = 0;
 	manifest_release(&p.old);
 	manifest_release(&p.now);
