@@ -980,8 +980,14 @@ static int collect_entries(render_run *r, mc_err *err)
 {
 	size_t i, downloads = r->site && r->site->downloads_dir ? 1 : 0;
 
-	if (render_each(r, entry_item, downloads + r->nnames, err))
+	if (render_each(r, entry_item, downloads + r->nnames, err)) {
+		/* the entries made before the failure, still where they were
+		   made (entry_of[i] == i; one never made is zeroed) */
+		for (i = 0; i < r->nnames; i++)
+			if (r->entry_of[i] == i)
+				page_index_entry_release(&r->entries[i]);
 		return -1;
+	}
 	for (i = 0; i < r->nnames; i++) {
 		if (r->entry_of[i] == SIZE_MAX)
 			continue;
