@@ -841,12 +841,12 @@ const char *input_name(const input *in)
 
 int input_read_ahead(input *in)
 {
-	struct stat st;
+	unsigned long long size;
 
 	if (in->ahead || in->failed || in->fd < 0 || in->format != INPUT_PLAIN || in->raw_eof)
 		return 0;
 	/* a file of a few blocks is read sooner than a thread starts */
-	if (fstat(in->fd, &st) || !S_ISREG(st.st_mode) || st.st_size < 4 * (off_t)AHEAD_BLOCK)
+	if (input_content_size(in, &size) || size < 4ull * AHEAD_BLOCK)
 		return 0;
 	in->ahead = ahead_start(in->fd);
 	return in->ahead != NULL;
