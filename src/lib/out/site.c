@@ -278,12 +278,12 @@ typedef struct publish {
 	char id[40];                 /* the site's id */
 	int legacy;                  /* DIR/pages or DIR/audit are folders of their own */
 	manifest old;                /* the published version's manifest */
-	int old_read;                /* 1: old is its MANIFEST (0: it has none) */
 	/* old and prev_keys are read on a thread of their own while the
 	   catalogue is read (old_start()); old_wait() before either is used */
 	pthread_t old_thread;
 	int old_live;                /* old_thread is running or not joined */
-	int old_rc;                  /* manifest_read()'s: 0, 1 none, -1 */
+	int old_rc;                  /* manifest_read()'s: 0 old is its MANIFEST,
+					1 it has none, -1 failed */
 	mc_err old_err;              /* its failure */
 	atomic_int old_ready;        /* old_rc and old_err are final */
 	pthread_mutex_t old_lock;    /* the join */
@@ -817,7 +817,6 @@ static void old_start(publish *p)
 	p->old_live = !mc_thread_start(&p->old_thread, old_main, p);
 	if (!p->old_live) {
 		old_read_all(p);
-		p->old_read = p->old_rc == 0;
 		atomic_store(&p->old_ready, 1);
 	}
 }
@@ -832,7 +831,6 @@ static int old_wait(publish *p, mc_err *err)
 		if (p->old_live) {
 			pthread_join(p->old_thread, NULL);
 			p->old_live = 0;
-			p->old_read = p->old_rc == 0;
 		}
 		atomic_store(&p->old_ready, 1);
 		pthread_mutex_unlock(&p->old_lock);
@@ -930,10 +928,9 @@ static int has_page(void *arg, const char *name)
 }
 
 /* The models on record (they have pages) into p->models: names[0..n),
- * which render_all() read (render_stats.names), taken and freed; the
- * volatile fields of the column map, and their hash into
- * p->models_sha. */
-static int models_load(publish *p, char **names, size_t n)
+ * which render_all() read (render_stats.names); the volatile fields of
+ * the column map, and their hash into p->models_sha. */
+static int models_load(publish *p, char *const *names, size_t n)
 {
 	char dir[PATH_MAX];
 	size_t i;
@@ -943,10 +940,8 @@ static int models_load(publish *p, char **names, size_t n)
 
 	memset(&map, 0, sizeof(map));
 	paths_data_file(dir, sizeof(dir), "pipelines");
-	if (colmap_load(&map, dir, p->err)) {
-		mc_free_strings(names, n);
+	if (colmap_load(&map, dir, p->err))
 		return -1;
-	}
 	sha256_init(&h);
 	for (i = 0; i < map.nfields; i++) {
 		if (!map.fields[i].is_volatile)
@@ -962,7 +957,6 @@ static int models_load(publish *p, char **names, size_t n)
 	for (i = 0; i < n; i++)
 		strmap_get_or_add(&p->models, names[i], strlen(names[i]), &added);
 	sha256_final_hex(&h, p->models_sha);
-	mc_free_strings(names, n);
 	return 0;
 }
 
@@ -1171,14 +1165,12 @@ static int cite_prepare(publish *p)
 	return 0;
 }
 
-static int build_audits(publish *p, site_row *rows, render_stats *rs)
+static int build_audits(publish *p, site_row *rows, const render_stats *rs)
 {
 	size_t i;
 	int rc = 0;
 
-	rc = models_load(p, rs->names, rs->nnames);
-	rs->names = NULL;   /* (taken) */
-	if (rc)
+	if (models_load(p, rs->names, rs->nnames))
 		return -1;
 	for (i = 0; !rc && i < p->nsnaps; i++) {
 		site_row *r = &rows[i];
@@ -1541,6 +1533,17 @@ typedef struct reuse_dir {
 	int build;                   /* it in the build, or -1 */
 } reuse_dir;
 
+/* The entry for rel (len bytes) among the first n, or NULL. */
+static reuse_dir *reuse_dir_find(const publish *p, size_t n, const char *rel, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (strlen(p->dirs[i].rel) == len && !memcmp(p->dirs[i].rel, rel, len))
+			return &p->dirs[i];
+	return NULL;
+}
+
 /* The open folder rel (len bytes) of both versions, opened on first use;
  * NULL when there is no room, or either cannot be opened (then the files
  * are made anew). Entries are ready before ndirs counts them, and never
@@ -1548,32 +1551,27 @@ typedef struct reuse_dir {
 static const reuse_dir *reuse_dir_of(publish *p, const char *rel, size_t len)
 {
 	char path[PATH_MAX];
-	reuse_dir *d = NULL;
-	size_t n = atomic_load(&p->ndirs), i;
+	reuse_dir *d = reuse_dir_find(p, atomic_load(&p->ndirs), rel, len);
+	size_t n;
 
-	for (i = 0; i < n; i++)
-		if (strlen(p->dirs[i].rel) == len && !memcmp(p->dirs[i].rel, rel, len))
-			return p->dirs[i].prev >= 0 && p->dirs[i].build >= 0 ? &p->dirs[i] : NULL;
-	if (len >= sizeof(d->rel))
-		return NULL;
-	pthread_mutex_lock(&p->lock);
-	n = atomic_load(&p->ndirs);
-	for (i = 0; i < n && !d; i++)   /* another thread's, opened meanwhile */
-		if (strlen(p->dirs[i].rel) == len && !memcmp(p->dirs[i].rel, rel, len))
-			d = &p->dirs[i];
-	if (!d && n < REUSE_DIRS) {
-		if (!p->dirs)
-			p->dirs = xcalloc(REUSE_DIRS, sizeof(*p->dirs));
-		d = &p->dirs[n];
-		memcpy(d->rel, rel, len);
-		d->rel[len] = '\0';
-		mc_fmt(path, sizeof(path), "%s/%s", p->prev, d->rel);
-		d->prev = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		mc_fmt(path, sizeof(path), "%s/%s", p->build, d->rel);
-		d->build = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-		atomic_store(&p->ndirs, n + 1);
+	if (!d && len < sizeof(d->rel)) {
+		pthread_mutex_lock(&p->lock);
+		n = atomic_load(&p->ndirs);
+		d = reuse_dir_find(p, n, rel, len);   /* another thread's, opened meanwhile */
+		if (!d && n < REUSE_DIRS) {
+			if (!p->dirs)
+				p->dirs = xcalloc(REUSE_DIRS, sizeof(*p->dirs));
+			d = &p->dirs[n];
+			memcpy(d->rel, rel, len);
+			d->rel[len] = '\0';
+			mc_fmt(path, sizeof(path), "%s/%s", p->prev, d->rel);
+			d->prev = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			mc_fmt(path, sizeof(path), "%s/%s", p->build, d->rel);
+			d->build = open(path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+			atomic_store(&p->ndirs, n + 1);
+		}
+		pthread_mutex_unlock(&p->lock);
 	}
-	pthread_mutex_unlock(&p->lock);
 	return d && d->prev >= 0 && d->build >= 0 ? d : NULL;
 }
 
@@ -1596,8 +1594,11 @@ static int reuse_take(void *ctx, char *const *paths, size_t n, mc_err *err)
 {
 	publish *p = ctx;
 	size_t blen = strlen(p->build), i;
-	const reuse_dir **dirs;
-	const char **shas, **names;
+	struct taken {
+		const reuse_dir *dir;    /* its folder */
+		const char *name;        /* its name there */
+		const char *sha;         /* its digest in the published manifest */
+	} *f;
 	struct stat st;
 	int rc = 1;
 
@@ -1607,9 +1608,7 @@ static int reuse_take(void *ctx, char *const *paths, size_t n, mc_err *err)
 		return -1;
 	if (!p->prev[0])
 		return 0;
-	shas = xcalloc(n + 1, sizeof(*shas));
-	names = xcalloc(n + 1, sizeof(*names));
-	dirs = xcalloc(n + 1, sizeof(*dirs));
+	f = xcalloc(n + 1, sizeof(*f));
 	for (i = 0; i < n && rc == 1; i++) {
 		const char *rel = paths[i] + blen + 1, *slash;
 
@@ -1618,30 +1617,28 @@ static int reuse_take(void *ctx, char *const *paths, size_t n, mc_err *err)
 			break;
 		}
 		slash = strrchr(rel, '/');
-		names[i] = slash ? slash + 1 : rel;
+		f[i].name = slash ? slash + 1 : rel;
 		/* (a file at the top, or a folder that cannot be opened: made anew) */
-		if (!slash || !(dirs[i] = reuse_dir_of(p, rel, (size_t)(slash - rel))) ||
-		    !(shas[i] = manifest_find(&p->old, rel)) ||
-		    fstatat(dirs[i]->prev, names[i], &st, AT_SYMLINK_NOFOLLOW) ||
+		if (!slash || !(f[i].dir = reuse_dir_of(p, rel, (size_t)(slash - rel))) ||
+		    !(f[i].sha = manifest_find(&p->old, rel)) ||
+		    fstatat(f[i].dir->prev, f[i].name, &st, AT_SYMLINK_NOFOLLOW) ||
 		    !S_ISREG(st.st_mode))
 			rc = 0;
 	}
 	for (i = 0; rc == 1 && i < n; i++)
 		/* (the build is new: nothing is there before) */
-		if (linkat(dirs[i]->prev, names[i], dirs[i]->build, names[i], 0))
+		if (linkat(f[i].dir->prev, f[i].name, f[i].dir->build, f[i].name, 0))
 			rc = mc_error(err, "%s: cannot link to %s/%s: %s", paths[i], p->prev,
 				      paths[i] + blen + 1, strerror(errno));
 	if (rc == 1) {
 		/* one lock for the model's files: the threads take turns less */
 		pthread_mutex_lock(&p->lock);
 		for (i = 0; i < n; i++)
-			manifest_add(&p->now, paths[i] + blen + 1, shas[i]);
+			manifest_add(&p->now, paths[i] + blen + 1, f[i].sha);
 		p->stats->files += n;
 		pthread_mutex_unlock(&p->lock);
 	}
-	free(shas);
-	free(names);
-	free(dirs);
+	free(f);
 	return rc;
 }
 
@@ -1983,7 +1980,7 @@ static int switch_version(publish *p)
 	install_root(p);
 	/* (p->old: its MANIFEST, read under the lock this publish holds) */
 	if (p->prev_name[0])
-		retire_version(p, p->prev_name, p->site, p->old_read ? &p->old : NULL);
+		retire_version(p, p->prev_name, p->site, !p->old_rc ? &p->old : NULL);
 	return 0;
 out:
 	sigprocmask(SIG_SETMASK, &saved, NULL);
@@ -2252,7 +2249,7 @@ static int publish_build(publish *p)
 	}
 	rc = 0;
 out:
-	mc_free_strings(rs.names, rs.nnames);   /* (NULL once build_audits() took them) */
+	mc_free_strings(rs.names, rs.nnames);
 	free(rows);
 	return rc;
 }
