@@ -1,13 +1,134 @@
 /*
  * xgrow(): an array grown an element at a time keeps every element, has
  * room for what was asked, and is reallocated a logarithmic number of
- * times, not once per element.
+ * times, not once per element. strpool: every copy keeps its bytes while
+ * others are added, short and long, and the pool is empty after release;
+ * strmap's keys, copied into its pool, survive the table's growth.
  */
+#include "base/strmap.h"
 #include "base/util.h"
 #include "unit.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+
+/* The text of copy i: its length varies from 0 to past a block (64 KiB). */
+static size_t pool_text(size_t i, char *buf, size_t cap)
+{
+	size_t len = i % 97 == 96 ? 70000 + i : i % 13 == 0 ? 0 : (i * 7) % 300, k;
+
+	if (len >= cap)
+		len = cap - 1;
+	for (k = 0; k < len; k++)
+		buf[k] = (char)('a' + (i + k) % 26);
+	buf[len] = '\0';
+	return len;
+}
+
+static void check_strpool(void)
+{
+	enum { N = 3000 };
+	static char buf[80000];
+	strpool p;
+	char **copies = calloc(N, sizeof(*copies));
+	size_t i, bad = 0, blocks = 0;
+	char *b;
+
+	memset(&p, 0, sizeof(p));
+	for (i = 0; i < N; i++) {
+		size_t len = pool_text(i, buf, sizeof(buf));
+
+		copies[i] = strpool_add(&p, buf, len);
+		if (strlen(copies[i]) != len)
+			bad++;
+	}
+	for (i = 0; i < N; i++) {
+		pool_text(i, buf, sizeof(buf));
+		bad += strcmp(copies[i], buf) != 0;
+	}
+	CHECK(bad == 0, "%d copies, short, empty and past a block, each as it was (%zu differ)",
+	      N, bad);
+	for (b = p.block; b; memcpy(&b, b, sizeof(b)))
+		blocks++;
+	CHECK(blocks > 1 && blocks < N / 10, "%zu blocks for %d copies", blocks, N);
+	CHECK(strpool_dup(&p, NULL) == NULL && !strcmp(strpool_dup(&p, "x y"), "x y"),
+	      "strpool_dup(): NULL for NULL, else a copy");
+	{
+		strpool q, empty;
+		char *mine = strpool_add(&p, "mine", 4), *theirs[200];
+		size_t before = 0, after = 0, k;
+
+		memset(&q, 0, sizeof(q));
+		memset(&empty, 0, sizeof(empty));
+		for (b = p.block; b; memcpy(&b, b, sizeof(b)))
+			before++;
+		for (i = 0; i < 200; i++) {
+			size_t len = pool_text(i, buf, sizeof(buf));
+
+			theirs[i] = strpool_add(&q, buf, len);
+		}
+		for (k = 0, b = q.block; b; memcpy(&b, b, sizeof(b)))
+			k++;
+		strpool_adopt(&p, &q);
+		for (b = p.block; b; memcpy(&b, b, sizeof(b)))
+			after++;
+		CHECK(!q.block && after == before + k,
+		      "adopted: %zu blocks and %zu make %zu, the other pool empty", before, k, after);
+		CHECK(!strcmp(strpool_add(&p, "next", 4), "next") && !strcmp(mine, "mine"),
+		      "strings added after adopting are kept, and the ones before");
+		for (i = 0, bad = 0; i < 200; i++) {
+			pool_text(i, buf, sizeof(buf));
+			bad += strcmp(theirs[i], buf) != 0;
+		}
+		for (i = 0; i < N; i++) {
+			pool_text(i, buf, sizeof(buf));
+			bad += strcmp(copies[i], buf) != 0;
+		}
+		CHECK(bad == 0, "every copy of both pools as it was (%zu differ)", bad);
+		strpool_adopt(&empty, &p);
+		CHECK(empty.block && !p.block && !strcmp(mine, "mine"),
+		      "an empty pool adopts the whole of another");
+		p = empty;
+	}
+	strpool_release(&p);
+	CHECK(!p.block && !p.used && !p.size, "released: empty");
+	CHECK(!strcmp(strpool_add(&p, "again", 5), "again"), "a released pool is used again");
+	strpool_release(&p);
+	free(copies);
+}
+
+static void check_strmap_keys(void)
+{
+	enum { N = 20000 };
+	char key[32];
+	strmap m;
+	size_t i, bad = 0;
+
+	strmap_init(&m);
+	for (i = 0; i < N; i++) {
+		int added;
+		size_t len = (size_t)snprintf(key, sizeof(key), "key-%zu", i * 31);
+
+		*strmap_get_or_add(&m, key, len, &added) = i + 1;
+		bad += !added;
+	}
+	for (i = 0; i < N; i++) {
+		size_t len = (size_t)snprintf(key, sizeof(key), "key-%zu", i * 31), *v;
+
+		v = strmap_find(&m, key, len);
+		bad += !v || *v != i + 1;
+	}
+	for (i = 0; i < m.cap; i++)
+		if (m.slots[i].key)
+			bad += strlen(m.slots[i].key) != m.slots[i].len ||
+			       strncmp(m.slots[i].key, "key-", 4) != 0;
+	CHECK(bad == 0 && m.count == N, "%d keys found after the table grew (%zu wrong)", N, bad);
+	CHECK(!strmap_find(&m, "key-1", 5), "a key never added is not found");
+	strmap_release(&m);
+	CHECK(!m.count && !m.cap && !m.keys.block, "released: empty");
+}
 
 int main(void)
 {
@@ -47,5 +168,7 @@ int main(void)
 	a = xgrow(NULL, &cap, 1, sizeof(*a));
 	CHECK(a && cap >= 1, "from nothing: an array of %zu", cap);
 	free(a);
+	check_strpool();
+	check_strmap_keys();
 	return unit_done();
 }

@@ -28,14 +28,12 @@ void strmap_init(strmap *map)
 	map->slots = NULL;
 	map->cap = 0;
 	map->count = 0;
+	memset(&map->keys, 0, sizeof(map->keys));
 }
 
 void strmap_release(strmap *map)
 {
-	size_t i;
-
-	for (i = 0; i < map->cap; i++)
-		free(map->slots[i].key);
+	strpool_release(&map->keys);
 	free(map->slots);
 	strmap_init(map);
 }
@@ -104,7 +102,7 @@ size_t *strmap_get_or_add(strmap *map, const char *key, size_t len, int *added)
 	if (added)
 		*added = !e->key;
 	if (!e->key) {
-		e->key = xstrndup(key, len);
+		e->key = strpool_add(&map->keys, key, len);
 		e->len = len;
 		e->hash = (unsigned)h;
 		e->value = 0;

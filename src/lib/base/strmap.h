@@ -1,14 +1,17 @@
 /*
  * strmap: a hash map from byte strings to a size_t, for counting names and
- * looking up identities. Keys are copied; the map owns them.
+ * looking up identities. Keys are copied into the map's own pool of
+ * strings (base/util.h) and freed with it.
  */
 #ifndef MODELCAT_STRMAP_H
 #define MODELCAT_STRMAP_H
 
+#include "base/util.h"
+
 #include <stddef.h>
 
 typedef struct strmap_entry {
-	char *key;        /* owned copy, NUL-terminated; NULL when the slot is free */
+	char *key;        /* the map's copy, NUL-terminated; NULL when the slot is free */
 	size_t len;       /* key length in bytes */
 	size_t value;     /* the caller's value */
 	unsigned hash;    /* the key's hash, low bits: most slots probed are
@@ -19,6 +22,7 @@ typedef struct strmap {
 	strmap_entry *slots;  /* open addressing, linear probing */
 	size_t cap;           /* slots allocated (a power of two, or 0) */
 	size_t count;         /* keys stored */
+	strpool keys;         /* the keys' copies */
 } strmap;
 
 void strmap_init(strmap *map);

@@ -293,6 +293,70 @@ char *xstrndup(const char *s, size_t n)
 	return p;
 }
 
+#define STRPOOL_FIRST 1024
+#define STRPOOL_MOST 65536
+
+char *strpool_add(strpool *p, const char *s, size_t len)
+{
+	char *at;
+
+	if (len + 1 > p->size - p->used) {
+		size_t size = p->size ? p->size * 2 : STRPOOL_FIRST;
+		char *block;
+
+		if (size > STRPOOL_MOST)
+			size = STRPOOL_MOST;
+		if (size < sizeof(block) + len + 1)
+			size = sizeof(block) + len + 1;
+		block = xmalloc(size);
+		memcpy(block, &p->block, sizeof(block));
+		p->block = block;
+		p->used = sizeof(block);
+		p->size = size;
+	}
+	at = p->block + p->used;
+	memcpy(at, s, len);
+	at[len] = '\0';
+	p->used += len + 1;
+	return at;
+}
+
+char *strpool_dup(strpool *p, const char *s)
+{
+	return s ? strpool_add(p, s, strlen(s)) : NULL;
+}
+
+void strpool_adopt(strpool *to, strpool *from)
+{
+	char *oldest = from->block, *before;
+
+	if (!oldest)
+		return;
+	if (!to->block) {
+		*to = *from;
+	} else {       /* from's blocks go behind to's newest, which stays in use */
+		for (memcpy(&before, oldest, sizeof(before)); before;
+		     memcpy(&before, oldest, sizeof(before)))
+			oldest = before;
+		memcpy(&before, to->block, sizeof(before));       /* to's second newest */
+		memcpy(oldest, &before, sizeof(before));
+		memcpy(to->block, &from->block, sizeof(before));
+	}
+	memset(from, 0, sizeof(*from));
+}
+
+void strpool_release(strpool *p)
+{
+	while (p->block) {
+		char *before;
+
+		memcpy(&before, p->block, sizeof(before));
+		free(p->block);
+		p->block = before;
+	}
+	p->used = p->size = 0;
+}
+
 void mc_free_strings(char **v, size_t n)
 {
 	size_t i;

@@ -413,7 +413,7 @@ static xmlDocPtr parse_guarded(const char *data, size_t len, const char *name,
 int xliff_read_memory(const char *data, size_t len, const char *name, xliff_catalogue *out,
 		      mc_err *err)
 {
-	reader r = { name, err, out, { NULL, 0, 0 } };
+	reader r = { .name = name, .err = err, .out = out };
 	xmlDocPtr doc;
 	size_t bad;
 	int rc = -1;
