@@ -921,14 +921,7 @@ int query_models(catalogue *cat, const char *as_of, char ***names, size_t *n, mc
 
 void model_view_release(model_view *m)
 {
-	size_t i;
-
-	for (i = 0; i < m->values.n; i++) {
-		free(m->values.items[i].field);
-		free(m->values.items[i].value);
-		free(m->values.items[i].export);
-		free(m->values.items[i].since);
-	}
+	strpool_release(&m->texts);
 	free(m->values.items);
 	mc_free_strings(m->exports.items, m->exports.n);
 	free(m->name);
@@ -962,6 +955,7 @@ static void split_occurrence(const char *text, sbuf *name, long *occurrence)
 static void merge_values(model_view *m, strmap *seen, const header *h, const json_flat *values,
 			 const char *export_name, const char *since)
 {
+	char *shared_export = NULL, *shared_since = NULL;
 	strmap index;
 	size_t i;
 
@@ -993,10 +987,14 @@ static void merge_values(model_view *m, strmap *seen, const header *h, const jso
 			continue;
 		v = &values->pairs[*at - 1];
 		mv = &m->values.items[m->values.n++];
-		mv->field = xstrdup(h->fields[i]);
-		mv->value = xstrndup(v->value, v->len);
-		mv->export = xstrdup(export_name);
-		mv->since = since ? xstrdup(since) : NULL;
+		mv->field = strpool_add(&m->texts, h->fields[i], len);
+		mv->value = strpool_add(&m->texts, v->value, v->len);
+		if (!shared_export) {   /* one copy for the values of this version */
+			shared_export = strpool_dup(&m->texts, export_name);
+			shared_since = strpool_dup(&m->texts, since);
+		}
+		mv->export = shared_export;
+		mv->since = shared_since;
 	}
 	strmap_release(&index);
 }

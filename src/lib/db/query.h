@@ -177,6 +177,7 @@ typedef struct model_view {
 	char last_updated[11];       /* last snapshot that changed it (any export) */
 	DIFF_LIST(model_value) values;   /* merged by precedence, field order */
 	DIFF_LIST(char *) exports;       /* exports holding it, by precedence */
+	strpool texts;               /* the values' four strings each */
 } model_view;
 
 /*
