@@ -38,7 +38,8 @@ static page_block *add(section *s, page_kind kind, int level, const char *role, 
 	b->kind = kind;
 	b->level = level;
 	b->role = role;
-	b->text = text;
+	b->text = page_strdup(&s->blocks, text);
+	free(text);
 	return b;
 }
 
@@ -227,6 +228,7 @@ static void insert(page *p, section *s)
 	free(s->blocks.blocks);
 	s->blocks.blocks = NULL;
 	s->blocks.n = s->blocks.cap = 0;
+	strpool_adopt(&p->texts, &s->blocks.texts);
 }
 
 int history_page_add(page *p, const timeline_model *life, const model_view *m,

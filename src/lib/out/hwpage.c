@@ -243,14 +243,14 @@ static void add_specs(hwbuild *b, const hwlink_card *card)
 			continue;
 		set_vars(b, pairs);
 		if (expand(b, row->label, &label) == 0)
-			page_add(b->p, PAGE_PAIR, 0, NULL, label.data)->value = xstrdup(value.data);
+			page_add(b->p, PAGE_PAIR, 0, NULL, label.data)->value = page_strdup(b->p, value.data);
 	}
 	sbuf_reset(&value);
 	sbuf_reset(&label);
 	if (card->since[0] && add_date(b, card->since, &value)) {
 		clear_vars(b);
 		if (expand(b, PT_LABEL_LAST_UPDATED, &label) == 0)
-			page_add(b->p, PAGE_PAIR, 0, NULL, label.data)->value = xstrdup(value.data);
+			page_add(b->p, PAGE_PAIR, 0, NULL, label.data)->value = page_strdup(b->p, value.data);
 	}
 	page_add(b->p, PAGE_CLOSE, 0, NULL, NULL);
 	sbuf_release(&value);
@@ -621,7 +621,7 @@ int hwpage_build_index(page *p, const hwlink_day *d, char (*files)[140], const c
 		}
 		sbuf_reset(&s);
 		if (expand(&b, PT_HWP_INDEX_ITEM, &s) == 0)
-			page_add(p, PAGE_LINK, 0, NULL, s.data)->link = xstrdup(files[order[i]]);
+			page_add(p, PAGE_LINK, 0, NULL, s.data)->link = page_strdup(p, files[order[i]]);
 		sbuf_release(&mem);
 	}
 	page_add(p, PAGE_CLOSE, 0, NULL, NULL);

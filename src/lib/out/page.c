@@ -89,13 +89,10 @@ void page_release(page *p)
 	mc_free_strings(p->hardware_links, 2 * p->nhardware_links);
 	free(p->hardware_index);
 	free(p->charts);
-	for (i = 0; i < p->n; i++) {
-		free(p->blocks[i].text);
-		free(p->blocks[i].value);
-		free(p->blocks[i].link);
+	for (i = 0; i < p->n; i++)
 		mc_free_strings(p->blocks[i].item_links, p->blocks[i].nitems);
-	}
 	free(p->blocks);
+	strpool_release(&p->texts);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -124,28 +121,36 @@ int page_safe_url(const char *url)
 
 #define VARS_MAX 32
 
-/* Named values a template is filled in from; the values are owned. */
+/* Named values a template is filled in from. */
 typedef struct vars {
 	const char *name[VARS_MAX];  /* placeholder names (static strings) */
-	char *value[VARS_MAX];       /* their values (owned) */
+	const char *value[VARS_MAX]; /* their values: copies in copies, or the
+					caller's (vars_borrow()) */
 	size_t n;                    /* entries used */
+	strpool copies;              /* the values vars_set() copied */
 } vars;
 
-static void vars_set(vars *v, const char *name, const char *value)
+/* name's value (an empty or missing one is no value) as it is, kept by
+ * the caller while v is used. */
+static void vars_borrow(vars *v, const char *name, const char *value)
 {
 	if (!value || !*value || v->n == VARS_MAX)
 		return;
 	v->name[v->n] = name;
-	v->value[v->n] = xstrdup(value);
+	v->value[v->n] = value;
 	v->n++;
+}
+
+/* name's value, copied. */
+static void vars_set(vars *v, const char *name, const char *value)
+{
+	if (value && *value && v->n < VARS_MAX)
+		vars_borrow(v, name, strpool_dup(&v->copies, value));
 }
 
 static void vars_release(vars *v)
 {
-	size_t i;
-
-	for (i = 0; i < v->n; i++)
-		free(v->value[i]);
+	strpool_release(&v->copies);
 	v->n = 0;
 }
 
@@ -219,15 +224,13 @@ static int expand(builder *b, page_text_id id, sbuf *out)
  * than the page's placeholders: 0, or 1 when a required value is missing. */
 static int expand_values(builder *b, page_text_id id, const char *const *pairs, sbuf *out)
 {
-	vars v = { { NULL }, { NULL }, 0 };
+	vars v;
 	size_t i;
-	int rc;
 
+	v.n = 0;       /* the values are the caller's: nothing to release */
 	for (i = 0; pairs[i]; i += 2)
-		vars_set(&v, pairs[i], pairs[i + 1]);
-	rc = expand_with(b, id, &v, out);
-	vars_release(&v);
-	return rc;
+		vars_borrow(&v, pairs[i], pairs[i + 1]);
+	return expand_with(b, id, &v, out);
 }
 
 page_block *page_grow(page *p, size_t more)
@@ -243,6 +246,11 @@ page_block *page_grow(page *p, size_t more)
 	return &p->blocks[p->n];
 }
 
+char *page_strdup(page *p, const char *s)
+{
+	return strpool_dup(&p->texts, s);
+}
+
 page_block *page_add(page *p, page_kind kind, int level, const char *role, const char *text)
 {
 	page_block *blk = page_grow(p, 1);
@@ -252,7 +260,7 @@ page_block *page_add(page *p, page_kind kind, int level, const char *role, const
 	blk->kind = kind;
 	blk->level = level;
 	blk->role = role;
-	blk->text = text ? xstrdup(text) : NULL;
+	blk->text = page_strdup(p, text);
 	return blk;
 }
 
@@ -687,9 +695,8 @@ static void add_section(builder *b, const section *s)
 		b->link = NULL;
 		if (!row->value(b, row->field, &value) || expand(b, row->label, &label))
 			continue;
-		add_block(b, PAGE_PAIR, 0, NULL, label.data)->value = xstrdup(value.data);
-		b->p->blocks[b->p->n - 1].link = b->link;
-		b->link = NULL;
+		add_block(b, PAGE_PAIR, 0, NULL, label.data)->value = page_strdup(b->p, value.data);
+		b->p->blocks[b->p->n - 1].link = page_strdup(b->p, b->link);
 		if (row->label == PT_LABEL_HARDWARE)
 			link_items(b->p, &b->p->blocks[b->p->n - 1]);
 		shown++;
@@ -945,7 +952,7 @@ static void add_closing(builder *b)
 	/* its last sentence ("start from the hardware instead") links to the
 	 * hardware index, in HTML */
 	if (add_text(b, PAGE_PARAGRAPH, 0, NULL, PT_CLOSING_TEXT) && b->p->hardware_index)
-		b->p->blocks[b->p->n - 1].link = xstrdup(b->p->hardware_index);
+		b->p->blocks[b->p->n - 1].link = page_strdup(b->p, b->p->hardware_index);
 	add_block(b, PAGE_CLOSE, 0, NULL, NULL);
 }
 
@@ -1058,8 +1065,9 @@ void page_add_raw(page *p, char *html)
 	p->n++;
 	memset(blk, 0, sizeof(*blk));
 	blk->kind = PAGE_RAW;
-	blk->text = html;
+	blk->text = page_strdup(p, html);
 	blk->html_only = 1;
+	free(html);
 }
 
 /* The words of the index table and the strings they point to. */

@@ -266,6 +266,8 @@ typedef enum page_kind {
 					the text page */
 } page_kind;
 
+/* A block's text, value and link are copies in its page's strings
+ * (page_strdup()), freed with the page. */
 typedef struct page_block {
 	page_kind kind;              /* what the block is */
 	int level;                   /* PAGE_HEADING: 2, 3 or 4 */
@@ -318,6 +320,7 @@ typedef struct page {
 	const char *style;           /* more CSS for this page's <style> (a static
 					string, e.g. the index table's), or NULL */
 	int html_only;               /* written as HTML only, no text page */
+	strpool texts;               /* the blocks' texts, values and links */
 } page;
 
 void page_init(page *p, const char *lang);
@@ -353,8 +356,8 @@ void page_index_entry_fill(page_index_entry *e, const struct model_view *m);
 void page_index_entry_release(page_index_entry *e);
 
 /* Append a block of kind PAGE_RAW holding html (HTML made by modelcat's
- * own writers, every data string in it escaped; the page takes it), left
- * out of the text page. */
+ * own writers, every data string in it escaped; the page copies it and
+ * frees html), left out of the text page. */
 void page_add_raw(page *p, char *html);
 
 /* The index's companions beside it: the file of the rows after the
@@ -374,6 +377,9 @@ int page_build_index(page *p, const page_index_entry *entries, size_t n, const c
 		     const char *table, sbuf *rest_js, sbuf *rest_table, const page_texts *texts,
 		     const page_texts *english, mc_err *err);
 
+/* A copy of s (NULL: NULL) that p keeps until page_release(): a block's
+ * text, value or link. */
+char *page_strdup(page *p, const char *s);
 /* Append a block to p, text copied (NULL: none); the block is p's. For
  * builders of other pages (hwpage.h). */
 page_block *page_add(page *p, page_kind kind, int level, const char *role, const char *text);
