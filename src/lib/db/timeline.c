@@ -41,41 +41,14 @@ typedef struct reader {
 
 /* An event read, not yet put in its model's order. */
 typedef struct pending {
-	timeline_event e;             /* the event (strings in the timeline's blocks) */
+	timeline_event e;             /* the event (strings in the timeline's texts) */
 	size_t model;                 /* its model */
 	size_t seq;                   /* its place in logged order */
 } pending;
 
-#define TIMELINE_BLOCK 65536
-
-/* A copy of s[0..len) and a NUL in t's blocks. */
-static char *store_copy(timeline *t, const char *s, size_t len)
-{
-	char *at;
-
-	if (!t->nblocks || t->used + len + 1 > TIMELINE_BLOCK) {
-		size_t size = len + 1 > TIMELINE_BLOCK ? len + 1 : TIMELINE_BLOCK;
-
-		t->blocks = xrealloc(t->blocks, (t->nblocks + 1) * sizeof(*t->blocks));
-		t->blocks[t->nblocks++] = xcalloc(1, size);
-		t->used = 0;
-		if (size > TIMELINE_BLOCK) {          /* a long value: a block of its own */
-			memcpy(t->blocks[t->nblocks - 1], s, len);
-			/* the next copy starts a new block */
-			t->used = TIMELINE_BLOCK;
-			return t->blocks[t->nblocks - 1];
-		}
-	}
-	at = t->blocks[t->nblocks - 1] + t->used;
-	memcpy(at, s, len);
-	at[len] = '\0';
-	t->used += len + 1;
-	return at;
-}
-
 static char *store(timeline *t, const char *s)
 {
-	return s ? store_copy(t, s, strlen(s)) : NULL;
+	return strpool_dup(&t->texts, s);
 }
 
 /* Prepare sql (with the one-model filter when r->name is set, before
@@ -188,7 +161,7 @@ static size_t model_of(reader *r, const char *name, long occurrence)
 			r->t->models = xrealloc(r->t->models, r->capmodels * sizeof(*r->t->models));
 		}
 		memset(&r->t->models[r->t->n], 0, sizeof(*r->t->models));
-		r->t->models[r->t->n].name = store_copy(r->t, key.data, key.len);
+		r->t->models[r->t->n].name = strpool_add(&r->t->texts, key.data, key.len);
 		*at = ++r->t->n;
 	}
 	sbuf_release(&key);
@@ -564,13 +537,9 @@ const timeline_model *timeline_find(const timeline *t, const char *name)
 
 void timeline_release(timeline *t)
 {
-	size_t i;
-
 	if (!t)
 		return;
-	for (i = 0; i < t->nblocks; i++)
-		free(t->blocks[i]);
-	free(t->blocks);
+	strpool_release(&t->texts);
 	free(t->all);
 	free(t->models);
 	memset(t, 0, sizeof(*t));

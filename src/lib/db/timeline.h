@@ -20,6 +20,7 @@
 #define MODELCAT_TIMELINE_H
 
 #include <stddef.h>
+#include "base/util.h"
 #include "db/catalogue.h"
 
 /* What an event is, in the order a day's events are told. */
@@ -60,9 +61,7 @@ typedef struct timeline {
 	 * few large blocks (a read allocates little, and leaves the heap
 	 * unfragmented for the pages rendered after it) */
 	timeline_event *all;          /* the events, model after model */
-	char **blocks;                /* the strings' blocks */
-	size_t nblocks;               /* blocks allocated */
-	size_t used;                  /* bytes used in the last block */
+	strpool texts;                /* the strings */
 } timeline;
 
 /*
