@@ -53,10 +53,10 @@ static void model_make(model_view *m)
 
 		m->values.items = realloc(m->values.items, (m->values.n + 1) * sizeof(*v));
 		v = &m->values.items[m->values.n++];
-		v->field = strdup(fields[i]);
-		v->value = strdup(fields[i + 1]);
-		v->export = strdup("notable_ai_models");
-		v->since = strdup("2025-05-06");
+		v->field = strpool_dup(&m->texts, fields[i]);
+		v->value = strpool_dup(&m->texts, fields[i + 1]);
+		v->export = strpool_dup(&m->texts, "notable_ai_models");
+		v->since = strpool_dup(&m->texts, "2025-05-06");
 	}
 }
 

@@ -55,10 +55,10 @@ static void model_make(model_view *m, const char *name, const char *as_of, const
 		model_value *v;
 
 		v = &m->values.items[m->values.n++];
-		v->field = strdup(fields[i]);
-		v->value = strdup(fields[i + 1]);
-		v->export = strdup("notable_ai_models");
-		v->since = strdup(as_of);
+		v->field = strpool_dup(&m->texts, fields[i]);
+		v->value = strpool_dup(&m->texts, fields[i + 1]);
+		v->export = strpool_dup(&m->texts, "notable_ai_models");
+		v->since = strpool_dup(&m->texts, as_of);
 	}
 }
 

@@ -259,17 +259,21 @@ static void add_specs(hwbuild *b, const hwlink_card *card)
 
 /* ---- the models it trained ---- */
 
-/* A model's page from the hardware folder, or NULL when it has none. */
-static char *model_href(const hwpage_models *models, const char *name)
+/* A model's page from the hardware folder, kept by p, or NULL when it
+ * has none. */
+static char *model_href(page *p, const hwpage_models *models, const char *name)
 {
 	const size_t *at = strmap_find(&models->by_name, name, strlen(name));
+	char *href;
 	sbuf s;
 
 	if (!at)
 		return NULL;
 	sbuf_init(&s);
 	sbuf_addf(&s, "../%s", models->entries[*at - 1].file);
-	return sbuf_detach(&s, NULL);
+	href = page_strdup(p, s.data);
+	sbuf_release(&s);
+	return href;
 }
 
 static void add_trained(hwbuild *b, const hwlink_day *d, size_t card,
@@ -285,7 +289,7 @@ static void add_trained(hwbuild *b, const hwlink_day *d, size_t card,
 		if (d->links[i].card != card)
 			continue;
 		page_add(b->p, PAGE_LINK, 0, NULL, d->links[i].model)->link =
-			model_href(models, d->links[i].model);
+			model_href(b->p, models, d->links[i].model);
 		shown++;
 	}
 	if (!shown)
@@ -336,7 +340,7 @@ static void add_fitting(hwbuild *b, double memory, int bits, const hwpage_models
 		}
 		if (expand(b, PT_HWP_RUN_ITEM, &item) == 0)
 			page_add(b->p, PAGE_LINK, 0, NULL, item.data)->link =
-				model_href(models, e->name);
+				model_href(b->p, models, e->name);
 	}
 	if (!n) {
 		clear_vars(b);
