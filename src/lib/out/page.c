@@ -697,6 +697,8 @@ static void add_section(builder *b, const section *s)
 			continue;
 		add_block(b, PAGE_PAIR, 0, NULL, label.data)->value = page_strdup(b->p, value.data);
 		b->p->blocks[b->p->n - 1].link = page_strdup(b->p, b->link);
+		free(b->link);
+		b->link = NULL;
 		if (row->label == PT_LABEL_HARDWARE)
 			link_items(b->p, &b->p->blocks[b->p->n - 1]);
 		shown++;
