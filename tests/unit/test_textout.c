@@ -4,6 +4,53 @@
 #include "base/textout.h"
 #include "unit.h"
 
+/* One byte (or sequence) that needs escaping, or that looks as if it
+ * might, at every place of a 48-byte run of letters (the 16-byte blocks'
+ * edges included), against the output written out by hand. */
+static void check_html_positions(void)
+{
+	static const struct { const char *in, *want; } cases[] = {
+		{ "&", "&amp;" }, { "<", "&lt;" }, { ">", "&gt;" }, { "\"", "&quot;" },
+		{ "'", "&#39;" }, { "\x01", " " }, { "\x1f", " " }, { "\r", " " },
+		{ "\n", "\n" }, { "\t", "\t" }, { "\x7f", "\x7f" }, { " ", " " },
+		{ "\xff", "\xef\xbf\xbd" }, { "\xc3\xa9", "\xc3\xa9" },
+		{ "\xe2\x82\xac", "\xe2\x82\xac" }, { "\xc3", "\xef\xbf\xbd" },
+	};
+	size_t c, at, bad = 0, total = 0;
+
+	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		size_t n = strlen(cases[c].in);
+
+		for (at = 0; at + n <= 48; at++) {
+			char in[64], want[64];
+			sbuf out;
+			size_t k;
+
+			for (k = 0; k < 48; k++)
+				in[k] = (char)('a' + k % 26);
+			memcpy(in + at, cases[c].in, n);
+			/* a lone lead byte at the end is cut short, elsewhere it
+			 * is followed by a letter: U+FFFD either way */
+			memcpy(want, in, at);
+			want[at] = '\0';
+			strcat(want, cases[c].want);
+			strncat(want, in + at + n, 48 - at - n);
+			sbuf_init(&out);
+			textout_html(&out, in, 48);
+			total++;
+			if (!out.data || strcmp(out.data, want)) {
+				if (!bad)
+					printf("#   case %zu at %zu: got \"%s\"\n", c, at,
+					       out.data ? out.data : "(null)");
+				bad++;
+			}
+			sbuf_release(&out);
+		}
+	}
+	CHECK(bad == 0, "html: %zu places of 16 escapes and look-alikes in 48 bytes (%zu wrong)",
+	      total, bad);
+}
+
 static void check_json(const char *in, size_t len, const char *want)
 {
 	sbuf out;
@@ -61,6 +108,7 @@ int main(void)
 	check_html("\"><img src=x onerror='a'>", "&quot;&gt;&lt;img src=x onerror=&#39;a&#39;&gt;");
 	check_html("AT&T", "AT&amp;T");
 	check_html("bad \xff byte", "bad \xef\xbf\xbd byte");
+	check_html_positions();
 
 	check_csv("plain", "plain");
 	check_csv("a,b", "\"a,b\"");

@@ -166,6 +166,42 @@ static int html_plain(unsigned char c)
 		c != '\'') || c == '\n' || c == '\t';
 }
 
+/* Length of the run at s[0..len) that textout_html() copies as it is,
+ * 16 bytes at a time where the CPU has SSE2. */
+static size_t html_plain_run(const unsigned char *s, size_t len)
+{
+	size_t i = 0;
+
+#if defined(__SSE2__)
+	const __m128i space = _mm_set1_epi8(0x20), nl = _mm_set1_epi8('\n'),
+		      tab = _mm_set1_epi8('\t'), amp = _mm_set1_epi8('&'), lt = _mm_set1_epi8('<'),
+		      gt = _mm_set1_epi8('>'), quot = _mm_set1_epi8('"'),
+		      apos = _mm_set1_epi8('\'');
+
+	for (; i + 16 <= len; i += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(s + i));
+		/* below 0x20 (but newline and tab), or 0x80 and above: both are
+		 * below 0x20 as signed bytes */
+		__m128i bad = _mm_andnot_si128(_mm_or_si128(_mm_cmpeq_epi8(v, nl),
+							    _mm_cmpeq_epi8(v, tab)),
+					       _mm_cmplt_epi8(v, space));
+		int mask;
+
+		bad = _mm_or_si128(bad, _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, amp),
+								  _mm_cmpeq_epi8(v, lt)),
+						     _mm_or_si128(_mm_cmpeq_epi8(v, gt),
+								  _mm_or_si128(_mm_cmpeq_epi8(v, quot),
+									       _mm_cmpeq_epi8(v, apos)))));
+		mask = _mm_movemask_epi8(bad);
+		if (mask)
+			return i + (size_t)__builtin_ctz((unsigned)mask);
+	}
+#endif
+	while (i < len && html_plain(s[i]))
+		i++;
+	return i;
+}
+
 void textout_html(sbuf *out, const char *s, size_t len)
 {
 	size_t i = 0, bad;
@@ -173,11 +209,9 @@ void textout_html(sbuf *out, const char *s, size_t len)
 	sbuf_grow(out, len);
 	while (i < len) {
 		unsigned char c = (unsigned char)s[i];
-		size_t run = i;
+		size_t run = i + html_plain_run((const unsigned char *)s + i, len - i);
 
 		/* a run of bytes copied as they are, in one append */
-		while (run < len && html_plain((unsigned char)s[run]))
-			run++;
 		if (run > i) {
 			sbuf_add(out, s + i, run - i);
 			i = run;
