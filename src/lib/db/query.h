@@ -177,7 +177,8 @@ typedef struct model_view {
 	char last_updated[11];       /* last snapshot that changed it (any export) */
 	DIFF_LIST(model_value) values;   /* merged by precedence, field order */
 	DIFF_LIST(char *) exports;       /* exports holding it, by precedence */
-	strpool texts;               /* the values' four strings each */
+	strpool texts;               /* the values' strings (field and value each,
+					export and date once a version) */
 } model_view;
 
 /*

@@ -20,7 +20,6 @@
 #define MODELCAT_TIMELINE_H
 
 #include <stddef.h>
-#include "base/util.h"
 #include "db/catalogue.h"
 
 /* What an event is, in the order a day's events are told. */

@@ -29,20 +29,6 @@ static int expand(const section *s, page_text_id id, const char *const *pairs, s
 	return 0;
 }
 
-static page_block *add(section *s, page_kind kind, int level, const char *role, char *text)
-{
-	page_block *b = page_grow(&s->blocks, 1);
-
-	s->blocks.n++;
-	memset(b, 0, sizeof(*b));
-	b->kind = kind;
-	b->level = level;
-	b->role = role;
-	b->text = page_strdup(&s->blocks, text);
-	free(text);
-	return b;
-}
-
 /* A value of a change as the page writes it, or the text for none. */
 static int change_value(const section *s, const char *field, const char *value, sbuf *out)
 {
@@ -173,7 +159,7 @@ static int add_dates(section *s, int text, sbuf *html)
 				sbuf_adds(&shown, e->date);
 			html_date(s, e->date, shown.data, html);
 			if (text)
-				add(s, PAGE_PARAGRAPH, 0, NULL, xstrdup(shown.data))->text_only = 1;
+				page_add(&s->blocks, PAGE_PARAGRAPH, 0, NULL, shown.data)->text_only = 1;
 		}
 		sbuf_reset(&line);
 		rc = event_text(s, e, i == 0, changed_elsewhere(s->life, i), &line);
@@ -183,7 +169,7 @@ static int add_dates(section *s, int text, sbuf *html)
 		textout_html(html, line.data, line.len);
 		sbuf_adds(html, "</li>\n");
 		if (text)
-			add(s, PAGE_LINK, 0, NULL, xstrdup(line.data))->text_only = 1;
+			page_add(&s->blocks, PAGE_LINK, 0, NULL, line.data)->text_only = 1;
 	}
 	if (s->life->n)
 		sbuf_adds(html, "</ul></dd>\n");
@@ -253,17 +239,18 @@ int history_page_add(page *p, const timeline_model *life, const model_view *m,
 	text = life->n > 1;
 	sbuf_init(&t);
 	sbuf_init(&html);
-	add(&s, PAGE_OPEN, 0, "history", NULL);
+	page_add(&s.blocks, PAGE_OPEN, 0, "history", NULL);
 	if (expand(&s, PT_HISTORY_HEADING, none, &t))
 		goto out;
-	add(&s, PAGE_HEADING, 2, NULL, sbuf_detach(&t, NULL))->html_only = !text;
+	page_add(&s.blocks, PAGE_HEADING, 2, NULL, t.data)->html_only = !text;
+	sbuf_reset(&t);
 	if (expand(&s, PT_HISTORY_INTRO, none, &t))
 		goto out;
-	add(&s, PAGE_PARAGRAPH, 0, "intro", sbuf_detach(&t, NULL))->html_only = !text;
+	page_add(&s.blocks, PAGE_PARAGRAPH, 0, "intro", t.data)->html_only = !text;
 	if (add_dates(&s, text, &html))
 		goto out;
-	add(&s, PAGE_RAW, 0, NULL, sbuf_detach(&html, NULL));
-	add(&s, PAGE_CLOSE, 0, NULL, NULL);
+	page_add(&s.blocks, PAGE_RAW, 0, NULL, html.data);
+	page_add(&s.blocks, PAGE_CLOSE, 0, NULL, NULL);
 	insert(p, &s);
 	rc = 0;
 out:
