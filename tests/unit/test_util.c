@@ -4,15 +4,21 @@
  * times, not once per element. strpool: every copy keeps its bytes while
  * others are added, short and long, and the pool is empty after release;
  * strmap's keys, copied into its pool, survive the table's growth.
+ * mc_vsnprintf(), sbuf_addf() and mc_fmt() give vsnprintf()'s bytes and
+ * result for every format they take a shorter way with, at every buffer
+ * size, and hand the others to vsnprintf().
  */
 #include "base/strmap.h"
 #include "base/util.h"
 #include "unit.h"
 
+#include <limits.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <wchar.h>
 
 /* The text of copy i: its length varies from 0 to past a block (64 KiB). */
 static size_t pool_text(size_t i, char *buf, size_t cap)
@@ -130,6 +136,83 @@ static void check_strmap_keys(void)
 	CHECK(!m.count && !m.cap && !m.keys.block, "released: empty");
 }
 
+/* One format with its arguments through mc_vsnprintf() and vsnprintf(),
+ * at every buffer size from 0 to past the text: 0 when they agree. */
+static int fmt_differs(const char *fmt, ...) MC_PRINTF(1, 2);
+static int fmt_differs(const char *fmt, ...)
+{
+	char want[256], got[256];
+	va_list ap, copy;
+	int n, m, differs = 0;
+	size_t cap;
+
+	va_start(ap, fmt);
+	va_copy(copy, ap);
+	n = vsnprintf(want, sizeof(want), fmt, copy);
+	va_end(copy);
+	for (cap = 0; cap <= (size_t)n + 2 && cap <= sizeof(got); cap++) {
+		memset(got, 'x', sizeof(got));
+		va_copy(copy, ap);
+		m = mc_vsnprintf(got, cap, fmt, copy);
+		va_end(copy);
+		if (m != n || (cap && (memcmp(got, want, cap - 1 < (size_t)n ? cap - 1 : (size_t)n) ||
+				       got[cap - 1 < (size_t)n ? cap - 1 : (size_t)n] != '\0')) ||
+		    (cap < sizeof(got) && got[cap] != 'x'))
+			differs = 1;
+	}
+	va_end(ap);
+	return differs;
+}
+
+static void check_format(void)
+{
+	static const long long ints[] = { 0, 1, -1, 9, 10, -10, 99, 100, 12345, -2147483647 - 1,
+					  2147483647, 4294967295LL, LLONG_MAX, LLONG_MIN };
+	size_t i, n, bad = 0, bad_sized = 0, bad_other = 0;
+	static char want[4096];
+	const char *volatile none = NULL;
+	char fixed[8];
+	sbuf sb;
+
+	for (i = 0; i < sizeof(ints) / sizeof(ints[0]); i++) {
+		long long v = ints[i];
+
+		bad += fmt_differs("%d|%i|%u", (int)v, (int)v, (unsigned)v);
+		bad_sized += fmt_differs("<h%ld>%lu</h%lld>%llu:%zu;%zd", (long)v,
+					 (unsigned long)v, v, (unsigned long long)v, (size_t)v,
+					 (ssize_t)v);
+	}
+	bad += fmt_differs("%s/%s.txt", "pages/en", "a-model-0123456789");
+	bad += fmt_differs("%s", none);   /* glibc's "(null)" */
+	bad += fmt_differs("%s%s%c%%%c", "", "ä€", 'x', '\n');
+	bad += fmt_differs("100%% of %d", 7);
+	bad += fmt_differs("no conversion at all");
+	bad += fmt_differs("%s", "");
+	CHECK(bad == 0, "%%s, %%c, %%d, %%i, %%u and %%%% as vsnprintf() gives them, at every size"
+	      " (%zu differ)", bad);
+	CHECK(bad_sized == 0, "with l, ll and z as well (%zu differ)", bad_sized);
+	/* the formats left to vsnprintf() */
+	bad_other += fmt_differs("%5d|%-3s|%.2s|%05u", 42, "a", "abc", 7u);
+	bad_other += fmt_differs("%.1f %g %.2e %x %p", 2.25, 1e21, 12345.678, 255u, (void *)0);
+	bad_other += fmt_differs("%ls|%lc|%hd|%%%d", L"w", (wint_t)'c', (short)3, 4);
+	bad_other += fmt_differs("%.*s|%*d", 3, "abcdef", 4, 5);
+	CHECK(bad_other == 0, "width, precision, floats and other conversions as vsnprintf()"
+	      " gives them (%zu differ)", bad_other);
+
+	sbuf_init(&sb);
+	for (i = 0, n = 0; i < 200; i++) {
+		sbuf_addf(&sb, "<h%zu>%s</h%zu>\n", i % 7, i % 2 ? "odd" : "even", i % 7);
+		n += (size_t)snprintf(want + n, sizeof(want) - n, "<h%zu>%s</h%zu>\n", i % 7,
+				      i % 2 ? "odd" : "even", i % 7);
+	}
+	CHECK(sb.len == n && !strcmp(sb.data, want),
+	      "sbuf_addf() appends as snprintf() writes, past its first 64 bytes (%zu bytes)",
+	      sb.len);
+	sbuf_release(&sb);
+	mc_fmt(fixed, sizeof(fixed), "%s-%d", "abcdef", 12);
+	CHECK_STR(fixed, "abcdef-", "mc_fmt() cuts the text at its buffer's size");
+}
+
 int main(void)
 {
 	size_t *a = NULL, cap = 0, n, grown = 0, bad = 0, before;
@@ -170,5 +253,6 @@ int main(void)
 	free(a);
 	check_strpool();
 	check_strmap_keys();
+	check_format();
 	return unit_done();
 }

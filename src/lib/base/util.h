@@ -63,6 +63,9 @@ static inline void sbuf_adds(sbuf *sb, const char *s)
 
 void sbuf_addf(sbuf *sb, const char *fmt, ...) MC_PRINTF(2, 3);
 void sbuf_vaddf(sbuf *sb, const char *fmt, va_list ap) MC_PRINTF(2, 0);
+/* vsnprintf(), faster for the formats most calls pass (only %s, %c, %d,
+ * %i, %u with l, ll or z, and %%): the same bytes and result. */
+int mc_vsnprintf(char *buf, size_t cap, const char *fmt, va_list ap) MC_PRINTF(3, 0);
 /* Take the bytes out: the caller frees the returned pointer; sb is empty. */
 char *sbuf_detach(sbuf *sb, size_t *len);
 
