@@ -206,7 +206,8 @@ void textout_html(sbuf *out, const char *s, size_t len)
 {
 	size_t i = 0, bad;
 
-	sbuf_grow(out, len);
+	if (out->cap - out->len <= len)
+		sbuf_grow(out, len);
 	while (i < len) {
 		unsigned char c = (unsigned char)s[i];
 		size_t run = i + html_plain_run((const unsigned char *)s + i, len - i);

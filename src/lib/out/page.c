@@ -182,6 +182,7 @@ typedef struct builder {
 	page_text_id licence;        /* with WEIGHTS_OPEN: the licence kind */
 	int has_params;              /* a parameter count is known */
 	char *link;                  /* the link of the next pair, if any */
+	sbuf line;                   /* add_text()'s text: one buffer for the page */
 } builder;
 
 /* The template of a text: the language's, else English. */
@@ -274,16 +275,11 @@ static page_block *add_block(builder *b, page_kind kind, int level, const char *
  * needs is missing). */
 static int add_text(builder *b, page_kind kind, int level, const char *role, page_text_id id)
 {
-	sbuf s;
-	int added = 0;
-
-	sbuf_init(&s);
-	if (expand(b, id, &s) == 0) {
-		add_block(b, kind, level, role, s.data);
-		added = 1;
-	}
-	sbuf_release(&s);
-	return added;
+	sbuf_reset(&b->line);
+	if (expand(b, id, &b->line))
+		return 0;
+	add_block(b, kind, level, role, b->line.data);
+	return 1;
 }
 
 /* The page's meta description from text id (left out when no language
@@ -980,6 +976,7 @@ static void builder_init(builder *b, page *p, const model_view *m, const page_te
 	b->texts = texts;
 	b->english = english;
 	b->err = err;
+	sbuf_init(&b->line);
 }
 
 /* The end of a build: 0, or -1 with the page emptied. */
@@ -987,6 +984,7 @@ static int builder_finish(builder *b)
 {
 	vars_release(&b->page_vars);
 	strmap_release(&b->fields);
+	sbuf_release(&b->line);
 	free(b->link);
 	b->link = NULL;
 	if (!b->failed)
@@ -1336,10 +1334,16 @@ void page_render_text(const page *p, sbuf *out)
 			sbuf_addc(out, '\n');
 			break;
 		case PAGE_PAIR:
-			sbuf_addf(out, "- %s\n- %s\n", blk->text, blk->value);
+			sbuf_add(out, "- ", 2);
+			sbuf_adds(out, blk->text);
+			sbuf_add(out, "\n- ", 3);
+			sbuf_adds(out, blk->value);
+			sbuf_addc(out, '\n');
 			break;
 		case PAGE_LINK:
-			sbuf_addf(out, "- %s\n", blk->text);
+			sbuf_add(out, "- ", 2);
+			sbuf_adds(out, blk->text);
+			sbuf_addc(out, '\n');
 			break;
 		case PAGE_OPEN:
 		case PAGE_CLOSE:
@@ -1480,6 +1484,18 @@ static void html_items(sbuf *out, const page_block *blk)
 	}
 }
 
+/* open, the heading's level, close: two of these for every heading of
+ * every page, most of them a single digit. */
+static void heading_tag(sbuf *out, const char *open, int level, const char *close)
+{
+	sbuf_adds(out, open);
+	if (level >= 0 && level <= 9)
+		sbuf_addc(out, (char)('0' + level));
+	else
+		sbuf_addf(out, "%d", level);
+	sbuf_adds(out, close);
+}
+
 void page_render_html(const page *p, sbuf *out)
 {
 	const char *title = "";
@@ -1533,9 +1549,9 @@ void page_render_html(const page *p, sbuf *out)
 			sbuf_adds(out, "</div>\n");
 			break;
 		case PAGE_HEADING:
-			sbuf_addf(out, "<h%d>", blk->level);
+			heading_tag(out, "<h", blk->level, ">");
 			html_text(out, blk->text);
-			sbuf_addf(out, "</h%d>\n", blk->level);
+			heading_tag(out, "</h", blk->level, ">\n");
 			break;
 		case PAGE_PARAGRAPH:
 			if (blk->role) {
