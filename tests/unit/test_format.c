@@ -160,6 +160,9 @@ static void test_text(void)
 		{ "a  b \n\n c ", "a  b c" },
 		{ "\n  x", "x" },
 		{ "one line", "one line" },
+		{ "tab\tkept \t and\r\nfolded\t\n", "tab\tkept \t and folded" },
+		{ " \t\r\n ", "" },
+		{ "", "" },
 	};
 	size_t i;
 	sbuf out;
@@ -220,6 +223,13 @@ static void test_templates(void)
 		{ "{[}{[}x{]}{]}", -1, "" },
 		{ "x{]}", -1, "" },
 		{ "{[}x", -1, "" },
+		/* a template at fault is -1 even past a missing value */
+		{ "{params} then {", -1, "" },
+		{ "{params}{[}{[}x{]}{]}", -1, "" },
+		{ "{params} x{]}", -1, "" },
+		{ "{params}{[}x", -1, "" },
+		{ "{[}{empty}{]}{Name}", -1, "" },
+		{ "{name}{[} {empty}{]}{[} in {month}{]}{params}.", 1, "" },
 	};
 	size_t i;
 	sbuf out;

@@ -106,6 +106,9 @@ static void truncate_to(sbuf *out, size_t len)
 		out->data[len] = '\0';
 }
 
+/* One pass: the template is read to its end even after a missing value
+ * (1), since a template at fault (-1) says so first; what was written is
+ * cut out again in both cases. */
 int template_expand(const char *tmpl, template_lookup_fn *lookup, void *ctx, sbuf *out)
 {
 	const char *p = tmpl;
@@ -113,26 +116,31 @@ int template_expand(const char *tmpl, template_lookup_fn *lookup, void *ctx, sbu
 	int in_group = 0, group_ok = 1, rc = 0;
 	token t;
 
-	if (template_check(tmpl, NULL, NULL, NULL))
-		return -1;
-	while (rc == 0 && (t = token_next(&p)).kind != TOKEN_EOF) {
+	while ((t = token_next(&p)).kind != TOKEN_EOF) {
 		const char *value;
 
 		switch (t.kind) {
 		case TOKEN_TEXT:
-			sbuf_add(out, t.s, t.len);
+			if (!rc)
+				sbuf_add(out, t.s, t.len);
 			break;
 		case TOKEN_BEGIN:
+			if (in_group)
+				rc = -1;
 			in_group = 1;
 			group_ok = 1;
 			group_start = out->len;
 			break;
 		case TOKEN_END:
-			if (!group_ok)
+			if (!in_group)
+				rc = -1;
+			else if (!group_ok && !rc)
 				truncate_to(out, group_start);
 			in_group = 0;
 			break;
 		case TOKEN_PLACEHOLDER:
+			if (rc)
+				break;
 			value = lookup(ctx, t.s, t.len);
 			if (value && *value)
 				sbuf_adds(out, value);
@@ -141,10 +149,15 @@ int template_expand(const char *tmpl, template_lookup_fn *lookup, void *ctx, sbu
 			else
 				rc = 1;
 			break;
-		default:
+		default:   /* TOKEN_BAD: it does not move on */
+			rc = -1;
 			break;
 		}
+		if (rc < 0)
+			break;
 	}
+	if (in_group)
+		rc = -1;
 	if (rc)
 		truncate_to(out, start);
 	return rc;
