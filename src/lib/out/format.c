@@ -237,27 +237,35 @@ void format_list_unique(const char *list, sbuf *out)
 	}
 }
 
+static int fold_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+/* A run of text is copied at once, not byte by byte: every value of
+ * every page passes through here. */
 void format_fold(const char *text, sbuf *out)
 {
-	const char *p = text;
+	const char *p = text, *q;
 	size_t start = out->len;
 
-	while (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')
+	while (fold_space(*p))
 		p++;
 	while (*p) {
-		size_t run = strspn(p, " \t\r\n");
+		int line = 0;
 
-		if (run) {
-			if (!p[run])
-				break;
-			if (memchr(p, '\n', run) || memchr(p, '\r', run))
-				sbuf_addc(out, ' ');
-			else
-				sbuf_add(out, p, run);
-			p += run;
-			continue;
-		}
-		sbuf_addc(out, *p++);
+		for (q = p; *q && !fold_space(*q); q++)
+			;
+		sbuf_add(out, p, (size_t)(q - p));
+		for (p = q; fold_space(*q); q++)
+			line |= *q == '\n' || *q == '\r';
+		if (!*q)
+			break;
+		if (line)
+			sbuf_addc(out, ' ');
+		else
+			sbuf_add(out, p, (size_t)(q - p));
+		p = q;
 	}
 	if (out->len == start)
 		sbuf_add(out, "", 0);
