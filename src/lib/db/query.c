@@ -1076,20 +1076,22 @@ static int lookup_prepare(catalogue *cat, int any_time, int removed, sqlite3_stm
 	if (catalogue_keep(cat, &st,
 			   any_time ?
 			   "SELECT r.export, v.norm, v.valid_from, r.id, v.name,"
-			   " v.snapshot_export_id FROM version v"
+			   " v.snapshot_export_id, coalesce(p.rank, 1000000), v.id FROM version v"
 			   " JOIN record r ON r.id = v.record_id"
 			   " LEFT JOIN precedence p ON p.export = r.export"
 			   " WHERE v.record_id IN (SELECT record_id FROM version WHERE name = ?)"
 			   " AND r.occurrence = ? AND v.tombstone = 0"
 			   " AND v.valid_from <= ? AND (v.valid_to IS NULL OR v.valid_to > ?)"
 			   " ORDER BY coalesce(p.rank, 1000000), r.export" :
+			   /* (in the order of precedence by lookup_sort(): SQLite
+			      sorted these few rows in a temporary B-tree, a page
+			      of it zeroed for each model) */
 			   "SELECT r.export, v.norm, v.valid_from, r.id, v.name,"
-			   " v.snapshot_export_id FROM version v"
+			   " v.snapshot_export_id, coalesce(p.rank, 1000000), v.id FROM version v"
 			   " JOIN record r ON r.id = v.record_id"
 			   " LEFT JOIN precedence p ON p.export = r.export"
 			   " WHERE v.name = ? AND r.occurrence = ? AND v.tombstone = 0"
-			   " AND v.valid_from <= ? AND (v.valid_to IS NULL OR v.valid_to > ?)"
-			   " ORDER BY coalesce(p.rank, 1000000), r.export",
+			   " AND v.valid_from <= ? AND (v.valid_to IS NULL OR v.valid_to > ?)",
 			   err) ||
 	    catalogue_keep(cat, &upd,
 			   /* a value shown changed: the model's versions (a new
@@ -1124,8 +1126,25 @@ static int lookup_prepare(catalogue *cat, int any_time, int removed, sqlite3_stm
 typedef struct lookup_row {
 	char *export_name, *norm, *valid_from, *name;
 	sqlite3_int64 record, source;
+	sqlite3_int64 rank;          /* its export's precedence (1000000: none) */
+	sqlite3_int64 version;       /* the version's id */
 	const char *key;             /* its export's key field (the cache's) */
 } lookup_row;
+
+/* By precedence, then export name (as SQLite compares text), then the
+ * order the name's index gives (the version id). */
+static int lookup_cmp(const void *a, const void *b)
+{
+	const lookup_row *x = a, *y = b;
+	int c;
+
+	if (x->rank != y->rank)
+		return x->rank < y->rank ? -1 : 1;
+	c = strcmp(x->export_name ? x->export_name : "", y->export_name ? y->export_name : "");
+	if (c)
+		return c;
+	return x->version < y->version ? -1 : x->version > y->version;
+}
 
 static int same_key(const char *a, const char *b)
 {
@@ -1153,6 +1172,8 @@ static int lookup_rows(catalogue *cat, sqlite3_stmt *st, const export_keys *keys
 		r->record = sqlite3_column_int64(st, 3);
 		r->name = catalogue_column_dup(st, 4);
 		r->source = sqlite3_column_int64(st, 5);
+		r->rank = sqlite3_column_int64(st, 6);
+		r->version = sqlite3_column_int64(st, 7);
 		r->key = export_key_of(keys, r->export_name ? r->export_name : "");
 	}
 	return step == SQLITE_DONE ? 0 : catalogue_fail(cat, "reading the model", err);
@@ -1191,6 +1212,8 @@ static int model_lookup(catalogue *cat, const char *name, long occurrence,
 		goto out;
 	catalogue_kept_done(st);
 	st = NULL;
+	if (!any_time && n > 1)
+		qsort(rows, n, sizeof(*rows), lookup_cmp);
 	/* one family: a model and a card of the same name never merge. With
 	 * want, its own; else the default family's when the model has a
 	 * version there, else the family of its first export by precedence */
