@@ -1,7 +1,9 @@
 /*
  * json_flat_parse(): the stored values' objects read back key by key,
  * escapes decoded, every key and value inside the object's one block, and
- * anything but a flat object of strings refused.
+ * anything but a flat object of strings refused. A quote or escape at
+ * every offset of a long value (the 16-byte scan's edges) reads back as
+ * written.
  */
 #include "base/json.h"
 #include "base/util.h"
@@ -101,6 +103,40 @@ int main(void)
 	CHECK(in_block(&obj, big.data), "5,000 pairs in the one block");
 	json_flat_release(&obj);
 	sbuf_release(&big);
+
+	/* a value of 40 to 72 bytes with one escaped byte at each offset */
+	for (i = 0, bad = 0; i < 72 * 6; i++) {
+		static const char escapes[][3] = { "\\\"", "\\\\", "\\n", "\\/", "\\t", "\\u" };
+		static const char decoded[] = "\"\\\n/\t\xc3\xa9";
+		size_t len = 40 + i % 33, at = i / 6 % len, k = i % 6;
+		char want[80];
+
+		sbuf_init(&big);
+		sbuf_adds(&big, "{\"k\":\"");
+		for (rc = 0; (size_t)rc < len; rc++) {
+			if ((size_t)rc == at)
+				sbuf_adds(&big, k == 5 ? "\\u00e9" : escapes[k]);
+			else
+				sbuf_addc(&big, (char)('a' + rc % 26));
+		}
+		sbuf_adds(&big, "\"}");
+		for (rc = 0; (size_t)rc < len; rc++)
+			want[rc] = (char)('a' + rc % 26);
+		want[len] = '\0';
+		if (k == 5) {
+			memmove(want + at + 2, want + at + 1, len - at);
+			memcpy(want + at, "\xc3\xa9", 2);
+		} else {
+			want[at] = decoded[k];
+		}
+		bad += json_flat_parse(&obj, big.data) || obj.n != 1 ||
+		       strcmp(obj.pairs[0].value, want);
+		json_flat_release(&obj);
+		sbuf_release(&big);
+	}
+	CHECK(bad == 0, "an escape at every offset of a long value (%zu of 432 differ)", bad);
+	refused("{\"a\":\"0123456789abcdef0123456789", "a long unterminated string");
+	refused("{\"a\":\"0123456789abcdef0123456789\\", "a long string ending in a backslash");
 
 	refused("", "nothing");
 	refused("[\"a\"]", "an array");
