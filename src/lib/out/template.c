@@ -65,36 +65,45 @@ static token token_next(const char **p)
 	return t;
 }
 
+/* The template's structure at token t, with in_group whether a group is
+ * open before it (updated): what is wrong, or NULL. A TOKEN_EOF says
+ * whether the template ends well. template_check() and template_expand()
+ * both go by it. */
+static const char *token_fault(const token *t, int *in_group)
+{
+	switch (t->kind) {
+	case TOKEN_BAD:
+		return t->why;
+	case TOKEN_BEGIN:
+		if (*in_group)
+			return "optional groups do not nest";
+		*in_group = 1;
+		return NULL;
+	case TOKEN_END:
+		if (!*in_group)
+			return "an optional group ends that never began";
+		*in_group = 0;
+		return NULL;
+	case TOKEN_EOF:
+		return *in_group ? "an optional group is not closed" : NULL;
+	default:
+		return NULL;
+	}
+}
+
 int template_check(const char *tmpl, template_each_fn *each, void *ctx, mc_err *err)
 {
-	const char *p = tmpl;
+	const char *p = tmpl, *why;
 	int in_group = 0;
 	token t;
 
-	while ((t = token_next(&p)).kind != TOKEN_EOF) {
-		switch (t.kind) {
-		case TOKEN_BAD:
-			return mc_error(err, "%s", t.why);
-		case TOKEN_BEGIN:
-			if (in_group)
-				return mc_error(err, "optional groups do not nest");
-			in_group = 1;
-			break;
-		case TOKEN_END:
-			if (!in_group)
-				return mc_error(err, "an optional group ends that never began");
-			in_group = 0;
-			break;
-		case TOKEN_PLACEHOLDER:
-			if (each)
-				each(ctx, t.s, t.len);
-			break;
-		default:
-			break;
-		}
-	}
-	if (in_group)
-		return mc_error(err, "an optional group is not closed");
+	do {
+		t = token_next(&p);
+		if ((why = token_fault(&t, &in_group)))
+			return mc_error(err, "%s", why);
+		if (t.kind == TOKEN_PLACEHOLDER && each)
+			each(ctx, t.s, t.len);
+	} while (t.kind != TOKEN_EOF);
 	return 0;
 }
 
@@ -116,27 +125,26 @@ int template_expand(const char *tmpl, template_lookup_fn *lookup, void *ctx, sbu
 	int in_group = 0, group_ok = 1, rc = 0;
 	token t;
 
-	while ((t = token_next(&p)).kind != TOKEN_EOF) {
+	do {
 		const char *value;
 
+		t = token_next(&p);
+		if (token_fault(&t, &in_group)) {
+			rc = -1;   /* (a TOKEN_BAD does not move on) */
+			break;
+		}
 		switch (t.kind) {
 		case TOKEN_TEXT:
 			if (!rc)
 				sbuf_add(out, t.s, t.len);
 			break;
 		case TOKEN_BEGIN:
-			if (in_group)
-				rc = -1;
-			in_group = 1;
 			group_ok = 1;
 			group_start = out->len;
 			break;
 		case TOKEN_END:
-			if (!in_group)
-				rc = -1;
-			else if (!group_ok && !rc)
+			if (!group_ok && !rc)
 				truncate_to(out, group_start);
-			in_group = 0;
 			break;
 		case TOKEN_PLACEHOLDER:
 			if (rc)
@@ -149,15 +157,10 @@ int template_expand(const char *tmpl, template_lookup_fn *lookup, void *ctx, sbu
 			else
 				rc = 1;
 			break;
-		default:   /* TOKEN_BAD: it does not move on */
-			rc = -1;
+		default:
 			break;
 		}
-		if (rc < 0)
-			break;
-	}
-	if (in_group)
-		rc = -1;
+	} while (t.kind != TOKEN_EOF);
 	if (rc)
 		truncate_to(out, start);
 	return rc;
