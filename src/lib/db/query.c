@@ -1083,9 +1083,9 @@ static int lookup_prepare(catalogue *cat, int any_time, int removed, sqlite3_stm
 			   " AND r.occurrence = ? AND v.tombstone = 0"
 			   " AND v.valid_from <= ? AND (v.valid_to IS NULL OR v.valid_to > ?)"
 			   " ORDER BY coalesce(p.rank, 1000000), r.export" :
-			   /* (in the order of precedence by lookup_sort(): SQLite
-			      sorted these few rows in a temporary B-tree, a page
-			      of it zeroed for each model) */
+			   /* (put in the order of precedence by model_lookup()
+			      with lookup_cmp(): SQLite sorted these few rows in
+			      a temporary B-tree for every model) */
 			   "SELECT r.export, v.norm, v.valid_from, r.id, v.name,"
 			   " v.snapshot_export_id, coalesce(p.rank, 1000000), v.id FROM version v"
 			   " JOIN record r ON r.id = v.record_id"
