@@ -83,10 +83,11 @@ static int publish(const char *db, const char *out, const char *as_of_arg, long 
 	} else if (site_publish(&cat, out, &o, &st, &err)) {
 		stage_error(command.program, "%s", err.msg);
 	} else {
-		printf("published %s in %s: %zu snapshots, %lu files (%lu written), %zu models"
-		       " (%zu made anew), %zu audits computed, %zu withdrawn\n", st.label, out,
-		       st.snapshots, st.files, st.written, st.models, st.models_made, st.audits,
-		       st.withdrawn);
+		printf("published %s in %s: %zu snapshot%s, %lu file%s (%lu written), %zu model%s"
+		       " (%zu made anew), %zu audit%s computed, %zu withdrawn\n", st.label, out,
+		       st.snapshots, st.snapshots == 1 ? "" : "s", st.files, st.files == 1 ? "" : "s",
+		       st.written, st.models, st.models == 1 ? "" : "s", st.models_made, st.audits,
+		       st.audits == 1 ? "" : "s", st.withdrawn);
 		status = fflush(stdout) ? MC_EXIT_FAILURE : MC_EXIT_OK;
 	}
 	catalogue_close(&cat);

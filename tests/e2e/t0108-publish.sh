@@ -88,6 +88,7 @@ sleep 1
 audit_inode=$(stat -c %i "$P/audit/$day.json")
 check_status "publish with nothing new (exit 0)" 0 publish
 check_grep "computes no audit again" ", 0 audits computed" "$TMP/out"
+check_grep "its summary counts one snapshot in the singular" ": 1 snapshot, " "$TMP/out"
 check_eq "the audit is the same file (linked)" "$(stat -c %i "$P/audit/$day.json")" "$audit_inode"
 check_eq "the user's files and link survive publish; the link's folder is whole" "$(user_state)" "$users"
 check "the link is still a symbolic link" test -L "$P/pages/en-link"
@@ -316,10 +317,16 @@ check_grep "and the log says why" "left .*$was in place: it has no MANIFEST" "$T
 D=$TMP/badmanifest
 check_status "publish into a folder of its own" 0 mc publish --out "$D"
 was=$(readlink "$D/.modelcat/current")
+lines=$(wc -l <"$D/.modelcat/$was/MANIFEST")
 printf 'not a line of a manifest\n' >>"$D/.modelcat/$was/MANIFEST"
 ls -R "$D" >"$TMP/bad.before"
 check_status "publish again over a damaged MANIFEST fails (exit 3)" 3 mc publish --out "$D"
-check_grep "naming the file and the line" "$was/MANIFEST: not a manifest line: not a line of a manifest" "$TMP/err"
+check_grep "naming the file and the line" \
+	"$was/MANIFEST:$((lines + 1)): not a manifest line: not a line of a manifest" "$TMP/err"
+# an empty line (second) is damage too, not skipped
+sed -i -e '$d' -e '1G' "$D/.modelcat/$was/MANIFEST"
+check_status "publish over a MANIFEST with an empty line fails (exit 3)" 3 mc publish --out "$D"
+check_grep "naming that line" "$was/MANIFEST:2: an empty line, not a manifest line" "$TMP/err"
 check_eq "the published version is still the one" "$(readlink "$D/.modelcat/current")" "$was"
 ls -R "$D" >"$TMP/bad.after"
 check "nothing was added or removed (no build folder left)" cmp -s "$TMP/bad.before" "$TMP/bad.after"

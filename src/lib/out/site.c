@@ -201,12 +201,14 @@ static const char *manifest_find(const manifest *m, const char *path)
 	return slot ? m->sha[*slot - 1] : NULL;
 }
 
-/* Read root/MANIFEST ("SHA256  PATH" lines). 0, 1 when there is none, -1 (err). */
+/* Read root/MANIFEST ("SHA256  PATH" lines, each ended by a newline). 0,
+ * 1 when there is none, -1 (err: the file and the line at fault). */
 static int manifest_read(const char *root, manifest *m, mc_err *err)
 {
 	char path[PATH_MAX];
 	sbuf text;
-	char *line, *save = NULL;
+	char *line, *end;
+	size_t number = 0;
 
 	mc_fmt(path, sizeof(path), "%s/MANIFEST", root);
 	sbuf_init(&text);
@@ -216,9 +218,18 @@ static int manifest_read(const char *root, manifest *m, mc_err *err)
 			return 1;
 		return mc_error(err, "%s: cannot read: %s", path, strerror(errno));
 	}
-	for (line = strtok_r(text.data, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		if (strlen(line) < 67 || line[64] != ' ' || line[65] != ' ') {
-			mc_error(err, "%s: not a manifest line: %.40s", path, line);
+	for (line = text.data; line < text.data + text.len; line = end + 1) {
+		end = memchr(line, '\n', (size_t)(text.data + text.len - line));
+		number++;
+		if (!end)
+			end = text.data + text.len;   /* the last line, unended */
+		*end = '\0';
+		if ((size_t)(end - line) < 67 || line[64] != ' ' || line[65] != ' ') {
+			if (line == end)
+				mc_error(err, "%s:%zu: an empty line, not a manifest line", path,
+					 number);
+			else
+				mc_error(err, "%s:%zu: not a manifest line: %.40s", path, number, line);
 			sbuf_release(&text);   /* (after: line is in it) */
 			return -1;
 		}
