@@ -504,6 +504,40 @@ static void test_diff(catalogue *cat, sqlite3_int64 jan, sqlite3_int64 feb)
 	}
 }
 
+/* A changed version's stored values damaged: the diff fails, naming the
+ * version, and lists nothing as changed from them. Last: it damages the
+ * catalogue. */
+static void test_diff_damaged(catalogue *cat)
+{
+	diff_result d;
+	sqlite3_int64 id = 0;
+	sqlite3_stmt *st = NULL;
+	char want[64];
+
+	if (sqlite3_prepare_v2(cat->db, "SELECT v.id FROM version v JOIN record r ON r.id ="
+			       " v.record_id WHERE r.export = 'notable' AND v.name = 'Alpha'"
+			       " AND v.valid_from = '2024-02-01'", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		id = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	if (!CHECK(id > 0, "Alpha's February version in notable") ||
+	    !CHECK(sqlite3_exec(cat->db, "UPDATE version SET norm = '{\"Parameters\": 1'"
+				" WHERE valid_from = '2024-02-01' AND name = 'Alpha' AND record_id IN"
+				" (SELECT id FROM record WHERE export = 'notable')",
+				NULL, NULL, NULL) == SQLITE_OK, "its values damaged"))
+		return;
+	CHECK(q_diff(cat, "2024-01-01", "2024-02-01", &d) == -1,
+	      "a diff over damaged values fails");
+	mc_fmt(want, sizeof(want), "version %lld: stored values are not valid JSON",
+	       (long long)id);
+	CHECK(strstr(test_err.msg, want) != NULL, "naming the version (%s)", test_err.msg);
+	diff_result_release(&d);
+	CHECK(q_diff(cat, "2024-02-01", "2024-02-01", &d) == 0,
+	      "a diff that reads no values is still made");
+	diff_result_release(&d);
+	test_err.msg[0] = '\0';
+}
+
 static void test_export(catalogue *cat)
 {
 	static const struct {
@@ -569,6 +603,7 @@ int main(void)
 	test_history(&cat);
 	test_diff(&cat, jan, feb);
 	test_export(&cat);
+	test_diff_damaged(&cat);
 	catalogue_close(&cat);
 	test_other_writer();
 	return unit_done();
