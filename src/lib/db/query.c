@@ -47,10 +47,15 @@ static int content_export_upto(catalogue *cat, const char *export_name, sqlite3_
 	return content_export(cat, &f, id, err);
 }
 
+/* What export_csv() holds before it hands it to its flush. */
+#define EXPORT_PART (1u << 20)
+
 /* query_export_csv() on as_of, or, when snapshot is not 0, as the export
- * stood right after that snapshot. */
+ * stood right after that snapshot; with flush, out is handed to it past
+ * EXPORT_PART bytes and at the end. */
 static int export_csv(catalogue *cat, const char *export_name, const char *as_of,
-		      sqlite3_int64 snapshot, sbuf *out, mc_err *err)
+		      sqlite3_int64 snapshot, sbuf *out, query_flush *flush, void *fctx,
+		      mc_err *err)
 {
 	sqlite3_stmt *st = NULL;
 	sqlite3_int64 export_id;
@@ -130,11 +135,15 @@ static int export_csv(catalogue *cat, const char *export_name, const char *as_of
 			memset(lengths, 0, ncols * sizeof(*lengths));
 		}
 		json_flat_release(&values);
+		if (flush && out->len >= EXPORT_PART && flush(fctx, out, err))
+			goto out;
 	}
 	if (step != SQLITE_DONE) {
 		catalogue_fail(cat, "reading the rows", err);
 		goto out;
 	}
+	if (flush && flush(fctx, out, err))
+		goto out;
 	rc = 0;
 out:
 	free(row);
@@ -147,13 +156,19 @@ out:
 int query_export_csv(catalogue *cat, const char *export_name, const char *as_of,
 			 sbuf *out, mc_err *err)
 {
-	return export_csv(cat, export_name, as_of, 0, out, err);
+	return export_csv(cat, export_name, as_of, 0, out, NULL, NULL, err);
+}
+
+int query_export_csv_parts(catalogue *cat, const char *export_name, const char *as_of,
+			   sbuf *out, query_flush *flush, void *ctx, mc_err *err)
+{
+	return export_csv(cat, export_name, as_of, 0, out, flush, ctx, err);
 }
 
 int query_export_csv_at(catalogue *cat, const char *export_name, sqlite3_int64 snapshot,
 			const char *label, sbuf *out, mc_err *err)
 {
-	return export_csv(cat, export_name, label, snapshot, out, err);
+	return export_csv(cat, export_name, label, snapshot, out, NULL, NULL, err);
 }
 
 

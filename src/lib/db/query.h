@@ -24,6 +24,12 @@ int query_content_export(catalogue *cat, const char *export_name, const char *as
  * holds no such export on or before that date, -1 on error.
  */
 int query_export_csv(catalogue *cat, const char *export_name, const char *as_of, sbuf *out, mc_err *err);
+/* Takes what a writer holds in out, and empties it: 0, or -1 (err). */
+typedef int query_flush(void *ctx, sbuf *out, mc_err *err);
+/* query_export_csv() for an export too large to hold whole: out is handed
+ * to flush(ctx, ...) whenever it holds a MiB or more, and at the end. */
+int query_export_csv_parts(catalogue *cat, const char *export_name, const char *as_of,
+			   sbuf *out, query_flush *flush, void *ctx, mc_err *err);
 /* The same as the export stood right after snapshot (its id; label, the
  * name it was asked by, is used in messages). */
 int query_export_csv_at(catalogue *cat, const char *export_name, sqlite3_int64 snapshot,

@@ -55,78 +55,90 @@ static int make_dir(const char *path, mc_err *err)
 	return 0;
 }
 
-/* Write content as dir/name (a new file, or d's file_out's). */
-static int write_file(const download_set *d, const char *dir, const char *name,
-		      const sbuf *content, mc_err *err)
-{
-	char path[4096];
-
-	mc_fmt(path, sizeof(path), "%s/%s", dir, name);
-	return file_out_put(d->out, path, content->data ? content->data : "", content->len, err);
-}
-
 static void json_str(sbuf *out, const char *s)
 {
 	textout_json_string(out, s ? s : "", s ? strlen(s) : 0);
 }
 
-/* The JSON of one export from its CSV (csv, as query_export_csv wrote it). */
+/* What a download holds before it is written out: an export's CSV and
+ * JSON are written a MiB at a time, not made whole in memory (250 MB for
+ * the bench catalogue's export). */
+#define DOWNLOAD_PART (1u << 20)
+
+/* query_flush() into the file_part ctx. */
+static int flush_part(void *ctx, sbuf *out, mc_err *err)
+{
+	if (out->len && file_part_write(ctx, out->data, out->len, err))
+		return -1;
+	sbuf_reset(out);
+	return 0;
+}
+
+/* The JSON of one export, from its CSV as written at csv_file, into part. */
 static int export_json(catalogue *cat, const provenance_file *f, const char *as_of,
-		       const sbuf *csv, sbuf *out, mc_err *err)
+		       const char *csv_file, file_part *part, mc_err *err)
 {
 	char **types = NULL;
 	size_t ntypes = 0, i, rows = 0;
 	csv_reader *r = NULL;
 	csv_row row;
+	sbuf out;
 	int rc, first = 1;
 
+	sbuf_init(&out);
 	if (provenance_column_types(cat, f->export, as_of, &types, &ntypes, err) < 0 ||
-	    csv_open_mem(&r, csv->data, csv->len, f->export, err))
+	    csv_open(&r, csv_file, err))
 		goto fail;
-	sbuf_adds(out, "{\"export\": ");
-	json_str(out, f->export);
-	sbuf_addf(out, ",\n\"snapshot\": \"%s\",\n\"sha256\": \"%s\",\n", f->day, f->sha256);
-	sbuf_adds(out, "\"source\": \"" CITE_AUTHOR "\",\n\"licence\": \"" CITE_LICENCE "\",\n"
+	sbuf_adds(&out, "{\"export\": ");
+	json_str(&out, f->export);
+	sbuf_addf(&out, ",\n\"snapshot\": \"%s\",\n\"sha256\": \"%s\",\n", f->day, f->sha256);
+	sbuf_adds(&out, "\"source\": \"" CITE_AUTHOR "\",\n\"licence\": \"" CITE_LICENCE "\",\n"
 		  "\"licence_url\": \"" CITE_LICENCE_URL "\",\n\"columns\": [");
 	while ((rc = csv_next(r, &row, err)) == 1) {
 		if (first) {
 			for (i = 0; i < row.nfields; i++) {
-				sbuf_adds(out, i ? ", " : "");
-				textout_json_string(out, row.fields[i], row.lengths[i]);
+				sbuf_adds(&out, i ? ", " : "");
+				textout_json_string(&out, row.fields[i], row.lengths[i]);
 			}
-			sbuf_adds(out, "],\n\"types\": [");
+			sbuf_adds(&out, "],\n\"types\": [");
 			for (i = 0; i < ntypes; i++) {
-				sbuf_adds(out, i ? ", " : "");
-				json_str(out, types[i]);
+				sbuf_adds(&out, i ? ", " : "");
+				json_str(&out, types[i]);
 			}
-			sbuf_adds(out, "],\n\"rows\": [");
+			sbuf_adds(&out, "],\n\"rows\": [");
 			first = 0;
 			continue;
 		}
-		sbuf_adds(out, rows++ ? ",\n[" : "\n[");
+		sbuf_adds(&out, rows++ ? ",\n[" : "\n[");
 		for (i = 0; i < row.nfields; i++) {
 			int number = i < ntypes && !strcmp(types[i], "number");
 
-			sbuf_adds(out, i ? ", " : "");
+			sbuf_adds(&out, i ? ", " : "");
 			if (!row.lengths[i])
-				sbuf_adds(out, "null");
+				sbuf_adds(&out, "null");
 			else if (number && download_json_number(row.fields[i], row.lengths[i]))
-				sbuf_add(out, row.fields[i], row.lengths[i]);
+				sbuf_add(&out, row.fields[i], row.lengths[i]);
 			else
-				textout_json_string(out, row.fields[i], row.lengths[i]);
+				textout_json_string(&out, row.fields[i], row.lengths[i]);
 		}
-		sbuf_adds(out, "]");
+		sbuf_adds(&out, "]");
+		if (out.len >= DOWNLOAD_PART && flush_part(part, &out, err))
+			goto fail;
 	}
 	if (rc < 0)
 		goto fail;
-	sbuf_adds(out, first ? "],\n\"types\": [],\n\"rows\": []}\n" : "\n]}\n");
+	sbuf_adds(&out, first ? "],\n\"types\": [],\n\"rows\": []}\n" : "\n]}\n");
+	if (flush_part(part, &out, err))
+		goto fail;
 	csv_free(r);
 	mc_free_strings(types, ntypes);
+	sbuf_release(&out);
 	return 0;
 fail:
 	if (r)
 		csv_free(r);
 	mc_free_strings(types, ntypes);
+	sbuf_release(&out);
 	return -1;
 }
 
@@ -144,29 +156,44 @@ static void add_file(download_set *d, const provenance_file *f, int json, size_t
 	x->bytes = bytes;
 }
 
-/* One export's CSV and JSON. */
+/* One export's CSV and JSON, each written in parts; the JSON is made from
+ * the CSV as written. 0, or -1 (err); an export the catalogue does not
+ * hold on as_of has no files. */
 static int write_export(catalogue *cat, const provenance_file *f, const char *as_of,
 			download_set *d, mc_err *err)
 {
-	sbuf csv, json;
+	char csv_file[4096], json_path[4096];
+	file_part part;
+	sbuf buf;
 	int rc;
 
-	sbuf_init(&csv);
-	sbuf_init(&json);
-	rc = query_export_csv(cat, f->export, as_of, &csv, err);
-	if (rc == 0) {
-		add_file(d, f, 0, csv.len);
-		rc = write_file(d, d->dir, d->files[d->n - 1].name, &csv, err);
+	add_file(d, f, 0, 0);
+	mc_fmt(csv_file, sizeof(csv_file), "%s/%s", d->dir, d->files[d->n - 1].name);
+	if (file_part_open(&part, d->out, csv_file, err))
+		return -1;
+	sbuf_init(&buf);
+	rc = query_export_csv_parts(cat, f->export, as_of, &buf, flush_part, &part, err);
+	sbuf_release(&buf);
+	if (rc) {
+		file_part_abort(&part);
+		if (rc < 0)
+			return -1;
+		free(d->files[--d->n].export);   /* no such export then: no file */
+		return 0;
 	}
-	if (rc == 0)
-		rc = export_json(cat, f, as_of, &csv, &json, err);
-	if (rc == 0) {
-		add_file(d, f, 1, json.len);
-		rc = write_file(d, d->dir, d->files[d->n - 1].name, &json, err);
+	d->files[d->n - 1].bytes = (size_t)part.len;
+	if (file_part_close(&part, NULL, err))
+		return -1;
+	add_file(d, f, 1, 0);
+	mc_fmt(json_path, sizeof(json_path), "%s/%s", d->dir, d->files[d->n - 1].name);
+	if (file_part_open(&part, d->out, json_path, err))
+		return -1;
+	if (export_json(cat, f, as_of, csv_file, &part, err)) {
+		file_part_abort(&part);
+		return -1;
 	}
-	sbuf_release(&csv);
-	sbuf_release(&json);
-	return rc > 0 ? 0 : rc;
+	d->files[d->n - 1].bytes = (size_t)part.len;
+	return file_part_close(&part, NULL, err);
 }
 
 int download_write(catalogue *cat, const char *as_of, const char *dir, const char *base_url,

@@ -1383,12 +1383,38 @@ static void count_written(publish *p, const char *rel)
 	pthread_mutex_unlock(&p->lock);
 }
 
+/* rel, written at path (of size bytes and SHA-256 sha; st, its lstat(),
+ * or NULL: just written), into the new manifest. When the published
+ * version has the same bytes under the same name, they are linked in its
+ * place (they keep their time; one copy of them), else it counts as
+ * written. */
+static void enter_written(publish *p, const char *rel, const char *path, const char *sha,
+			  unsigned long long size, const struct stat *st)
+{
+	char from[PATH_MAX], tmp[PATH_MAX];
+	struct stat pst;
+
+	pthread_mutex_lock(&p->lock);
+	manifest_add(&p->now, rel, sha);
+	p->stats->files++;
+	pthread_mutex_unlock(&p->lock);
+	if (published_same(p, rel, sha, size, from, &pst)) {
+		if (st && pst.st_ino == st->st_ino && pst.st_dev == st->st_dev)
+			return;
+		mc_fmt(tmp, sizeof(tmp), "%s.link", path);
+		if (!link(from, tmp) && !rename(tmp, path))
+			return;
+		unlink(tmp);
+	}
+	count_written(p, rel);
+}
+
 /* Hash every file of the build folder rel into the new manifest; a file
  * whose bytes the published version has under the same name is linked
  * from it instead (it keeps its time; nothing is written twice). */
 static int hash_build(publish *p, const char *rel)
 {
-	char path[PATH_MAX], sub[PATH_MAX], from[PATH_MAX], tmp[PATH_MAX], sha[65];
+	char path[PATH_MAX], sub[PATH_MAX], sha[65];
 	unsigned char *types;
 	size_t n, i;
 	char **names;
@@ -1397,7 +1423,7 @@ static int hash_build(publish *p, const char *rel)
 	mc_fmt(path, sizeof(path), "%s/%s", p->build, rel);
 	names = list_names(path, &n, &types);
 	for (i = 0; !rc && i < n; i++) {
-		struct stat st, pst;
+		struct stat st;
 
 		mc_fmt(sub, sizeof(sub), "%s/%s", rel, names[i]);
 		if (types[i] == DT_REG && manifest_find(&p->now, sub))
@@ -1415,21 +1441,31 @@ static int hash_build(publish *p, const char *rel)
 			rc = S_ISREG(st.st_mode) ? -1 : 0;
 			continue;
 		}
-		manifest_add(&p->now, sub, sha);
-		p->stats->files++;
-		if (published_same(p, sub, sha, (unsigned long long)st.st_size, from, &pst)) {
-			if (pst.st_ino == st.st_ino && pst.st_dev == st.st_dev)
-				continue;
-			mc_fmt(tmp, sizeof(tmp), "%s.link", path);
-			if (!link(from, tmp) && !rename(tmp, path))
-				continue;
-			unlink(tmp);
-		}
-		count_written(p, sub);
+		enter_written(p, sub, path, sha, (unsigned long long)st.st_size, &st);
 	}
 	mc_free_strings(names, n);
 	free(types);
 	return rc;
+}
+
+/* path's name within the version being built, once the old manifest is
+ * read; NULL (err) when a signal stops the publication or path is not in
+ * the version. */
+static const char *build_rel(publish *p, const char *path, mc_err *err)
+{
+	size_t blen = strlen(p->build);
+
+	if (atomic_load(&stopping)) {
+		mc_error(err, "%s: stopped by a signal", path);
+		return NULL;
+	}
+	if (old_wait(p, err))
+		return NULL;
+	if (strncmp(path, p->build, blen) || path[blen] != '/') {
+		mc_error(err, "%s: not in the version being built", path);
+		return NULL;
+	}
+	return path + blen + 1;
 }
 
 /* The new version's file_out (fileout.h) for the pages and downloads:
@@ -1440,19 +1476,13 @@ static int hash_build(publish *p, const char *rel)
 static int put_file(void *ctx, const char *path, const void *data, size_t len, mc_err *err)
 {
 	publish *p = ctx;
-	size_t blen = strlen(p->build);
 	char sha[65], from[PATH_MAX];
-	const char *rel;
+	const char *rel = build_rel(p, path, err);
 	sha256_ctx h;
 	struct stat st;
 
-	if (atomic_load(&stopping))
-		return mc_error(err, "%s: stopped by a signal", path);
-	if (old_wait(p, err))
+	if (!rel)
 		return -1;
-	if (strncmp(path, p->build, blen) || path[blen] != '/')
-		return mc_error(err, "%s: not in the version being built", path);
-	rel = path + blen + 1;
 	sha256_init(&h);
 	sha256_update(&h, data, len);
 	sha256_final_hex(&h, sha);
@@ -1469,6 +1499,20 @@ static int put_file(void *ctx, const char *path, const void *data, size_t len, m
 	if (file_write_new(path, data, len, err))
 		return -1;
 	count_written(p, rel);
+	return 0;
+}
+
+/* The new version's file_out's placed(): a file written in parts (the
+ * downloads) into the new manifest as put_file() enters one. */
+static int placed_file(void *ctx, const char *path, const char *sha, unsigned long long len,
+		       mc_err *err)
+{
+	publish *p = ctx;
+	const char *rel = build_rel(p, path, err);
+
+	if (!rel)
+		return -1;
+	enter_written(p, rel, path, sha, len, NULL);
 	return 0;
 }
 
@@ -2282,6 +2326,7 @@ int site_publish(catalogue *cat, const char *out, const site_options *o, site_st
 	pthread_mutex_init(&p.lock, NULL);
 	pthread_mutex_init(&p.old_lock, NULL);
 	p.files.put = put_file;
+	p.files.placed = placed_file;
 	p.files.ctx = &p;
 	p.reuse.prev_key = reuse_prev_key;
 	p.reuse.take = reuse_take;
