@@ -47,12 +47,9 @@ static int content_export_upto(catalogue *cat, const char *export_name, sqlite3_
 	return content_export(cat, &f, id, err);
 }
 
-/* What export_csv() holds before it hands it to its flush. */
-#define EXPORT_PART (1u << 20)
-
 /* query_export_csv() on as_of, or, when snapshot is not 0, as the export
  * stood right after that snapshot; with flush, out is handed to it past
- * EXPORT_PART bytes and at the end. */
+ * QUERY_PART bytes and at the end. */
 static int export_csv(catalogue *cat, const char *export_name, const char *as_of,
 		      sqlite3_int64 snapshot, sbuf *out, query_flush *flush, void *fctx,
 		      mc_err *err)
@@ -135,7 +132,7 @@ static int export_csv(catalogue *cat, const char *export_name, const char *as_of
 			memset(lengths, 0, ncols * sizeof(*lengths));
 		}
 		json_flat_release(&values);
-		if (flush && out->len >= EXPORT_PART && flush(fctx, out, err))
+		if (flush && out->len >= QUERY_PART && flush(fctx, out, err))
 			goto out;
 	}
 	if (step != SQLITE_DONE) {
@@ -642,15 +639,16 @@ static int diff_column_values_of(catalogue *cat, diff_result *d, const char *exp
 	int removed;
 
 	for (i = 0; i < ha->n + hb->n; i++) {
-		const char *field = i < ha->n ? ha->fields[i] : hb->fields[i - ha->n];
+		int gone = i < ha->n;   /* a column of ha that hb lacks */
+		const char *field = gone ? ha->fields[i] : hb->fields[i - ha->n];
 		diff_column_values *c;
 
-		if (header_has(i < ha->n ? hb : ha, field))
+		if (header_has(gone ? hb : ha, field))
 			continue;
 		c = DIFF_PUSH(d->column_values);
 		c->export = xstrdup(export_name);
 		c->field = xstrdup(field);
-		c->removed = i < ha->n;
+		c->removed = gone;
 	}
 	for (removed = 0; removed < 2; removed++) {
 		const state *s = removed ? sa : sb, *other = removed ? sb : sa;

@@ -26,8 +26,11 @@ int query_content_export(catalogue *cat, const char *export_name, const char *as
 int query_export_csv(catalogue *cat, const char *export_name, const char *as_of, sbuf *out, mc_err *err);
 /* Takes what a writer holds in out, and empties it: 0, or -1 (err). */
 typedef int query_flush(void *ctx, sbuf *out, mc_err *err);
+/* How much a writer in parts holds before it hands it over. */
+#define QUERY_PART (1u << 20)
 /* query_export_csv() for an export too large to hold whole: out is handed
- * to flush(ctx, ...) whenever it holds a MiB or more, and at the end. */
+ * to flush(ctx, ...) whenever it holds QUERY_PART bytes or more, and at
+ * the end. */
 int query_export_csv_parts(catalogue *cat, const char *export_name, const char *as_of,
 			   sbuf *out, query_flush *flush, void *ctx, mc_err *err);
 /* The same as the export stood right after snapshot (its id; label, the

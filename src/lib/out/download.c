@@ -60,12 +60,9 @@ static void json_str(sbuf *out, const char *s)
 	textout_json_string(out, s ? s : "", s ? strlen(s) : 0);
 }
 
-/* What a download holds before it is written out: an export's CSV and
- * JSON are written a MiB at a time, not made whole in memory (250 MB for
- * the bench catalogue's export). */
-#define DOWNLOAD_PART (1u << 20)
-
-/* query_flush() into the file_part ctx. */
+/* query_flush() into the file_part ctx: an export's CSV and JSON are
+ * written QUERY_PART bytes at a time, not made whole in memory (250 MB
+ * for the bench catalogue's export). */
 static int flush_part(void *ctx, sbuf *out, mc_err *err)
 {
 	if (out->len && file_part_write(ctx, out->data, out->len, err))
@@ -122,7 +119,7 @@ static int export_json(catalogue *cat, const provenance_file *f, const char *as_
 				textout_json_string(&out, row.fields[i], row.lengths[i]);
 		}
 		sbuf_adds(&out, "]");
-		if (out.len >= DOWNLOAD_PART && flush_part(part, &out, err))
+		if (out.len >= QUERY_PART && flush_part(part, &out, err))
 			goto fail;
 	}
 	if (rc < 0)

@@ -1383,6 +1383,15 @@ static void count_written(publish *p, const char *rel)
 	pthread_mutex_unlock(&p->lock);
 }
 
+/* rel, of SHA-256 sha, into the new manifest (from any thread). */
+static void manifest_enter(publish *p, const char *rel, const char *sha)
+{
+	pthread_mutex_lock(&p->lock);
+	manifest_add(&p->now, rel, sha);
+	p->stats->files++;
+	pthread_mutex_unlock(&p->lock);
+}
+
 /* rel, written at path (of size bytes and SHA-256 sha; st, its lstat(),
  * or NULL: just written), into the new manifest. When the published
  * version has the same bytes under the same name, they are linked in its
@@ -1394,10 +1403,7 @@ static void enter_written(publish *p, const char *rel, const char *path, const c
 	char from[PATH_MAX], tmp[PATH_MAX];
 	struct stat pst;
 
-	pthread_mutex_lock(&p->lock);
-	manifest_add(&p->now, rel, sha);
-	p->stats->files++;
-	pthread_mutex_unlock(&p->lock);
+	manifest_enter(p, rel, sha);
 	if (published_same(p, rel, sha, size, from, &pst)) {
 		if (st && pst.st_ino == st->st_ino && pst.st_dev == st->st_dev)
 			return;
@@ -1486,10 +1492,7 @@ static int put_file(void *ctx, const char *path, const void *data, size_t len, m
 	sha256_init(&h);
 	sha256_update(&h, data, len);
 	sha256_final_hex(&h, sha);
-	pthread_mutex_lock(&p->lock);
-	manifest_add(&p->now, rel, sha);
-	p->stats->files++;
-	pthread_mutex_unlock(&p->lock);
+	manifest_enter(p, rel, sha);
 	/* (the old manifest is only read while the pages are made) */
 	if (published_same(p, rel, sha, len, from, &st)) {
 		unlink(path);
