@@ -17,7 +17,10 @@
  *   - the same content is recorded as unchanged and writes no version;
  *   - an older date after a newer is refused; an aborted load leaves
  *     nothing;
- *   - the precedence is replaced by each load that sets it.
+ *   - the precedence is replaced by each load that sets it;
+ *   - a first load keeps the index by name as it goes for a content known
+ *     to be small, and makes it at the end for a large one or one of
+ *     unknown size: the index is whole after either.
  */
 #include "unit.h"
 #include "catalogue_fixture.h"
@@ -549,6 +552,62 @@ static void test_refused_and_aborted(catalogue *cat)
 	free(before);
 }
 
+/* The index by name during and after a first load of a content of size
+ * hint (0: not known), in a catalogue of its own: "kept" or "made at the
+ * end" as seen between the rows and the export's end, "" on failure. */
+static const char *name_index_during(unsigned long long hint, char *after, size_t len)
+{
+	static const char *const sql_index =
+		"SELECT count(*) FROM sqlite_schema WHERE type = 'index' AND name = 'version_name'";
+	const char *during = "";
+	catalogue cat;
+	load_stats st;
+	load_row row;
+	load *ld;
+	size_t i;
+	int same = 0;
+
+	*after = '\0';
+	if (!CHECK(cat_open(&cat) == 0, "a catalogue opens in memory (%s)", cat_error(&cat)))
+		return "";
+	if (ld_begin(&cat, &ld, "2024-01-01") == 0) {
+		load_size_hint(ld, hint);
+		if (ld_export_begin(ld, "notable", SHA1, BASE, NCOLS(BASE), &same) == 0) {
+			for (i = 0; i < N(JAN); i++) {
+				row_from_spec(&row, &JAN[i], i);
+				ld_row(ld, &row);
+			}
+			during = !strcmp(q(&cat, sql_index), "1") ? "kept" : "made at the end";
+			if (ld_export_end(ld, &st) == 0 && ld_commit(ld) == 0)
+				snprintf(after, len, "%s|%s", q(&cat, sql_index),
+					 q(&cat, "SELECT (SELECT count(*) FROM version INDEXED BY"
+					      " version_name WHERE name > '') = count(*) FROM version"));
+			else
+				ld_abort(ld);
+		} else {
+			ld_abort(ld);
+		}
+	}
+	CHECK(after[0], "the first load (size %llu) commits", hint);
+	catalogue_close(&cat);
+	return during;
+}
+
+static void test_name_index(void)
+{
+	char after[64];
+
+	CHECK_STR(name_index_during(100, after, sizeof(after)), "kept",
+		  "a small content known: the index by name is kept while the rows load");
+	CHECK_STR(after, "1|1", "and it holds every version after");
+	CHECK_STR(name_index_during(0, after, sizeof(after)), "made at the end",
+		  "a content of unknown size: the index is dropped while the rows load");
+	CHECK_STR(after, "1|1", "and made again, with every version, at the export's end");
+	CHECK_STR(name_index_during(2000000000ULL, after, sizeof(after)), "made at the end",
+		  "a content of 2 GB: the index is made at the end");
+	CHECK_STR(after, "1|1", "holding every version");
+}
+
 int main(void)
 {
 	catalogue cat;
@@ -564,5 +623,6 @@ int main(void)
 	test_refused_and_aborted(&cat);
 	test_precedence(&cat);
 	catalogue_close(&cat);
+	test_name_index();
 	return unit_done();
 }

@@ -81,6 +81,8 @@ struct load {
 	char *name_index;             /* the SQL of version_name while it is
 					 dropped for a first load (see
 					 defer_name_index), else NULL */
+	unsigned long long size_hint; /* the next export's content size, when
+					 known before it is read, else 0 */
 	snap_field *fields;           /* the export's header fields */
 	size_t nfields;               /* entries in fields */
 	strmap field_names;           /* field name -> index into fields + 1 */
@@ -548,21 +550,30 @@ static int set_cache(load *ld, mc_err *err)
 	return catalogue_exec(ld->cat, pragma, err);
 }
 
+/* The content size from which a first load makes its index of names at
+ * the end (defer_name_index): measured, 247 MB kept it faster, 371 MB
+ * made it faster at the end. */
+#define DEFER_NAME_INDEX_BYTES 300000000ULL
+
 /*
  * A first load into an empty version table inserts every row into
  * version_name, the index by name, in file order: a page split or a shift
- * in a random 64 KiB page each time, a sixth of the loading thread's
- * time. The index is dropped instead and made again, by one sort, at the
- * export's end (restore_name_index), inside the same transaction: a load
- * that fails or is held rolls the drop back too. Not when the table holds
- * versions already: making the index again would read all of them.
+ * in a random 64 KiB page each time, a sixth of the loading thread's time
+ * at 1 GB. The index is dropped instead and made again, by one sort, at
+ * the export's end (restore_name_index), inside the same transaction: a
+ * load that fails or is held rolls the drop back too. Not when the table
+ * holds versions already: making the index again would read all of them.
+ * Nor for a content known to be under DEFER_NAME_INDEX_BYTES (size, from
+ * load_size_hint(); 0: not known): the sort reads every version again at
+ * the end, which costs more than the inserts save until the index
+ * outgrows the caches.
  */
-static int defer_name_index(load *ld, mc_err *err)
+static int defer_name_index(load *ld, unsigned long long size, mc_err *err)
 {
 	sqlite3_stmt *st = NULL;
 	int step, rc = -1;
 
-	if (!ld->fresh)
+	if (!ld->fresh || (size && size < DEFER_NAME_INDEX_BYTES))
 		return 0;
 	if (catalogue_prepare(ld->cat, &st, "SELECT (SELECT sql FROM sqlite_schema WHERE"
 			      " type = 'index' AND name = 'version_name' AND tbl_name = 'version'),"
@@ -604,8 +615,10 @@ int load_export_begin(load *ld, const char *export_name, const char *file,
 {
 	snapshot_export_filter f = { export_name, ld->snapshot_id, 0, NULL, 1 };
 	snapshot_export_info loaded;
+	unsigned long long size = ld->size_hint;
 	int rc;
 
+	ld->size_hint = 0;   /* (for this export only) */
 	free(ld->export_name);
 	free(ld->file);
 	ld->export_name = xstrdup(export_name);
@@ -631,7 +644,12 @@ int load_export_begin(load *ld, const char *export_name, const char *file,
 	if (insert_columns(ld, rc == 0 ? loaded.id : 0, columns, ncolumns, err) ||
 	    check_fresh(ld, err))
 		return -1;
-	return set_cache(ld, err) || defer_name_index(ld, err);
+	return set_cache(ld, err) || defer_name_index(ld, size, err);
+}
+
+void load_size_hint(load *ld, unsigned long long bytes)
+{
+	ld->size_hint = bytes;
 }
 
 static void mark_seen(load *ld, sqlite3_int64 id)

@@ -142,6 +142,11 @@ int load_precedence(load *ld, char *const *exports, size_t n, mc_err *err);
  * sha and *bytes: 1, 0 when the export has none, -1 on error. */
 int load_previous_content(load *ld, const char *export_name, char sha[65],
 			  unsigned long long *bytes, mc_err *err);
+/* The size of the next export's content, when it is known before it is
+ * read (input_content_size()): a first load of a small content keeps its
+ * index of names as it goes, a large one or one of unknown size makes it
+ * at the end. For the next load_export_begin() only. */
+void load_size_hint(load *ld, unsigned long long bytes);
 /*
  * Start one export of the snapshot. sha256 is the SHA-256 of the content
  * (decompressed bytes), or "" when not known yet (give it to

@@ -4,17 +4,16 @@
 
 #include <string.h>
 
-int hashing_size_differs(const char *path, unsigned long long bytes)
+int hashing_content_size(const char *path, unsigned long long *size)
 {
 	input *in = NULL;
-	unsigned long long size;
-	int differs;
+	int rc;
 
 	if (input_open(&in, path, NULL))
-		return 0;
-	differs = input_content_size(in, &size) == 0 && size != bytes;
+		return -1;
+	rc = input_content_size(in, size);
 	input_free(in);
-	return differs;
+	return rc;
 }
 
 static void *hash_content(void *arg)

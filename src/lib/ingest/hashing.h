@@ -1,7 +1,7 @@
 /*
  * hashing: the SHA-256 of a file's content (decompressed) and its size
  * (input_file_sha256(), read/input.h), on a thread of its own while the
- * rows are parsed; and whether a file's size alone tells it apart.
+ * rows are parsed; and its size, when known without reading it.
  *
  * Errors: 0, or -1 with err filled (its last parameter, base/error.h).
  */
@@ -11,9 +11,9 @@
 #include <pthread.h>
 #include "base/error.h"
 
-/* Is path's content known, without reading it, to differ in size from
- * bytes? (A plain file's or zip member's size is known; gzip's is not.) */
-int hashing_size_differs(const char *path, unsigned long long bytes);
+/* The size of path's content into *size when it is known without reading
+ * it (a plain file's or zip member's; gzip's is not): 0, else -1. */
+int hashing_content_size(const char *path, unsigned long long *size);
 
 /* A content hashed on a thread of its own. */
 typedef struct hashing_thread {

@@ -62,11 +62,11 @@ static int direct_notice(ingest_sink *s, const char *message, mc_err *err)
 static int feed_and_hash(ingest_ctx *ctx, load_sink *ls, ingest_sink *out, mc_err *err)
 {
 	char previous[65], content[65];
-	unsigned long long bytes = 0, previous_bytes = 0;
+	unsigned long long bytes = 0, previous_bytes = 0, size;
 	rowfeed_job job = { colmap_for_export(ctx->map, ls->export_name), ls->file, ctx->errors,
 			     1, NULL, &bytes };
 	hashing_thread h;
-	int rc, hashing = 0;
+	int rc, hashing = 0, sized;
 
 	/*
 	 * Content the export already had is found by its hash before any
@@ -74,10 +74,13 @@ static int feed_and_hash(ingest_ctx *ctx, load_sink *ls, ingest_sink *out, mc_er
 	 * or its size differs) is hashed on a thread of its own while the rows
 	 * are parsed and loaded, or while parsed when no thread can start.
 	 */
+	sized = hashing_content_size(ls->file, &size) == 0;
 	rc = load_previous_content(ctx->load, ls->export_name, previous, &previous_bytes, err);
 	if (rc < 0)
 		return -1;
-	if (rc == 1 && !hashing_size_differs(ls->file, previous_bytes)) {
+	if (sized)
+		load_size_hint(ctx->load, size);
+	if (rc == 1 && !(sized && size != previous_bytes)) {
 		if (input_file_sha256_ahead(ls->file, ls->sha, &ls->bytes, err))
 			return -1;
 	} else {
@@ -296,6 +299,7 @@ int ingest_load_staged(ingest_ctx *ctx, const char *staging, load_stats *stats, 
 
 	if (staging_reader_open(&r, staging, err))
 		goto out;
+	load_size_hint(ctx->load, r.bytes);
 	if ((ctx->map && load_set_renames(ctx->load, colmap_for_export(ctx->map,
 							r.export_name)->renames, err)) ||
 	    load_export_begin(ctx->load, r.export_name, r.file, r.sha256, r.bytes, r.cols, r.ncols,
