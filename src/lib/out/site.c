@@ -1417,8 +1417,9 @@ static void enter_written(publish *p, const char *rel, const char *path, const c
 
 /* Hash every file of the build folder rel into the new manifest; a file
  * whose bytes the published version has under the same name is linked
- * from it instead (it keeps its time; nothing is written twice). */
-static int hash_build(publish *p, const char *rel)
+ * from it instead (it keeps its time; nothing is written twice). 0, or -1
+ * (err). */
+static int hash_build(publish *p, const char *rel, mc_err *err)
 {
 	char path[PATH_MAX], sub[PATH_MAX], sha[65];
 	unsigned char *types;
@@ -1438,12 +1439,12 @@ static int hash_build(publish *p, const char *rel)
 		if (lstat(path, &st))
 			continue;
 		if (S_ISDIR(st.st_mode)) {
-			rc = hash_build(p, sub);
+			rc = hash_build(p, sub, err);
 			continue;
 		}
 		if (S_ISREG(st.st_mode) && manifest_find(&p->now, sub))
 			continue;   /* put_file() had it */
-		if (!S_ISREG(st.st_mode) || sha256_file(path, sha, NULL, p->err)) {
+		if (!S_ISREG(st.st_mode) || sha256_file(path, sha, NULL, err)) {
 			rc = S_ISREG(st.st_mode) ? -1 : 0;
 			continue;
 		}
@@ -1705,8 +1706,8 @@ static int line_cmp(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-/* The new version's keys.tsv, in the order of the stems. */
-static int keys_write(publish *p)
+/* The new version's keys.tsv, in the order of the stems. 0, or -1 (err). */
+static int keys_write(publish *p, mc_err *err)
 {
 	char path[PATH_MAX];
 	sbuf text;
@@ -1718,9 +1719,53 @@ static int keys_write(publish *p)
 	for (i = 0; i < p->nkeys_now; i++)
 		sbuf_adds(&text, p->keys_now[i]);
 	mc_fmt(path, sizeof(path), "%s/keys.tsv", p->build);
-	rc = write_file(path, text.data ? text.data : "", text.len, p->err);
+	rc = write_file(path, text.data ? text.data : "", text.len, err);
 	sbuf_release(&text);
 	return rc;
+}
+
+/*
+ * The pages' files into the new manifest (hash_build(): most are there
+ * already, a walk of two folders of 133,500 files each at the bench's
+ * size) and keys.tsv, on a thread of their own while the audits and the
+ * root page are made: those write only audit/, entries/ and index.html,
+ * and enter them under the lock.
+ */
+typedef struct pages_job {
+	publish *p;
+	int rc;                      /* 0, or -1 with err */
+	mc_err err;
+	int live;                    /* on a thread of its own */
+	pthread_t thread;
+} pages_job;
+
+static void *pages_main(void *arg)
+{
+	pages_job *j = arg;
+
+	j->rc = hash_build(j->p, "pages", &j->err) || keys_write(j->p, &j->err) ? -1 : 0;
+	return NULL;
+}
+
+/* Start job j; on this thread when no other starts. */
+static void pages_start(pages_job *j, publish *p)
+{
+	memset(j, 0, sizeof(*j));
+	j->p = p;
+	j->live = !mc_thread_start(&j->thread, pages_main, j);
+	if (!j->live)
+		pages_main(j);
+}
+
+/* Wait for job j: 0, or -1 (p->err, unless the caller failed first: rc). */
+static int pages_wait(pages_job *j, int rc)
+{
+	if (j->live)
+		pthread_join(j->thread, NULL);
+	j->live = 0;
+	if (!rc && j->rc)
+		*j->p->err = j->err;
+	return rc || j->rc ? -1 : 0;
 }
 
 /* ---- what explains the changed pages (changes.h) ---- */
@@ -2225,8 +2270,11 @@ static int write_root(publish *p)
 	mc_fmt(path, sizeof(path), "%s/index.html", p->build);
 	if (!rc)
 		rc = write_file(path, out.data, out.len, p->err);
-	if (!rc && !(rc = sha256_file(path, sha, NULL, p->err)))
+	if (!rc && !(rc = sha256_file(path, sha, NULL, p->err))) {
+		pthread_mutex_lock(&p->lock);   /* (the pages' job enters beside it) */
 		manifest_add(&p->now, "index.html", sha);
+		pthread_mutex_unlock(&p->lock);
+	}
 	sbuf_release(&out);
 	mc_free_strings(more, p->nwords);
 	free(t);
@@ -2241,6 +2289,7 @@ static int publish_build(publish *p)
 	static const char *const dirs[] = { "", "/pages", "/audit", "/entries" };
 	site_row *rows = xcalloc(p->nsnaps + 1, sizeof(*rows));
 	render_stats rs = { 0 };
+	pages_job pages;
 	char path[PATH_MAX], downloads[PATH_MAX];
 	render_site site = { p->base_url, &p->downloads, downloads, &p->files, &p->reuse, 1 };
 	size_t k;
@@ -2260,9 +2309,11 @@ static int publish_build(publish *p)
 	   entries) */
 	mc_fmt(downloads, sizeof(downloads), "%s/downloads", p->build);
 	mc_fmt(path, sizeof(path), "%s/pages", p->build);
-	if (render_all(p->cat, p->as_of, path, &site, &rs, p->err) || old_wait(p, p->err) ||
-	    frame_load(p) ||
-	    cite_prepare(p) || build_audits(p, rows, &rs) || write_root(p))
+	if (render_all(p->cat, p->as_of, path, &site, &rs, p->err) || old_wait(p, p->err))
+		goto out;
+	pages_start(&pages, p);
+	if (pages_wait(&pages, frame_load(p) || cite_prepare(p) || build_audits(p, rows, &rs) ||
+			       write_root(p)))
 		goto out;
 	p->stats->models = rs.models;
 	p->stats->models_made = rs.models - rs.reused;
@@ -2270,13 +2321,12 @@ static int publish_build(publish *p)
 	mc_fmt(p->stamp_now.texts, sizeof(p->stamp_now.texts), "%s", rs.texts_sha);
 	p->nwithdrawn_before = p->nwithdrawn;
 	find_withdrawn(p);
-	if (hash_build(p, "pages") || keys_write(p))
-		goto out;
 	page_changes(p);
 	if (write_changes(p) || build_feed(p) ||
 	    rows_write(p->build, "published.tsv", rows, p->nsnaps, p->err) ||
 	    rows_write(p->build, "withdrawn.tsv", p->withdrawn, p->nwithdrawn, p->err) ||
-	    hash_build(p, "audit") || hash_build(p, "entries") || hash_build(p, "downloads"))
+	    hash_build(p, "audit", p->err) || hash_build(p, "entries", p->err) ||
+	    hash_build(p, "downloads", p->err))
 		goto out;
 	for (k = 0; k < 5; k++) {
 		static const char *const names[] = { "published.tsv", "withdrawn.tsv", "render.tsv",
