@@ -5,6 +5,7 @@
  * the index page; a text missing from every catalogue; a model with
  * 20,000 fields.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -330,6 +331,59 @@ static void test_hrefs_and_html_only(void)
 	sbuf_release(&out);
 }
 
+/* The full index with its table left as a hole: the HTML around the hole
+ * with the table written into it is the page built with the table. */
+static void test_index_hole(const page_index_entry *entries, size_t n)
+{
+	sbuf js, table, whole, around, spliced;
+	page with, holed;
+	mc_err err = { "" };
+	size_t hole = 0, plain = 0;
+
+	sbuf_init(&js);
+	sbuf_init(&table);
+	sbuf_init(&whole);
+	sbuf_init(&around);
+	sbuf_init(&spliced);
+	page_init(&with, "en");
+	page_init(&holed, "en");
+	with.html_only = holed.html_only = 1;
+	CHECK(page_build_index(&with, entries, n, "2025-05-06", NULL, &js, &table, &english, &english,
+			       &err) == 0 && table.len > 0, "the index's table is made (%s)", err.msg);
+	page_release(&with);
+	page_init(&with, "en");
+	with.html_only = 1;
+	CHECK(page_build_index(&with, entries, n, "2025-05-06", table.data, NULL, NULL, &english,
+			       &english, &err) == 0 &&
+	      page_build_index(&holed, entries, n, "2025-05-06", PAGE_INDEX_HOLE, NULL, NULL,
+			       &english, &english, &err) == 0,
+	      "the full index builds with its table and with a hole for it (%s)", err.msg);
+	page_render_html(&with, &whole);
+	page_render_html_hole(&holed, &around, &hole);
+	CHECK(hole != SIZE_MAX && hole < around.len, "the hole is inside the HTML (%zu of %zu)", hole,
+	      around.len);
+	if (hole != SIZE_MAX && hole <= around.len) {
+		sbuf_add(&spliced, around.data, hole);
+		sbuf_add(&spliced, table.data, table.len);
+		sbuf_add(&spliced, around.data + hole, around.len - hole);
+	}
+	CHECK(spliced.len == whole.len && !memcmp(spliced.data, whole.data, whole.len),
+	      "the table written into the hole gives the page built with it (%zu, %zu bytes)",
+	      spliced.len, whole.len);
+	CHECK(around.len + table.len == whole.len && !strstr(around.data, table.data),
+	      "and the holed page holds no copy of the table");
+	sbuf_reset(&around);
+	page_render_html_hole(&with, &around, &plain);
+	CHECK(plain == SIZE_MAX, "a page without a hole says so");
+	page_release(&with);
+	page_release(&holed);
+	sbuf_release(&js);
+	sbuf_release(&table);
+	sbuf_release(&whole);
+	sbuf_release(&around);
+	sbuf_release(&spliced);
+}
+
 static void test_index_and_missing(void)
 {
 	static const page_index_entry entries[] = {
@@ -358,6 +412,7 @@ static void test_index_and_missing(void)
 	      !strstr(out.data, "<li>"), "the HTML index is a table, linking file names only");
 	page_release(&p);
 	sbuf_release(&out);
+	test_index_hole(entries, 2);
 
 	page_texts_init(&none, "xx");
 	free(english.text[PT_BAND]);

@@ -10,6 +10,7 @@
 
 #include <stdlib.h>
 #include <math.h>
+#include <stdint.h>
 #include <string.h>
 #include <strings.h>
 
@@ -1207,7 +1208,11 @@ int page_build_index(page *p, const page_index_entry *entries, size_t n, const c
 		add_block(&b, PAGE_RAW, 0, NULL, p->charts);
 	add_block(&b, PAGE_OPEN, 0, "index", NULL);
 	if (table) {
-		add_block(&b, PAGE_RAW, 0, NULL, table)->html_only = 1;
+		page_block *raw = add_block(&b, PAGE_RAW, 0, NULL,
+					    table == PAGE_INDEX_HOLE ? "" : table);
+
+		raw->html_only = 1;
+		raw->hole = table == PAGE_INDEX_HOLE;
 		p->style = index_table_style;
 	} else {
 		add_index_table(&b, entries, n, rest_js, rest_table);
@@ -1496,7 +1501,22 @@ static void heading_tag(sbuf *out, const char *open, int level, const char *clos
 	sbuf_adds(out, close);
 }
 
+const char page_index_hole[] = "";
+
+static void render_html(const page *p, sbuf *out, size_t *hole);
+
 void page_render_html(const page *p, sbuf *out)
+{
+	render_html(p, out, NULL);
+}
+
+void page_render_html_hole(const page *p, sbuf *out, size_t *hole)
+{
+	*hole = SIZE_MAX;
+	render_html(p, out, hole);
+}
+
+static void render_html(const page *p, sbuf *out, size_t *hole)
 {
 	const char *title = "";
 	size_t i;
@@ -1578,6 +1598,8 @@ void page_render_html(const page *p, sbuf *out)
 			sbuf_adds(out, "</dd>\n");
 			break;
 		case PAGE_RAW:
+			if (blk->hole && hole && *hole == SIZE_MAX)
+				*hole = out->len;
 			sbuf_adds(out, blk->text);
 			break;
 		case PAGE_LINK:

@@ -288,6 +288,8 @@ typedef struct page_block {
 					same otherwise (the index's list of names,
 					shown as a table; the history, in a
 					PAGE_RAW block) */
+	int hole;                    /* PAGE_RAW: the place of bytes the caller
+					writes itself (page_render_html_hole) */
 } page_block;
 
 typedef struct page {
@@ -365,6 +367,12 @@ void page_add_raw(page *p, char *html);
 #define PAGE_INDEX_ROWS "index.rows.js"
 #define PAGE_INDEX_ALL "index.all"
 
+/* The table given to page_build_index for a page PAGE_INDEX_ALL whose
+ * table the caller writes itself, into the page's hole: a table of tens
+ * of MB is then neither copied into the page nor into its HTML. */
+extern const char page_index_hole[];
+#define PAGE_INDEX_HOLE page_index_hole
+
 /* Describe the index page of a language: n entries on date (YYYY-MM-DD).
  * The text page lists the names in the order given; the HTML page has
  * the table of indextable.h, newest publication first, with its first
@@ -372,7 +380,8 @@ void page_add_raw(page *p, char *html);
  * rest_js and rest_table, that file's content goes to rest_js and the
  * table of every row to rest_table (index_table_rest). With table set
  * (a rest_table), the page PAGE_INDEX_ALL instead: that table, no charts,
- * no script (HTML only: set html_only; rest_js and rest_table unused). */
+ * no script (HTML only: set html_only; rest_js and rest_table unused);
+ * table PAGE_INDEX_HOLE: the same page, with a hole where the table goes. */
 int page_build_index(page *p, const page_index_entry *entries, size_t n, const char *date,
 		     const char *table, sbuf *rest_js, sbuf *rest_table, const page_texts *texts,
 		     const page_texts *english, mc_err *err);
@@ -425,6 +434,10 @@ void page_render_text(const page *p, sbuf *out);
 /* Write the page as a complete HTML document, every string escaped, links
  * only to http(s) URLs and to plain file names. */
 void page_render_html(const page *p, sbuf *out);
+/* The same, and where in out the page's hole is (its first PAGE_RAW block
+ * marked hole: the offset of the bytes that go there) into *hole, or
+ * SIZE_MAX when it has none. */
+void page_render_html_hole(const page *p, sbuf *out, size_t *hole);
 
 /* Is url an http:// or https:// URL with no white space or control
  * characters? (Only such URLs become links.) */

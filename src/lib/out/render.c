@@ -69,20 +69,39 @@ static int make_dirs(const char *path, mc_err *err)
 	return 0;
 }
 
-/* Write content to dir/file: through the site's file_out when publishing
- * (the folder is the new version's, which no reader sees yet), else
+/* A piece of a file's bytes. */
+typedef struct piece {
+	const char *data;
+	size_t len;
+} piece;
+
+/* Write pieces pc[0..n) one after the other to dir/file: through the
+ * site's file_out when publishing (the folder is the new version's, which
+ * no reader sees yet; more than one piece goes in parts, file_part), else
  * through a temporary file renamed into place. */
-static int write_file(const render_site *site, const char *dir, const char *file,
-		      const sbuf *content, mc_err *err)
+static int write_pieces(const render_site *site, const char *dir, const char *file,
+			const piece *pc, size_t n, mc_err *err)
 {
 	char path[4096], tmp[4200];
+	size_t i;
 	FILE *f;
-	int ok;
+	int ok = 1;
 
 	mc_fmt(path, sizeof(path), "%s/%s", dir, file);
-	if (site && site->out)
-		return file_out_put(site->out, path, content->data ? content->data : "",
-				    content->len, err);
+	if (site && site->out && n == 1)
+		return file_out_put(site->out, path, pc[0].data, pc[0].len, err);
+	if (site && site->out) {
+		file_part part;
+
+		if (file_part_open(&part, site->out, path, err))
+			return -1;
+		for (i = 0; i < n; i++)
+			if (file_part_write(&part, pc[i].data, pc[i].len, err)) {
+				file_part_abort(&part);
+				return -1;
+			}
+		return file_part_close(&part, NULL, err);
+	}
 	mc_fmt(tmp, sizeof(tmp), "%s.tmp%ld", path, (long)getpid());
 	/* SIGINT, SIGTERM, SIGHUP (stage_init) remove it */
 	mc_cleanup_add(tmp);
@@ -91,7 +110,8 @@ static int write_file(const render_site *site, const char *dir, const char *file
 		mc_cleanup_remove(tmp);
 		return mc_error(err, "%s: cannot create: %s", tmp, strerror(errno));
 	}
-	ok = fwrite(content->data, 1, content->len, f) == content->len;
+	for (i = 0; i < n; i++)
+		ok = ok && fwrite(pc[i].data, 1, pc[i].len, f) == pc[i].len;
 	ok = (fclose(f) == 0) && ok;
 	if (!ok || rename(tmp, path)) {
 		mc_error(err, "%s: cannot write: %s", path, strerror(errno));
@@ -101,6 +121,15 @@ static int write_file(const render_site *site, const char *dir, const char *file
 	}
 	mc_cleanup_remove(tmp);
 	return 0;
+}
+
+/* Write content to dir/file (write_pieces). */
+static int write_file(const render_site *site, const char *dir, const char *file,
+		      const sbuf *content, mc_err *err)
+{
+	piece pc = { content->data ? content->data : "", content->len };
+
+	return write_pieces(site, dir, file, &pc, 1, err);
 }
 
 /* Remove from dir the files NAME.tmpPID that a render killed outright
@@ -133,11 +162,14 @@ static void remove_stale_temps(const char *dir)
 	closedir(d);
 }
 
-/* Render p as text and HTML to dir/stem.txt and dir/stem.html. */
+/* Render p as text and HTML to dir/stem.txt and dir/stem.html; with fill,
+ * its bytes in the HTML page's hole (page_render_html_hole: the full
+ * index's table, written from where it was made, not copied). */
 static int write_page(const render_site *site, const page *p, const char *dir, const char *stem,
-		      mc_err *err)
+		      const sbuf *fill, mc_err *err)
 {
 	char file[128];
+	size_t hole;
 	sbuf out;
 	int rc = 0;
 
@@ -148,10 +180,23 @@ static int write_page(const render_site *site, const page *p, const char *dir, c
 		rc = write_file(site, dir, file, &out, err);
 		sbuf_reset(&out);
 	}
-	page_render_html(p, &out);
 	mc_fmt(file, sizeof(file), "%s.html", stem);
-	if (!rc)
-		rc = write_file(site, dir, file, &out, err);
+	if (fill) {
+		page_render_html_hole(p, &out, &hole);
+		if (hole == SIZE_MAX && !rc)
+			rc = mc_error(err, "%s/%s: the page has no place for its table", dir, file);
+		if (!rc) {
+			piece pc[3] = { { out.data, hole },
+					{ fill->data ? fill->data : "", fill->len },
+					{ out.data + hole, out.len - hole } };
+
+			rc = write_pieces(site, dir, file, pc, 3, err);
+		}
+	} else {
+		page_render_html(p, &out);
+		if (!rc)
+			rc = write_file(site, dir, file, &out, err);
+	}
 	sbuf_release(&out);
 	return rc;
 }
@@ -370,7 +415,7 @@ static void frame_page(const render_run *r, page *p, frame *f, frame_alt *alts,
 /* Write page p of language lang as dir/stem.txt and .html: framed when
  * publishing. */
 static int write_page_framed(const render_run *r, page *p, size_t lang, const char *stem,
-			     mc_err *err)
+			     const sbuf *fill, mc_err *err)
 {
 	frame f;
 	frame_alt *alts = NULL;
@@ -384,7 +429,7 @@ static int write_page_framed(const render_run *r, page *p, size_t lang, const ch
 		mc_fmt(file, sizeof(file), "%s.html", stem);
 		frame_page(r, p, &f, alts, paths, lang, file);
 	}
-	rc = write_page(r->site, p, r->dirs[lang], stem, err);
+	rc = write_page(r->site, p, r->dirs[lang], stem, fill, err);
 	p->frame = NULL;
 	free(alts);
 	free(paths);
@@ -1130,7 +1175,7 @@ static int render_model(render_run *r, size_t i, mc_err *err)
 		if (!failed)
 			page_add_raw(&p, cite_of_model(r, &m, j, r->stems[i]));
 		r->frame_data_label = label;
-		failed = failed || write_page_framed(r, &p, j, r->stems[i], err);
+		failed = failed || write_page_framed(r, &p, j, r->stems[i], NULL, err);
 		r->frame_data_label = NULL;
 		free(label);
 		page_release(&p);
@@ -1190,7 +1235,7 @@ static int index_charts(render_run *r, size_t j, page *p, mc_err *err)
 		sbuf_adds(&tables, cite);
 		free(cite);
 		page_build_raw(&data, title, tables.data);
-		rc = write_page_framed(r, &data, j, CHART_DATA_PAGE, err);
+		rc = write_page_framed(r, &data, j, CHART_DATA_PAGE, NULL, err);
 	}
 	if (!rc) {
 		r->stats->files += 4;
@@ -1239,9 +1284,8 @@ static int render_index(render_run *r, size_t j, mc_err *err)
 	failed = index_charts(r, j, &p, err) ||
 		 page_build_index(&p, r->entries, r->nentries, r->as_of, NULL, &rows,
 				  &table, &r->texts[j], &r->texts[0], err) ||
-		 page_build_index(&all, r->entries, r->nentries, r->as_of,
-				  table.data ? table.data : "", NULL, NULL, &r->texts[j],
-				  &r->texts[0], err);
+		 page_build_index(&all, r->entries, r->nentries, r->as_of, PAGE_INDEX_HOLE, NULL,
+				  NULL, &r->texts[j], &r->texts[0], err);
 	if (!failed) {
 		page_add_raw(&p, cite_of_index(r, j));
 		page_add_raw(&all, cite_of_index(r, j));
@@ -1250,8 +1294,8 @@ static int render_index(render_run *r, size_t j, mc_err *err)
 		download_list_html(r->site->downloads, "../../", &r->texts[j], &r->texts[0],
 				   &lead);
 	r->frame_lead = lead.len ? lead.data : NULL;
-	failed = failed || write_page_framed(r, &p, j, "index", err) ||
-		 write_page_framed(r, &all, j, PAGE_INDEX_ALL, err) ||
+	failed = failed || write_page_framed(r, &p, j, "index", NULL, err) ||
+		 write_page_framed(r, &all, j, PAGE_INDEX_ALL, &table, err) ||
 		 write_file(r->site, r->dirs[j], PAGE_INDEX_ROWS, &rows, err);
 	r->frame_lead = NULL;
 	sbuf_release(&rows);
@@ -1298,7 +1342,7 @@ static int write_hardware_page(render_run *r, page *p, size_t lang, const char *
 		p->frame = &f;
 	}
 	mc_fmt(dir, sizeof(dir), "%s/hardware", r->dirs[lang]);
-	rc = write_page(r->site, p, dir, stem, err);
+	rc = write_page(r->site, p, dir, stem, NULL, err);
 	p->frame = NULL;
 	free(alts);
 	free(paths);
