@@ -18,6 +18,7 @@
  *   - an older date after a newer is refused; an aborted load leaves
  *     nothing;
  *   - the precedence is replaced by each load that sets it;
+ *   - SQLite keeps no memory statistics once catalogue_process_init() ran;
  *   - a first load keeps the index by name as it goes for a content known
  *     to be small, and makes it at the end for a large one or one of
  *     unknown size: the index is whole after either.
@@ -610,10 +611,17 @@ static void test_name_index(void)
 
 int main(void)
 {
+	sqlite3_int64 used = -1, most = -1;
 	catalogue cat;
 
+	catalogue_process_init();   /* as every stage does first */
 	if (!CHECK(cat_open(&cat) == 0, "a catalogue opens in memory (%s)", cat_error(&cat)))
 		return unit_done();
+	if (sqlite3_status64(SQLITE_STATUS_MEMORY_USED, &used, &most, 0) != SQLITE_OK)
+		used = most = -1;
+	CHECK(used == 0 && most == 0,
+	      "SQLite keeps no memory statistics (no mutex at each allocation): %lld, %lld",
+	      (long long)used, (long long)most);
 	CHECK(cat.schema_version >= 6, "the migrations of sql/ are applied (%d)", cat.schema_version);
 	CHECK_STR(q(&cat, "SELECT count(*) FROM version"), "0", "a new catalogue is empty");
 	test_first_load(&cat);

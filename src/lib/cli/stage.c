@@ -3,6 +3,7 @@
 #include "base/day.h"
 #include "base/paths.h"
 #include "base/unicode.h"
+#include "db/catalogue.h"
 
 #include <limits.h>
 #include <signal.h>
@@ -41,6 +42,7 @@ void stage_catch_signals(void (*handler)(int))
 
 void stage_init(void)
 {
+	catalogue_process_init();
 	signal(SIGXFSZ, SIG_IGN);
 	stage_catch_signals(on_fatal_signal);
 }

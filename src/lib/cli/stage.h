@@ -18,6 +18,7 @@
  * of killing the process with SIGXFSZ; and SIGINT, SIGTERM and SIGHUP
  * remove the files registered with mc_cleanup_add() (a temporary file, a
  * catalogue the run created) before the process ends by the signal.
+ * SQLite gets its settings for the process (catalogue_process_init()).
  */
 void stage_init(void);
 /* Catch SIGINT, SIGTERM and SIGHUP with handler (those ignored by whoever

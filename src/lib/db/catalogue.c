@@ -385,6 +385,12 @@ static int create_new(const char *path, const char *sqldir, mc_err *err)
 	return 0;
 }
 
+void catalogue_process_init(void)
+{
+	/* (SQLITE_MISUSE once SQLite is in use: the setting is then kept) */
+	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+}
+
 int catalogue_open(catalogue *cat, const char *path, const char *sqldir, int flags, mc_err *err)
 {
 	struct stat st;
