@@ -78,8 +78,7 @@ static int feed_and_hash(ingest_ctx *ctx, load_sink *ls, ingest_sink *out, mc_er
 	rc = load_previous_content(ctx->load, ls->export_name, previous, &previous_bytes, err);
 	if (rc < 0)
 		return -1;
-	if (sized)
-		load_size_hint(ctx->load, size);
+	load_size_hint(ctx->load, sized ? size : 0);
 	if (rc == 1 && !(sized && size != previous_bytes)) {
 		if (input_file_sha256_ahead(ls->file, ls->sha, &ls->bytes, err))
 			return -1;
