@@ -413,7 +413,7 @@ static void frame_page(const render_run *r, page *p, frame *f, frame_alt *alts,
 }
 
 /* Write page p of language lang as dir/stem.txt and .html: framed when
- * publishing. */
+ * publishing; with fill, that in the HTML's hole (write_page). */
 static int write_page_framed(const render_run *r, page *p, size_t lang, const char *stem,
 			     const sbuf *fill, mc_err *err)
 {
