@@ -264,7 +264,9 @@ static size_t count_lines(const char *text)
 
 /* ---- the tests ---- */
 
-static void test_model(catalogue *cat)
+/* With table: each lookup takes its dates from a table of every record's
+ * (query_updated_read) for its date, as a publication's do. */
+static void test_model(catalogue *cat, int table)
 {
 	static const struct {
 		const char *name;
@@ -311,8 +313,20 @@ static void test_model(catalogue *cat)
 	size_t i;
 
 	for (i = 0; i < N(cases); i++) {
+		query_updated u;
 		model_view m;
-		int rc = q_model(cat, cases[i].name, cases[i].as_of, &m);
+		int rc;
+
+		if (table) {
+			CHECK(query_updated_read(cat, cases[i].as_of, &u, &test_err) == 0,
+			      "the last-updated dates of %s are read", cases[i].as_of);
+			query_updated_use(cat, &u);
+		}
+		rc = q_model(cat, cases[i].name, cases[i].as_of, &m);
+		if (table) {
+			query_updated_use(cat, NULL);
+			query_updated_release(&u);
+		}
 
 		if (!CHECK(rc == cases[i].rc, "show %s as of %s: %s (rc %d, want %d) %s",
 			   cases[i].name, cases[i].as_of, cases[i].rc ? "not found" : "found", rc,
@@ -334,6 +348,39 @@ static void test_model(catalogue *cat)
 		}
 		model_view_release(&m);
 	}
+}
+
+/* The table of dates is what a lookup takes its date from, only for the
+ * date it was read for. */
+static void test_updated_table(catalogue *cat)
+{
+	query_updated u;
+	model_view m;
+	size_t i;
+
+	if (!CHECK(query_updated_read(cat, "2024-02-01", &u, &test_err) == 0,
+		   "the last-updated dates of 2024-02-01 are read"))
+		return;
+	/* Alpha, OldName, Dup, Dup#2 and Gamma of notable, Alpha and Beta of all */
+	CHECK(u.n == 7, "a date for each of the 7 records with a version by then (%zu)", u.n);
+	for (i = 1; i < u.n; i++)
+		CHECK(u.records[i - 1] < u.records[i], "the records in ascending order");
+	query_updated_use(cat, &u);
+	CHECK(q_model(cat, "Alpha", "2024-01-15", &m) == 0, "Alpha as of 2024-01-15");
+	CHECK_STR(m.last_updated, "2024-01-01",
+		  "a table read for another date is not used (2024-02-01 there)");
+	model_view_release(&m);
+	for (i = 0; i < u.n; i++)
+		mc_fmt(u.dates[i], sizeof(u.dates[i]), "2099-12-31");
+	CHECK(q_model(cat, "Alpha", "2024-02-01", &m) == 0, "Alpha as of 2024-02-01");
+	CHECK_STR(m.last_updated, "2099-12-31", "the date comes from the table, not a query");
+	model_view_release(&m);
+	query_updated_use(cat, NULL);
+	CHECK(q_model(cat, "Alpha", "2024-02-01", &m) == 0, "Alpha as of 2024-02-01");
+	CHECK_STR(m.last_updated, "2024-02-01", "without the table, read for the model again");
+	model_view_release(&m);
+	query_updated_release(&u);
+	CHECK(u.n == 0 && !u.records && !u.dates, "a released table is empty");
 }
 
 /* A connection keeps the headers and export keys it read while no
@@ -599,7 +646,9 @@ int main(void)
 	CHECK(q_last_two(&cat, from, to) == 0, "last two of two snapshots");
 	CHECK_STR(from, "2024-01-01", "from");
 	CHECK_STR(to, "2024-02-01", "to");
-	test_model(&cat);
+	test_model(&cat, 0);
+	test_model(&cat, 1);
+	test_updated_table(&cat);
 	test_history(&cat);
 	test_diff(&cat, jan, feb);
 	test_export(&cat);

@@ -25,6 +25,9 @@ typedef struct catalogue {
 	char *default_key;           /* query_default_key()'s answer, read once */
 	void *headers;               /* the exports' headers query.c keeps */
 	void (*headers_free)(void *);
+	/* every record's last-updated date on one date, for query_model()
+	   (query_updated_use(); not owned; NULL: read for each model) */
+	const struct query_updated *updated;
 } catalogue;
 
 enum { CATALOGUE_READONLY = 1 };

@@ -1137,6 +1137,9 @@ static const char *export_key_of(const export_keys *k, const char *export_name)
 	return NULL;
 }
 
+/* The versions whose opening changed a value shown (query_updated too). */
+#define UPDATED_KINDS " AND kind IN ('added', 'changed', 'renamed', 'removed', 'revised')"
+
 /* The statements of model_lookup: the versions (st) and the last-updated
  * date (upd); with removed, a column was removed from an export on or
  * before the date read, which counts as a change of the values it took.
@@ -1175,11 +1178,9 @@ static int lookup_prepare(catalogue *cat, int any_time, int removed, sqlite3_stm
 			      from its export while it had a value in them */
 			   !removed ?
 			   "SELECT max(valid_from) FROM version"
-			   " WHERE record_id = ?1 AND valid_from <= ?2"
-			   " AND kind IN ('added', 'changed', 'renamed', 'removed', 'revised')" :
+			   " WHERE record_id = ?1 AND valid_from <= ?2" UPDATED_KINDS :
 			   "SELECT max(d) FROM (SELECT max(valid_from) AS d FROM version"
-			   " WHERE record_id = ?1 AND valid_from <= ?2"
-			   " AND kind IN ('added', 'changed', 'renamed', 'removed', 'revised')"
+			   " WHERE record_id = ?1 AND valid_from <= ?2" UPDATED_KINDS
 			   " UNION ALL SELECT max(s.as_of) FROM column_change cc"
 			   " JOIN snapshot_export se ON se.id = cc.snapshot_export_id"
 			   " JOIN snapshot s ON s.id = se.snapshot_id"
@@ -1196,6 +1197,71 @@ static int lookup_prepare(catalogue *cat, int any_time, int removed, sqlite3_stm
 	*st_out = st;
 	*upd_out = upd;
 	return 0;
+}
+
+int query_updated_read(catalogue *cat, const char *as_of, query_updated *u, mc_err *err)
+{
+	sqlite3_stmt *st = NULL;
+	size_t cap = 0;
+	int step;
+
+	memset(u, 0, sizeof(*u));
+	mc_fmt(u->as_of, sizeof(u->as_of), "%s", as_of);
+	/* (in the order of the index whose first column is record_id) */
+	if (catalogue_keep(cat, &st,
+			   "SELECT record_id, max(valid_from) FROM version"
+			   " WHERE valid_from <= ?1" UPDATED_KINDS
+			   " GROUP BY record_id ORDER BY record_id", err))
+		return -1;
+	sqlite3_bind_text(st, 1, as_of, -1, SQLITE_STATIC);
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *date = (const char *)sqlite3_column_text(st, 1);
+
+		if (!date)
+			continue;
+		if (u->n == cap) {
+			cap = cap ? 2 * cap : 1024;
+			u->records = xrealloc(u->records, cap * sizeof(*u->records));
+			u->dates = xrealloc(u->dates, cap * sizeof(*u->dates));
+		}
+		u->records[u->n] = sqlite3_column_int64(st, 0);
+		mc_fmt(u->dates[u->n], sizeof(u->dates[u->n]), "%s", date);
+		u->n++;
+	}
+	catalogue_kept_done(st);
+	if (step != SQLITE_DONE) {
+		query_updated_release(u);
+		return catalogue_fail(cat, "reading the last-updated dates", err);
+	}
+	return 0;
+}
+
+void query_updated_release(query_updated *u)
+{
+	free(u->records);
+	free(u->dates);
+	memset(u, 0, sizeof(*u));
+}
+
+void query_updated_use(catalogue *cat, const query_updated *u)
+{
+	cat->updated = u;
+}
+
+/* record's date in u, or NULL when none of its versions counts. */
+static const char *updated_find(const query_updated *u, sqlite3_int64 record)
+{
+	size_t lo = 0, hi = u->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (u->records[mid] < record)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < u->n && u->records[lo] == record ? u->dates[lo] : NULL;
 }
 
 /* One version model_lookup read. */
@@ -1269,17 +1335,20 @@ static int model_lookup(catalogue *cat, const char *name, long occurrence,
 	const char *target, *family = NULL;
 	lookup_row *rows = NULL;
 	size_t n = 0, cap = 0, i;
+	const query_updated *updated = NULL;
 	strmap seen;
-	int found = 0, rc = -1;
+	int found = 0, removed, rc = -1;
 
 	strmap_init(&seen);
 	if (!want && !cat->default_key && query_default_key(&cat->default_key, err))
 		goto out;
-	if (cache_now(cat, &cache, err) || export_keys_now(cat, cache, &keys, err) ||
-	    lookup_prepare(cat, any_time,
-			   keys->removed_from && strcmp(keys->removed_from, as_of) <= 0, &st, &upd,
-			   err))
+	if (cache_now(cat, &cache, err) || export_keys_now(cat, cache, &keys, err))
 		goto out;
+	removed = keys->removed_from && strcmp(keys->removed_from, as_of) <= 0;
+	if (lookup_prepare(cat, any_time, removed, &st, &upd, err))
+		goto out;
+	if (!removed && cat->updated && !strcmp(cat->updated->as_of, as_of))
+		updated = cat->updated;
 	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 2, occurrence);
 	sqlite3_bind_text(st, 3, as_of, -1, SQLITE_STATIC);
@@ -1327,6 +1396,13 @@ static int model_lookup(catalogue *cat, const char *name, long occurrence,
 				m->values.items[before].source = r->source;
 		}
 		json_flat_release(&values);
+		if (updated) {
+			const char *date = updated_find(updated, r->record);
+
+			if (date && strcmp(date, m->last_updated) > 0)
+				mc_fmt(m->last_updated, sizeof(m->last_updated), "%s", date);
+			continue;
+		}
 		sqlite3_bind_int64(upd, 1, r->record);
 		sqlite3_bind_text(upd, 2, as_of, -1, SQLITE_STATIC);
 		if (sqlite3_step(upd) == SQLITE_ROW && sqlite3_column_text(upd, 0) &&

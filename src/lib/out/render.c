@@ -233,6 +233,8 @@ typedef struct render_run {
 	unsigned char global_key[32]; /* with site->reuse: what every page is made from */
 	unsigned char (*partial)[32]; /* with site->reuse: each model's key but its
 					 chart (model_key_part) */
+	query_updated updated;       /* every record's last-updated date, read
+					with the entries (collect_entries) */
 } render_run;
 
 /* The SHA-256 of every language's page texts (code, then each text by
@@ -763,6 +765,7 @@ static int worker_start(render_worker *w, const render_run *r, model_queue *q)
 		return -1;
 	if (r->cat->default_key)
 		w->cat.default_key = xstrdup(r->cat->default_key);
+	query_updated_use(&w->cat, r->cat->updated);
 	w->run = *r;
 	w->run.cat = &w->cat;
 	w->run.stats = &w->stats;
@@ -1025,6 +1028,13 @@ static int collect_entries(render_run *r, mc_err *err)
 {
 	size_t i, downloads = r->site && r->site->downloads_dir ? 1 : 0;
 
+	/* every model is looked up (here and for its pages): their dates in
+	   one pass, as the list of their names was read */
+	if (r->as_of) {
+		if (query_updated_read(r->cat, r->as_of, &r->updated, err))
+			return -1;
+		query_updated_use(r->cat, &r->updated);
+	}
 	if (render_each(r, entry_item, downloads + r->nnames, err)) {
 		/* the entries made before the failure, still where they were
 		   made (entry_of[i] == i; one never made is zeroed) */
@@ -1425,6 +1435,9 @@ static void render_run_release(render_run *r)
 	free(r->cited);
 	hwlink_day_release(&r->links);
 	timeline_release(&r->lives);
+	if (r->cat && r->cat->updated == &r->updated)
+		query_updated_use(r->cat, NULL);
+	query_updated_release(&r->updated);
 }
 
 int render_all(catalogue *cat, const char *as_of, const char *outdir, const render_site *site,
