@@ -151,6 +151,8 @@ static int dead_pid_name(const char *name, const char *prefix)
 
 /* ---- the manifest: relative path -> SHA-256 ---- */
 
+#define MANIFEST_BLOCK (1 << 20)   /* bytes of MANIFEST written at a time */
+
 typedef struct manifest {
 	strmap map;                  /* path -> index + 1 */
 	char **paths;                /* relative paths */
@@ -240,27 +242,53 @@ static int manifest_read(const char *root, manifest *m, mc_err *err)
 	return 0;
 }
 
-static int path_cmp(const void *a, const void *b)
+/* One line of MANIFEST. */
+typedef struct manifest_line {
+	const char *path, *sha;
+} manifest_line;
+
+static int manifest_line_cmp(const void *a, const void *b)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	return strcmp(((const manifest_line *)a)->path, ((const manifest_line *)b)->path);
 }
 
+/* root/MANIFEST: m's lines in the order of their paths, written a block at
+ * a time: in one buffer, 37 MB at the bench's size (333,787 lines), the
+ * file took twice as long (fresh memory, and a copy at each growth). 0, or
+ * -1 (err). */
 static int manifest_write(const char *root, const manifest *m, mc_err *err)
 {
-	char path[PATH_MAX], **sorted = xcalloc(m->n + 1, sizeof(*sorted));
-	sbuf text;
+	char path[PATH_MAX];
+	manifest_line *lines = xcalloc(m->n + 1, sizeof(*lines));
+	file_part f;
+	sbuf block;
 	size_t i;
 	int rc;
 
-	memcpy(sorted, m->paths, m->n * sizeof(*sorted));
-	qsort(sorted, m->n, sizeof(*sorted), path_cmp);
-	sbuf_init(&text);
-	for (i = 0; i < m->n; i++)
-		sbuf_addf(&text, "%s  %s\n", manifest_find(m, sorted[i]), sorted[i]);
-	free(sorted);
+	for (i = 0; i < m->n; i++) {
+		lines[i].path = m->paths[i];
+		lines[i].sha = m->sha[i];
+	}
+	qsort(lines, m->n, sizeof(*lines), manifest_line_cmp);
 	mc_fmt(path, sizeof(path), "%s/MANIFEST", root);
-	rc = write_file(path, text.data, text.len, err);
-	sbuf_release(&text);
+	sbuf_init(&block);
+	rc = file_part_open(&f, NULL, path, err);
+	for (i = 0; !rc && i < m->n; i++) {
+		sbuf_add(&block, lines[i].sha, 64);
+		sbuf_add(&block, "  ", 2);
+		sbuf_adds(&block, lines[i].path);
+		sbuf_addc(&block, '\n');
+		if (block.len >= MANIFEST_BLOCK || i + 1 == m->n) {
+			rc = file_part_write(&f, block.data, block.len, err);
+			sbuf_reset(&block);
+		}
+	}
+	if (!rc)
+		rc = file_part_close(&f, NULL, err);
+	else if (f.fd >= 0)
+		file_part_abort(&f);
+	sbuf_release(&block);
+	free(lines);
 	return rc;
 }
 
