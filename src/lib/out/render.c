@@ -1076,8 +1076,9 @@ static int model_charts(render_run *r, size_t i, size_t j, page *p, mc_err *err)
 }
 
 /* The key model i's files are made from (render_reuse), in hex: the
- * part its index entry's pass made, and its chart in every language. */
-static int model_key(render_run *r, size_t i, char key[65], mc_err *err)
+ * part its index entry's pass made, and its chart in every language,
+ * left in charts[j] (NULL: none) for its pages when they are made. */
+static int model_key(render_run *r, size_t i, char key[65], char **charts, mc_err *err)
 {
 	key_hash h;
 	size_t j;
@@ -1093,6 +1094,8 @@ static int model_key(render_run *r, size_t i, char key[65], mc_err *err)
 			return -1;
 		}
 		key_str(&h, p.charts);
+		charts[j] = p.charts;
+		p.charts = NULL;
 		page_release(&p);
 	}
 	key_final_hex(&h, key);
@@ -1101,8 +1104,9 @@ static int model_key(render_run *r, size_t i, char key[65], mc_err *err)
 
 /* Take model i's files from the published version when it made them from
  * the same key (render_reuse), without reading the model again: 1 taken,
- * 0 not (they are to be made), -1 (err). The key is recorded either way. */
-static int reuse_model(render_run *r, size_t i, mc_err *err)
+ * 0 not (they are to be made, with charts: model_key()), -1 (err). The key
+ * is recorded either way. */
+static int reuse_model(render_run *r, size_t i, char **charts, mc_err *err)
 {
 	const render_reuse *u = r->site->reuse;
 	char key[65], **paths;
@@ -1112,7 +1116,7 @@ static int reuse_model(render_run *r, size_t i, mc_err *err)
 
 	if (r->entry_of[i] == SIZE_MAX)
 		return 0;   /* no entry: no page */
-	if (model_key(r, i, key, err))
+	if (model_key(r, i, key, charts, err))
 		return -1;
 	u->made(u->ctx, r->stems[i], key);
 	was = u->prev_key(u->ctx, r->stems[i]);
@@ -1146,27 +1150,25 @@ static int reuse_model(render_run *r, size_t i, mc_err *err)
 /* The pages of model i in every language (its index entry is made). */
 static int render_model(render_run *r, size_t i, mc_err *err)
 {
-	char twin[200];
+	char twin[200], **charts = xcalloc(r->nlangs + 1, sizeof(*charts));
 	model_view m;
 	size_t j;
-	int found;
+	int found, rc = -1;
 
 	if (r->partial) {
-		int taken = reuse_model(r, i, err);
+		int taken = reuse_model(r, i, charts, err);
 
-		if (taken)
+		if (taken) {
+			mc_free_strings(charts, r->nlangs);
 			return taken < 0 ? -1 : 0;
+		}
 	}
 	found = query_model(r->cat, r->names[i], r->as_of, &m, err);
-	if (found < 0) {
-		model_view_release(&m);
-		return -1;
-	}
+	if (found < 0)
+		goto out;
 	render_file_stem(r->names[i], r->stems[i], sizeof(r->stems[i]));
-	if (found == 0 && r->site && r->site->downloads && write_twin(r, &m, i, twin, err)) {
-		model_view_release(&m);
-		return -1;
-	}
+	if (found == 0 && r->site && r->site->downloads && write_twin(r, &m, i, twin, err))
+		goto out;
 	for (j = 0; found == 0 && j < r->nlangs; j++) {
 		page p;
 		int failed;
@@ -1177,7 +1179,10 @@ static int render_model(render_run *r, size_t i, mc_err *err)
 		p.formerly = render_formerly(r->formers, r->nformers, r->names[i]);
 		p.citation = r->citation ? xstrdup(r->citation) : NULL;
 		hardware_links(r, &m, &p);
-		failed = model_charts(r, i, j, &p, err) ||
+		/* (the key's charts, when the key was made) */
+		p.charts = charts[j];
+		charts[j] = NULL;
+		failed = (!r->partial && model_charts(r, i, j, &p, err)) ||
 			 page_build(&p, &m, &r->texts[j], &r->texts[0], err) ||
 			 history_page_add(&p, timeline_find(&r->lives, r->names[i]), &m,
 					  r->site ? RENDER_AUDIT_ROOT : NULL, &r->texts[j],
@@ -1189,15 +1194,16 @@ static int render_model(render_run *r, size_t i, mc_err *err)
 		r->frame_data_label = NULL;
 		free(label);
 		page_release(&p);
-		if (failed) {
-			model_view_release(&m);
-			return -1;
-		}
+		if (failed)
+			goto out;
 		r->stats->files += 2;
 	}
+	rc = 0;
+out:
 	r->frame_data = NULL;
 	model_view_release(&m);
-	return 0;
+	mc_free_strings(charts, r->nlangs);
+	return rc;
 }
 
 /* The citation block of a page on the whole data (an index, a card's
