@@ -160,8 +160,10 @@ static const char *vars_lookup(void *ctx, const char *name, size_t len)
 	const vars *v = ctx;
 	size_t i;
 
+	/* (a name's bytes compared only while they match: no strlen() of
+	   each name at each placeholder) */
 	for (i = 0; i < v->n; i++)
-		if (strlen(v->name[i]) == len && !memcmp(v->name[i], name, len))
+		if (!strncmp(v->name[i], name, len) && !v->name[i][len])
 			return v->value[i];
 	return NULL;
 }

@@ -165,6 +165,8 @@ static void remove_stale_temps(const char *dir)
 /* Render p as text and HTML to dir/stem.txt and dir/stem.html; with fill,
  * its bytes in the HTML page's hole (page_render_html_hole: the full
  * index's table, written from where it was made, not copied). */
+#define PAGE_ROOM 16384
+
 static int write_page(const render_site *site, const page *p, const char *dir, const char *stem,
 		      const sbuf *fill, mc_err *err)
 {
@@ -174,6 +176,9 @@ static int write_page(const render_site *site, const page *p, const char *dir, c
 	int rc = 0;
 
 	sbuf_init(&out);
+	/* room for most pages at once (a model's: 4 KB of text, 11 KB of
+	   HTML at the bench's size), not grown from 64 bytes for each */
+	sbuf_grow(&out, PAGE_ROOM);
 	if (!p->html_only) {
 		page_render_text(p, &out);
 		mc_fmt(file, sizeof(file), "%s.txt", stem);

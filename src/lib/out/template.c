@@ -33,10 +33,8 @@ static token token_next(const char **p)
 	if (!*s)
 		return t;
 	if (*s != '{') {
-		const char *brace = strchr(s, '{');
-
 		t.kind = TOKEN_TEXT;
-		t.len = brace ? (size_t)(brace - s) : strlen(s);
+		t.len = (size_t)(strchrnul(s, '{') - s);
 		*p = s + t.len;
 		return t;
 	}
