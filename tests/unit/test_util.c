@@ -109,17 +109,30 @@ static void check_strmap_keys(void)
 {
 	enum { N = 20000 };
 	char key[32];
+	const char **kept = xcalloc(N, sizeof(*kept));
 	strmap m;
-	size_t i, bad = 0;
+	size_t i, bad = 0, wrong = 0;
 
 	strmap_init(&m);
 	for (i = 0; i < N; i++) {
 		int added;
+		size_t len = (size_t)snprintf(key, sizeof(key), "key-%zu", i * 31), *slot;
+
+		slot = strmap_get_or_add(&m, key, len, &added);
+		*slot = i + 1;
+		bad += !added;
+		kept[i] = strmap_key(slot);
+		wrong += kept[i] == key || strcmp(kept[i], key) != 0;
+	}
+	for (i = 0; i < N; i++) {
 		size_t len = (size_t)snprintf(key, sizeof(key), "key-%zu", i * 31);
 
-		*strmap_get_or_add(&m, key, len, &added) = i + 1;
-		bad += !added;
+		wrong += strcmp(kept[i], key) != 0 ||
+			 strmap_key(strmap_find(&m, key, len)) != kept[i];
 	}
+	CHECK(wrong == 0, "strmap_key(): the map's own copy of each key, the same after the "
+			  "table grew (%zu wrong)", wrong);
+	free(kept);
 	for (i = 0; i < N; i++) {
 		size_t len = (size_t)snprintf(key, sizeof(key), "key-%zu", i * 31), *v;
 

@@ -120,3 +120,12 @@ size_t *strmap_find(const strmap *map, const char *key, size_t len)
 	e = probe(map->slots, map->cap, key, len, hash_bytes(key, len));
 	return e->key ? &e->value : NULL;
 }
+
+const char *strmap_key(const size_t *slot)
+{
+	const strmap_entry *e =
+		(const strmap_entry *)(const void *)((const char *)slot -
+						     offsetof(strmap_entry, value));
+
+	return e->key;
+}

@@ -35,5 +35,9 @@ void strmap_reserve(strmap *map, size_t n);
 size_t *strmap_get_or_add(strmap *map, const char *key, size_t len, int *added);
 /* The value for key, or NULL if absent. */
 size_t *strmap_find(const strmap *map, const char *key, size_t len);
+/* The map's copy of the key whose value slot is slot (as
+ * strmap_get_or_add() or strmap_find() gave it): valid, unlike the slot,
+ * until the map is released. */
+const char *strmap_key(const size_t *slot);
 
 #endif
