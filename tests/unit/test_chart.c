@@ -215,8 +215,7 @@ static void decimal_years(void)
 
 static void set(page_texts *t, page_text_id id, const char *text)
 {
-	free(t->text[id]);
-	t->text[id] = strdup(text);
+	page_text_set(t, id, text);
 }
 
 static void english(page_texts *t)

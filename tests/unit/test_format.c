@@ -245,6 +245,18 @@ static void test_templates(void)
 		CHECK(rc == cases[i].rc, "template_expand(\"%s\") returns %d (got %d)", cases[i].tmpl,
 		      cases[i].rc, rc);
 		CHECK_STR(out.data + 1, cases[i].out, "template_expand case %zu writes its text", i);
+		{
+			/* the same from the template's tokens, made once */
+			template_compiled *c = template_compile(cases[i].tmpl);
+
+			sbuf_reset(&out);
+			sbuf_adds(&out, "<");
+			rc = template_expand_compiled(c, lookup, NULL, &out);
+			CHECK(rc == cases[i].rc, "compiled \"%s\" returns %d (got %d)",
+			      cases[i].tmpl, cases[i].rc, rc);
+			CHECK_STR(out.data + 1, cases[i].out, "compiled case %zu writes its text", i);
+			template_compiled_free(c);
+		}
 		CHECK((template_check(cases[i].tmpl, NULL, NULL, &err) == 0) ==
 		      (cases[i].rc >= 0), "template_check agrees on \"%s\"", cases[i].tmpl);
 	}

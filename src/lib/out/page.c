@@ -67,8 +67,10 @@ void page_texts_release(page_texts *t)
 
 	if (!t)
 		return;
-	for (i = 0; i < PT_COUNT; i++)
+	for (i = 0; i < PT_COUNT; i++) {
 		free(t->text[i]);
+		template_compiled_free(t->compiled[i]);
+	}
 	memset(t, 0, sizeof(*t));
 }
 
@@ -207,7 +209,7 @@ static const char *text_of(builder *b, page_text_id id)
  * missing (nothing appended). */
 static int expand_with(builder *b, page_text_id id, vars *v, sbuf *out)
 {
-	int rc = template_expand(text_of(b, id), vars_lookup, v, out);
+	int rc = page_text_expand(b->texts, b->english, id, text_of(b, id), vars_lookup, v, out);
 
 	if (rc < 0) {
 		if (!b->failed)
@@ -1313,12 +1315,32 @@ const char *page_text_of(const page_texts *texts, const page_texts *english, pag
 	return NULL;
 }
 
+void page_text_set(page_texts *texts, page_text_id id, const char *text)
+{
+	free(texts->text[id]);
+	template_compiled_free(texts->compiled[id]);
+	texts->text[id] = xstrdup(text);
+	texts->compiled[id] = template_compile(texts->text[id]);
+}
+
+int page_text_expand(const page_texts *texts, const page_texts *english, page_text_id id,
+		     const char *t, template_lookup_fn *lookup, void *ctx, sbuf *out)
+{
+	const page_texts *from = texts && texts->text[id] ? texts :
+				 english && english->text[id] ? english : NULL;
+
+	/* (tokens made from the text itself, not one set after them) */
+	if (from && from->compiled[id] && from->text[id] == t)
+		return template_expand_compiled(from->compiled[id], lookup, ctx, out);
+	return template_expand(t, lookup, ctx, out);
+}
+
 void page_text_plain(const page_texts *texts, const page_texts *english, page_text_id id,
 		     const char *const *pairs, sbuf *out)
 {
 	const char *t = page_text_of(texts, english, id);
 
-	if (!t || template_expand(t, template_pairs, (void *)pairs, out))
+	if (!t || page_text_expand(texts, english, id, t, template_pairs, (void *)pairs, out))
 		sbuf_adds(out, page_text_key(id));
 }
 

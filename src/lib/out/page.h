@@ -16,6 +16,7 @@
 
 #include <stddef.h>
 #include "base/util.h"
+#include "out/template.h"
 
 /* query.h's merged record (query.h is included by the .c files: its
  * include guard does not cover all of it). */
@@ -245,6 +246,9 @@ int page_placeholder_known(const char *name, size_t len);
 typedef struct page_texts {
 	char lang[36];               /* language code */
 	char *text[PT_COUNT];        /* owned; NULL until set */
+	/* each text's tokens, made with it by page_text_set() (NULL: made
+	   at each use); a text set there is replaced there, never by hand */
+	template_compiled *compiled[PT_COUNT];
 } page_texts;
 
 void page_texts_init(page_texts *t, const char *lang);
@@ -422,6 +426,13 @@ int page_date(const char *iso, int month_only, const page_texts *texts,
 /* The template of text id: the language's (texts), else English's, else
  * NULL. Either may be NULL. */
 const char *page_text_of(const page_texts *texts, const page_texts *english, page_text_id id);
+/* Set text id of texts to a copy of text, its tokens made once for all
+ * its expansions. */
+void page_text_set(page_texts *texts, page_text_id id, const char *text);
+/* template_expand() of t, the text page_text_of() gives for id, from the
+ * tokens made with it when page_text_set() set it. */
+int page_text_expand(const page_texts *texts, const page_texts *english, page_text_id id,
+		     const char *t, template_lookup_fn *lookup, void *ctx, sbuf *out);
 /* Text id filled in from pairs (template_pairs: name, value, ..., NULL;
  * NULL: none) appended to out; a text neither language has, or one that
  * cannot be filled in: its key, so that what is missing shows. */

@@ -1,5 +1,6 @@
 #include "out/template.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 enum token_kind { TOKEN_TEXT, TOKEN_PLACEHOLDER, TOKEN_BEGIN, TOKEN_END, TOKEN_EOF, TOKEN_BAD };
@@ -113,12 +114,51 @@ static void truncate_to(sbuf *out, size_t len)
 		out->data[len] = '\0';
 }
 
+struct template_compiled {
+	size_t n;                    /* tokens, the last TOKEN_EOF or TOKEN_BAD */
+	token t[];
+};
+
+template_compiled *template_compile(const char *tmpl)
+{
+	size_t cap = 16;
+	template_compiled *c = xmalloc(sizeof(*c) + cap * sizeof(token));
+	const char *p = tmpl;
+	token t;
+
+	c->n = 0;
+	do {
+		t = token_next(&p);
+		if (c->n == cap) {
+			cap *= 2;
+			c = xrealloc(c, sizeof(*c) + cap * sizeof(token));
+		}
+		c->t[c->n++] = t;
+	} while (t.kind != TOKEN_EOF && t.kind != TOKEN_BAD);
+	return c;
+}
+
+void template_compiled_free(template_compiled *c)
+{
+	free(c);
+}
+
+/* Where expand() takes its tokens: a template's text, or its tokens. */
+typedef struct cursor {
+	const char *p;               /* the text (when t is NULL) */
+	const token *t;              /* the next token made before */
+} cursor;
+
+static token cursor_next(cursor *c)
+{
+	return c->t ? *c->t++ : token_next(&c->p);
+}
+
 /* One pass: the template is read to its end even after a missing value
  * (1), since a template at fault (-1) says so first; what was written is
  * cut out again in both cases. */
-int template_expand(const char *tmpl, template_lookup_fn *lookup, void *ctx, sbuf *out)
+static int expand(cursor *c, template_lookup_fn *lookup, void *ctx, sbuf *out)
 {
-	const char *p = tmpl;
 	size_t start = out->len, group_start = 0;
 	int in_group = 0, group_ok = 1, rc = 0;
 	token t;
@@ -126,7 +166,7 @@ int template_expand(const char *tmpl, template_lookup_fn *lookup, void *ctx, sbu
 	do {
 		const char *value;
 
-		t = token_next(&p);
+		t = cursor_next(c);
 		if (token_fault(&t, &in_group)) {
 			rc = -1;   /* (a TOKEN_BAD does not move on) */
 			break;
@@ -162,6 +202,21 @@ int template_expand(const char *tmpl, template_lookup_fn *lookup, void *ctx, sbu
 	if (rc)
 		truncate_to(out, start);
 	return rc;
+}
+
+int template_expand(const char *tmpl, template_lookup_fn *lookup, void *ctx, sbuf *out)
+{
+	cursor c = { tmpl, NULL };
+
+	return expand(&c, lookup, ctx, out);
+}
+
+int template_expand_compiled(const template_compiled *tc, template_lookup_fn *lookup, void *ctx,
+			     sbuf *out)
+{
+	cursor c = { NULL, tc->t };
+
+	return expand(&c, lookup, ctx, out);
 }
 
 /* The placeholders of a template, as one string "|a|b|" for searching. */

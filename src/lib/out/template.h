@@ -40,6 +40,19 @@ int template_check(const char *tmpl, template_each_fn *each, void *ctx, mc_err *
  */
 int template_expand(const char *tmpl, template_lookup_fn *lookup, void *ctx, sbuf *out);
 
+/* A template cut into its tokens once, for one expanded many times (a
+ * page text, at every model's page): it points into the text it was
+ * made from, which must outlive it. */
+typedef struct template_compiled template_compiled;
+
+/* tmpl's tokens (never NULL; a template at fault is compiled up to its
+ * fault, and expands as template_expand() would: -1). */
+template_compiled *template_compile(const char *tmpl);
+void template_compiled_free(template_compiled *c);
+/* template_expand() of the template c was compiled from. */
+int template_expand_compiled(const template_compiled *c, template_lookup_fn *lookup, void *ctx,
+			     sbuf *out);
+
 /* A lookup over pairs (ctx: const char *const *, name, value, ..., NULL;
  * NULL ctx: no value at all): the value as given (NULL: none). */
 const char *template_pairs(void *ctx, const char *name, size_t len);

@@ -317,10 +317,8 @@ static void take_text(void *ctx, const char *key, const char *text)
 	page_texts *texts = ctx;
 	page_text_id id;
 
-	if (page_text_find(key, &id) == 0) {
-		free(texts->text[id]);
-		texts->text[id] = xstrdup(text);
-	}
+	if (page_text_find(key, &id) == 0)
+		page_text_set(texts, id, text);
 }
 
 int translate_load(catalogue *cat, const char *lang, page_texts *texts, mc_err *err)
