@@ -162,11 +162,12 @@ static void remove_stale_temps(const char *dir)
 	closedir(d);
 }
 
+/* The bytes a page's buffer starts with (write_page()). */
+#define PAGE_ROOM 16384
+
 /* Render p as text and HTML to dir/stem.txt and dir/stem.html; with fill,
  * its bytes in the HTML page's hole (page_render_html_hole: the full
  * index's table, written from where it was made, not copied). */
-#define PAGE_ROOM 16384
-
 static int write_page(const render_site *site, const page *p, const char *dir, const char *stem,
 		      const sbuf *fill, mc_err *err)
 {

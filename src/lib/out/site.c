@@ -306,7 +306,7 @@ static int manifest_write(const char *root, const manifest *m, mc_err *err)
 	sbuf_init(&block);
 	rc = file_part_open(&f, NULL, path, err);
 	for (i = 0; !rc && i < m->n; i++) {
-		sbuf_add(&block, lines[i].sha, 64);
+		sbuf_adds(&block, lines[i].sha);
 		sbuf_add(&block, "  ", 2);
 		sbuf_adds(&block, lines[i].path);
 		sbuf_addc(&block, '\n');
