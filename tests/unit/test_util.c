@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <wchar.h>
 
 /* The text of copy i: its length varies from 0 to past a block (64 KiB). */
@@ -103,6 +104,46 @@ static void check_strpool(void)
 	CHECK(!strcmp(strpool_add(&p, "again", 5), "again"), "a released pool is used again");
 	strpool_release(&p);
 	free(copies);
+}
+
+/* mc_read_fd(): a file past one block, after what the buffer held, and
+ * a pipe (no size to make room for). */
+static void check_read_fd(void)
+{
+	enum { SIZE = 200000 };
+	char *bytes = xmalloc(SIZE), path[] = "/tmp/test_util_read_XXXXXX";
+	int fd = mkstemp(path), p[2];
+	size_t i, bad = 0;
+	sbuf out;
+
+	for (i = 0; i < SIZE; i++)
+		bytes[i] = (char)('a' + i % 23);
+	if (!CHECK(fd >= 0 && write(fd, bytes, SIZE) == SIZE && lseek(fd, 0, SEEK_SET) == 0,
+		   "a file of %d bytes is written", SIZE)) {
+		free(bytes);
+		return;
+	}
+	unlink(path);
+	sbuf_init(&out);
+	sbuf_adds(&out, "head:");
+	CHECK(mc_read_fd(fd, &out) == 0, "the file is read");
+	close(fd);
+	CHECK(out.len == 5 + SIZE && !memcmp(out.data, "head:", 5) &&
+	      !memcmp(out.data + 5, bytes, SIZE) && out.data[out.len] == '\0',
+	      "appended whole after what the buffer held, ended by a NUL (%zu bytes)", out.len);
+	sbuf_reset(&out);
+	if (CHECK(pipe(p) == 0, "a pipe")) {
+		CHECK(write(p[1], bytes, 1000) == 1000, "1000 bytes into the pipe");
+		close(p[1]);
+		CHECK(mc_read_fd(p[0], &out) == 0, "the pipe is read to its end");
+		close(p[0]);
+		for (i = 0; i < 1000 && i < out.len; i++)
+			bad += out.data[i] != bytes[i];
+		CHECK(out.len == 1000 && !bad, "the pipe's bytes, %zu of them", out.len);
+	}
+	CHECK(mc_read_fd(-1, &out) == -1, "a descriptor that is not open: -1");
+	sbuf_release(&out);
+	free(bytes);
 }
 
 static void check_strmap_keys(void)
@@ -266,6 +307,7 @@ int main(void)
 	free(a);
 	check_strpool();
 	check_strmap_keys();
+	check_read_fd();
 	check_format();
 	return unit_done();
 }

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* The files mc_cleanup_run() removes: empty slots are "". Fixed arrays,
@@ -593,6 +594,25 @@ bad:
 	if (bad_offset)
 		*bad_offset = i;
 	return 0;
+}
+
+int mc_read_fd(int fd, sbuf *out)
+{
+	struct stat st;
+	ssize_t n;
+
+	/* (and room past it: the read that finds the end needs some) */
+	if (!fstat(fd, &st) && S_ISREG(st.st_mode) && st.st_size > 0)
+		sbuf_grow(out, (size_t)st.st_size + 65536);
+	do {
+		if (out->cap - out->len < 65537)
+			sbuf_grow(out, 65536);
+		n = read(fd, out->data + out->len, out->cap - out->len - 1);
+		if (n > 0)
+			out->len += (size_t)n;
+	} while (n > 0 || (n < 0 && errno == EINTR));
+	out->data[out->len] = '\0';
+	return n < 0 ? -1 : 0;
 }
 
 int mc_thread_start(pthread_t *thread, void *(*fn)(void *), void *arg)

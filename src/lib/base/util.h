@@ -143,6 +143,10 @@ void mc_cleanup_run(void);
  * find that out by their next file): 0, or -1 when none started. */
 int mc_thread_start(pthread_t *thread, void *(*fn)(void *), void *arg);
 
+/* Append everything left to read of fd to out, read into room made for
+ * its size (a 37 MB file is not grown into by copies): 0, or -1 (errno). */
+int mc_read_fd(int fd, sbuf *out);
+
 /* Remove a database file and its SQLite journals (-journal, -wal, -shm),
  * the journals first: a process killed in between leaves the database
  * file, which mc_remove_stale() finds again, never a journal alone, which

@@ -116,29 +116,18 @@ static int write_file(const char *path, const void *data, size_t len, mc_err *er
 	return file_write_new(path, data, len, err);
 }
 
-/* A whole file into out (appended), read into room made for its size;
- * 0, or -1 (errno) */
+/* A whole file into out (appended); 0, or -1 (errno) */
 static int read_file(const char *path, sbuf *out)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	struct stat st;
-	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW), rc, saved;
 
 	if (fd < 0)
 		return -1;
-	/* (and room past it: the read that finds the end needs some) */
-	if (!fstat(fd, &st) && st.st_size > 0)
-		sbuf_grow(out, (size_t)st.st_size + 65536);
-	do {
-		if (out->cap - out->len < 65537)
-			sbuf_grow(out, 65536);
-		n = read(fd, out->data + out->len, out->cap - out->len - 1);
-		if (n > 0)
-			out->len += (size_t)n;
-	} while (n > 0 || (n < 0 && errno == EINTR));
-	out->data[out->len] = '\0';
+	rc = mc_read_fd(fd, out);
+	saved = errno;
 	close(fd);
-	return n < 0 ? -1 : 0;
+	errno = saved;
+	return rc;
 }
 
 /* Is name PREFIX<pid> with pid a process that no longer runs (or this one)? */

@@ -46,15 +46,11 @@ static char *unescaped(const char *s, const char *end)
 /* Read the file at path into data. 0; 1 when there is none; -1 (err). */
 static int read_file(const char *path, sbuf *data, mc_err *err)
 {
-	char buf[8192];
-	ssize_t got;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
 		return errno == ENOENT ? 1 : mc_error(err, "%s: %s", path, strerror(errno));
-	while ((got = read(fd, buf, sizeof(buf))) > 0)
-		sbuf_add(data, buf, (size_t)got);
-	if (got < 0) {
+	if (mc_read_fd(fd, data)) {
 		mc_error(err, "%s: %s", path, strerror(errno));
 		close(fd);
 		return -1;

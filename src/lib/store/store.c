@@ -250,10 +250,9 @@ void store_manifest_line(const store_entry *e, sbuf *out)
 
 int store_manifest_read(const char *dir, store_manifest *m, mc_err *err)
 {
-	char path[PATH_MAX], buf[65536];
+	char path[PATH_MAX];
 	struct stat sb;
 	sbuf all;
-	ssize_t n;
 	int fd, rc = -1;
 
 	sbuf_init(&all);
@@ -273,14 +272,9 @@ int store_manifest_read(const char *dir, store_manifest *m, mc_err *err)
 		mc_error(err, "%s: cannot read: %s", path, strerror(errno));
 		goto out;
 	}
-	while ((n = read(fd, buf, sizeof(buf))) != 0) {
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			mc_error(err, "%s: read error: %s", path, strerror(errno));
-			goto out;
-		}
-		sbuf_add(&all, buf, (size_t)n);
+	if (mc_read_fd(fd, &all)) {
+		mc_error(err, "%s: read error: %s", path, strerror(errno));
+		goto out;
 	}
 	store_manifest_parse(m, all.data, all.len);
 	rc = 0;
