@@ -106,6 +106,40 @@ static void check_strpool(void)
 	free(copies);
 }
 
+static int job_fn(void *arg, mc_err *err)
+{
+	int *n = arg;
+
+	(*n)++;
+	return *n > 10 ? mc_error(err, "the job failed at %d", *n) : 0;
+}
+
+/* mc_job: run on a thread or here; its failure reported unless the
+ * caller's came first. */
+static void check_job(void)
+{
+	mc_err err = { "" };
+	mc_job j;
+	int n = 0, on;
+
+	for (on = 0; on < 2; on++) {
+		n = 0;
+		mc_job_start(&j, job_fn, &n, on);
+		CHECK(on || n == 1, "not on a thread: done when started");
+		CHECK(mc_job_wait(&j, 0, &err) == 0 && n == 1, "on a thread %d: done once, 0", on);
+		n = 10;
+		mc_job_start(&j, job_fn, &n, on);
+		CHECK(mc_job_wait(&j, 0, &err) == -1 && !strcmp(err.msg, "the job failed at 11"),
+		      "on a thread %d: its failure and its message (%s)", on, err.msg);
+		n = 10;
+		mc_error(&err, "the caller failed");
+		mc_job_start(&j, job_fn, &n, on);
+		CHECK(mc_job_wait(&j, -1, &err) == -1 && !strcmp(err.msg, "the caller failed"),
+		      "on a thread %d: the caller's failure first keeps its message", on);
+		CHECK(!j.live, "joined");
+	}
+}
+
 /* mc_read_fd(): a file past one block, after what the buffer held, and
  * a pipe (no size to make room for). */
 static void check_read_fd(void)
@@ -308,6 +342,7 @@ int main(void)
 	check_strpool();
 	check_strmap_keys();
 	check_read_fd();
+	check_job();
 	check_format();
 	return unit_done();
 }

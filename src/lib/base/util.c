@@ -615,6 +615,34 @@ int mc_read_fd(int fd, sbuf *out)
 	return n < 0 ? -1 : 0;
 }
 
+static void *job_main(void *arg)
+{
+	mc_job *j = arg;
+
+	j->rc = j->fn(j->arg, &j->err) ? -1 : 0;
+	return NULL;
+}
+
+void mc_job_start(mc_job *j, int (*fn)(void *arg, mc_err *err), void *arg, int on_thread)
+{
+	memset(j, 0, sizeof(*j));
+	j->fn = fn;
+	j->arg = arg;
+	j->live = on_thread && !mc_thread_start(&j->thread, job_main, j);
+	if (!j->live)
+		job_main(j);
+}
+
+int mc_job_wait(mc_job *j, int rc, mc_err *err)
+{
+	if (j->live)
+		pthread_join(j->thread, NULL);
+	j->live = 0;
+	if (!rc && j->rc)
+		*err = j->err;
+	return rc || j->rc ? -1 : 0;
+}
+
 int mc_thread_start(pthread_t *thread, void *(*fn)(void *), void *arg)
 {
 	sigset_t block, was;

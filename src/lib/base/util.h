@@ -147,6 +147,24 @@ int mc_thread_start(pthread_t *thread, void *(*fn)(void *), void *arg);
  * its size (a 37 MB file is not grown into by copies): 0, or -1 (errno). */
 int mc_read_fd(int fd, sbuf *out);
 
+/* A piece of work run beside the caller's own: fn(arg, err) on a thread
+ * of its own (mc_thread_start()), or on the calling thread. */
+typedef struct mc_job {
+	int (*fn)(void *arg, mc_err *err);
+	void *arg;
+	pthread_t thread;
+	int live;                    /* on a thread not joined yet */
+	int rc;                      /* fn's: 0, or -1 with err */
+	mc_err err;
+} mc_job;
+
+/* Start fn(arg) on a thread when on_thread is set and one starts, else
+ * run it here now. */
+void mc_job_start(mc_job *j, int (*fn)(void *arg, mc_err *err), void *arg, int on_thread);
+/* Wait for j: 0, or -1, with j's failure in *err unless the caller
+ * failed first (rc set: its error stays). */
+int mc_job_wait(mc_job *j, int rc, mc_err *err);
+
 /* Remove a database file and its SQLite journals (-journal, -wal, -shm),
  * the journals first: a process killed in between leaves the database
  * file, which mc_remove_stale() finds again, never a journal alone, which

@@ -1458,64 +1458,41 @@ static void render_run_release(render_run *r)
  * while render_all() reads the list of models and the rest: one after the
  * other they were 0.14 and 0.15 s of a publication at the bench's size,
  * on one core (on a fresh connection, the history takes 0.19 s). */
-typedef struct side_reads {
+typedef struct histories {
 	render_run *r;               /* r->lives is read into */
-	catalogue cat;               /* the thread's connection */
-	pthread_t thread;
-	int live;                    /* the thread runs or is not joined */
-	int rc;                      /* its result */
-	mc_err err;                  /* its failure */
-} side_reads;
+	catalogue cat;               /* the thread's connection, when open */
+	int own;                     /* cat is open */
+} histories;
 
-static int side_read(render_run *r, catalogue *cat, mc_err *err)
+static int histories_read(void *arg, mc_err *err)
 {
-	return timeline_read(cat, r->as_of, NULL, &r->lives, err);
+	histories *h = arg;
+
+	return timeline_read(h->own ? &h->cat : h->r->cat, h->r->as_of, NULL, &h->r->lives, err);
 }
 
-static void *side_main(void *arg)
+/* Start reading r's histories into r->lives (h, j): on a thread and a
+ * connection of their own when r's pages are made on more than one
+ * (render_threads()), else here at once. r->lives is not to be touched
+ * before mc_job_wait(j). */
+static void histories_start(histories *h, mc_job *j, render_run *r)
 {
-	side_reads *s = arg;
+	mc_err ignored;
 
-	s->rc = side_read(s->r, &s->cat, &s->err);
-	return NULL;
-}
-
-/* Start the reads of s for r on a thread when r's pages are made on more
- * than one (render_threads()); else side_wait() does them. r->lives is
- * not to be touched until then. */
-static void side_start(side_reads *s, render_run *r)
-{
-	memset(s, 0, sizeof(*s));
-	s->r = r;
-	if (render_threads(r) < 2 ||
-	    catalogue_open(&s->cat, r->cat->path, NULL, CATALOGUE_READONLY, &s->err))
-		return;
-	s->live = !mc_thread_start(&s->thread, side_main, s);
-	if (!s->live)
-		catalogue_close(&s->cat);
-}
-
-/* The reads of s done (here, when no thread started and the caller has
- * not failed: rc): 0, or -1 (err, unless the caller failed first). */
-static int side_wait(side_reads *s, int rc, mc_err *err)
-{
-	if (!s->live)
-		return rc || side_read(s->r, s->r->cat, err) ? -1 : 0;
-	pthread_join(s->thread, NULL);
-	catalogue_close(&s->cat);
-	s->live = 0;
-	if (!rc && s->rc)
-		*err = s->err;
-	return rc || s->rc ? -1 : 0;
+	h->r = r;
+	h->own = render_threads(r) > 1 &&
+		 !catalogue_open(&h->cat, r->cat->path, NULL, CATALOGUE_READONLY, &ignored);
+	mc_job_start(j, histories_read, h, h->own);
 }
 
 int render_all(catalogue *cat, const char *as_of, const char *outdir, const render_site *site,
 	       render_stats *stats, mc_err *err)
 {
 	render_run r;
-	side_reads side;
+	histories lives;
+	mc_job read_lives;
 	size_t i;
-	int rc = -1;
+	int failed, rc = -1;
 
 	memset(stats, 0, sizeof(*stats));
 	memset(&r, 0, sizeof(r));
@@ -1523,15 +1500,18 @@ int render_all(catalogue *cat, const char *as_of, const char *outdir, const rend
 	r.as_of = as_of;
 	r.stats = stats;
 	r.site = site;
-	side_start(&side, &r);
-	if (side_wait(&side,
-		      load_languages(&r, outdir, err) ||
-			      query_models(cat, as_of, &r.names, &r.nnames, err) ||
-			      query_former_names(cat, as_of, &r.formers, &r.nformers, err) ||
-			      credit_citation_upto(cat, as_of, &r.citation, err) < 0 ||
-			      cite_load(cat, as_of, &r.cite, err) ||
-			      hwlink_load(cat, as_of, &r.links, err),
-		      err))
+	histories_start(&lives, &read_lives, &r);
+	failed = mc_job_wait(&read_lives,
+			 load_languages(&r, outdir, err) ||
+				 query_models(cat, as_of, &r.names, &r.nnames, err) ||
+				 query_former_names(cat, as_of, &r.formers, &r.nformers, err) ||
+				 credit_citation_upto(cat, as_of, &r.citation, err) < 0 ||
+				 cite_load(cat, as_of, &r.cite, err) ||
+				 hwlink_load(cat, as_of, &r.links, err),
+			 err);
+	if (lives.own)
+		catalogue_close(&lives.cat);
+	if (failed)
 		goto out;
 	r.cited = xcalloc(r.cite.n + 1, sizeof(*r.cited));
 	if (site) {

@@ -1780,41 +1780,11 @@ static int keys_write(publish *p, mc_err *err)
  * root page are made: those write only audit/, entries/ and index.html,
  * and enter them under the lock.
  */
-typedef struct pages_job {
-	publish *p;
-	int rc;                      /* 0, or -1 with err */
-	mc_err err;
-	int live;                    /* on a thread of its own */
-	pthread_t thread;
-} pages_job;
-
-static void *pages_main(void *arg)
+static int pages_walk(void *arg, mc_err *err)
 {
-	pages_job *j = arg;
+	publish *p = arg;
 
-	j->rc = hash_build(j->p, "pages", &j->err) || keys_write(j->p, &j->err) ? -1 : 0;
-	return NULL;
-}
-
-/* Start job j; on this thread when no other starts. */
-static void pages_start(pages_job *j, publish *p)
-{
-	memset(j, 0, sizeof(*j));
-	j->p = p;
-	j->live = !mc_thread_start(&j->thread, pages_main, j);
-	if (!j->live)
-		pages_main(j);
-}
-
-/* Wait for job j: 0, or -1 (p->err, unless the caller failed first: rc). */
-static int pages_wait(pages_job *j, int rc)
-{
-	if (j->live)
-		pthread_join(j->thread, NULL);
-	j->live = 0;
-	if (!rc && j->rc)
-		*j->p->err = j->err;
-	return rc || j->rc ? -1 : 0;
+	return hash_build(p, "pages", err) || keys_write(p, err) ? -1 : 0;
 }
 
 /* ---- what explains the changed pages (changes.h) ---- */
@@ -2338,7 +2308,7 @@ static int publish_build(publish *p)
 	static const char *const dirs[] = { "", "/pages", "/audit", "/entries" };
 	site_row *rows = xcalloc(p->nsnaps + 1, sizeof(*rows));
 	render_stats rs = { 0 };
-	pages_job pages;
+	mc_job pages;
 	char path[PATH_MAX], downloads[PATH_MAX];
 	render_site site = { p->base_url, &p->downloads, downloads, &p->files, &p->reuse, 1 };
 	size_t k;
@@ -2360,9 +2330,11 @@ static int publish_build(publish *p)
 	mc_fmt(path, sizeof(path), "%s/pages", p->build);
 	if (render_all(p->cat, p->as_of, path, &site, &rs, p->err) || old_wait(p, p->err))
 		goto out;
-	pages_start(&pages, p);
-	if (pages_wait(&pages, frame_load(p) || cite_prepare(p) || build_audits(p, rows, &rs) ||
-			       write_root(p)))
+	mc_job_start(&pages, pages_walk, p, 1);
+	if (mc_job_wait(&pages,
+			frame_load(p) || cite_prepare(p) || build_audits(p, rows, &rs) ||
+				write_root(p),
+			p->err))
 		goto out;
 	p->stats->models = rs.models;
 	p->stats->models_made = rs.models - rs.reused;
