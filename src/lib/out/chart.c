@@ -469,7 +469,7 @@ static int expand(const words *w, page_text_id id, const char *const *pairs, sbu
 	if (!t)
 		return mc_error(w->err, "page text %s: missing in %s and in English",
 				page_text_key(id), w->texts->lang);
-	rc = page_text_expand(w->texts, w->english, id, t, template_pairs, (void *)pairs, out);
+	rc = page_text_expand(w->texts, w->english, id, template_pairs, (void *)pairs, out);
 	if (rc < 0)
 		return mc_error(w->err, "page text %s of %s: not a valid template",
 				page_text_key(id), w->texts->lang);

@@ -23,7 +23,7 @@ static int expand(const section *s, page_text_id id, const char *const *pairs, s
 {
 	const char *t = page_text_of(s->texts, s->english, id);
 
-	if (!t || page_text_expand(s->texts, s->english, id, t, template_pairs, (void *)pairs, out) < 0)
+	if (!t || page_text_expand(s->texts, s->english, id, template_pairs, (void *)pairs, out) < 0)
 		return mc_error(s->err, "the text '%s' is missing or not a valid template "
 				"(run modelcat translate)", page_text_key(id));
 	return 0;

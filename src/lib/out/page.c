@@ -209,7 +209,10 @@ static const char *text_of(builder *b, page_text_id id)
  * missing (nothing appended). */
 static int expand_with(builder *b, page_text_id id, vars *v, sbuf *out)
 {
-	int rc = page_text_expand(b->texts, b->english, id, text_of(b, id), vars_lookup, v, out);
+	int rc;
+
+	text_of(b, id);   /* (says when there is none) */
+	rc = page_text_expand(b->texts, b->english, id, vars_lookup, v, out);
 
 	if (rc < 0) {
 		if (!b->failed)
@@ -1324,15 +1327,14 @@ void page_text_set(page_texts *texts, page_text_id id, const char *text)
 }
 
 int page_text_expand(const page_texts *texts, const page_texts *english, page_text_id id,
-		     const char *t, template_lookup_fn *lookup, void *ctx, sbuf *out)
+		     template_lookup_fn *lookup, void *ctx, sbuf *out)
 {
 	const page_texts *from = texts && texts->text[id] ? texts :
 				 english && english->text[id] ? english : NULL;
 
-	/* (tokens made from the text itself, not one set after them) */
-	if (from && from->compiled[id] && from->text[id] == t)
+	if (from && from->compiled[id])
 		return template_expand_compiled(from->compiled[id], lookup, ctx, out);
-	return template_expand(t, lookup, ctx, out);
+	return template_expand(from ? from->text[id] : "", lookup, ctx, out);
 }
 
 void page_text_plain(const page_texts *texts, const page_texts *english, page_text_id id,
@@ -1340,7 +1342,7 @@ void page_text_plain(const page_texts *texts, const page_texts *english, page_te
 {
 	const char *t = page_text_of(texts, english, id);
 
-	if (!t || page_text_expand(texts, english, id, t, template_pairs, (void *)pairs, out))
+	if (!t || page_text_expand(texts, english, id, template_pairs, (void *)pairs, out))
 		sbuf_adds(out, page_text_key(id));
 }
 

@@ -429,10 +429,10 @@ const char *page_text_of(const page_texts *texts, const page_texts *english, pag
 /* Set text id of texts to a copy of text, its tokens made once for all
  * its expansions. */
 void page_text_set(page_texts *texts, page_text_id id, const char *text);
-/* template_expand() of t, the text page_text_of() gives for id, from the
- * tokens made with it when page_text_set() set it. */
+/* template_expand() of the text page_text_of() gives for id ("" when
+ * neither has one), from the tokens page_text_set() made with it. */
 int page_text_expand(const page_texts *texts, const page_texts *english, page_text_id id,
-		     const char *t, template_lookup_fn *lookup, void *ctx, sbuf *out);
+		     template_lookup_fn *lookup, void *ctx, sbuf *out);
 /* Text id filled in from pairs (template_pairs: name, value, ..., NULL;
  * NULL: none) appended to out; a text neither language has, or one that
  * cannot be filled in: its key, so that what is missing shows. */
