@@ -171,17 +171,53 @@ static void test_feed(const diff_result *d)
 	sbuf_release(&out);
 }
 
+/* The lists sorted once (audit_order) give the three audits each audit
+ * gives sorting its own: added (zeta, Alpha, beta as made) comes out
+ * Alpha, beta, zeta. */
+static void test_order(const diff_result *d, const audit_links *l)
+{
+	void (*const audits[3])(const diff_result *, const audit_links *, sbuf *) = {
+		audit_text_with, audit_json_with, audit_html_linked
+	};
+	audit_links with = *l;
+	audit_order o;
+	sbuf own, given;
+	size_t k;
+
+	audit_order_make(&o, d);
+	CHECK(o.n[0] == 3 && !strcmp(o.sorted[0][0]->name, "Alpha") &&
+		      !strcmp(o.sorted[0][1]->name, "beta") && !strcmp(o.sorted[0][2]->name, "zeta"),
+	      "the added list sorted by name, case folded");
+	CHECK(o.n[3] == 3 && !strcmp(o.sorted[3][0]->name, "Big") &&
+		      !strcmp(o.sorted[3][2]->name, "Volatile"),
+	      "the changed list sorted by name");
+	with.order = &o;
+	for (k = 0; k < 3; k++) {
+		sbuf_init(&own);
+		sbuf_init(&given);
+		audits[k](d, l, &own);
+		audits[k](d, &with, &given);
+		CHECK(own.len > 0 && own.len == given.len && !memcmp(own.data, given.data, own.len),
+		      "audit %zu: the same bytes with the order made once", k);
+		sbuf_release(&own);
+		sbuf_release(&given);
+	}
+	audit_order_release(&o);
+	CHECK(!o.sorted[0] && !o.sorted[3], "released");
+}
+
 int main(void)
 {
 	char *vol[] = { S("Citations") };
 	audit_links l = { "2025-05-06", NULL, 1, "../pages/en", has_page, NULL, vol, 1, NULL,
-			  "<div class=\"cite\">CITED</div>\n", NULL };
+			  "<div class=\"cite\">CITED</div>\n", NULL, NULL };
 	diff_result d;
 
 	make(&d);
 	test_text(&d, &l);
 	test_json(&d, &l);
 	test_html(&d, &l);
+	test_order(&d, &l);
 	test_feed(&d);
 	return unit_done();
 }

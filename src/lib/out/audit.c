@@ -147,17 +147,47 @@ static int model_cmp(const void *a, const void *b)
 	return c ? c : strcmp(x->export, y->export);
 }
 
-/* The n models of items sorted by name (case folded); the caller frees
- * the array. */
-static const diff_model **sorted(const diff_model *items, size_t n)
+/* The n models of items sorted by name (case folded): a copy of l's
+ * order when it has one of items (sorted once for the three audits of a
+ * diff, audit_order_make), else sorted here. The caller frees the array. */
+static const diff_model **sorted(const audit_links *l, const diff_model *items, size_t n)
 {
 	const diff_model **v = xcalloc(n + 1, sizeof(*v));
 	size_t i;
 
+	for (i = 0; l && l->order && i < AUDIT_LISTS; i++)
+		if (l->order->items[i] == items && l->order->n[i] == n) {
+			if (n)
+				memcpy(v, l->order->sorted[i], n * sizeof(*v));
+			return v;
+		}
 	for (i = 0; i < n; i++)
 		v[i] = &items[i];
 	qsort(v, n, sizeof(*v), model_cmp);
 	return v;
+}
+
+void audit_order_make(audit_order *o, const diff_result *d)
+{
+	const diff_model *items[AUDIT_LISTS] = { d->added.items, d->removed.items,
+						 d->renamed.items, d->changed.items };
+	size_t n[AUDIT_LISTS] = { d->added.n, d->removed.n, d->renamed.n, d->changed.n }, i;
+
+	for (i = 0; i < AUDIT_LISTS; i++) {
+		o->items[i] = items[i];
+		o->n[i] = n[i];
+		o->sorted[i] = sorted(NULL, items[i], n[i]);
+	}
+}
+
+void audit_order_release(audit_order *o)
+{
+	size_t i;
+
+	for (i = 0; i < AUDIT_LISTS; i++) {
+		free(o->sorted[i]);
+		o->sorted[i] = NULL;
+	}
 }
 
 /* The rename of changed model m (same export and new name), or NULL. */
@@ -267,9 +297,10 @@ static void text_fields(const diff_model *m, sbuf *out)
 	}
 }
 
-static void text_names(sbuf *out, const char *title, const diff_model *items, size_t n)
+static void text_names(sbuf *out, const audit_links *l, const char *title,
+		       const diff_model *items, size_t n)
 {
-	const diff_model **v = sorted(items, n);
+	const diff_model **v = sorted(l, items, n);
 	size_t i;
 
 	if (n)
@@ -330,9 +361,9 @@ void audit_text_with(const diff_result *d, const audit_links *l, sbuf *out)
 			  d->headers_respelled.items[i].old_header, d->headers_respelled.items[i].new_header);
 	if (d->columns_added.n || d->columns_removed.n || d->headers_respelled.n)
 		sbuf_addc(out, '\n');
-	text_names(out, "Added", d->added.items, d->added.n);
-	text_names(out, "Removed", d->removed.items, d->removed.n);
-	v = sorted(d->renamed.items, d->renamed.n);
+	text_names(out, l, "Added", d->added.items, d->added.n);
+	text_names(out, l, "Removed", d->removed.items, d->removed.n);
+	v = sorted(l, d->renamed.items, d->renamed.n);
 	if (d->renamed.n)
 		sbuf_adds(out, "\nRenamed\n");
 	for (i = 0; i < d->renamed.n; i++) {
@@ -340,7 +371,7 @@ void audit_text_with(const diff_result *d, const audit_links *l, sbuf *out)
 		text_fields(changes_of(d, v[i]), out);
 	}
 	free(v);
-	v = sorted(d->changed.items, d->changed.n);
+	v = sorted(l, d->changed.items, d->changed.n);
 	for (i = 0; i < d->changed.n; i++)
 		if (!rename_of(d, v[i]) && !volatile_only(l, v[i]))
 			break;
@@ -380,9 +411,10 @@ static void json_str(sbuf *out, const char *s)
 		textout_json_string(out, s, strlen(s));
 }
 
-static void json_names(sbuf *out, const char *key, const diff_model *items, size_t n)
+static void json_names(sbuf *out, const audit_links *l, const char *key,
+		       const diff_model *items, size_t n)
 {
-	const diff_model **v = sorted(items, n);
+	const diff_model **v = sorted(l, items, n);
 	size_t i;
 	int first = 1;
 
@@ -460,9 +492,9 @@ void audit_json(const diff_result *d, sbuf *out)
 }
 
 /* The models that came back, by name: a "returned" member, after a comma. */
-static void json_returned(const diff_result *d, sbuf *out)
+static void json_returned(const diff_result *d, const audit_links *l, sbuf *out)
 {
-	const diff_model **v = sorted(d->added.items, d->added.n);
+	const diff_model **v = sorted(l, d->added.items, d->added.n);
 	size_t i, k;
 
 	sbuf_adds(out, ",\n \"returned\": [");
@@ -492,10 +524,10 @@ void audit_json_with(const diff_result *d, const audit_links *l, sbuf *out)
 		sbuf_adds(out, ",\n \"source\": ");
 		json_str(out, l->citation);
 	}
-	json_names(out, "added", d->added.items, d->added.n);
-	json_names(out, "removed", d->removed.items, d->removed.n);
-	json_returned(d, out);
-	v = sorted(d->renamed.items, d->renamed.n);
+	json_names(out, l, "added", d->added.items, d->added.n);
+	json_names(out, l, "removed", d->removed.items, d->removed.n);
+	json_returned(d, l, out);
+	v = sorted(l, d->renamed.items, d->renamed.n);
 	sbuf_adds(out, ",\n \"renamed\": [");
 	for (i = 0; i < d->renamed.n; i++) {
 		sbuf_adds(out, i ? ",\n   {\"from\": " : "\n   {\"from\": ");
@@ -508,7 +540,7 @@ void audit_json_with(const diff_result *d, const audit_links *l, sbuf *out)
 		sbuf_addc(out, '}');
 	}
 	free(v);
-	v = sorted(d->changed.items, d->changed.n);
+	v = sorted(l, d->changed.items, d->changed.n);
 	sbuf_adds(out, "],\n \"changed\": [");
 	for (i = 0, k = 0; i < d->changed.n; i++) {
 		if (rename_of(d, v[i]))
@@ -622,7 +654,7 @@ static void html_model(sbuf *out, const audit_links *l, const char *name, int li
 static void html_models(sbuf *out, const audit_links *l, const char *title,
 			const diff_model *items, size_t n, const char *id, int linked)
 {
-	const diff_model **v = sorted(items, n);
+	const diff_model **v = sorted(l, items, n);
 	size_t i;
 
 	if (n)
@@ -879,7 +911,7 @@ void audit_html_linked(const diff_result *d, const audit_links *l, sbuf *out)
 	/* in the text audit's order: added, removed, renamed, changed */
 	html_models(out, l, "Added", d->added.items, d->added.n, "added", 1);
 	html_models(out, l, "Removed", d->removed.items, d->removed.n, "removed", 0);
-	v = sorted(d->renamed.items, d->renamed.n);
+	v = sorted(l, d->renamed.items, d->renamed.n);
 	if (d->renamed.n)
 		sbuf_addf(out, "<h2 id=\"renamed\">Renamed (%zu)</h2>\n", d->renamed.n);
 	for (i = 0; i < d->renamed.n; i++) {
@@ -893,7 +925,7 @@ void audit_html_linked(const diff_result *d, const audit_links *l, sbuf *out)
 		html_fields(out, changes_of(d, v[i]));
 	}
 	free(v);
-	v = sorted(d->changed.items, d->changed.n);
+	v = sorted(l, d->changed.items, d->changed.n);
 	for (i = 0, k = 0; i < d->changed.n; i++)
 		k += !rename_of(d, v[i]) && !volatile_only(l, v[i]);
 	if (k)

@@ -17,6 +17,20 @@
  */
 size_t audit_changed_count(const diff_result *d);
 
+/* The lists of a diff (added, removed, renamed, changed) sorted by name,
+ * made once for the three audits of it: a site's first audit names every
+ * model, and each audit sorted each list again (four sorts of the added
+ * list in all). */
+#define AUDIT_LISTS 4
+typedef struct audit_order {
+	const diff_model *items[AUDIT_LISTS];   /* the diff's lists */
+	size_t n[AUDIT_LISTS];                  /* their lengths */
+	const diff_model **sorted[AUDIT_LISTS]; /* each sorted (malloc'd) */
+} audit_order;
+
+void audit_order_make(audit_order *o, const diff_result *d);
+void audit_order_release(audit_order *o);
+
 /* What the published audit links to (NULL members: no link). */
 typedef struct audit_links {
 	const char *prev;            /* the previous audit's label */
@@ -38,6 +52,8 @@ typedef struct audit_links {
 	 * NULL: none */
 	const char *cite;
 	const frame *frame;          /* the site's frame around the HTML (NULL: none) */
+	const audit_order *order;    /* the diff's lists sorted (NULL: sorted by
+					each audit) */
 } audit_links;
 
 /* The text and JSON audits with links' volatile fields (links NULL: none;

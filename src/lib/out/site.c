@@ -1142,10 +1142,12 @@ static int audit_make(publish *p, size_t i)
 
 	audit_links links = { i ? p->snaps[i - 1].label : NULL,
 			      i + 1 < p->nsnaps ? p->snaps[i + 1].label : NULL, 1, "../pages/en",
-			      has_page, p, p->volatile_fields, p->nvolatile, NULL, NULL, &p->frame };
+			      has_page, p, p->volatile_fields, p->nvolatile, NULL, NULL, &p->frame,
+			      NULL };
 
 	char *citation = NULL, key[40];
 	const provenance_file **files = xcalloc(p->cite.n + 1, sizeof(*files));
+	audit_order order;
 	size_t nfiles = cite_latest_on(&p->cite, s->day, files);
 	sbuf cite;
 
@@ -1167,6 +1169,8 @@ static int audit_make(publish *p, size_t i)
 	}
 	if (!was_published(p, s))
 		explain(p, &d);
+	audit_order_make(&order, &d);
+	links.order = &order;
 	sbuf_init(&text);
 	for (k = 0; !rc && k < 4; k++) {
 		sbuf_reset(&text);
@@ -1193,6 +1197,7 @@ static int audit_make(publish *p, size_t i)
 		rc = write_file(path, text.data, text.len, p->err);
 	}
 	sbuf_release(&text);
+	audit_order_release(&order);
 	diff_result_release(&d);
 	free(citation);
 	sbuf_release(&cite);
@@ -1441,6 +1446,18 @@ static void manifest_enter(publish *p, const char *rel, const char *sha)
 	pthread_mutex_unlock(&p->lock);
 }
 
+/* Has the new manifest rel yet? Under the lock: another thread may be
+ * entering files (hash_build() runs on two at once). */
+static int now_has(publish *p, const char *rel)
+{
+	int has;
+
+	pthread_mutex_lock(&p->lock);
+	has = manifest_find(&p->now, rel) != NULL;
+	pthread_mutex_unlock(&p->lock);
+	return has;
+}
+
 /* rel, written at path (of size bytes and SHA-256 sha; st, its lstat(),
  * or NULL: just written), into the new manifest. When the published
  * version has the same bytes under the same name, they are linked in its
@@ -1482,7 +1499,7 @@ static int hash_build(publish *p, const char *rel, mc_err *err)
 		struct stat st;
 
 		mc_fmt(sub, sizeof(sub), "%s/%s", rel, names[i]);
-		if (types[i] == DT_REG && manifest_find(&p->now, sub))
+		if (types[i] == DT_REG && now_has(p, sub))
 			continue;   /* put_file() had it (no lstat() for most) */
 		mc_fmt(path, sizeof(path), "%s/%s", p->build, sub);
 		if (lstat(path, &st))
@@ -1491,7 +1508,7 @@ static int hash_build(publish *p, const char *rel, mc_err *err)
 			rc = hash_build(p, sub, err);
 			continue;
 		}
-		if (S_ISREG(st.st_mode) && manifest_find(&p->now, sub))
+		if (S_ISREG(st.st_mode) && now_has(p, sub))
 			continue;   /* put_file() had it */
 		if (!S_ISREG(st.st_mode) || sha256_file(path, sha, NULL, err)) {
 			rc = S_ISREG(st.st_mode) ? -1 : 0;
@@ -1777,8 +1794,9 @@ static int keys_write(publish *p, mc_err *err)
  * The pages' files into the new manifest (hash_build(): most are there
  * already, a walk of two folders of 133,500 files each at the bench's
  * size) and keys.tsv, on a thread of their own while the audits and the
- * root page are made: those write only audit/, entries/ and index.html,
- * and enter them under the lock.
+ * root page are made and the downloads walked: those write only audit/,
+ * entries/ and index.html, and enter files under the lock, where the
+ * walks look them up.
  */
 static int pages_walk(void *arg, mc_err *err)
 {
@@ -2330,10 +2348,12 @@ static int publish_build(publish *p)
 	mc_fmt(path, sizeof(path), "%s/pages", p->build);
 	if (render_all(p->cat, p->as_of, path, &site, &rs, p->err) || old_wait(p, p->err))
 		goto out;
+	/* the downloads' walk here, beside the pages' (after the audits,
+	   which the walks take as long as) */
 	mc_job_start(&pages, pages_walk, p, 1);
 	if (mc_job_wait(&pages,
 			frame_load(p) || cite_prepare(p) || build_audits(p, rows, &rs) ||
-				write_root(p),
+				write_root(p) || hash_build(p, "downloads", p->err),
 			p->err))
 		goto out;
 	p->stats->models = rs.models;
@@ -2346,8 +2366,7 @@ static int publish_build(publish *p)
 	if (write_changes(p) || build_feed(p) ||
 	    rows_write(p->build, "published.tsv", rows, p->nsnaps, p->err) ||
 	    rows_write(p->build, "withdrawn.tsv", p->withdrawn, p->nwithdrawn, p->err) ||
-	    hash_build(p, "audit", p->err) || hash_build(p, "entries", p->err) ||
-	    hash_build(p, "downloads", p->err))
+	    hash_build(p, "audit", p->err) || hash_build(p, "entries", p->err))
 		goto out;
 	for (k = 0; k < 5; k++) {
 		static const char *const names[] = { "published.tsv", "withdrawn.tsv", "render.tsv",
