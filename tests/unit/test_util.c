@@ -13,6 +13,7 @@
 #include "unit.h"
 
 #include <limits.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -252,6 +253,83 @@ static int fmt_differs(const char *fmt, ...)
 	return differs;
 }
 
+/* A double spread over every magnitude and sign from a 64-bit state. */
+static double any_double(unsigned long long *state)
+{
+	unsigned long long x;
+	double v;
+
+	*state = *state * 6364136223846793005ULL + 1442695040888963407ULL;
+	x = *state >> 11;
+	v = (double)(x % 10000000) / (double)(1 + (x >> 24) % 1000);
+	switch (x % 5) {
+	case 0: return -v;
+	case 1: return v * 1e9;
+	case 2: return v / 1e6;
+	case 3: return (double)(long long)(v * 8) / 8;   /* eighths: exact halves and quarters */
+	default: return v;
+	}
+}
+
+/* "%.Nf", "%.*f" and "%.Ns" (taken without vsnprintf(): a page's numbers
+ * and stems) as vsnprintf() gives them: ties (0.125, 2.5), values that
+ * round to zero from below (-0.0), the edges of the short way (1e15),
+ * values it leaves to snprintf() (NaN, infinities, precisions past 3,
+ * 1e300, a number longer than its buffer), and a spread of random ones. */
+static void check_precision(void)
+{
+	static const double edges[] = {
+		0.0, -0.0, 0.5, 1.5, 2.5, -0.5, -2.5, 0.125, 0.375, -0.125, 0.25, 0.35, 2.675,
+		1.005, 0.05, 0.0005, -0.0004, -0.04, -0.00001, 9.995, 99.95, 999999999999999.9,
+		1e15, -1e15, 1e15 - 1, 999999999999999.0, 4503599627370495.5, 1e300, -1e300,
+		5e-324, 2.2250738585072014e-308, 123456.789, 1.0 / 3, 2.0 / 3, 1e-7, 7e22
+	};
+	const double inf = HUGE_VAL;
+	const char *volatile none = NULL;
+	unsigned long long state = 42;
+	size_t i, bad = 0, bad_random = 0, bad_string = 0, bad_other = 0;
+	int k;
+	char *big, *want;
+
+	for (i = 0; i < sizeof(edges) / sizeof(edges[0]); i++)
+		for (k = 0; k <= 8; k++) {
+			bad += fmt_differs("%.*f", k, edges[i]);
+			bad += fmt_differs("(%.1f|%.2f|%.3f|%.0f)", edges[i], edges[i], edges[i],
+					   edges[i]);
+		}
+	bad += fmt_differs("%.2f %.1f %.*f %.*f", inf, -inf, 2, -inf, 1, nan(""));
+	bad += fmt_differs("M%.1f %.1fa3 3 0 1 0 6 0", 123.45, 67.85);
+	bad += fmt_differs("left:%.2f%%;top:%.2f%%", 12.345, 99.995);
+	bad += fmt_differs("%.*f", -1, 3.25);   /* a negative precision: 6 */
+	CHECK(bad == 0, "%%.Nf and %%.*f as vsnprintf() gives them: ties, -0, edges, NaN and "
+	      "infinities, precisions past 3 (%zu differ)", bad);
+	for (i = 0; i < 100000; i++) {
+		double v = any_double(&state);
+
+		bad_random += fmt_differs("%.*f", (int)(i % 4), v);
+	}
+	CHECK(bad_random == 0, "and 100,000 random values at precisions 0 to 3 (%zu differ)",
+	      bad_random);
+	bad_string += fmt_differs("%s-%.10s", "a-model", "0123456789abcdef");
+	bad_string += fmt_differs("%.4s|%.0s|%.9s|%.*s|%.*s", "2025-05-06", "x", "short", 3,
+				  "abcdef", -1, "whole");
+	bad_string += fmt_differs("[%.3s][%.6s][%.*s][%s]", none, none, 2, none, none);
+	CHECK(bad_string == 0, "%%.Ns and %%.*s as vsnprintf() gives them, NULL too (%zu differ)",
+	      bad_string);
+	/* a number longer than the short way's buffer */
+	want = xmalloc(2000);
+	big = xmalloc(2000);
+	snprintf(want, 2000, "%.*f", 700, 1.0 / 3);
+	mc_fmt(big, 2000, "%.*f", 700, 1.0 / 3);
+	bad_other += strcmp(want, big) != 0;
+	snprintf(want, 2000, "<%.3f>", -1e300);
+	mc_fmt(big, 2000, "<%.3f>", -1e300);
+	bad_other += strcmp(want, big) != 0;
+	CHECK(bad_other == 0 && strlen(big) > 300, "numbers longer than 512 bytes whole");
+	free(want);
+	free(big);
+}
+
 static void check_format(void)
 {
 	static const long long ints[] = { 0, 1, -1, 9, 10, -10, 99, 100, 12345, -2147483647 - 1,
@@ -286,6 +364,8 @@ static void check_format(void)
 	bad_other += fmt_differs("%.*s|%*d", 3, "abcdef", 4, 5);
 	CHECK(bad_other == 0, "width, precision, floats and other conversions as vsnprintf()"
 	      " gives them (%zu differ)", bad_other);
+
+	check_precision();
 
 	sbuf_init(&sb);
 	for (i = 0, n = 0; i < 200; i++) {
