@@ -5,6 +5,7 @@
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "out/format.h"
@@ -306,10 +307,152 @@ static void test_field_values(void)
 	sbuf_release(&out);
 }
 
+/* The three-digit rounding as the C library defines it: strtod() of
+ * "%.2e" (what format_count and format_power_of_ten round as). */
+static double libc_three_digits(double v)
+{
+	char buf[64];
+
+	snprintf(buf, sizeof(buf), "%.2e", v);
+	return strtod(buf, NULL);
+}
+
+/* format_count as it reads with libc_three_digits(). */
+static void libc_count(double v, sbuf *out)
+{
+	static const struct { double scale; const char *suffix; } units[] = {
+		{ 1e12, "T" }, { 1e9, "B" }, { 1e6, "M" },
+	};
+	double r = libc_three_digits(v);
+	size_t i;
+
+	for (i = 0; i < 3; i++)
+		if (fabs(r) >= units[i].scale) {
+			double x = r / units[i].scale;
+
+			format_decimal(x, fabs(x) >= 100 ? 0 : fabs(x) >= 10 ? 1 : 2, 1, out);
+			sbuf_adds(out, units[i].suffix);
+			return;
+		}
+	format_number(v, out);
+}
+
+/* format_power_of_ten's mantissa and exponent read from snprintf()'s
+ * "%.2e", as plain text: "1.75 x 10^24". */
+static void libc_power(double v, sbuf *out)
+{
+	char buf[64], *e;
+
+	if (v == 0) {   /* (no power of ten: the number) */
+		format_number(v, out);
+		return;
+	}
+	snprintf(buf, sizeof(buf), "%.2e", v);
+	e = strchr(buf, 'e');
+	*e = '\0';
+	format_decimal(strtod(buf, NULL), 2, 1, out);
+	sbuf_addf(out, " x 10^%d", atoi(e + 1));
+}
+
+/* format_power_of_ten's text with its superscripts read back as digits. */
+static void plain_power(double v, sbuf *out)
+{
+	static const char *const superscript[] = {
+		"\xE2\x81\xB0", "\xC2\xB9", "\xC2\xB2", "\xC2\xB3", "\xE2\x81\xB4",
+		"\xE2\x81\xB5", "\xE2\x81\xB6", "\xE2\x81\xB7", "\xE2\x81\xB8", "\xE2\x81\xB9",
+	};
+	sbuf raw;
+	const char *p, *times;
+	size_t k;
+
+	sbuf_init(&raw);
+	format_power_of_ten(v, &raw);
+	times = strstr(raw.data, " \xC3\x97 10");
+	if (!times) {
+		sbuf_adds(out, raw.data);
+		sbuf_release(&raw);
+		return;
+	}
+	sbuf_add(out, raw.data, (size_t)(times - raw.data));
+	sbuf_adds(out, " x 10^");
+	for (p = times + strlen(" \xC3\x97 10"); *p;) {
+		if (!strncmp(p, "\xE2\x81\xBB", 3)) {
+			sbuf_addc(out, '-');
+			p += 3;
+			continue;
+		}
+		for (k = 0; k < 10 && strncmp(p, superscript[k], strlen(superscript[k])); k++)
+			;
+		if (k == 10) {
+			sbuf_adds(out, "?");
+			break;
+		}
+		sbuf_addc(out, (char)('0' + k));
+		p += strlen(superscript[k]);
+	}
+	sbuf_release(&raw);
+}
+
+/* Counts and powers of ten of whole numbers (rounded in integers) and of
+ * others (through snprintf()) as the C library's "%.2e" rounds them:
+ * ties at the third digit (1,235,000 and 1,245,000), carries into the
+ * next power (999,500), values up to 1e36 and past, and a spread of
+ * random ones. */
+static void test_three_digits(void)
+{
+	static const double edges[] = {
+		1, 9, 10, 99, 100, 101, 999, 1000, 1005, 1015, 1235000, 1245000, 999500, 999499,
+		9995, 99950, 1e15, 1e18, 18446744073709551616.0, 3.9e24, 5.18400000000001e25,
+		9.999e22, 1.0692e25, 1e35, 9.995e35, 1e36, 1e37, 2.5e-3, 0.5, 12.5, 123.25,
+		-1235000, -3e10, 4503599627370497.0, 9007199254740993.0, 7e22, 6738415616
+	};
+	unsigned long long state = 7;
+	size_t i, bad = 0, shown = 0;
+	sbuf got, want;
+
+	sbuf_init(&got);
+	sbuf_init(&want);
+	for (i = 0; i < sizeof(edges) / sizeof(edges[0]) + 200000; i++) {
+		double v;
+
+		if (i < sizeof(edges) / sizeof(edges[0])) {
+			v = edges[i];
+		} else {
+			state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+			/* whole numbers of 1 to 19 digits, times a power of ten up to 1e17,
+			   and a few with a fraction */
+			v = (double)((state >> 11) % 10000000000000000000ULL >> (state % 60)) *
+			    pow(10, (double)(state >> 58 & 15) + (state & 1 ? 0 : 2));
+			if ((state >> 40) % 7 == 0)
+				v += 0.5;
+			if (v == 0)
+				v = (double)(state >> 44);
+		}
+		sbuf_reset(&got);
+		sbuf_reset(&want);
+		format_count(v, &got);
+		libc_count(v, &want);
+		sbuf_addc(&got, '|');
+		sbuf_addc(&want, '|');
+		plain_power(v, &got);
+		libc_power(v, &want);
+		if (strcmp(got.data, want.data)) {
+			if (shown++ < 5)
+				fprintf(stderr, "# %.17g: %s, the C library %s\n", v, got.data, want.data);
+			bad++;
+		}
+	}
+	CHECK(bad == 0, "format_count and format_power_of_ten round as \"%%.2e\" does (%zu of "
+	      "%zu values differ)", bad, i);
+	sbuf_release(&got);
+	sbuf_release(&want);
+}
+
 int main(void)
 {
 	test_field_values();
 	test_numbers();
+	test_three_digits();
 	test_text();
 	test_templates();
 	return unit_done();

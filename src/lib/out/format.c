@@ -60,11 +60,63 @@ void format_decimal(double value, int decimals, int trim, sbuf *out)
 	}
 }
 
-/* value rounded to three significant digits, as a double. */
+/*
+ * |value| to three significant digits as printf's "%.2e" rounds it (to
+ * nearest, ties to even): *digits from 100 to 999 and *exp10, the value
+ * being about digits x 10^(exp10 - 2). In integer arithmetic, exact, for
+ * a whole |value| from 1 to 1e36 (counts, parameters, FLOP: most of a
+ * page's numbers); 0 for any other value, which snprintf() rounds.
+ */
+static int three_exact(double value, unsigned *digits, int *exp10)
+{
+	double a = fabs(value);
+	unsigned __int128 n, p = 1, unit, q, rem;
+	int d = 0;
+
+	if (!(a >= 1 && a < 1e36) || a != floor(a))
+		return 0;
+	n = (unsigned __int128)a;
+	while (p * 10 <= n) {
+		p *= 10;
+		d++;
+	}
+	if (d <= 2) {
+		*digits = (unsigned)(d == 2 ? n : d == 1 ? n * 10 : n * 100);
+		*exp10 = d;
+		return 1;
+	}
+	unit = p / 100;
+	q = n / unit;
+	rem = n % unit;
+	if (rem > unit / 2 || (rem == unit / 2 && (q & 1)))
+		q++;
+	if (q == 1000) {
+		q = 100;
+		d++;
+	}
+	*digits = (unsigned)q;
+	*exp10 = d;
+	return 1;
+}
+
+/* value rounded to three significant digits, as a double: strtod() of
+ * its "%.2e", which is the double nearest digits x 10^(exp10 - 2) that
+ * the conversion of that whole number gives too. */
 static double three_digits(double value)
 {
 	char buf[64];
+	unsigned digits;
+	int exp10;
 
+	if (three_exact(value, &digits, &exp10)) {
+		unsigned __int128 whole = digits;
+
+		if (exp10 < 2)
+			return value;   /* (up to three digits: itself) */
+		while (exp10-- > 2)
+			whole *= 10;
+		return value < 0 ? -(double)whole : (double)whole;
+	}
 	mc_fmt(buf, sizeof(buf), "%.2e", value);
 	return strtod(buf, NULL);
 }
@@ -107,9 +159,22 @@ void format_power_of_ten(double value, sbuf *out)
 	};
 	char buf[64], *e, *p;
 	double mantissa;
+	unsigned digits;
+	int exp10;
 
 	if (!isfinite(value) || value == 0) {
 		format_number(value, out);
+		return;
+	}
+	if (three_exact(value, &digits, &exp10)) {
+		/* the mantissa strtod() reads from "%.2e": the double nearest
+		   digits / 100, as the division gives it */
+		mc_fmt(buf, sizeof(buf), "%d", exp10);
+		mantissa = (double)digits / 100;
+		format_decimal(value < 0 ? -mantissa : mantissa, 2, 1, out);
+		sbuf_adds(out, " \xC3\x97 10");
+		for (p = buf; *p >= '0' && *p <= '9'; p++)
+			sbuf_adds(out, superscript[*p - '0']);
 		return;
 	}
 	mc_fmt(buf, sizeof(buf), "%.2e", value);
