@@ -112,7 +112,7 @@ static void fmt_put(char *buf, size_t cap, size_t *at, const char *s, size_t n)
 /* v with decimals digits after the point, as printf's "%.*f" writes it,
  * into out; its length, or 0 when v is not one this takes: decimals from
  * 0 to 3 and |v| below 1e15. There v times 10^decimals is exact in a long
- * double of 64 mantissa bits (53 + 10), and nearbyintl() rounds it as
+ * double of 64 mantissa bits (53 + 10), and rintl() rounds it as
  * printf rounds the exact value, in the rounding mode set (to nearest,
  * ties to even); a negative v keeps its sign when it rounds to zero, as
  * printf's "-0.0". No stdio: a page's numbers, its chart's coordinates. */
@@ -128,7 +128,7 @@ static size_t fixed_exact(char out[48], double v, int decimals)
 
 	if (decimals < 0 || decimals > 3 || !(fabs(v) < 1e15))
 		return 0;
-	r = (unsigned long long)nearbyintl(fabsl((long double)v * scale[decimals]));
+	r = (unsigned long long)rintl(fabsl((long double)v * scale[decimals]));
 	whole = r / unit[decimals];
 	part = r % unit[decimals];
 	if (signbit(v))
