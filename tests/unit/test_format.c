@@ -307,6 +307,63 @@ static void test_field_values(void)
 	sbuf_release(&out);
 }
 
+/* format_fold's rule a byte at a time: runs of white space that hold a
+ * line break become one space, the ends are trimmed. */
+static void fold_by_rule(const char *s, sbuf *out)
+{
+	size_t i = 0, n = strlen(s), j, k;
+
+	while (i < n && strchr(" \t\r\n", s[i]))
+		i++;
+	while (n > i && strchr(" \t\r\n", s[n - 1]))
+		n--;
+	while (i < n) {
+		if (!strchr(" \t\r\n", s[i])) {
+			sbuf_addc(out, s[i++]);
+			continue;
+		}
+		for (j = i, k = 0; j < n && strchr(" \t\r\n", s[j]); j++)
+			k |= s[j] == '\n' || s[j] == '\r';
+		if (k)
+			sbuf_addc(out, ' ');
+		else
+			sbuf_add(out, s + i, j - i);
+		i = j;
+	}
+}
+
+/* format_fold on 20,000 random strings of letters and white space (line
+ * breaks among them) as the rule gives them. */
+static void test_fold_random(void)
+{
+	static const char alphabet[] = "ab  \t\n\r.";
+	unsigned long long state = 3;
+	char text[40];
+	size_t i, k, len, bad = 0;
+	sbuf got, want;
+
+	sbuf_init(&got);
+	sbuf_init(&want);
+	for (i = 0; i < 20000; i++) {
+		state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+		len = (size_t)(state >> 59) + (size_t)(state >> 40 & 7);
+		for (k = 0; k < len; k++) {
+			state = state * 6364136223846793005ULL + 1442695040888963407ULL;
+			text[k] = alphabet[(state >> 33) % (sizeof(alphabet) - 1)];
+		}
+		text[len] = '\0';
+		sbuf_reset(&got);
+		sbuf_reset(&want);
+		format_fold(text, &got);
+		fold_by_rule(text, &want);
+		bad += got.len != want.len || memcmp(got.data, want.data, got.len) != 0;
+	}
+	CHECK(bad == 0, "format_fold on 20,000 random strings as the rule folds them (%zu differ)",
+	      bad);
+	sbuf_release(&got);
+	sbuf_release(&want);
+}
+
 /* The three-digit rounding as the C library defines it: strtod() of
  * "%.2e" (what format_count and format_power_of_ten round as). */
 static double libc_three_digits(double v)
@@ -453,6 +510,7 @@ int main(void)
 	test_field_values();
 	test_numbers();
 	test_three_digits();
+	test_fold_random();
 	test_text();
 	test_templates();
 	return unit_done();

@@ -307,31 +307,39 @@ static int fold_space(char c)
 	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
 }
 
-/* A run of text is copied at once, not byte by byte: every value of
- * every page passes through here. */
+/* The first line break in p[0..n), or NULL. */
+static const char *line_break(const char *p, size_t n)
+{
+	const char *nl = memchr(p, '\n', n), *cr = memchr(p, '\r', nl ? (size_t)(nl - p) : n);
+
+	return cr ? cr : nl;
+}
+
+/* Every value of every page passes through here: the text between line
+ * breaks is copied in one piece (most values have none: one copy). */
 void format_fold(const char *text, sbuf *out)
 {
-	const char *p = text, *q;
+	const char *p = text, *end, *at;
 	size_t start = out->len;
 
 	while (fold_space(*p))
 		p++;
-	while (*p) {
-		int line = 0;
+	end = p + strlen(p);
+	while (end > p && fold_space(end[-1]))
+		end--;
+	/* (p and end[-1] are not white space: a break has text on both sides) */
+	while ((at = line_break(p, (size_t)(end - p)))) {
+		const char *a = at, *b = at;
 
-		for (q = p; *q && !fold_space(*q); q++)
-			;
-		sbuf_add(out, p, (size_t)(q - p));
-		for (p = q; fold_space(*q); q++)
-			line |= *q == '\n' || *q == '\r';
-		if (!*q)
-			break;
-		if (line)
-			sbuf_addc(out, ' ');
-		else
-			sbuf_add(out, p, (size_t)(q - p));
-		p = q;
+		while (fold_space(a[-1]))
+			a--;
+		while (fold_space(*b))
+			b++;
+		sbuf_add(out, p, (size_t)(a - p));
+		sbuf_addc(out, ' ');
+		p = b;
 	}
+	sbuf_add(out, p, (size_t)(end - p));
 	if (out->len == start)
 		sbuf_add(out, "", 0);
 }
