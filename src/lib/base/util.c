@@ -62,9 +62,10 @@ void sbuf_grow(sbuf *sb, size_t extra)
 	sb->cap = cap;
 }
 
-/* Does fmt hold no conversion but %s, %c, %d, %i, %u (with l, ll or z)
- * and %%, without flags, width or precision? Such a format is what most
- * calls pass: a path, a tag, a number. */
+/* Does fmt hold no conversion but %s, %c, %d, %i, %u (with l, ll or z),
+ * %% and, with a precision (digits or *), %s and %f, without flags or
+ * width? Such a format is what most calls pass: a path, a tag, a number,
+ * a coordinate. */
 static int fmt_plain(const char *fmt)
 {
 	while ((fmt = strchr(fmt, '%'))) {
