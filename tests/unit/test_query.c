@@ -345,6 +345,19 @@ static void test_model(catalogue *cat, int table)
 			CHECK_STR(m.last_updated, cases[i].last_updated,
 				  "show %s as of %s: last updated", cases[i].name, cases[i].as_of);
 			CHECK_STR(m.as_of, cases[i].as_of, "show %s: the date is kept", cases[i].name);
+			{
+				size_t k, placed = 0;
+
+				for (k = 0; k < m.values.n; k++) {
+					const char *f = m.values.items[k].field;
+					const size_t *at = strmap_find(&m.fields, f, strlen(f));
+
+					placed += at && *at == k + 1;
+				}
+				CHECK(m.fields.count == m.values.n && placed == m.values.n,
+				      "show %s as of %s: each of the %zu fields mapped to its place",
+				      cases[i].name, cases[i].as_of, m.values.n);
+			}
 		}
 		model_view_release(&m);
 	}

@@ -997,6 +997,7 @@ int query_models(catalogue *cat, const char *as_of, char ***names, size_t *n, mc
 
 void model_view_release(model_view *m)
 {
+	strmap_release(&m->fields);
 	strpool_release(&m->texts);
 	free(m->values.items);
 	mc_free_strings(m->exports.items, m->exports.n);
@@ -1025,10 +1026,11 @@ static void split_occurrence(const char *text, sbuf *name, long *occurrence)
 }
 
 /* Add to m the values of one export's version (values, shown in the order
- * of that export's header h) in the fields no export before it gave (seen,
- * which gains them); since is the version's snapshot date. Linear in the
- * fields: one pass indexes the values by field, one walks the header. */
-static void merge_values(model_view *m, strmap *seen, const header *h, const json_flat *values,
+ * of that export's header h) in the fields no export before it gave
+ * (m->fields, which gains them with their places); since is the version's
+ * snapshot date. Linear in the fields: one pass indexes the values by
+ * field, one walks the header. */
+static void merge_values(model_view *m, const header *h, const json_flat *values,
 			 const char *export_name, const char *since)
 {
 	char *shared_export = NULL, *shared_since = NULL;
@@ -1047,20 +1049,21 @@ static void merge_values(model_view *m, strmap *seen, const header *h, const jso
 		if (added)          /* a repeated key: its first value, as before */
 			*at = i + 1;
 	}
-	strmap_reserve(seen, seen->count + h->n);
+	strmap_reserve(&m->fields, m->fields.count + h->n);
 	m->values.items = xrealloc(m->values.items,
 				   (m->values.n + h->n) * sizeof(*m->values.items));
 	for (i = 0; i < h->n; i++) {
-		size_t len = strlen(h->fields[i]), *at = strmap_find(&index, h->fields[i], len);
+		size_t len = strlen(h->fields[i]), *at = strmap_find(&index, h->fields[i], len), *seen;
 		const json_pair *v;
 		model_value *mv;
 		int added;
 
 		if (!at)
 			continue;
-		strmap_get_or_add(seen, h->fields[i], len, &added);
+		seen = strmap_get_or_add(&m->fields, h->fields[i], len, &added);
 		if (!added)
 			continue;
+		*seen = m->values.n + 1;
 		v = &values->pairs[*at - 1];
 		mv = &m->values.items[m->values.n++];
 		mv->field = strpool_add(&m->texts, h->fields[i], len);
@@ -1336,10 +1339,8 @@ static int model_lookup(catalogue *cat, const char *name, long occurrence,
 	lookup_row *rows = NULL;
 	size_t n = 0, cap = 0, i;
 	const query_updated *updated = NULL;
-	strmap seen;
 	int found = 0, removed, rc = -1;
 
-	strmap_init(&seen);
 	if (!want && !cat->default_key && query_default_key(&cat->default_key, err))
 		goto out;
 	if (cache_now(cat, &cache, err) || export_keys_now(cat, cache, &keys, err))
@@ -1391,7 +1392,7 @@ static int model_lookup(catalogue *cat, const char *name, long occurrence,
 		{
 			size_t before = m->values.n;
 
-			merge_values(m, &seen, h, &values, r->export_name, r->valid_from);
+			merge_values(m, h, &values, r->export_name, r->valid_from);
 			for (; before < m->values.n; before++)
 				m->values.items[before].source = r->source;
 		}
@@ -1424,7 +1425,6 @@ out:
 		free(rows[i].name);
 	}
 	free(rows);
-	strmap_release(&seen);
 	return rc;
 }
 

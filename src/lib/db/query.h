@@ -10,6 +10,7 @@
 #ifndef MODELCAT_QUERY_H
 #define MODELCAT_QUERY_H
 
+#include "base/strmap.h"
 #include "db/catalogue.h"
 
 /* The snapshot_export whose content the export had on as_of: 1 and *id,
@@ -188,6 +189,10 @@ typedef struct model_view {
 	DIFF_LIST(char *) exports;       /* exports holding it, by precedence */
 	strpool texts;               /* the values' strings (field and value each,
 					export and date once a version) */
+	strmap fields;               /* each field's place in values + 1, as a
+					lookup merges them (a view made by hand
+					may leave it empty: page.c then makes
+					its own) */
 } model_view;
 
 /*

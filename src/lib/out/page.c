@@ -177,7 +177,9 @@ enum weights { WEIGHTS_UNKNOWN, WEIGHTS_CLOSED, WEIGHTS_OPEN };
 typedef struct builder {
 	page *p;                     /* the page being described */
 	const model_view *m;         /* the model */
-	strmap fields;               /* m's fields: name -> position in m->values + 1 */
+	strmap fields;               /* m's fields: name -> position in m->values + 1,
+					when m has no such map of its own */
+	const strmap *fields_of;     /* the map used: m's, or fields */
 	const page_texts *texts;     /* its language */
 	const page_texts *english;   /* the fallback */
 	mc_err *err;                 /* where the first failure's message goes */
@@ -311,7 +313,7 @@ static void set_description(builder *b, page_text_id id)
  * fields. */
 static const char *field(const builder *b, const char *name)
 {
-	const size_t *at = strmap_find(&b->fields, name, strlen(name));
+	const size_t *at = strmap_find(b->fields_of, name, strlen(name));
 	const char *value = at ? b->m->values.items[*at - 1].value : NULL;
 
 	return value && value[0] ? value : NULL;
@@ -970,10 +972,17 @@ static void builder_init(builder *b, page *p, const model_view *m, const page_te
 	memset(b, 0, sizeof(*b));
 	b->p = p;
 	b->m = m;
-	/* one pass over the fields: each lookup after it is one probe */
+	/* one pass over the fields: each lookup after it is one probe. A
+	   looked-up model has its map already (query_model: every field
+	   once, as here); one made by hand gets its own */
 	strmap_init(&b->fields);
-	strmap_reserve(&b->fields, m->values.n);
-	for (i = 0; i < m->values.n; i++) {
+	b->fields_of = &b->fields;
+	if (m->fields.count == m->values.n) {
+		b->fields_of = &m->fields;
+	} else {
+		strmap_reserve(&b->fields, m->values.n);
+	}
+	for (i = 0; b->fields_of == &b->fields && i < m->values.n; i++) {
 		const char *name = m->values.items[i].field;
 		int added;
 		size_t *at = strmap_get_or_add(&b->fields, name, strlen(name), &added);
