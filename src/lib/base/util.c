@@ -2,7 +2,7 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <float.h>
+#include <fenv.h>
 #include <limits.h>
 #include <math.h>
 #include <signal.h>
@@ -112,26 +112,38 @@ static void fmt_put(char *buf, size_t cap, size_t *at, const char *s, size_t n)
 
 /* v with decimals digits after the point, as printf's "%.*f" writes it,
  * into out; its length, or 0 when v is not one this takes: decimals from
- * 0 to 3 and |v| below 1e15. There v times 10^decimals is exact in a long
- * double of 64 mantissa bits (53 + 10), and rintl() rounds it as
- * printf rounds the exact value, in the rounding mode set (to nearest,
- * ties to even); a negative v keeps its sign when it rounds to zero, as
- * printf's "-0.0". No stdio: a page's numbers, its chart's coordinates. */
+ * 0 to 3, |v| times 10^decimals below 2^52, and the rounding mode to
+ * nearest. printf rounds the exact product, to nearest with ties to
+ * even; the double product p differs from it by e, which fma() gives
+ * exactly, and rint(p) is its rounding but where p lies halfway between
+ * two integers: there the sign of e decides, and a true tie (e = 0)
+ * stays with rint()'s even one. A negative v keeps its sign when it
+ * rounds to zero, as printf's "-0.0". No stdio, no long double (which
+ * valgrind computes with 64 bits): a page's numbers, its chart's
+ * coordinates. */
 static size_t fixed_exact(char out[48], double v, int decimals)
 {
-#if LDBL_MANT_DIG >= 64
-	static const long double scale[] = { 1.0L, 10.0L, 100.0L, 1000.0L };
+	static const double scale[] = { 1.0, 10.0, 100.0, 1000.0 };
 	static const unsigned long long unit[] = { 1, 10, 100, 1000 };
 	char digits[24], *d = digits + sizeof(digits);
-	unsigned long long r, whole, part;
+	unsigned long long whole, part;
+	double a = fabs(v), p, e, r, off;
 	size_t n = 0, k;
 	int i;
 
-	if (decimals < 0 || decimals > 3 || !(fabs(v) < 1e15))
+	if (decimals < 0 || decimals > 3 || !(a < 4503599627370496.0 / scale[decimals]) ||
+	    fegetround() != FE_TONEAREST)
 		return 0;
-	r = (unsigned long long)rintl(fabsl((long double)v * scale[decimals]));
-	whole = r / unit[decimals];
-	part = r % unit[decimals];
+	p = a * scale[decimals];
+	e = fma(a, scale[decimals], -p);   /* a x scale = p + e, exactly */
+	r = rint(p);
+	off = p - r;                       /* exact: r is p's nearest integer */
+	if (off == 0.5 && e > 0)
+		r += 1;
+	else if (off == -0.5 && e < 0)
+		r -= 1;
+	whole = (unsigned long long)r / unit[decimals];
+	part = (unsigned long long)r % unit[decimals];
 	if (signbit(v))
 		out[n++] = '-';
 	do
@@ -147,12 +159,6 @@ static size_t fixed_exact(char out[48], double v, int decimals)
 		n += (size_t)decimals;
 	}
 	return n;
-#else
-	(void)out;
-	(void)v;
-	(void)decimals;
-	return 0;
-#endif
 }
 
 /* v as "%.*f" with precision decimals (below 0: 6) at *at of buf. */
