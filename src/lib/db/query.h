@@ -191,8 +191,7 @@ typedef struct model_view {
 					export and date once a version) */
 	strmap fields;               /* each field's place in values + 1, as a
 					lookup merges them (a view made by hand
-					may leave it empty: page.c then makes
-					its own) */
+					may leave it empty) */
 } model_view;
 
 /*

@@ -976,19 +976,18 @@ static void builder_init(builder *b, page *p, const model_view *m, const page_te
 	   looked-up model has its map already (query_model: every field
 	   once, as here); one made by hand gets its own */
 	strmap_init(&b->fields);
-	b->fields_of = &b->fields;
-	if (m->fields.count == m->values.n) {
-		b->fields_of = &m->fields;
-	} else {
+	b->fields_of = &m->fields;
+	if (m->fields.count != m->values.n) {
+		b->fields_of = &b->fields;
 		strmap_reserve(&b->fields, m->values.n);
-	}
-	for (i = 0; b->fields_of == &b->fields && i < m->values.n; i++) {
-		const char *name = m->values.items[i].field;
-		int added;
-		size_t *at = strmap_get_or_add(&b->fields, name, strlen(name), &added);
+		for (i = 0; i < m->values.n; i++) {
+			const char *name = m->values.items[i].field;
+			int added;
+			size_t *at = strmap_get_or_add(&b->fields, name, strlen(name), &added);
 
-		if (added)          /* a repeated field: its first value */
-			*at = i + 1;
+			if (added)          /* a repeated field: its first value */
+				*at = i + 1;
+		}
 	}
 	b->texts = texts;
 	b->english = english;
