@@ -1,4 +1,5 @@
 #include "ingest/queue.h"
+#include "base/handoff.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -22,15 +23,9 @@ typedef struct batch {
 } batch;
 
 typedef struct queue {
-	pthread_mutex_t lock;       /* guards everything below */
-	pthread_cond_t changed;     /* signalled on every change */
-	batch *full[QUEUE_BATCHES]; /* batches waiting to be loaded, FIFO */
-	size_t head, count;         /* ring position and fill */
-	batch *spare[QUEUE_BATCHES + 2]; /* emptied batches for reuse */
-	size_t nspare;              /* entries in spare */
-	int finished;               /* the parser is done (see failed) */
-	int failed;                 /* the parser failed: message in err */
-	int stop;                   /* the loader failed: parser, stop */
+	handoff batches;            /* full batches, parser to loader */
+	int failed;                 /* the parser failed: message in err (set
+				       before the handoff is finished) */
 	batch *filling;             /* the parser's current batch */
 	mc_err err;                 /* the parser's failure */
 } queue;
@@ -53,11 +48,8 @@ static const char *string_at(const batch *b, size_t at)
 
 static batch *take_spare(queue *q)
 {
-	batch *b;
+	batch *b = handoff_spare(&q->batches);
 
-	pthread_mutex_lock(&q->lock);
-	b = q->nspare ? q->spare[--q->nspare] : NULL;
-	pthread_mutex_unlock(&q->lock);
 	if (!b) {
 		b = xcalloc(1, sizeof(*b));
 		sbuf_init(&b->text);
@@ -88,11 +80,8 @@ static void settle_digests(queue *q)
 {
 	batch *b = q->filling;
 	size_t i;
-	int waiting;
+	int waiting = handoff_waiting(&q->batches) > 0;
 
-	pthread_mutex_lock(&q->lock);
-	waiting = q->count > 0;
-	pthread_mutex_unlock(&q->lock);
 	for (i = 0; waiting && i < b->n; i++)
 		make_digest(b, &b->items[i]);
 }
@@ -100,22 +89,11 @@ static void settle_digests(queue *q)
 /* Hand the parser's batch to the loader; -1 when the loader has stopped. */
 static int push_batch(queue *q)
 {
-	int rc = 0;
-
 	settle_digests(q);
-	pthread_mutex_lock(&q->lock);
-	while (q->count == QUEUE_BATCHES && !q->stop)
-		pthread_cond_wait(&q->changed, &q->lock);
-	if (q->stop) {
-		rc = -1;
-	} else {
-		q->full[(q->head + q->count) % QUEUE_BATCHES] = q->filling;
-		q->count++;
-		q->filling = NULL;
-		pthread_cond_broadcast(&q->changed);
-	}
-	pthread_mutex_unlock(&q->lock);
-	return rc;
+	if (handoff_put(&q->batches, q->filling))
+		return -1;
+	q->filling = NULL;
+	return 0;
 }
 
 static queued *next_slot(queue *q)
@@ -184,11 +162,8 @@ static void *produce(void *arg)
 
 	if (!rc && q->filling && q->filling->n)
 		rc = push_batch(q);
-	pthread_mutex_lock(&q->lock);
-	q->finished = 1;
 	q->failed = rc != 0;
-	pthread_cond_broadcast(&q->changed);
-	pthread_mutex_unlock(&q->lock);
+	handoff_finish(&q->batches);
 	return NULL;
 }
 
@@ -225,36 +200,24 @@ static int unload_batch(batch *b, ingest_sink *out, mc_err *err)
 /* Load the queued batches into out until the parser is done. */
 static int consume(queue *q, ingest_sink *out, mc_err *err)
 {
-	for (;;) {
-		batch *b;
-		int rc;
+	batch *b;
 
-		pthread_mutex_lock(&q->lock);
-		while (!q->count && !q->finished)
-			pthread_cond_wait(&q->changed, &q->lock);
-		if (!q->count) {
-			pthread_mutex_unlock(&q->lock);
-			return q->failed ? -1 : 0;
-		}
-		b = q->full[q->head];
-		q->head = (q->head + 1) % QUEUE_BATCHES;
-		q->count--;
-		pthread_cond_broadcast(&q->changed);
-		pthread_mutex_unlock(&q->lock);
-		rc = unload_batch(b, out, err);
-		pthread_mutex_lock(&q->lock);
-		q->spare[q->nspare++] = b;
-		if (rc)
-			q->stop = 1;
-		pthread_cond_broadcast(&q->changed);
-		pthread_mutex_unlock(&q->lock);
-		if (rc)
+	while ((b = handoff_take(&q->batches))) {
+		int rc = unload_batch(b, out, err);
+
+		handoff_give_back(&q->batches, b);
+		if (rc) {
+			handoff_stop(&q->batches);
 			return -1;
+		}
 	}
+	return q->failed ? -1 : 0;
 }
 
-static void batch_free(batch *b)
+static void batch_free(void *item)
 {
+	batch *b = item;
+
 	if (!b)
 		return;
 	sbuf_release(&b->text);
@@ -267,33 +230,23 @@ int queue_run(queue_producer *produce_fn, void *ctx, ingest_sink *out, mc_err *e
 	ingest_sink qsink = { NULL, queue_row, queue_notice, NULL, &q, out->wants_values, 1 };
 	producer pr = { produce_fn, ctx, &q, &qsink };
 	pthread_t thread;
-	size_t i;
 	int rc;
 
 	memset(&q, 0, sizeof(q));
-	if (pthread_mutex_init(&q.lock, NULL))
+	if (handoff_init(&q.batches, QUEUE_BATCHES))
 		return produce_fn(ctx, out, err);
-	if (pthread_cond_init(&q.changed, NULL)) {
-		pthread_mutex_destroy(&q.lock);
-		return produce_fn(ctx, out, err);
-	}
 	if (pthread_create(&thread, NULL, produce, &pr)) {
 		rc = produce_fn(ctx, out, err);
 		goto out;
 	}
 	rc = consume(&q, out, err);
 	pthread_join(thread, NULL);
-	if (q.failed && !q.stop) {
+	if (q.failed && !q.batches.stopped) {
 		mc_error(err, "%s", q.err.msg);
 		rc = -1;
 	}
 out:
-	for (i = 0; i < q.nspare; i++)
-		batch_free(q.spare[i]);
-	for (i = 0; i < q.count; i++)
-		batch_free(q.full[(q.head + i) % QUEUE_BATCHES]);
 	batch_free(q.filling);
-	pthread_cond_destroy(&q.changed);
-	pthread_mutex_destroy(&q.lock);
+	handoff_release(&q.batches, batch_free);
 	return rc;
 }
