@@ -15,6 +15,7 @@
 #include "read/input.h"
 #include "base/util.h"
 #include "unit.h"
+#include "gzip_fixture.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,31 +89,6 @@ static char *temp_file(const void *data, size_t len)
 		return NULL;
 	}
 	return path;
-}
-
-/* One gzip member holding data, at the given level. Caller frees. */
-static unsigned char *gzip_bytes(const void *data, size_t len, int level,
-				 size_t *outlen)
-{
-	z_stream zs;
-	unsigned char *out;
-	size_t bound;
-
-	memset(&zs, 0, sizeof zs);
-	if (deflateInit2(&zs, level, Z_DEFLATED, 16 + MAX_WBITS, 8,
-			 Z_DEFAULT_STRATEGY) != Z_OK)
-		abort();
-	bound = deflateBound(&zs, (uLong)len) + 64;
-	out = xmalloc(bound);
-	zs.next_in = data;
-	zs.avail_in = (uInt)len;
-	zs.next_out = out;
-	zs.avail_out = (uInt)bound;
-	if (deflate(&zs, Z_FINISH) != Z_STREAM_END)
-		abort();
-	*outlen = zs.total_out;
-	deflateEnd(&zs);
-	return out;
 }
 
 /* Append field bytes in the escaped dump form. Fields longer than 200

@@ -26,8 +26,9 @@ static void on_report(void *ctx, const char *message)
 }
 
 /* Parse text (len bytes, from a heap copy so that a read past the end is
- * caught) and describe what came out. */
-static void run(const char *text, size_t len, sbuf *out)
+ * caught), its records split on a second thread when ahead, and describe
+ * what came out (with counts: and the parse's counts). */
+static void run_with(const char *text, size_t len, int ahead, int counts, sbuf *out)
 {
 	parse_export *p = NULL;
 	parse_row row;
@@ -41,6 +42,8 @@ static void run(const char *text, size_t len, sbuf *out)
 		free(copy);
 		return;
 	}
+	if (ahead && parse_read_ahead(p))
+		sbuf_adds(out, "no read-ahead\n");
 	while ((rc = parse_next(p, &row, &err)) == 1) {
 		if (row.quarantined)
 			sbuf_addf(out, "Q: %s\n", row.reason);
@@ -49,8 +52,16 @@ static void run(const char *text, size_t len, sbuf *out)
 	}
 	if (rc < 0)
 		sbuf_addf(out, "E: %s\n", err.msg);
+	if (counts)
+		sbuf_addf(out, "%lu rows, %lu quarantined, %llu bytes\n", parse_rows_read(p),
+			  parse_rows_quarantined(p), parse_bytes_read(p));
 	parse_free(p);
 	free(copy);
+}
+
+static void run(const char *text, size_t len, sbuf *out)
+{
+	run_with(text, len, 0, 0, out);
 }
 
 static void test_cases(void)
@@ -104,8 +115,98 @@ static void test_cases(void)
 		sbuf_reset(&out);
 		run(cases[i].text, len, &out);
 		CHECK_STR(out.data, cases[i].expected, "%s", cases[i].name);
+		sbuf_reset(&out);
+		run_with(cases[i].text, len, 1, 0, &out);
+		CHECK_STR(out.data, cases[i].expected, "%s, read ahead", cases[i].name);
 	}
 	sbuf_release(&out);
+}
+
+/* An export of n rows with something for every report and quarantine:
+ * repeated names, names made canonical, unknown values, bad dates and
+ * numbers, short rows, a NUL byte, and long notes, so that the records
+ * span many of the read-ahead's batches. */
+static void make_export(sbuf *out, unsigned n)
+{
+	unsigned i, k;
+
+	sbuf_adds(out, "Model,Organization,Publication date,Parameters,Confidence,"
+		  "Open model weights?,Odd column,Parameters notes\n");
+	for (i = 0; i < n; i++) {
+		sbuf_addf(out, "%s%u,\"Org %u, Lab\",2023-%02u-01,%u,%s,%s,x,", i % 7 ? "m" : "rep ",
+			  i % 7 ? i : i % 50, i % 13, 1 + i % 12, i * 3,
+			  i % 11 ? "Confident" : "Very sure", i % 2 ? "yes" : "no");
+		for (k = 0; k < (i % 5) * 300; k++)
+			sbuf_addc(out, (char)('a' + k % 26));
+		sbuf_adds(out, "\n");
+		if (i % 97 == 5)
+			sbuf_addf(out, "Cafe\xcc\x81 %u,O,2023-12-01,12,Likely,yes,y,n\n", i);
+		if (i % 53 == 4)
+			sbuf_addf(out, "date %u,O,2023-13-45,12,Likely,yes,y,n\n", i);
+		if (i % 101 == 7)
+			sbuf_addf(out, "short %u,O\n", i);
+		if (i % 389 == 9) {
+			sbuf_addf(out, "nul %u,O", i);
+			sbuf_add(out, "\0", 1);
+			sbuf_adds(out, ",2020,1,Likely,no,z,n\n");
+		}
+		if (i % 211 == 3)
+			sbuf_addf(out, "num %u,O,2020,12 parsecs,Likely,no,z,n\n", i);
+	}
+}
+
+/* The same export parsed with its records read ahead and without gives
+ * the same rows, reports, counts and bytes read; a read-ahead ended before
+ * the last row is said to be. */
+static void test_read_ahead(void)
+{
+	sbuf text, plain, ahead;
+	parse_export *p;
+	parse_row row;
+	mc_err err = { "" };
+	char hex[65];
+	unsigned extra = 0;
+	int i, ok = 1;
+
+	sbuf_init(&text);
+	sbuf_init(&plain);
+	sbuf_init(&ahead);
+	make_export(&text, 6000);
+	run_with(text.data, text.len, 0, 1, &plain);
+	run_with(text.data, text.len, 1, 1, &ahead);
+	CHECK(strstr(plain.data, "repeats (occurrence 2)") && strstr(plain.data, "name normalised") &&
+	      strstr(plain.data, "not one of the known values") &&
+	      strstr(plain.data, "Q: Publication date") && strstr(plain.data, "Q: the row has 2") &&
+	      strstr(plain.data, "Q: Organization: NUL byte") && strstr(plain.data, "Q: Parameters"),
+	      "the export has every kind of report and quarantine");
+	for (i = 0; i < 6000; i++)
+		extra += (i % 53 == 4) + (i % 101 == 7) + (i % 389 == 9) + (i % 211 == 3);
+	snprintf(hex, sizeof(hex), "\n%u rows, %u quarantined, ", 6000 + 62 + extra, extra);
+	CHECK(strstr(plain.data, hex) != NULL, "every row is counted (62 made canonical), the %u "
+	      "faulty ones quarantined", extra);
+	CHECK(plain.len == ahead.len && !memcmp(plain.data, ahead.data, plain.len),
+	      "read ahead: the same rows, reports and counts (%zu and %zu bytes)", plain.len,
+	      ahead.len);
+
+	/* ended early: the rows it held are not lost in silence */
+	if (parse_open_mem(&p, text.data, text.len, "t.csv", &map, NULL, NULL, &err)) {
+		CHECK(0, "open (%s)", err.msg);
+		goto out;
+	}
+	CHECK(parse_read_ahead(p) == 0, "the read-ahead starts");
+	for (i = 0; i < 5; i++)
+		ok &= parse_next(p, &row, &err) == 1;
+	CHECK(ok, "five rows read ahead");
+	CHECK(parse_bytes_read(p) > 0, "the bytes read, asked for before the end");
+	CHECK(parse_next(p, &row, &err) == -1 && strstr(err.msg, "given up"),
+	      "the next row fails: %s", err.msg);
+	CHECK(parse_content_sha256(p, hex) == -1, "and the content has no hash");
+	CHECK(parse_read_ahead(p) == -1, "nor another read-ahead");
+	parse_free(p);
+out:
+	sbuf_release(&text);
+	sbuf_release(&plain);
+	sbuf_release(&ahead);
 }
 
 /* Write text to dir/guards.tsv and read it back into *g; the result. */
@@ -242,6 +343,7 @@ int main(void)
 		   "load the column map (%s)", err.msg))
 		return unit_done();
 	test_cases();
+	test_read_ahead();
 	test_guards();
 	test_families();
 	colmap_release(&map);

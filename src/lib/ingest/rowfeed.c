@@ -159,6 +159,9 @@ int rowfeed_run(const rowfeed_job *job, ingest_sink *out, mc_err *err)
 	}
 	if (out->known && feed_known(&f, out, err))
 		goto out;
+	/* rows handed to out on this thread: the other core splits records */
+	if (!job->threaded)
+		parse_read_ahead(f.parse);
 	rc = job->threaded ? queue_run(feed_rows, &f, out, err) : feed_rows(&f, out, err);
 	rep.out = out;
 	if (rc)

@@ -17,7 +17,9 @@ typedef struct rowfeed_job {
 	const colmap *map;          /* column map */
 	const char *path;           /* the export file */
 	FILE *errors;               /* one line per quarantined row or notice, or NULL */
-	int threaded;               /* 1: parse on a second thread (queue.h) */
+	int threaded;               /* 1: parse on a second thread (queue.h);
+				       0: the records are split on one
+				       (parse_read_ahead()) */
 	char *content_sha;          /* [65]: the content's SHA-256 goes here, or NULL */
 	unsigned long long *bytes;  /* the content's size goes here, or NULL */
 } rowfeed_job;

@@ -2,6 +2,7 @@
 #include "read/namecount.h"
 #include "read/csv.h"
 #include "read/normalise.h"
+#include "read/recahead.h"
 #include "base/sha256.h"
 #include "base/strmap.h"
 #include "base/textout.h"
@@ -21,6 +22,10 @@ typedef struct parse_canonical {
 struct parse_export {
 	char *path;                /* file name for messages */
 	csv_reader *csv;           /* the underlying reader */
+	recahead *ahead;           /* its records split on a thread of their
+				      own (parse_read_ahead()), or NULL */
+	int ahead_cut;             /* the read-ahead was stopped before the
+				      end: the records it held are gone */
 	const colmap *map;         /* column map (not owned) */
 	parse_report_fn *report;   /* where reports go */
 	void *report_ctx;          /* its context */
@@ -590,13 +595,42 @@ static int known_row(parse_export *p, parse_row *row, const csv_row *rec, mc_err
 	return 1;
 }
 
+int parse_read_ahead(parse_export *p)
+{
+	if (!p->ahead && !p->ahead_cut)
+		p->ahead = recahead_start(p->csv);
+	return p->ahead ? 0 : -1;
+}
+
+/* The next record: from the read-ahead, or from the reader. */
+static int next_record(parse_export *p, csv_row *rec, mc_err *err)
+{
+	if (p->ahead)
+		return recahead_next(p->ahead, rec, err);
+	if (p->ahead_cut)
+		return mc_error(err, "%s: the records read ahead were given up", p->path);
+	return csv_next(p->csv, rec, err);
+}
+
+/* The reader is this thread's again: the read-ahead, if any, is over.
+ * Stopped before its end, it took records no parse_next() will see. */
+static void reader_back(parse_export *p)
+{
+	if (!p->ahead)
+		return;
+	if (!recahead_done(p->ahead))
+		p->ahead_cut = 1;
+	recahead_stop(p->ahead);
+	p->ahead = NULL;
+}
+
 int parse_next(parse_export *p, parse_row *row, mc_err *err)
 {
 	csv_row rec;
 	size_t i, key = 0;
 	int rc;
 
-	rc = csv_next(p->csv, &rec, err);
+	rc = next_record(p, &rec, err);
 	if (rc < 0)
 		return -1;
 	if (rc == 0)
@@ -689,11 +723,13 @@ unsigned long parse_rows_quarantined(const parse_export *p)
 
 int parse_content_sha256(parse_export *p, char hex[65])
 {
-	return csv_content_sha256(p->csv, hex);
+	reader_back(p);
+	return p->ahead_cut ? -1 : csv_content_sha256(p->csv, hex);
 }
 
-unsigned long long parse_bytes_read(const parse_export *p)
+unsigned long long parse_bytes_read(parse_export *p)
 {
+	reader_back(p);
 	return csv_bytes_read(p->csv);
 }
 
@@ -714,6 +750,7 @@ void parse_free(parse_export *p)
 
 	if (!p)
 		return;
+	recahead_stop(p->ahead);
 	csv_free(p->csv);
 	for (i = 0; i < p->ncolumns; i++) {
 		free(p->columns[i].header);
