@@ -1387,6 +1387,50 @@ static void test_unit_names(void)
 	CHECK(norm_unit_named("") == NULL, "no unit named ''");
 }
 
+/*
+ * A cell of no bytes is empty to every normaliser, with nothing appended
+ * and nothing unknown: the parse relies on it to skip the normaliser for
+ * the empty cells of a row (read/parse.c, empty_cell()).
+ */
+static void test_empty_cells(void)
+{
+	static const char *const known[] = { "Confident", NULL };
+	static const char cell[1] = "";
+	const char *units = norm_unit_names();
+	char why[NORM_WHY_LEN], name[32];
+	sbuf out;
+	int unknown = 0, all = 1;
+	size_t n;
+
+	sbuf_init(&out);
+	sbuf_adds(&out, "kept");
+	CHECK(norm_text(cell, 0, &out) == NORM_EMPTY && !strcmp(out.data, "kept"), "text: empty");
+	CHECK(norm_list(cell, 0, &out, why) == NORM_EMPTY && !strcmp(out.data, "kept"),
+	      "list: empty");
+	CHECK(norm_number(cell, 0, &out, why) == NORM_EMPTY && !strcmp(out.data, "kept"),
+	      "number: empty");
+	CHECK(norm_date(cell, 0, &out, why) == NORM_EMPTY && !strcmp(out.data, "kept"),
+	      "date: empty");
+	CHECK(norm_bool(cell, 0, &out, why) == NORM_EMPTY && !strcmp(out.data, "kept"),
+	      "bool: empty");
+	CHECK(norm_enum(cell, 0, known, &out, &unknown) == NORM_EMPTY && !unknown &&
+	      !strcmp(out.data, "kept"), "enumeration: empty, not unknown");
+	/* every unit of quantities ("byte, FLOP/s, ...") */
+	while (*units) {
+		n = strcspn(units, ",");
+		mc_fmt(name, sizeof(name), "%.*s", (int)n, units);
+		if (norm_quantity(norm_unit_named(name), cell, 0, &out, why) != NORM_EMPTY ||
+		    strcmp(out.data, "kept")) {
+			CHECK(0, "quantity in %s: empty", name);
+			all = 0;
+		}
+		units += n;
+		units += strspn(units, ", ");
+	}
+	CHECK(all, "quantities in every unit: empty (%s)", norm_unit_names());
+	sbuf_release(&out);
+}
+
 int main(void)
 {
 	RUN(norm_number, number_cases);
@@ -1409,5 +1453,6 @@ int main(void)
 	test_why();
 	test_quantity();
 	test_unit_names();
+	test_empty_cells();
 	return unit_done();
 }

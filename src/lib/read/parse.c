@@ -456,6 +456,18 @@ static void normalise_cell(parse_export *p, parse_row *row, size_t i,
 		note_canonical(p, i, changes);
 }
 
+/* An empty cell, as its normaliser reads it whatever the column's type:
+ * empty (NORM_EMPTY, nothing appended, nothing to report). Most cells of
+ * an export are empty (57 % of the bench's): they skip the normaliser. */
+static void empty_cell(parse_value *v, const char *cell)
+{
+	v->raw = cell;
+	v->raw_len = 0;
+	v->norm = cell;             /* "": the reader ends each field with a NUL */
+	v->norm_len = 0;
+	v->present = 0;
+}
+
 /* Report the unknown enumeration values of a row that is loaded, once per
  * field and value in the file. */
 static void report_unknown(parse_export *p, const parse_row *row)
@@ -668,7 +680,10 @@ int parse_next(parse_export *p, parse_row *row, mc_err *err)
 			p->values[i].present = 0;
 			continue;
 		}
-		normalise_cell(p, row, i, rec.fields[i], rec.lengths[i]);
+		if (rec.lengths[i])
+			normalise_cell(p, row, i, rec.fields[i], rec.lengths[i]);
+		else
+			empty_cell(&p->values[i], rec.fields[i]);
 		if (p->columns[i].type == COL_KEY)
 			key = i;
 		if (p->columns[i].headerless && p->values[i].present) {
