@@ -152,6 +152,13 @@ static void make_export(sbuf *out, unsigned n)
 		}
 		if (i % 211 == 3)
 			sbuf_addf(out, "num %u,O,2020,12 parsecs,Likely,no,z,n\n", i);
+		/* names that read otherwise than written, the same length or
+		 * not: each repeats the one before it */
+		if (i % 199 == 11)
+			sbuf_addf(out, "\"cr\r%u\",O,2020,1,Likely,no,z,n\n"
+				  "\"cr\n%u\",O,2020,1,Likely,no,z,n\n"
+				  "\"pad %u\",O,2020,1,Likely,no,z,n\n"
+				  "\" pad %u\t\",O,2020,1,Likely,no,z,n\n", i, i, i, i);
 	}
 }
 
@@ -165,7 +172,7 @@ static void test_read_ahead(void)
 	parse_row row;
 	mc_err err = { "" };
 	char hex[65];
-	unsigned extra = 0;
+	unsigned extra = 0, renamed = 0;
 	int i, ok = 1;
 
 	sbuf_init(&text);
@@ -174,14 +181,17 @@ static void test_read_ahead(void)
 	make_export(&text, 6000);
 	run_with(text.data, text.len, 0, 1, &plain);
 	run_with(text.data, text.len, 1, 1, &ahead);
-	CHECK(strstr(plain.data, "repeats (occurrence 2)") && strstr(plain.data, "name normalised") &&
+	CHECK(strstr(plain.data, "model name 'cr 11' repeats (occurrence 2)") &&
+	      strstr(plain.data, "model name 'pad 11' repeats (occurrence 2)") && strstr(plain.data, "name normalised") &&
 	      strstr(plain.data, "not one of the known values") &&
 	      strstr(plain.data, "Q: Publication date") && strstr(plain.data, "Q: the row has 2") &&
 	      strstr(plain.data, "Q: Organization: NUL byte") && strstr(plain.data, "Q: Parameters"),
 	      "the export has every kind of report and quarantine");
 	for (i = 0; i < 6000; i++)
 		extra += (i % 53 == 4) + (i % 101 == 7) + (i % 389 == 9) + (i % 211 == 3);
-	snprintf(hex, sizeof(hex), "\n%u rows, %u quarantined, ", 6000 + 62 + extra, extra);
+	for (i = 0; i < 6000; i++)
+		renamed += i % 199 == 11 ? 4 : 0;
+	snprintf(hex, sizeof(hex), "\n%u rows, %u quarantined, ", 6000 + 62 + renamed + extra, extra);
 	CHECK(strstr(plain.data, hex) != NULL, "every row is counted (62 made canonical), the %u "
 	      "faulty ones quarantined", extra);
 	CHECK(plain.len == ahead.len && !memcmp(plain.data, ahead.data, plain.len),

@@ -54,6 +54,18 @@ static void make_text(sbuf *out, unsigned n)
 	}
 }
 
+/* The work on a cell the read-ahead does on its thread: for a cell of odd
+ * length, its length and first bytes. */
+static int odd_cell(const char *cell, size_t len, unsigned char out[RECAHEAD_CELL_OUT])
+{
+	if (len % 2 == 0)
+		return 0;
+	memset(out, 0, RECAHEAD_CELL_OUT);
+	memcpy(out, &len, sizeof(len));
+	memcpy(out + sizeof(len), cell, len < 8 ? len : 8);
+	return 1;
+}
+
 /* Does b's record look as a's in every respect a caller can see? */
 static int same_record(const csv_row *a, const csv_row *b)
 {
@@ -88,8 +100,9 @@ static unsigned long compare(const char *what, const void *data, size_t len, siz
 	recahead *a;
 	csv_row want, got;
 	mc_err err1 = { "" }, err2 = { "" };
-	unsigned long records = 0, differ = 0;
-	int rc1, rc2;
+	unsigned long records = 0, differ = 0, cells = 0, cells_differ = 0;
+	unsigned char cell[RECAHEAD_CELL_OUT], got_cell[RECAHEAD_CELL_OUT];
+	int rc1, rc2, has;
 
 	if (csv_open_mem(&plain, data, len, "t.csv", &err1) ||
 	    csv_open_mem(&behind, data, len, "t.csv", &err2)) {
@@ -100,7 +113,7 @@ static unsigned long compare(const char *what, const void *data, size_t len, siz
 		csv_set_max_row(plain, max_row);
 		csv_set_max_row(behind, max_row);
 	}
-	a = recahead_start(behind);
+	a = recahead_start(behind, 1, odd_cell);
 	if (!CHECK(a != NULL, "%s: the read-ahead starts", what))
 		return 0;
 	CHECK(!recahead_done(a), "%s: not done before the first record", what);
@@ -112,8 +125,14 @@ static unsigned long compare(const char *what, const void *data, size_t len, siz
 		records++;
 		if (!same_record(&want, &got) && differ++ < 3)
 			CHECK(0, "%s: record %lu (line %lu) is the reader's", what, records, want.line);
+		/* the work on column 1, as done here */
+		has = want.nfields > 1 && odd_cell(want.fields[1], want.lengths[1], cell);
+		if (recahead_cell(a, got_cell) != has || (has && memcmp(cell, got_cell, sizeof(cell))))
+			cells_differ++;
+		cells += has;
 	}
 	CHECK(differ == 0, "%s: %lu records, each as the reader gave it", what, records);
+	CHECK(cells_differ == 0, "%s: %lu cells worked on the thread, as here", what, cells);
 	CHECK(rc1 == rc2, "%s: the same end (%d, %d)", what, rc1, rc2);
 	if (rc1 < 0)
 		CHECK_STR(err2.msg, err1.msg, "%s: the same failure", what);
@@ -175,7 +194,7 @@ static void test_stop(void)
 		CHECK(0, "open (%s)", err.msg);
 		return;
 	}
-	a = recahead_start(r);
+	a = recahead_start(r, 0, NULL);
 	for (i = 0; i < 3; i++)
 		ok &= recahead_next(a, &row, &err) == 1;
 	CHECK(ok, "stop: three records");

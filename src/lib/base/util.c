@@ -34,13 +34,6 @@ void sbuf_release(sbuf *sb)
 	sbuf_init(sb);
 }
 
-void sbuf_reset(sbuf *sb)
-{
-	sb->len = 0;
-	if (sb->cap)
-		sb->data[0] = '\0';
-}
-
 void sbuf_grow(sbuf *sb, size_t extra)
 {
 	size_t need = sb->len + extra + 1;

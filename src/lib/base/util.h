@@ -30,8 +30,14 @@ typedef struct sbuf {
 void sbuf_init(sbuf *sb);
 /* Free the bytes; the buffer is empty again and may be reused. */
 void sbuf_release(sbuf *sb);
-/* Forget the content but keep the allocation. */
-void sbuf_reset(sbuf *sb);
+/* Forget the content but keep the allocation. Inline: called for every
+ * cell of every row. */
+static inline void sbuf_reset(sbuf *sb)
+{
+	sb->len = 0;
+	if (sb->cap)
+		sb->data[0] = '\0';
+}
 /* Make room for at least extra more bytes (plus the NUL). */
 void sbuf_grow(sbuf *sb, size_t extra);
 

@@ -359,11 +359,29 @@ static int find_spilled(namecount *nc, const unsigned char key[16], uint32_t *co
 	return 0;
 }
 
+void namecount_digest(const char *name, size_t len, unsigned char digest[NAMECOUNT_DIGEST])
+{
+	unsigned char full[32];
+	sha256_ctx ctx;
+
+	sha256_init(&ctx);
+	sha256_update(&ctx, name, len);
+	sha256_final(&ctx, full);
+	memcpy(digest, full, NAMECOUNT_DIGEST);
+}
+
 int namecount_get(namecount *nc, const char *name, size_t len, uint32_t **count,
 		  mc_err *err)
 {
-	unsigned char digest[32];
-	sha256_ctx ctx;
+	unsigned char digest[NAMECOUNT_DIGEST];
+
+	namecount_digest(name, len, digest);
+	return namecount_get_digest(nc, digest, count, err);
+}
+
+int namecount_get_digest(namecount *nc, const unsigned char digest[NAMECOUNT_DIGEST],
+			 uint32_t **count, mc_err *err)
+{
 	uint32_t spilled = 0;
 	size_t at;
 	int found;
@@ -372,9 +390,6 @@ int namecount_get(namecount *nc, const char *name, size_t len, uint32_t **count,
 	if (nc->failed)
 		return mc_error(err, "%s: the counts of model names were lost when "
 				"their temporary file failed", temp_dir());
-	sha256_init(&ctx);
-	sha256_update(&ctx, name, len);
-	sha256_final(&ctx, digest);
 	if (nc->cap) {
 		at = slot(nc, digest);
 		if (nc->slots[at].count != NAMECOUNT_FREE) {

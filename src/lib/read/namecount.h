@@ -19,8 +19,11 @@
 
 #include "base/error.h"
 
+/* Bytes of a name's digest: the first of its SHA-256. */
+#define NAMECOUNT_DIGEST 16
+
 typedef struct namecount_entry {
-	unsigned char key[16];      /* name digest */
+	unsigned char key[NAMECOUNT_DIGEST]; /* name digest */
 	uint32_t count;             /* its count; NAMECOUNT_FREE: empty slot */
 } namecount_entry;
 
@@ -55,5 +58,11 @@ void namecount_release(namecount *nc);
  * folder; after a failed spill every call fails. */
 int namecount_get(namecount *nc, const char *name, size_t len, uint32_t **count,
 		  mc_err *err);
+/* The digest by which name[0..len) is counted, and the same count as
+ * namecount_get() by that digest: for a digest made on another thread
+ * (read/recahead.h). */
+void namecount_digest(const char *name, size_t len, unsigned char digest[NAMECOUNT_DIGEST]);
+int namecount_get_digest(namecount *nc, const unsigned char digest[NAMECOUNT_DIGEST],
+			 uint32_t **count, mc_err *err);
 
 #endif

@@ -607,11 +607,47 @@ static int known_row(parse_export *p, parse_row *row, const csv_row *rec, mc_err
 	return 1;
 }
 
+/*
+ * On the read-ahead's thread: the digest by which a model name is counted
+ * (namecount.h), for a name cell that reading leaves as it is: printable
+ * ASCII with no space at either end, which canonical form, trimming and
+ * line ends do not change (canonical_cell(), norm_text()). Most names
+ * are; their digests are then made beside the normalising.
+ */
+_Static_assert(RECAHEAD_CELL_OUT == NAMECOUNT_DIGEST, "a name's digest is a cell's work");
+
+static int plain_name_digest(const char *cell, size_t len, unsigned char out[RECAHEAD_CELL_OUT])
+{
+	size_t i;
+
+	if (!len || cell[0] == ' ' || cell[len - 1] == ' ')
+		return 0;
+	for (i = 0; i < len; i++)
+		if ((unsigned char)cell[i] - 0x20u > 0x7eu - 0x20u)
+			return 0;
+	namecount_digest(cell, len, out);
+	return 1;
+}
+
 int parse_read_ahead(parse_export *p)
 {
 	if (!p->ahead && !p->ahead_cut)
-		p->ahead = recahead_start(p->csv);
+		p->ahead = recahead_start(p->csv, p->key, plain_name_digest);
 	return p->ahead ? 0 : -1;
+}
+
+/* The count of the current row's model name (its normalised text
+ * name[0..len), from a cell of raw_len bytes in column), by the digest the
+ * read-ahead made of the cell when it made one (the same bytes: a plain
+ * name reads as it is written). As namecount_get(). */
+static int count_name(parse_export *p, size_t column, const char *name, size_t len,
+		      size_t raw_len, uint32_t **count, mc_err *err)
+{
+	unsigned char digest[RECAHEAD_CELL_OUT];
+
+	if (p->ahead && column == p->key && len == raw_len && recahead_cell(p->ahead, digest))
+		return namecount_get_digest(&p->names, digest, count, err);
+	return namecount_get(&p->names, name, len, count, err);
 }
 
 /* The next record: from the read-ahead, or from the reader. */
@@ -704,8 +740,8 @@ int parse_next(parse_export *p, parse_row *row, mc_err *err)
 		if (row->quarantined)
 			goto out;
 		/* only loaded rows take an occurrence number */
-		if (namecount_get(&p->names, row->name, p->values[key].norm_len, &count,
-				  err))
+		if (count_name(p, key, row->name, p->values[key].norm_len,
+			       p->values[key].raw_len, &count, err))
 			goto names_failed;
 		row->occurrence = ++*count;
 		report_repeat(p, row);

@@ -14,6 +14,8 @@ typedef struct kept_record {
 	unsigned flags;             /* as csv_row */
 	size_t bad_field;           /* as csv_row */
 	size_t long_field;          /* as csv_row */
+	int has_cell;               /* cell_fn gave cell for it */
+	unsigned char cell[RECAHEAD_CELL_OUT]; /* what it gave */
 } kept_record;
 
 /* Records copied out of the reader, handed over together. */
@@ -31,6 +33,9 @@ typedef struct batch {
 
 struct recahead {
 	csv_reader *reader;         /* the caller's; the thread's until done */
+	size_t column;              /* the cell cell_fn works on */
+	recahead_cell_fn *cell_fn;  /* or NULL */
+	const kept_record *last;    /* the record handed out last, or NULL */
 	pthread_t thread;           /* the splitter */
 	int joined;                 /* the thread has been joined */
 	handoff queue;              /* batches, splitter to user */
@@ -87,10 +92,11 @@ static int contiguous(const csv_row *row)
 	return 1;
 }
 
-/* Copy row into b. Fields that followed one another still do; fields that
- * did not are kept a byte apart, so that whoever looks (a record's raw
- * digest, read/parse.c) sees the same. */
-static void keep(batch *b, const csv_row *row)
+/* Copy row into b, with what a's cell_fn gives for it. Fields that
+ * followed one another still do; fields that did not are kept a byte
+ * apart, so that whoever looks (a record's raw digest, read/parse.c) sees
+ * the same. */
+static void keep(const recahead *a, batch *b, const csv_row *row)
 {
 	kept_record *r;
 	size_t i, n = row->nfields;
@@ -113,6 +119,8 @@ static void keep(batch *b, const csv_row *row)
 	r->flags = row->flags;
 	r->bad_field = row->bad_field;
 	r->long_field = row->long_field;
+	r->has_cell = a->cell_fn && a->column < n &&
+		      a->cell_fn(row->fields[a->column], row->lengths[a->column], r->cell);
 	if (n && contiguous(row)) {
 		size_t base = b->bytes.len;
 
@@ -144,7 +152,7 @@ static void *split(void *arg)
 
 		while (b->bytes.len < RECAHEAD_BATCH_BYTES && b->nrecords < RECAHEAD_BATCH_RECORDS &&
 		       (rc = csv_next(a->reader, &row, &b->err)) == 1)
-			keep(b, &row);
+			keep(a, b, &row);
 		if (rc != 1) {
 			b->end = 1;
 			b->status = rc;
@@ -160,11 +168,13 @@ static void *split(void *arg)
 	return NULL;
 }
 
-recahead *recahead_start(csv_reader *reader)
+recahead *recahead_start(csv_reader *reader, size_t column, recahead_cell_fn *cell_fn)
 {
 	recahead *a = xcalloc(1, sizeof(*a));
 
 	a->reader = reader;
+	a->column = column;
+	a->cell_fn = cell_fn;
 	if (handoff_init(&a->queue, RECAHEAD_BATCHES)) {
 		free(a);
 		return NULL;
@@ -197,6 +207,7 @@ int recahead_next(recahead *a, csv_row *row, mc_err *err)
 	const kept_record *r;
 	size_t i;
 
+	a->last = NULL;
 	if (a->done) {
 		if (a->status < 0)
 			*err = a->err;
@@ -222,7 +233,7 @@ int recahead_next(recahead *a, csv_row *row, mc_err *err)
 			return -1;
 		}
 	}
-	r = &b->records[a->next++];
+	r = a->last = &b->records[a->next++];
 	if (a->fields_cap < r->nfields + 1) {
 		a->fields_cap = r->nfields + 1;
 		a->fields = xrealloc(a->fields, a->fields_cap * sizeof(*a->fields));
@@ -237,6 +248,14 @@ int recahead_next(recahead *a, csv_row *row, mc_err *err)
 	row->flags = r->flags;
 	row->bad_field = r->bad_field;
 	row->long_field = r->long_field;
+	return 1;
+}
+
+int recahead_cell(const recahead *a, unsigned char out[RECAHEAD_CELL_OUT])
+{
+	if (!a->last || !a->last->has_cell)
+		return 0;
+	memcpy(out, a->last->cell, RECAHEAD_CELL_OUT);
 	return 1;
 }
 

@@ -30,12 +30,28 @@
 
 typedef struct recahead recahead;
 
-/* Start reading reader's records on a thread of their own. NULL when no
- * thread can start (read them with csv_next() then). */
-recahead *recahead_start(csv_reader *reader);
+/* Bytes a cell's work gives (recahead_cell_fn). */
+#define RECAHEAD_CELL_OUT 16
+
+/*
+ * Work on one column's cell of each record, done on the splitting thread:
+ * 1 with out filled, or 0 (nothing to hand out for that cell). It must
+ * only read its arguments. (read/parse.c digests plain model names.)
+ */
+typedef int recahead_cell_fn(const char *cell, size_t len, unsigned char out[RECAHEAD_CELL_OUT]);
+
+/* Start reading reader's records on a thread of their own; with cell_fn,
+ * call it there on each record's cell of the given column (a record
+ * without that column gets nothing). NULL when no thread can start (read
+ * the records with csv_next() then). */
+recahead *recahead_start(csv_reader *reader, size_t column, recahead_cell_fn *cell_fn);
 
 /* The next record, as csv_next(): 1, 0 at the end, -1 with err filled. */
 int recahead_next(recahead *a, csv_row *row, mc_err *err);
+
+/* For the record recahead_next() gave last: 1 with out filled with what
+ * cell_fn gave for its cell, or 0 when it gave nothing. */
+int recahead_cell(const recahead *a, unsigned char out[RECAHEAD_CELL_OUT]);
 
 /* 1 once recahead_next() has returned 0 or -1 (the thread has ended). */
 int recahead_done(const recahead *a);
