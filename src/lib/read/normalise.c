@@ -1280,6 +1280,18 @@ static void put_num(char *buf, size_t *n, int v, int width)
 
 	if (v < 0)
 		v = 0;
+	if (width == 2 && v < 100) {        /* month, day, hour...: most calls */
+		buf[(*n)++] = (char)('0' + v / 10);
+		buf[(*n)++] = (char)('0' + v % 10);
+		return;
+	}
+	if (width == 4 && v >= 1000 && v < 10000) {    /* a year */
+		buf[(*n)++] = (char)('0' + v / 1000);
+		buf[(*n)++] = (char)('0' + v / 100 % 10);
+		buf[(*n)++] = (char)('0' + v / 10 % 10);
+		buf[(*n)++] = (char)('0' + v % 10);
+		return;
+	}
 	do {
 		rev[k++] = (char)('0' + v % 10);
 		v /= 10;

@@ -122,12 +122,13 @@ static void keep(const recahead *a, batch *b, const csv_row *row)
 	r->has_cell = a->cell_fn && a->column < n &&
 		      a->cell_fn(row->fields[a->column], row->lengths[a->column], r->cell);
 	if (n && contiguous(row)) {
-		size_t base = b->bytes.len;
+		size_t base = b->bytes.len, *starts = b->starts + r->first;
+		const char *first = row->fields[0];
 
-		sbuf_add(&b->bytes, row->fields[0],
-			 (size_t)(row->fields[n - 1] - row->fields[0]) + row->lengths[n - 1] + 1);
+		sbuf_add(&b->bytes, first,
+			 (size_t)(row->fields[n - 1] - first) + row->lengths[n - 1] + 1);
 		for (i = 0; i < n; i++)
-			b->starts[r->first + i] = base + (size_t)(row->fields[i] - row->fields[0]);
+			starts[i] = base + (size_t)(row->fields[i] - first);
 	} else {
 		for (i = 0; i < n; i++) {
 			b->starts[r->first + i] = b->bytes.len;
