@@ -43,6 +43,27 @@ void namecount_release(namecount *nc)
 	nc->limit = limit;
 }
 
+/* Digests in memcmp()'s order, in two loads each (any one order would do
+ * for the sorts, merges and searches, which all use this): a spill sorts
+ * and merges its 98,304 entries by digest, which through memcmp() was a
+ * twentieth of a parse's main thread at 1 GB. */
+static int key_cmp(const unsigned char *a, const unsigned char *b)
+{
+	uint64_t x, y;
+
+	memcpy(&x, a, 8);
+	memcpy(&y, b, 8);
+	if (x == y) {
+		memcpy(&x, a + 8, 8);
+		memcpy(&y, b + 8, 8);
+		if (x == y)
+			return 0;
+	}
+	x = __builtin_bswap64(x);       /* the first byte most significant */
+	y = __builtin_bswap64(y);
+	return x < y ? -1 : 1;
+}
+
 /* The slot of key: where it is, or the free slot where it would go. */
 static size_t slot(const namecount *nc, const unsigned char key[16])
 {
@@ -187,7 +208,7 @@ static int read_at(int fd, void *buf, size_t len, off_t at, mc_err *err)
 
 static int by_key(const void *a, const void *b)
 {
-	return memcmp(((const namecount_entry *)a)->key, ((const namecount_entry *)b)->key, 16);
+	return key_cmp(((const namecount_entry *)a)->key, ((const namecount_entry *)b)->key);
 }
 
 /* The records of the spill file, read in order. */
@@ -283,7 +304,7 @@ static int spill(namecount *nc, mc_err *err)
 			goto out;
 		if (!f && t == m)
 			break;
-		c = !f ? 1 : t == m ? -1 : memcmp(f->key, nc->slots[t].key, 16);
+		c = !f ? 1 : t == m ? -1 : key_cmp(f->key, nc->slots[t].key);
 		/* on equal keys the table's entry is the one written */
 		if (writer_put(w, c < 0 ? f : &nc->slots[t], err) < 0)
 			goto out;
@@ -332,7 +353,7 @@ static int find_spilled(namecount *nc, const unsigned char key[16], uint32_t *co
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (memcmp(nc->fence[mid], key, 16) <= 0)
+		if (key_cmp(nc->fence[mid], key) <= 0)
 			lo = mid + 1;
 		else
 			hi = mid;
@@ -345,7 +366,7 @@ static int find_spilled(namecount *nc, const unsigned char key[16], uint32_t *co
 		return -1;
 	for (lo = 0, hi = n; lo < hi;) {
 		size_t mid = lo + (hi - lo) / 2;
-		int c = memcmp(block[mid].key, key, 16);
+		int c = key_cmp(block[mid].key, key);
 
 		if (!c) {
 			*count = block[mid].count;
