@@ -19,6 +19,23 @@ typedef struct parse_canonical {
 	unsigned changes;          /* unicode_change bits */
 } parse_canonical;
 
+/*
+ * Cells past ASCII of names columns whose canonical form was made lately,
+ * by their bytes. Most of them repeat (an organisation's name in many
+ * rows), and making the form again (utf8proc decomposing and composing
+ * every character) was 5 % of a parse's main thread. Direct-mapped; a
+ * cell longer than CANON_CACHE_BYTES is not kept.
+ */
+#define CANON_CACHE_SLOTS 256
+#define CANON_CACHE_BYTES 1024
+
+typedef struct canon_cached {
+	size_t len;                /* the cell's length; 0: an empty slot */
+	size_t text_len;           /* with changes: its canonical form's */
+	unsigned changes;          /* unicode_change bits (0: as it is) */
+	sbuf kept;                 /* the cell's bytes, then its form's */
+} canon_cached;
+
 struct parse_export {
 	char *path;                /* file name for messages */
 	csv_reader *csv;           /* the underlying reader */
@@ -45,6 +62,7 @@ struct parse_export {
 	size_t nunknown;           /* entries in unknown */
 	parse_canonical *canonical; /* cells of this row made canonical */
 	size_t ncanonical;         /* entries in canonical */
+	canon_cached *canon_cache; /* CANON_CACHE_SLOTS entries, or NULL */
 	sbuf canon;                /* a cell's canonical text, before its
 				      normaliser reads it */
 	unsigned long rows;        /* data rows read */
@@ -323,6 +341,25 @@ static int names_column(const parse_column *col)
 	return col->type == COL_KEY || col->type == COL_LIST;
 }
 
+/* The cache slot of a cell (made on first use): by its length and its
+ * first and last bytes; the bytes themselves decide a hit. */
+static canon_cached *canon_slot(parse_export *p, const char *cell, size_t len)
+{
+	uint64_t h = 1469598103934665603ull ^ len;
+	size_t i, n = len < 32 ? len : 32;
+
+	if (!p->canon_cache) {
+		p->canon_cache = xcalloc(CANON_CACHE_SLOTS, sizeof(*p->canon_cache));
+		for (i = 0; i < CANON_CACHE_SLOTS; i++)
+			sbuf_init(&p->canon_cache[i].kept);
+	}
+	for (i = 0; i < n; i++)
+		h = (h ^ (unsigned char)cell[i]) * 1099511628211ull;
+	for (i = len - n; i < len; i++)
+		h = (h ^ (unsigned char)cell[i]) * 1099511628211ull;
+	return &p->canon_cache[(h ^ (h >> 29)) % CANON_CACHE_SLOTS];
+}
+
 /*
  * The text a names column's normaliser reads: the cell in canonical form
  * (base/unicode.h), in p->canon when that changed it; *changes gets what
@@ -331,11 +368,36 @@ static int names_column(const parse_column *col)
  */
 static void canonical_cell(parse_export *p, const char **cell, size_t *len, unsigned *changes)
 {
+	canon_cached *c = NULL;
+	int rc;
+
 	*changes = 0;
 	if (mc_ascii_run(*cell, *len) == *len)
 		return;
+	if (*len <= CANON_CACHE_BYTES) {
+		c = canon_slot(p, *cell, *len);
+		if (c->len == *len && !memcmp(c->kept.data, *cell, *len)) {
+			if (!c->changes)
+				return;
+			sbuf_reset(&p->canon);
+			sbuf_add(&p->canon, c->kept.data + c->len, c->text_len);
+			*changes = c->changes;
+			*cell = p->canon.data;
+			*len = c->text_len;
+			return;
+		}
+	}
 	sbuf_reset(&p->canon);
-	if (unicode_canonical_changes(*cell, *len, &p->canon, changes) != 1)
+	rc = unicode_canonical_changes(*cell, *len, &p->canon, changes);
+	if (c) {
+		c->len = *len;
+		c->changes = rc == 1 ? *changes : 0;
+		c->text_len = rc == 1 ? p->canon.len : 0;
+		sbuf_reset(&c->kept);
+		sbuf_add(&c->kept, *cell, *len);
+		sbuf_add(&c->kept, p->canon.data, c->text_len);
+	}
+	if (rc != 1)
 		return;
 	sbuf_addc(&p->canon, '\0');
 	*cell = p->canon.data;
@@ -815,6 +877,10 @@ void parse_free(parse_export *p)
 	free(p->canonical);
 	sbuf_release(&p->reason);
 	sbuf_release(&p->canon);
+	if (p->canon_cache)
+		for (i = 0; i < CANON_CACHE_SLOTS; i++)
+			sbuf_release(&p->canon_cache[i].kept);
+	free(p->canon_cache);
 	namecount_release(&p->names);
 	strmap_release(&p->unknown_enums);
 	free(p->path);

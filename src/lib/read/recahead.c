@@ -92,11 +92,10 @@ static int contiguous(const csv_row *row)
 	return 1;
 }
 
-/* Copy row into b, with what a's cell_fn gives for it. Fields that
- * followed one another still do; fields that did not are kept a byte
- * apart, so that whoever looks (a record's raw digest, read/parse.c) sees
- * the same. */
-static void keep(const recahead *a, batch *b, const csv_row *row)
+/* Copy row into b. Fields that followed one another still do; fields that
+ * did not are kept a byte apart, so that whoever looks (a record's raw
+ * digest, read/parse.c) sees the same. */
+static void keep(batch *b, const csv_row *row)
 {
 	kept_record *r;
 	size_t i, n = row->nfields;
@@ -119,8 +118,7 @@ static void keep(const recahead *a, batch *b, const csv_row *row)
 	r->flags = row->flags;
 	r->bad_field = row->bad_field;
 	r->long_field = row->long_field;
-	r->has_cell = a->cell_fn && a->column < n &&
-		      a->cell_fn(row->fields[a->column], row->lengths[a->column], r->cell);
+	r->has_cell = 0;            /* see cells_for() */
 	if (n && contiguous(row)) {
 		size_t base = b->bytes.len, *starts = b->starts + r->first;
 		const char *first = row->fields[0];
@@ -140,6 +138,28 @@ static void keep(const recahead *a, batch *b, const csv_row *row)
 	b->nfields += n;
 }
 
+/*
+ * The cell work of a batch's records is done by whichever thread has time
+ * for it: if batches are waiting for the user as the splitter hands this
+ * one over, the splitter is ahead and does it; else none is done, and the
+ * user does the work itself (read/parse.c counts a name by its text).
+ * So neither thread idles while the other has the work to do.
+ */
+static void cells_for(recahead *a, batch *b)
+{
+	size_t k;
+
+	if (!a->cell_fn || !handoff_waiting(&a->queue))
+		return;
+	for (k = 0; k < b->nrecords; k++) {
+		kept_record *r = &b->records[k];
+		size_t f = r->first + a->column;
+
+		r->has_cell = a->column < r->nfields &&
+			      a->cell_fn(b->bytes.data + b->starts[f], b->lengths[f], r->cell);
+	}
+}
+
 /* The thread: split records into batches until the reader's end or
  * failure, or until the user stops. */
 static void *split(void *arg)
@@ -153,11 +173,12 @@ static void *split(void *arg)
 
 		while (b->bytes.len < RECAHEAD_BATCH_BYTES && b->nrecords < RECAHEAD_BATCH_RECORDS &&
 		       (rc = csv_next(a->reader, &row, &b->err)) == 1)
-			keep(a, b, &row);
+			keep(b, &row);
 		if (rc != 1) {
 			b->end = 1;
 			b->status = rc;
 		}
+		cells_for(a, b);
 		if (handoff_put(&a->queue, b)) {
 			batch_free(b);
 			break;

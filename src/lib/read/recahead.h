@@ -41,16 +41,19 @@ typedef struct recahead recahead;
 typedef int recahead_cell_fn(const char *cell, size_t len, unsigned char out[RECAHEAD_CELL_OUT]);
 
 /* Start reading reader's records on a thread of their own; with cell_fn,
- * call it there on each record's cell of the given column (a record
- * without that column gets nothing). NULL when no thread can start (read
- * the records with csv_next() then). */
+ * call it there on each record's cell of the given column when the thread
+ * is ahead of the user (batches are waiting as it hands one over), and
+ * not otherwise: the user then does that work itself. A record without
+ * that column gets nothing. NULL when no thread can start (read the
+ * records with csv_next() then). */
 recahead *recahead_start(csv_reader *reader, size_t column, recahead_cell_fn *cell_fn);
 
 /* The next record, as csv_next(): 1, 0 at the end, -1 with err filled. */
 int recahead_next(recahead *a, csv_row *row, mc_err *err);
 
 /* For the record recahead_next() gave last: 1 with out filled with what
- * cell_fn gave for its cell, or 0 when it gave nothing. */
+ * cell_fn gave for its cell, or 0 when it gave nothing or was not called
+ * (the thread was not ahead). */
 int recahead_cell(const recahead *a, unsigned char out[RECAHEAD_CELL_OUT]);
 
 /* 1 once recahead_next() has returned 0 or -1 (the thread has ended). */
