@@ -140,7 +140,8 @@ static void make_export(sbuf *out, unsigned n)
 			sbuf_addc(out, (char)('a' + k % 26));
 		sbuf_adds(out, "\n");
 		if (i % 97 == 5)
-			sbuf_addf(out, "Cafe\xcc\x81 %u,O,2023-12-01,12,Likely,yes,y,n\n", i);
+			sbuf_addf(out, "Cafe\xcc\x81 %u,Universite\xcc\x81 Z,2023-12-01,12,Likely,yes,"
+				  "y,n\n", i);
 		if (i % 53 == 4)
 			sbuf_addf(out, "date %u,O,2023-13-45,12,Likely,yes,y,n\n", i);
 		if (i % 101 == 7)
@@ -173,6 +174,7 @@ static void test_read_ahead(void)
 	mc_err err = { "" };
 	char hex[65];
 	unsigned extra = 0, renamed = 0;
+	const char *at;
 	int i, ok = 1;
 
 	sbuf_init(&text);
@@ -194,6 +196,11 @@ static void test_read_ahead(void)
 	snprintf(hex, sizeof(hex), "\n%u rows, %u quarantined, ", 6000 + 62 + renamed + extra, extra);
 	CHECK(strstr(plain.data, hex) != NULL, "every row is counted (62 made canonical), the %u "
 	      "faulty ones quarantined", extra);
+	/* a cell made canonical before is still reported in every row */
+	for (i = 0, at = plain.data; (at = strstr(at, "Organization: name normalised")); at++)
+		i++;
+	CHECK(i == 62, "the same organisation made canonical is reported in each of its rows (%d)",
+	      i);
 	CHECK(plain.len == ahead.len && !memcmp(plain.data, ahead.data, plain.len),
 	      "read ahead: the same rows, reports and counts (%zu and %zu bytes)", plain.len,
 	      ahead.len);
