@@ -669,15 +669,16 @@ static int known_row(parse_export *p, parse_row *row, const csv_row *rec, mc_err
 	return 1;
 }
 
+_Static_assert(RECAHEAD_CELL_OUT == NAMECOUNT_DIGEST, "a name's digest is a cell's work");
+
 /*
  * On the read-ahead's thread: the digest by which a model name is counted
  * (namecount.h), for a name cell that reading leaves as it is: printable
  * ASCII with no space at either end, which canonical form, trimming and
  * line ends do not change (canonical_cell(), norm_text()). Most names
- * are; their digests are then made beside the normalising.
+ * are; their digests are then made beside the normalising, when that
+ * thread is ahead (recahead.h).
  */
-_Static_assert(RECAHEAD_CELL_OUT == NAMECOUNT_DIGEST, "a name's digest is a cell's work");
-
 static int plain_name_digest(const char *cell, size_t len, unsigned char out[RECAHEAD_CELL_OUT])
 {
 	size_t i;

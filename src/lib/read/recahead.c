@@ -169,7 +169,7 @@ static void *split(void *arg)
 	for (;;) {
 		batch *b = batch_empty(a);
 		csv_row row;
-		int rc = 1;
+		int rc = 1, end;
 
 		while (b->bytes.len < RECAHEAD_BATCH_BYTES && b->nrecords < RECAHEAD_BATCH_RECORDS &&
 		       (rc = csv_next(a->reader, &row, &b->err)) == 1)
@@ -179,11 +179,12 @@ static void *split(void *arg)
 			b->status = rc;
 		}
 		cells_for(a, b);
+		end = b->end;           /* b is the user's once handed over */
 		if (handoff_put(&a->queue, b)) {
 			batch_free(b);
 			break;
 		}
-		if (b->end)
+		if (end)
 			break;
 	}
 	handoff_finish(&a->queue);
