@@ -531,14 +531,16 @@ char *strpool_add(strpool *p, const char *s, size_t len)
 
 	if (len + 1 > p->size - p->used) {
 		size_t size = p->size ? p->size * 2 : STRPOOL_FIRST;
-		char *block;
+		char *block, *previous;
 
 		if (size > STRPOOL_MOST)
 			size = STRPOOL_MOST;
 		if (size < sizeof(block) + len + 1)
 			size = sizeof(block) + len + 1;
 		block = xmalloc(size);
-		memcpy(block, &p->block, sizeof(block));
+		/* the block before, linked from the new one's first bytes */
+		previous = p->block;
+		memcpy(block, &previous, sizeof(previous));
 		p->block = block;
 		p->used = sizeof(block);
 		p->size = size;
