@@ -8,7 +8,9 @@
  * input is read a second time wrapped, here, in gzip and in a zip member
  * (stored or deflated): both must give exactly the records and hash the
  * plain reading gave, and so must every record splitter (the byte reader,
- * SSE2, AVX2), whole and cut into pieces. The fuzzing build uses small input blocks
+ * SSE2, AVX2), whole and cut into pieces, and the read-ahead on a second
+ * thread (records, layout, failure and cell work; recahead.h). The fuzzing
+ * build uses small input blocks
  * (INPUT_BLOCK), so short inputs cross many block boundaries.
  *
  * Any failed check aborts: libFuzzer keeps the input as a crash.
@@ -17,6 +19,7 @@
 #include "fuzz.h"
 #include "read/csv.h"
 #include "read/input.h"
+#include "read/recahead.h"
 #include "base/sha256.h"
 #include "base/util.h"
 
@@ -47,21 +50,44 @@ static void dump_num(sbuf *out, const char *what, unsigned long long n)
 	sbuf_addf(out, "%s%llu ", what, n);
 }
 
+/* The cell work the read-ahead is given: a cell's length and first
+ * bytes. */
+static int cell_work(const char *cell, size_t len, unsigned char out[RECAHEAD_CELL_OUT])
+{
+	memset(out, 0, RECAHEAD_CELL_OUT);
+	memcpy(out, &len, sizeof(len));
+	memcpy(out + sizeof(len), cell, len < 8 ? len : 8);
+	return len % 3 != 1;
+}
+
+/* The next record, from the read-ahead when there is one. */
+static int next_record(csv_reader *r, recahead *a, csv_row *row)
+{
+	return a ? recahead_next(a, row, &cerr) : csv_next(r, row, &cerr);
+}
+
 /*
  * Read everything from an opened reader into dump (one entry per record),
- * checking each record. Returns 0 at the end of input, -1 after a read
- * error. The content hash goes to sha ("" when there was an error).
+ * checking each record; with ahead, through a read-ahead (recahead.h)
+ * given cell_work() on the second column, whose results are checked; with
+ * layout, the dump says whether each record's fields follow one another.
+ * Returns 0 at the end of input, -1 after a read error. The content hash
+ * goes to sha ("" when there was an error).
  */
-static int read_all(csv_reader *r, sbuf *dump, char sha[65])
+static int read_all(csv_reader *r, int ahead, int layout, sbuf *dump, char sha[65])
 {
 	unsigned long last_line = 0;
+	unsigned char want[RECAHEAD_CELL_OUT], got[RECAHEAD_CELL_OUT];
+	recahead *a = NULL;
 	csv_row row;
 	size_t i, k;
 	int rc;
 
 	sha[0] = '\0';
 	csv_hash_content(r);
-	while ((rc = csv_next(r, &row, &cerr)) == 1) {
+	if (ahead)
+		REQUIRE((a = recahead_start(r, 1, cell_work)) != NULL);
+	while ((rc = next_record(r, a, &row)) == 1) {
 		unsigned expect = 0;
 
 		REQUIRE(row.nfields >= 1);
@@ -82,6 +108,15 @@ static int read_all(csv_reader *r, sbuf *dump, char sha[65])
 			REQUIRE(memchr(row.fields[k], '\0', row.lengths[k]) ||
 				!mc_utf8_valid(row.fields[k], row.lengths[k], NULL));
 		}
+		if (a && recahead_cell(a, got))
+			REQUIRE(row.nfields > 1 && cell_work(row.fields[1], row.lengths[1], want) &&
+				!memcmp(want, got, sizeof(want)));
+		if (layout) {
+			for (i = 0; i + 1 < row.nfields; i++)
+				if (row.fields[i + 1] != row.fields[i] + row.lengths[i] + 1)
+					break;
+			dump_num(dump, "C", i + 1 >= row.nfields);
+		}
 		dump_num(dump, "L", row.line);
 		dump_num(dump, "E", row.end_line);
 		dump_num(dump, "F", row.flags);
@@ -94,10 +129,15 @@ static int read_all(csv_reader *r, sbuf *dump, char sha[65])
 	}
 	if (rc < 0) {
 		REQUIRE(cerr.msg[0] != '\0');
-		REQUIRE(csv_next(r, &row, &cerr) == -1);
+		sbuf_adds(dump, cerr.msg);
+		REQUIRE(next_record(r, a, &row) == -1);
+		REQUIRE(!a || recahead_done(a));
+		recahead_stop(a);
 		return -1;
 	}
-	REQUIRE(csv_next(r, &row, &cerr) == 0);
+	REQUIRE(next_record(r, a, &row) == 0);
+	REQUIRE(!a || recahead_done(a));
+	recahead_stop(a);
 	REQUIRE(csv_content_sha256(r, sha) == 0);
 	return 0;
 }
@@ -209,7 +249,7 @@ static void check_wrapped(const sbuf *wrapped, const sbuf *want, const char *wan
 		fprintf(stderr, "fuzz_csv: the wrapped copy does not open: %s\n", cerr.msg);
 		abort();
 	}
-	if (read_all(r, &dump, sha)) {
+	if (read_all(r, 0, 0, &dump, sha)) {
 		fprintf(stderr, "fuzz_csv: the wrapped copy does not read: %s\n", cerr.msg);
 		abort();
 	}
@@ -242,13 +282,39 @@ static void check_paths(const uint8_t *data, size_t size, const sbuf *want,
 			if (piece)
 				csv_set_piece(r, 4 + size % 97);
 			sbuf_init(&dump);
-			REQUIRE(read_all(r, &dump, sha) == 0);
+			REQUIRE(read_all(r, 0, 0, &dump, sha) == 0);
 			REQUIRE(dump.len == want->len && !memcmp(dump.data, want->data, dump.len));
 			REQUIRE(!strcmp(sha, want_sha));
 			csv_free(r);
 			sbuf_release(&dump);
 		}
 	}
+}
+
+/* Read the input again, with the layout of the records, directly and
+ * through a read-ahead: the same records, layout, end or failure
+ * (message included), and hash. */
+static void check_ahead(const uint8_t *data, size_t size, int want_rc)
+{
+	char sha1[65], sha2[65];
+	sbuf dump1, dump2;
+	int ahead;
+
+	sbuf_init(&dump1);
+	sbuf_init(&dump2);
+	for (ahead = 0; ahead <= 1; ahead++) {
+		csv_reader *r = NULL;
+		int rc;
+
+		REQUIRE(csv_open_mem(&r, data, size, "fuzz.csv", &cerr) == 0);
+		rc = read_all(r, ahead, 1, ahead ? &dump2 : &dump1, ahead ? sha2 : sha1);
+		REQUIRE(rc == want_rc);
+		csv_free(r);
+	}
+	REQUIRE(dump1.len == dump2.len && !memcmp(dump1.data, dump2.data, dump1.len));
+	REQUIRE(!strcmp(sha1, sha2));
+	sbuf_release(&dump1);
+	sbuf_release(&dump2);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
@@ -268,9 +334,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		REQUIRE(!plain && cerr.msg[0]);
 		goto out;
 	}
-	rc = read_all(r, &dump, sha);
+	rc = read_all(r, 0, 0, &dump, sha);
 	csv_free(r);
 	r = NULL;
+	check_ahead(data, size, rc);
 	if (!plain)
 		goto out;
 	/* plain bytes are read as they are: never an error, and the content

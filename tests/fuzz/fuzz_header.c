@@ -13,7 +13,10 @@
  *     UTF-8, and its JSON encoding reads back (json_flat_parse) as exactly
  *     its normalised values;
  *   - store_examine(), fetch's check of a download, agrees with the parse
- *     on the content hash and the number of rows when both accept the body.
+ *     on the content hash and the number of rows when both accept the body;
+ *   - the parse with its records read ahead on a second thread
+ *     (parse_read_ahead()) gives the same reports, rows, values, end,
+ *     counts and hash.
  * Any failed check aborts: libFuzzer keeps the input as a crash.
  */
 #include "fuzz.h"
@@ -56,11 +59,65 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
-/* Reports go nowhere; the text must be a terminated line. */
+/* Reports go into ctx (an sbuf) when there is one; the text must be a
+ * terminated line. */
 static void on_report(void *ctx, const char *message)
 {
-	(void)ctx;
 	REQUIRE(message && !strchr(message, '\n'));
+	if (ctx)
+		sbuf_addf(ctx, "R %s\n", message);
+}
+
+/* Parse the input, its records read ahead on a second thread or not, and
+ * describe everything that came out into out: reports, each row (line,
+ * name and occurrence or the reason, every value), the end, the counts
+ * and the content hash. */
+static void describe(const uint8_t *data, size_t size, int ahead, sbuf *out)
+{
+	parse_export *p = NULL;
+	parse_row row;
+	char sha[65];
+	mc_err err;
+	size_t i;
+	int rc;
+
+	mc_err_clear(&err);
+	if (parse_open_mem(&p, data, size, "fuzz.csv", &map, on_report, out, &err)) {
+		sbuf_addf(out, "E %s\n", err.msg);
+		return;
+	}
+	if (ahead)
+		REQUIRE(parse_read_ahead(p) == 0);
+	while ((rc = parse_next(p, &row, &err)) == 1) {
+		sbuf_addf(out, "%lu %lu ", row.line, row.position);
+		if (row.quarantined)
+			sbuf_addf(out, "Q %s\n", row.reason);
+		else
+			sbuf_addf(out, "%s#%zu\n", row.name, row.occurrence);
+		for (i = 0; !row.quarantined && i < row.nvalues; i++) {
+			sbuf_addf(out, " %d %zu ", row.values[i].present, row.values[i].norm_len);
+			sbuf_add(out, row.values[i].norm, row.values[i].norm_len);
+		}
+	}
+	sbuf_addf(out, "end %d %s %lu %lu\n", rc, rc < 0 ? err.msg : "", parse_rows_read(p),
+		  parse_rows_quarantined(p));
+	if (rc == 0 && parse_content_sha256(p, sha) == 0)
+		sbuf_addf(out, "%s %llu\n", sha, parse_bytes_read(p));
+	parse_free(p);
+}
+
+/* The same parse with its records read ahead and without. */
+static void check_ahead(const uint8_t *data, size_t size)
+{
+	sbuf plain, ahead;
+
+	sbuf_init(&plain);
+	sbuf_init(&ahead);
+	describe(data, size, 0, &plain);
+	describe(data, size, 1, &ahead);
+	REQUIRE(plain.len == ahead.len && !memcmp(plain.data, ahead.data, plain.len));
+	sbuf_release(&plain);
+	sbuf_release(&ahead);
 }
 
 /* The raw CSV of a quarantined row reads back as its fields. */
@@ -184,5 +241,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	record_plan_release(&plan);
 	parse_free(p);
+	check_ahead(data, size);
 	return 0;
 }
