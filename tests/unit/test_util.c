@@ -13,6 +13,7 @@
 #include "unit.h"
 
 #include <limits.h>
+#include <sched.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -381,6 +382,30 @@ static void check_format(void)
 	CHECK_STR(fixed, "abcdef-", "mc_fmt() cuts the text at its buffer's size");
 }
 
+/* mc_cores() counts the cores this process may run on: pinned to one, 1. */
+static void test_cores(void)
+{
+	cpu_set_t all, one;
+	long before = mc_cores();
+	int cpu;
+
+	CHECK(before >= 1 && before <= sysconf(_SC_NPROCESSORS_CONF),
+	      "the cores to run on: %ld of %ld", before, sysconf(_SC_NPROCESSORS_CONF));
+	if (sched_getaffinity(0, sizeof(all), &all)) {
+		CHECK(0, "the affinity reads");
+		return;
+	}
+	for (cpu = 0; cpu < CPU_SETSIZE && !CPU_ISSET(cpu, &all); cpu++)
+		;
+	CPU_ZERO(&one);
+	CPU_SET(cpu, &one);
+	if (!CHECK(sched_setaffinity(0, sizeof(one), &one) == 0, "pinned to core %d", cpu))
+		return;
+	CHECK(mc_cores() == 1, "pinned to one core: %ld", mc_cores());
+	sched_setaffinity(0, sizeof(all), &all);
+	CHECK(mc_cores() == before, "unpinned: %ld again", before);
+}
+
 int main(void)
 {
 	size_t *a = NULL, cap = 0, n, grown = 0, bad = 0, before;
@@ -424,5 +449,6 @@ int main(void)
 	check_read_fd();
 	check_job();
 	check_format();
+	test_cores();
 	return unit_done();
 }

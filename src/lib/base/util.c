@@ -5,6 +5,7 @@
 #include <fenv.h>
 #include <limits.h>
 #include <math.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -772,4 +773,16 @@ int mc_thread_start(pthread_t *thread, void *(*fn)(void *), void *arg)
 	failed = pthread_create(thread, NULL, fn, arg);
 	pthread_sigmask(SIG_SETMASK, &was, NULL);
 	return failed ? -1 : 0;
+}
+
+long mc_cores(void)
+{
+	cpu_set_t set;
+	long n = 0;
+
+	if (sched_getaffinity(0, sizeof(set), &set) == 0)
+		n = CPU_COUNT(&set);
+	if (n < 1)
+		n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n < 1 ? 1 : n;
 }

@@ -207,4 +207,8 @@ int mc_utf8_valid(const char *s, size_t len, size_t *bad_offset);
  * tested eight at a time. */
 size_t mc_ascii_run(const char *s, size_t len);
 
+/* The cores this process may run on: its CPU affinity (taskset, a
+ * container's cpuset), else the cores online; at least 1. */
+long mc_cores(void);
+
 #endif

@@ -159,8 +159,10 @@ int rowfeed_run(const rowfeed_job *job, ingest_sink *out, mc_err *err)
 	}
 	if (out->known && feed_known(&f, out, err))
 		goto out;
-	/* rows handed to out on this thread: the other core splits records */
-	if (!job->threaded)
+	/* rows handed to out on this thread: another core, if there is one,
+	 * splits the records (on one core the thread would only add its
+	 * copies and waits) */
+	if (!job->threaded && mc_cores() > 1)
 		parse_read_ahead(f.parse);
 	rc = job->threaded ? queue_run(feed_rows, &f, out, err) : feed_rows(&f, out, err);
 	rep.out = out;

@@ -745,14 +745,14 @@ int render_threads_check(mc_err *err)
 }
 
 /* How many threads render the model pages: MODELCAT_RENDER_THREADS (1 to
- * 8; render_threads_check()), else the cores online, at most 4; 1 unless
- * the pages go to a site's file_out (thread-safe, no temporary names) from
- * a catalogue file that a second connection sees as this one does (no
- * transaction open). */
+ * 8; render_threads_check()), else the cores it may run on (mc_cores()),
+ * at most 4; 1 unless the pages go to a site's file_out (thread-safe, no
+ * temporary names) from a catalogue file that a second connection sees as
+ * this one does (no transaction open). */
 static size_t render_threads(const render_run *r)
 {
 	const char *env = getenv(RENDER_THREADS_ENV);
-	long n = env && *env ? strtol(env, NULL, 10) : sysconf(_SC_NPROCESSORS_ONLN);
+	long n = env && *env ? strtol(env, NULL, 10) : mc_cores();
 
 	if (!env || !*env)
 		n = n > 4 ? 4 : n;
