@@ -7,13 +7,9 @@
 
 /* A record of a batch: its fields are starts[first ..] and lengths[first ..]. */
 typedef struct kept_record {
+	csv_row row;                /* as the reader gave it, but its fields
+				       and lengths (NULL here) */
 	size_t first;               /* its first field's index */
-	size_t nfields;             /* fields in the record */
-	unsigned long line;         /* as csv_row */
-	unsigned long end_line;     /* as csv_row */
-	unsigned flags;             /* as csv_row */
-	size_t bad_field;           /* as csv_row */
-	size_t long_field;          /* as csv_row */
 	int has_cell;               /* cell_fn gave cell for it */
 	unsigned char cell[RECAHEAD_CELL_OUT]; /* what it gave */
 } kept_record;
@@ -111,13 +107,10 @@ static void keep(batch *b, const csv_row *row)
 		b->lengths = xrealloc(b->lengths, b->fields_cap * sizeof(*b->lengths));
 	}
 	r = &b->records[b->nrecords++];
+	r->row = *row;
+	r->row.fields = NULL;
+	r->row.lengths = NULL;
 	r->first = b->nfields;
-	r->nfields = n;
-	r->line = row->line;
-	r->end_line = row->end_line;
-	r->flags = row->flags;
-	r->bad_field = row->bad_field;
-	r->long_field = row->long_field;
 	r->has_cell = 0;            /* see cells_for() */
 	if (n && contiguous(row)) {
 		size_t base = b->bytes.len, *starts = b->starts + r->first;
@@ -155,7 +148,7 @@ static void cells_for(recahead *a, batch *b)
 		kept_record *r = &b->records[k];
 		size_t f = r->first + a->column;
 
-		r->has_cell = a->column < r->nfields &&
+		r->has_cell = a->column < r->row.nfields &&
 			      a->cell_fn(b->bytes.data + b->starts[f], b->lengths[f], r->cell);
 	}
 }
@@ -202,7 +195,7 @@ recahead *recahead_start(csv_reader *reader, size_t column, recahead_cell_fn *ce
 		free(a);
 		return NULL;
 	}
-	if (pthread_create(&a->thread, NULL, split, a)) {
+	if (mc_thread_start(&a->thread, split, a)) {
 		handoff_release(&a->queue, batch_free);
 		free(a);
 		return NULL;
@@ -211,7 +204,7 @@ recahead *recahead_start(csv_reader *reader, size_t column, recahead_cell_fn *ce
 }
 
 /* The end or failure handed out: wait for the thread, which is ending. */
-static int finish(recahead *a, int status, const mc_err *err)
+static void finish(recahead *a, int status, const mc_err *err)
 {
 	a->done = 1;
 	a->status = status;
@@ -221,7 +214,6 @@ static int finish(recahead *a, int status, const mc_err *err)
 		pthread_join(a->thread, NULL);
 		a->joined = 1;
 	}
-	return status;
 }
 
 int recahead_next(recahead *a, csv_row *row, mc_err *err)
@@ -231,16 +223,10 @@ int recahead_next(recahead *a, csv_row *row, mc_err *err)
 	size_t i;
 
 	a->last = NULL;
-	if (a->done) {
-		if (a->status < 0)
-			*err = a->err;
-		return a->status;
-	}
-	while (!b || a->next == b->nrecords) {
+	while (!a->done && (!b || a->next == b->nrecords)) {
 		if (b && b->end) {
-			if (finish(a, b->status, &b->err) < 0)
-				*err = a->err;
-			return a->status;
+			finish(a, b->status, &b->err);
+			break;
 		}
 		if (b)
 			handoff_give_back(&a->queue, b);
@@ -251,26 +237,24 @@ int recahead_next(recahead *a, csv_row *row, mc_err *err)
 
 			/* only after a stop, which ends the use of the records */
 			mc_error(&lost, "the records read ahead were given up");
-			if (finish(a, -1, &lost) < 0)
-				*err = a->err;
-			return -1;
+			finish(a, -1, &lost);
 		}
 	}
+	if (a->done) {
+		if (a->status < 0)
+			*err = a->err;
+		return a->status;
+	}
 	r = a->last = &b->records[a->next++];
-	if (a->fields_cap < r->nfields + 1) {
-		a->fields_cap = r->nfields + 1;
+	if (a->fields_cap < r->row.nfields + 1) {
+		a->fields_cap = r->row.nfields + 1;
 		a->fields = xrealloc(a->fields, a->fields_cap * sizeof(*a->fields));
 	}
-	for (i = 0; i < r->nfields; i++)
+	for (i = 0; i < r->row.nfields; i++)
 		a->fields[i] = b->bytes.data + b->starts[r->first + i];
-	row->nfields = r->nfields;
+	*row = r->row;
 	row->fields = a->fields;
 	row->lengths = b->lengths + r->first;
-	row->line = r->line;
-	row->end_line = r->end_line;
-	row->flags = r->flags;
-	row->bad_field = r->bad_field;
-	row->long_field = r->long_field;
 	return 1;
 }
 
