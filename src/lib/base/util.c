@@ -383,21 +383,6 @@ void mc_cleanup_run(void)
 	}
 }
 
-/* Append the decimal digits of n to buf at *at (no stdio: nothing here
- * may allocate). */
-static void put_number(char *buf, size_t len, size_t *at, size_t n)
-{
-	char digits[24];
-	size_t k = 0;
-
-	do {
-		digits[k++] = (char)('0' + n % 10);
-		n /= 10;
-	} while (n);
-	while (k && *at + 1 < len)
-		buf[(*at)++] = digits[--k];
-}
-
 static void put_text(char *buf, size_t len, size_t *at, const char *s)
 {
 	while (*s && *at + 1 < len)
@@ -411,7 +396,7 @@ void mc_out_of_memory(size_t n)
 
 	put_text(msg, sizeof(msg), &at, program_invocation_short_name);
 	put_text(msg, sizeof(msg), &at, ": out of memory (allocating ");
-	put_number(msg, sizeof(msg), &at, n);
+	mc_put_decimal(msg, sizeof(msg), &at, n, 1);
 	put_text(msg, sizeof(msg), &at, " bytes); stopped\n");
 	if (write(STDERR_FILENO, msg, at) < 0)
 		msg[0] = '\0';

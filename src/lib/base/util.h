@@ -207,6 +207,26 @@ int mc_utf8_valid(const char *s, size_t len, size_t *bad_offset);
  * tested eight at a time. */
 size_t mc_ascii_run(const char *s, size_t len);
 
+/* Append the decimal digits of n, at least width of them (zeros before),
+ * to buf at *at, within len bytes (the last kept for a NUL, which is not
+ * written). No stdio and no allocation: safe in a signal handler. Inline:
+ * numbers and dates are written with it for every row. */
+static inline void mc_put_decimal(char *buf, size_t len, size_t *at, unsigned long long n,
+				  int width)
+{
+	char digits[24];
+	int k = 0;
+
+	do {
+		digits[k++] = (char)('0' + n % 10);
+		n /= 10;
+	} while (n);
+	while (k < width && k < (int)sizeof(digits))
+		digits[k++] = '0';
+	while (k && *at + 1 < len)
+		buf[(*at)++] = digits[--k];
+}
+
 /* The cores this process may run on: its CPU affinity (taskset, a
  * container's cpuset), else the cores online; at least 1. */
 long mc_cores(void);

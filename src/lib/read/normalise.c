@@ -161,6 +161,10 @@ static void add_lf(sbuf *out, uptr p, uptr e)
  */
 #define NUM_MAX_DIGITS 800
 
+/* Bytes of the buffer a number's text is written into (fmt_plain(),
+ * lay_out(), fmt15(), fmt_shortest()). */
+#define NUM_TEXT 40
+
 /* The digits of a number being read: value = d[0..n) * 10^exp. */
 struct digits {
 	char d[NUM_MAX_DIGITS + 2];
@@ -196,6 +200,24 @@ static const double pow10_exact[] = {
 /* What dig_value() says of a value a double cannot hold. */
 enum { DIG_OVER = -1, DIG_UNDER = -2 };
 
+/* The double strtod() reads from the decimal dig[0..n) x 10^e10, written
+ * "DIGITSe[-]N": no decimal point, so whatever the locale. n is at most
+ * NUM_MAX_DIGITS + 1. */
+static double decimal_value(const char *dig, size_t n, long long e10)
+{
+	char buf[NUM_MAX_DIGITS + 24];
+	size_t pos = n;
+
+	memcpy(buf, dig, n);
+	buf[pos++] = 'e';
+	if (e10 < 0)
+		buf[pos++] = '-';
+	mc_put_decimal(buf, sizeof(buf), &pos,
+		       e10 < 0 ? (unsigned long long)-e10 : (unsigned long long)e10, 1);
+	buf[pos] = '\0';
+	return strtod(buf, NULL);
+}
+
 /*
  * The double nearest to d * 10^(exp + xexp). Returns 0 and sets *v;
  * DIG_OVER when the value is too large for a double; DIG_UNDER when it is
@@ -205,10 +227,7 @@ enum { DIG_OVER = -1, DIG_UNDER = -2 };
 static int dig_value(struct digits *g, long long xexp, double *v)
 {
 	long long e10;
-	char buf[NUM_MAX_DIGITS + 24];
-	size_t pos, k;
-	char tmp[24];
-	unsigned long long ue;
+	size_t k;
 
 	if (g->sticky) {
 		g->d[g->n++] = '1';
@@ -239,25 +258,8 @@ static int dig_value(struct digits *g, long long xexp, double *v)
 			     : (double)m * pow10_exact[e10];
 		return 0;
 	}
-	/* General case: "DIGITSe[-]N", no decimal point, so locale-free. */
-	memcpy(buf, g->d, g->n);
-	pos = g->n;
-	buf[pos++] = 'e';
-	if (e10 < 0) {
-		buf[pos++] = '-';
-		ue = (unsigned long long)-e10;
-	} else {
-		ue = (unsigned long long)e10;
-	}
-	k = 0;
-	do {
-		tmp[k++] = (char)('0' + ue % 10);
-		ue /= 10;
-	} while (ue);
-	while (k)
-		buf[pos++] = tmp[--k];
-	buf[pos] = '\0';
-	*v = strtod(buf, NULL);
+	/* General case: strtod of the decimal, rounded once. */
+	*v = decimal_value(g->d, g->n, e10);
 	if (isinf(*v))
 		return DIG_OVER;
 	return *v < DBL_MIN ? DIG_UNDER : 0;
@@ -570,22 +572,7 @@ static size_t sci_digits(double v, int prec, char *dig, int *x)
  * text built has no decimal point, so strtod's locale does not matter. */
 static int digits_round_trip(double v, const char *dig, size_t n, int x)
 {
-	char tmp[48], rev[8];
-	int e = x - (int)n + 1, k = 0;
-	unsigned u = (unsigned)(e < 0 ? -e : e);
-
-	memcpy(tmp, dig, n);
-	tmp[n++] = 'e';
-	if (e < 0)
-		tmp[n++] = '-';
-	do {
-		rev[k++] = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
-	while (k)
-		tmp[n++] = rev[--k];
-	tmp[n] = '\0';
-	return strtod(tmp, NULL) == fabs(v);
+	return decimal_value(dig, n, x - (long long)n + 1) == fabs(v);
 }
 
 /*
@@ -746,7 +733,7 @@ static size_t digits15(double v, char *dig, int *x)
 
 /*
  * Lay out the digits dig[0..n) x 10^(x-n+1) (sign neg) as printf's
- * "%.<prec>g" does, trailing zeros dropped, into buf (at least 40 bytes):
+ * "%.<prec>g" does, trailing zeros dropped, into buf (NUM_TEXT bytes):
  * an exponent when x < -4 or x >= prec, at least two exponent digits.
  * Returns the length.
  */
@@ -759,10 +746,6 @@ static size_t lay_out(int neg, const char *dig, size_t n, int x, int prec, char 
 	if (neg)
 		buf[pos++] = '-';
 	if (x < -4 || x >= prec) {
-		char rev[8];
-		size_t k = 0;
-		int ax = x < 0 ? -x : x;
-
 		buf[pos++] = dig[0];
 		if (n > 1) {
 			buf[pos++] = '.';
@@ -771,14 +754,7 @@ static size_t lay_out(int neg, const char *dig, size_t n, int x, int prec, char 
 		}
 		buf[pos++] = 'e';
 		buf[pos++] = x < 0 ? '-' : '+';
-		do {
-			rev[k++] = (char)('0' + ax % 10);
-			ax /= 10;
-		} while (ax);
-		if (k < 2)
-			rev[k++] = '0';
-		while (k)
-			buf[pos++] = rev[--k];
+		mc_put_decimal(buf, NUM_TEXT, &pos, (unsigned long long)(x < 0 ? -x : x), 2);
 	} else if (x >= 0) {
 		for (i = 0; i <= (size_t)x; i++)
 			buf[pos++] = i < n ? dig[i] : '0';
@@ -802,11 +778,11 @@ static size_t lay_out(int neg, const char *dig, size_t n, int x, int prec, char 
 /*
  * The texts of v that need no digits: "nan", "inf", "-inf", "0" (-0 too),
  * and integers below 10^15 (at most 15 digits, written out). Returns the
- * length written to buf (at least 40 bytes), 0 for any other value.
+ * length written to buf (NUM_TEXT bytes), 0 for any other value.
  */
 static size_t fmt_plain(double v, char *buf)
 {
-	size_t n = 0, pos = 0;
+	size_t pos = 0;
 	const char *t = NULL;
 
 	if (isnan(v))
@@ -823,16 +799,10 @@ static size_t fmt_plain(double v, char *buf)
 		int neg = v < 0;
 		unsigned long long u = (unsigned long long)(neg ? -(long long)v
 							 : (long long)v);
-		char rev[24];
 
-		do {
-			rev[n++] = (char)('0' + u % 10);
-			u /= 10;
-		} while (u);
 		if (neg)
 			buf[pos++] = '-';
-		while (n)
-			buf[pos++] = rev[--n];
+		mc_put_decimal(buf, NUM_TEXT, &pos, u, 1);
 		buf[pos] = '\0';
 		return pos;
 	}
@@ -840,7 +810,7 @@ static size_t fmt_plain(double v, char *buf)
 }
 
 /*
- * The compared text of v into buf (at least 40 bytes), whatever the
+ * The compared text of v into buf (NUM_TEXT bytes), whatever the
  * locale: 15 significant digits (digits15) in "%.15g" layout. Returns its
  * length.
  */
@@ -857,7 +827,7 @@ static size_t fmt15(double v, char *buf)
 }
 
 /*
- * The stored text of v into buf (at least 40 bytes), whatever the locale:
+ * The stored text of v into buf (NUM_TEXT bytes), whatever the locale:
  * the first of "%.15g", "%.16g", "%.17g" that reads back as v. Returns its
  * length.
  */
@@ -875,14 +845,14 @@ static size_t fmt_shortest(double v, char *buf)
 
 void norm_number_format(double value, sbuf *out)
 {
-	char buf[40];
+	char buf[NUM_TEXT];
 
 	sbuf_add(out, buf, fmt_shortest(value, buf));
 }
 
 void norm_number_compared(double value, sbuf *out)
 {
-	char buf[40];
+	char buf[NUM_TEXT];
 
 	sbuf_add(out, buf, fmt15(value, buf));
 }
@@ -919,7 +889,7 @@ int norm_number_text_equal(const char *a, size_t alen, const char *b, size_t ble
 
 int norm_number_equal(double a, double b)
 {
-	char ba[40], bb[40];
+	char ba[NUM_TEXT], bb[NUM_TEXT];
 	size_t na, nb;
 
 	if (a == b)
@@ -1271,13 +1241,11 @@ int norm_date_parse(const char *s, size_t len, struct norm_date *date,
 	return NORM_OK;
 }
 
-/* Write v as at least width decimal digits (v >= 0; at most 11) at
- * buf + *n, and advance *n. */
-static void put_num(char *buf, size_t *n, int v, int width)
+/* Write v (0 when below) as at least width decimal digits at buf + *n,
+ * and advance *n: a date's two-digit parts and four-digit year directly,
+ * anything else by mc_put_decimal(), within len bytes. */
+static void put_num(char *buf, size_t len, size_t *n, int v, int width)
 {
-	char rev[12];
-	int k = 0;
-
 	if (v < 0)
 		v = 0;
 	if (width == 2 && v < 100) {        /* month, day, hour...: most calls */
@@ -1292,14 +1260,7 @@ static void put_num(char *buf, size_t *n, int v, int width)
 		buf[(*n)++] = (char)('0' + v % 10);
 		return;
 	}
-	do {
-		rev[k++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v && k < 11);
-	while (k < width && k < 11)
-		rev[k++] = '0';
-	while (k)
-		buf[(*n)++] = rev[--k];
+	mc_put_decimal(buf, len, n, (unsigned long long)v, width);
 }
 
 /* The text is made in a buffer and appended once: a date is in most rows,
@@ -1310,30 +1271,30 @@ void norm_date_format(const struct norm_date *date, sbuf *out)
 	size_t n = 0;
 	int off;
 
-	put_num(buf, &n, date->year, 4);
+	put_num(buf, sizeof(buf), &n, date->year, 4);
 	if (date->precision >= DATE_MONTH) {
 		buf[n++] = '-';
-		put_num(buf, &n, date->month, 2);
+		put_num(buf, sizeof(buf), &n, date->month, 2);
 	}
 	if (date->precision >= DATE_DAY) {
 		buf[n++] = '-';
-		put_num(buf, &n, date->day, 2);
+		put_num(buf, sizeof(buf), &n, date->day, 2);
 	}
 	if (date->precision >= DATE_TIME) {
 		buf[n++] = 'T';
-		put_num(buf, &n, date->hour, 2);
+		put_num(buf, sizeof(buf), &n, date->hour, 2);
 		buf[n++] = ':';
-		put_num(buf, &n, date->minute, 2);
+		put_num(buf, sizeof(buf), &n, date->minute, 2);
 		buf[n++] = ':';
-		put_num(buf, &n, date->second, 2);
+		put_num(buf, sizeof(buf), &n, date->second, 2);
 		if (date->has_utc_offset) {
 			off = date->utc_offset_minutes;
 			buf[n++] = off < 0 ? '-' : '+';
 			if (off < 0)
 				off = -off;
-			put_num(buf, &n, off / 60, 2);
+			put_num(buf, sizeof(buf), &n, off / 60, 2);
 			buf[n++] = ':';
-			put_num(buf, &n, off % 60, 2);
+			put_num(buf, sizeof(buf), &n, off % 60, 2);
 		}
 	}
 	sbuf_add(out, buf, n);
