@@ -18,7 +18,8 @@ typedef struct rowfeed_job {
 	const char *path;           /* the export file */
 	FILE *errors;               /* one line per quarantined row or notice, or NULL */
 	int threaded;               /* 1: parse on a second thread (queue.h);
-				       0: the records are split on one
+				       0: parse here, the records split on
+				       another core when there is one
 				       (parse_read_ahead()) */
 	char *content_sha;          /* [65]: the content's SHA-256 goes here, or NULL */
 	unsigned long long *bytes;  /* the content's size goes here, or NULL */

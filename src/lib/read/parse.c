@@ -62,7 +62,7 @@ struct parse_export {
 	size_t nunknown;           /* entries in unknown */
 	parse_canonical *canonical; /* cells of this row made canonical */
 	size_t ncanonical;         /* entries in canonical */
-	canon_cached *canon_cache; /* CANON_CACHE_SLOTS entries, or NULL */
+	canon_cached *canon_cache; /* CANON_CACHE_SLOTS entries */
 	sbuf canon;                /* a cell's canonical text, before its
 				      normaliser reads it */
 	unsigned long rows;        /* data rows read */
@@ -224,6 +224,7 @@ static parse_export *parse_new(const char *name, const colmap *map,
 			       parse_report_fn *report_fn, void *report_ctx)
 {
 	parse_export *p = xcalloc(1, sizeof(*p));
+	size_t i;
 
 	p->path = xstrdup(name);
 	p->map = map;
@@ -231,6 +232,9 @@ static parse_export *parse_new(const char *name, const colmap *map,
 	p->report_ctx = report_ctx;
 	sbuf_init(&p->reason);
 	sbuf_init(&p->canon);
+	p->canon_cache = xcalloc(CANON_CACHE_SLOTS, sizeof(*p->canon_cache));
+	for (i = 0; i < CANON_CACHE_SLOTS; i++)
+		sbuf_init(&p->canon_cache[i].kept);
 	namecount_init(&p->names);
 	strmap_init(&p->unknown_enums);
 	return p;
@@ -341,18 +345,13 @@ static int names_column(const parse_column *col)
 	return col->type == COL_KEY || col->type == COL_LIST;
 }
 
-/* The cache slot of a cell (made on first use): by its length and its
- * first and last bytes; the bytes themselves decide a hit. */
+/* The cache slot of a cell: by its length and its first and last bytes;
+ * the bytes themselves decide a hit. */
 static canon_cached *canon_slot(parse_export *p, const char *cell, size_t len)
 {
 	uint64_t h = 1469598103934665603ull ^ len;
 	size_t i, n = len < 32 ? len : 32;
 
-	if (!p->canon_cache) {
-		p->canon_cache = xcalloc(CANON_CACHE_SLOTS, sizeof(*p->canon_cache));
-		for (i = 0; i < CANON_CACHE_SLOTS; i++)
-			sbuf_init(&p->canon_cache[i].kept);
-	}
 	for (i = 0; i < n; i++)
 		h = (h ^ (unsigned char)cell[i]) * 1099511628211ull;
 	for (i = len - n; i < len; i++)
@@ -878,9 +877,8 @@ void parse_free(parse_export *p)
 	free(p->canonical);
 	sbuf_release(&p->reason);
 	sbuf_release(&p->canon);
-	if (p->canon_cache)
-		for (i = 0; i < CANON_CACHE_SLOTS; i++)
-			sbuf_release(&p->canon_cache[i].kept);
+	for (i = 0; i < CANON_CACHE_SLOTS; i++)
+		sbuf_release(&p->canon_cache[i].kept);
 	free(p->canon_cache);
 	namecount_release(&p->names);
 	strmap_release(&p->unknown_enums);
