@@ -1162,22 +1162,7 @@ static unsigned char *zip_one(const char *name, const void *data, size_t len,
 	sbuf z;
 
 	if (method == 8) {
-		z_stream zs;
-		size_t bound;
-
-		memset(&zs, 0, sizeof zs);
-		if (deflateInit2(&zs, 6, Z_DEFLATED, -MAX_WBITS, 8, strategy) != Z_OK)
-			abort();
-		bound = deflateBound(&zs, (uLong)len);
-		packed = xmalloc(bound);
-		zs.next_in = data;
-		zs.avail_in = (uInt)len;
-		zs.next_out = packed;
-		zs.avail_out = (uInt)bound;
-		if (deflate(&zs, Z_FINISH) != Z_STREAM_END)
-			abort();
-		blen = zs.total_out;
-		deflateEnd(&zs);
+		packed = deflate_bytes(data, len, 6, -MAX_WBITS, strategy, &blen);
 		body = packed;
 	}
 	sbuf_init(&z);
