@@ -664,7 +664,8 @@ static size_t digits_exact15(double v, char *dig, int *x)
  * The shortest of the 15, 16 and 17 significant digits of |v| ("%.14e",
  * "%.15e", "%.16e") that reads back as v (17 always does), into dig;
  * decimal exponent into *x. Returns the number of digits and sets *prec
- * to the precision taken.
+ * to the precision taken. v is finite and not zero (fmt_plain() writes
+ * the others).
  */
 static size_t digits_shortest(double v, char *dig, int *x, int *prec)
 {
@@ -675,16 +676,10 @@ static size_t digits_shortest(double v, char *dig, int *x, int *prec)
 	*prec = 15;
 	if (n)
 		return n;
-	/* printed once, at 17 digits; 15 and 16 rounded from them (a fifth
-	 * of a parse's numbers: one call into printf instead of three) */
-	if (sci_digits(v, 17, d17, &x17) != 17) {
-		for (*prec = 15; *prec <= 17; (*prec)++) {
-			n = sci_digits(v, *prec, dig, x);
-			if (*prec == 17 || digits_round_trip(v, dig, n, *x))
-				break;
-		}
-		return n;
-	}
+	/* printed once, at 17 digits (v is finite and not zero: 17 of them);
+	 * 15 and 16 rounded from them (a fifth of a parse's numbers: one call
+	 * into printf instead of three) */
+	sci_digits(v, 17, d17, &x17);
 	for (*prec = 15; *prec <= 16; (*prec)++) {
 		n = (size_t)*prec;
 		if (!digits_rounded(d17, x17, *prec, dig, x))
