@@ -35,6 +35,20 @@ static int q_model(catalogue *cat, const char *name, const char *as_of, model_vi
 	return query_model(cat, name, as_of, m, &test_err);
 }
 
+/* query_model_next() through a scan of that one name (how == 1), which
+ * finds the model in the scan or looks it up as query_model() does. */
+static int q_model_scan(catalogue *cat, const char *name, const char *as_of, model_view *m)
+{
+	model_scan *s;
+	int rc;
+
+	if (query_scan_open(cat, as_of, name, name, &s, &test_err))
+		return -1;
+	rc = query_model_next(s, name, m, &test_err);
+	query_scan_close(s);
+	return rc;
+}
+
 static int q_history(catalogue *cat, const char *name, sbuf *out)
 {
 	return query_history(cat, name, out, &test_err);
@@ -265,8 +279,9 @@ static size_t count_lines(const char *text)
 /* ---- the tests ---- */
 
 /* With table: each lookup takes its dates from a table of every record's
- * (query_updated_read) for its date, as a publication's do. */
-static void test_model(catalogue *cat, int table)
+ * (query_updated_read) for its date, as a publication's do. With scan,
+ * each goes through a scan of its name (q_model_scan()). */
+static void test_model(catalogue *cat, int table, int scan)
 {
 	static const struct {
 		const char *name;
@@ -322,7 +337,7 @@ static void test_model(catalogue *cat, int table)
 			      "the last-updated dates of %s are read", cases[i].as_of);
 			query_updated_use(cat, &u);
 		}
-		rc = q_model(cat, cases[i].name, cases[i].as_of, &m);
+		rc = (scan ? q_model_scan : q_model)(cat, cases[i].name, cases[i].as_of, &m);
 		if (table) {
 			query_updated_use(cat, NULL);
 			query_updated_release(&u);
@@ -361,6 +376,105 @@ static void test_model(catalogue *cat, int table)
 		}
 		model_view_release(&m);
 	}
+}
+
+/* A model as text, whole: its name, date, values with their sources,
+ * exports and last-updated date ("-" when not found). */
+static char *model_text(int rc, const model_view *m)
+{
+	sbuf t;
+	size_t i;
+
+	sbuf_init(&t);
+	if (rc) {
+		sbuf_addf(&t, "rc %d", rc);
+		return sbuf_detach(&t, NULL);
+	}
+	sbuf_addf(&t, "%s %s %s | %s | %s |", m->name, m->as_of, m->last_updated, values_text(m),
+		  exports_text(m->exports.items, m->exports.n));
+	for (i = 0; i < m->values.n; i++)
+		sbuf_addf(&t, " %lld", (long long)m->values.items[i].source);
+	return sbuf_detach(&t, NULL);
+}
+
+/* Point lookups run (the statement query_model() finds a name by). */
+static int trace_point(unsigned type, void *ctx, void *p, void *x)
+{
+	const char *sql = sqlite3_sql(p);
+
+	(void)type;
+	(void)x;
+	if (sql && strstr(sql, "WHERE v.name = ?"))
+		++*(size_t *)ctx;
+	return 0;
+}
+
+static int by_bytes(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every model on record on as_of through one scan of them all, asked in
+ * the order of their bytes, is what query_model() gives, with no point
+ * lookup but for the repeated names' rows; asked in the reverse order,
+ * or every other one, or beyond the scan's range, still the same. */
+static void test_scan(catalogue *cat, const char *as_of)
+{
+	char **names = NULL, **want;
+	size_t n = 0, i, points = 0, repeated = 0, pass;
+
+	if (!CHECK(query_models(cat, as_of, &names, &n, &test_err) == 0 && n >= 3,
+		   "the models of %s are listed (%zu)", as_of, n))
+		return;
+	qsort(names, n, sizeof(*names), by_bytes);
+	want = xcalloc(n, sizeof(*want));
+	for (i = 0; i < n; i++) {
+		model_view m;
+
+		want[i] = model_text(q_model(cat, names[i], as_of, &m), &m);
+		model_view_release(&m);
+		repeated += strchr(names[i], '#') != NULL;
+	}
+	sqlite3_trace_v2(cat->db, SQLITE_TRACE_STMT, trace_point, &points);
+	for (pass = 0; pass < 4; pass++) {
+		static const char *const how[] = {
+			"in order", "in reverse order", "every other one", "beyond the range"
+		};
+		model_scan *s;
+		size_t asked = 0, k;
+
+		points = 0;
+		if (!CHECK(query_scan_open(cat, as_of, names[0], names[pass == 3 ? 0 : n - 1], &s,
+					   &test_err) == 0, "a scan of %s opens", as_of))
+			break;
+		for (k = 0; k < n; k++) {
+			size_t j = pass == 1 ? n - 1 - k : k;
+			model_view m;
+			char *got;
+
+			if (pass == 2 && k % 2)
+				continue;
+			got = model_text(query_model_next(s, names[j], &m, &test_err), &m);
+			CHECK_STR(got, want[j], "%s as of %s through a scan, asked %s", names[j],
+				  as_of, how[pass]);
+			free(got);
+			model_view_release(&m);
+			asked++;
+		}
+		query_scan_close(s);
+		if (pass == 0)
+			/* ("NAME#2" is looked up as written, then as NAME's
+			   second row) */
+			CHECK(points == 2 * repeated, "a scan asked in order looks up only the "
+			      "%zu repeated names' rows on their own (%zu point lookups for %zu "
+			      "models)", repeated, points, asked);
+		if (pass == 3)
+			CHECK(points >= asked - 1, "the names beyond the range are looked up on "
+			      "their own (%zu point lookups for %zu models)", points, asked);
+	}
+	sqlite3_trace_v2(cat->db, 0, NULL, NULL);
+	mc_free_strings(want, n);
+	mc_free_strings(names, n);
 }
 
 /* The table of dates is what a lookup takes its date from, only for the
@@ -659,8 +773,12 @@ int main(void)
 	CHECK(q_last_two(&cat, from, to) == 0, "last two of two snapshots");
 	CHECK_STR(from, "2024-01-01", "from");
 	CHECK_STR(to, "2024-02-01", "to");
-	test_model(&cat, 0);
-	test_model(&cat, 1);
+	test_model(&cat, 0, 0);
+	test_model(&cat, 1, 0);
+	test_model(&cat, 0, 1);
+	test_model(&cat, 1, 1);
+	test_scan(&cat, "2024-01-15");
+	test_scan(&cat, "2024-02-01");
 	test_updated_table(&cat);
 	test_history(&cat);
 	test_diff(&cat, jan, feb);

@@ -1143,63 +1143,60 @@ static const char *export_key_of(const export_keys *k, const char *export_name)
 /* The versions whose opening changed a value shown (query_updated too). */
 #define UPDATED_KINDS " AND kind IN ('added', 'changed', 'renamed', 'removed', 'revised')"
 
-/* The statements of model_lookup: the versions (st) and the last-updated
- * date (upd); with removed, a column was removed from an export on or
- * before the date read, which counts as a change of the values it took.
- * Without, the date is the versions' alone: the part of the statement on
- * removed columns found nothing then, but SQLite built an automatic index
- * of column_change for it at every model (a twelfth of a publication). 0,
- * or -1 (err). */
-static int lookup_prepare(catalogue *cat, int any_time, int removed, sqlite3_stmt **st_out,
-			  sqlite3_stmt **upd_out, mc_err *err)
+/* The versions of a name and occurrence valid on a date (?1 the name, ?2
+ * the occurrence, ?3 and ?4 the date); with any_time, the name is the
+ * record's at any time. Kept (catalogue_keep()): into *st. 0, or -1. */
+static int lookup_versions(catalogue *cat, int any_time, sqlite3_stmt **st, mc_err *err)
 {
-	sqlite3_stmt *st = NULL, *upd = NULL;
+	return catalogue_keep(cat, st,
+			      any_time ?
+			      "SELECT r.export, v.norm, v.valid_from, r.id, v.name,"
+			      " v.snapshot_export_id, coalesce(p.rank, 1000000), v.id FROM version v"
+			      " JOIN record r ON r.id = v.record_id"
+			      " LEFT JOIN precedence p ON p.export = r.export"
+			      " WHERE v.record_id IN (SELECT record_id FROM version WHERE name = ?)"
+			      " AND r.occurrence = ? AND v.tombstone = 0"
+			      " AND v.valid_from <= ? AND (v.valid_to IS NULL OR v.valid_to > ?)"
+			      " ORDER BY coalesce(p.rank, 1000000), r.export" :
+			      /* (put in the order of precedence by model_lookup()
+				 with lookup_cmp(): SQLite sorted these few rows in
+				 a temporary B-tree for every model) */
+			      "SELECT r.export, v.norm, v.valid_from, r.id, v.name,"
+			      " v.snapshot_export_id, coalesce(p.rank, 1000000), v.id FROM version v"
+			      " JOIN record r ON r.id = v.record_id"
+			      " LEFT JOIN precedence p ON p.export = r.export"
+			      " WHERE v.name = ? AND r.occurrence = ? AND v.tombstone = 0"
+			      " AND v.valid_from <= ? AND (v.valid_to IS NULL OR v.valid_to > ?)",
+			      err);
+}
 
-	if (catalogue_keep(cat, &st,
-			   any_time ?
-			   "SELECT r.export, v.norm, v.valid_from, r.id, v.name,"
-			   " v.snapshot_export_id, coalesce(p.rank, 1000000), v.id FROM version v"
-			   " JOIN record r ON r.id = v.record_id"
-			   " LEFT JOIN precedence p ON p.export = r.export"
-			   " WHERE v.record_id IN (SELECT record_id FROM version WHERE name = ?)"
-			   " AND r.occurrence = ? AND v.tombstone = 0"
-			   " AND v.valid_from <= ? AND (v.valid_to IS NULL OR v.valid_to > ?)"
-			   " ORDER BY coalesce(p.rank, 1000000), r.export" :
-			   /* (put in the order of precedence by model_lookup()
-			      with lookup_cmp(): SQLite sorted these few rows in
-			      a temporary B-tree for every model) */
-			   "SELECT r.export, v.norm, v.valid_from, r.id, v.name,"
-			   " v.snapshot_export_id, coalesce(p.rank, 1000000), v.id FROM version v"
-			   " JOIN record r ON r.id = v.record_id"
-			   " LEFT JOIN precedence p ON p.export = r.export"
-			   " WHERE v.name = ? AND r.occurrence = ? AND v.tombstone = 0"
-			   " AND v.valid_from <= ? AND (v.valid_to IS NULL OR v.valid_to > ?)",
-			   err) ||
-	    catalogue_keep(cat, &upd,
-			   /* a value shown changed: the model's versions (a new
-			      column's values included), and the columns removed
-			      from its export while it had a value in them */
-			   !removed ?
-			   "SELECT max(valid_from) FROM version"
-			   " WHERE record_id = ?1 AND valid_from <= ?2" UPDATED_KINDS :
-			   "SELECT max(d) FROM (SELECT max(valid_from) AS d FROM version"
-			   " WHERE record_id = ?1 AND valid_from <= ?2" UPDATED_KINDS
-			   " UNION ALL SELECT max(s.as_of) FROM column_change cc"
-			   " JOIN snapshot_export se ON se.id = cc.snapshot_export_id"
-			   " JOIN snapshot s ON s.id = se.snapshot_id"
-			   " JOIN record r ON r.id = ?1 AND r.export = se.export"
-			   " JOIN version v ON v.record_id = r.id AND v.tombstone = 0"
-			   " AND v.valid_from < s.as_of AND (v.valid_to IS NULL OR v.valid_to >= s.as_of)"
-			   " WHERE cc.kind = 'removed' AND s.as_of <= ?2"
-			   " AND EXISTS (SELECT 1 FROM json_each(v.norm) j WHERE j.key = cc.field))", err))
-	{
-		if (st)
-			catalogue_kept_done(st);
-		return -1;
-	}
-	*st_out = st;
-	*upd_out = upd;
-	return 0;
+/* The statement of a record's last-updated date (?1 the record, ?2 the
+ * date); with removed, a column was removed from an export on or before
+ * the date read, which counts as a change of the values it took. Without,
+ * the date is the versions' alone: the part of the statement on removed
+ * columns found nothing then, but SQLite built an automatic index of
+ * column_change for it at every model (a twelfth of a publication). Kept:
+ * into *upd. 0, or -1 (err). */
+static int lookup_updated(catalogue *cat, int removed, sqlite3_stmt **upd, mc_err *err)
+{
+	return catalogue_keep(cat, upd,
+			      /* a value shown changed: the model's versions (a new
+				 column's values included), and the columns removed
+				 from its export while it had a value in them */
+			      !removed ?
+			      "SELECT max(valid_from) FROM version"
+			      " WHERE record_id = ?1 AND valid_from <= ?2" UPDATED_KINDS :
+			      "SELECT max(d) FROM (SELECT max(valid_from) AS d FROM version"
+			      " WHERE record_id = ?1 AND valid_from <= ?2" UPDATED_KINDS
+			      " UNION ALL SELECT max(s.as_of) FROM column_change cc"
+			      " JOIN snapshot_export se ON se.id = cc.snapshot_export_id"
+			      " JOIN snapshot s ON s.id = se.snapshot_id"
+			      " JOIN record r ON r.id = ?1 AND r.export = se.export"
+			      " JOIN version v ON v.record_id = r.id AND v.tombstone = 0"
+			      " AND v.valid_from < s.as_of AND (v.valid_to IS NULL OR v.valid_to >= s.as_of)"
+			      " WHERE cc.kind = 'removed' AND s.as_of <= ?2"
+			      " AND EXISTS (SELECT 1 FROM json_each(v.norm) j WHERE j.key = cc.field))",
+			      err);
 }
 
 int query_updated_read(catalogue *cat, const char *as_of, query_updated *u, mc_err *err)
@@ -1296,70 +1293,77 @@ static int same_key(const char *a, const char *b)
 	return a == b || (a && b && !strcmp(a, b));
 }
 
-/* The rows of st, stepped to its end, appended to *rows (*n, *cap) with
- * their exports' keys. 0, or -1 (err). */
-static int lookup_rows(catalogue *cat, sqlite3_stmt *st, const export_keys *keys,
-		       lookup_row **rows, size_t *n, size_t *cap, mc_err *err)
+/* Row i of st's current row into r (its export's key left to
+ * model_from_rows()). */
+static void lookup_row_read(sqlite3_stmt *st, lookup_row *r)
+{
+	r->export_name = catalogue_column_dup(st, 0);
+	r->norm = catalogue_column_dup(st, 1);
+	r->valid_from = catalogue_column_dup(st, 2);
+	r->record = sqlite3_column_int64(st, 3);
+	r->name = catalogue_column_dup(st, 4);
+	r->source = sqlite3_column_int64(st, 5);
+	r->rank = sqlite3_column_int64(st, 6);
+	r->version = sqlite3_column_int64(st, 7);
+	r->key = NULL;
+}
+
+static void lookup_row_release(lookup_row *r)
+{
+	free(r->export_name);
+	free(r->norm);
+	free(r->valid_from);
+	free(r->name);
+}
+
+/* Room for one more row in *rows (*n, *cap): the new row. */
+static lookup_row *lookup_row_push(lookup_row **rows, size_t *n, size_t *cap)
+{
+	if (*n == *cap) {
+		*cap = *cap ? 2 * *cap : 4;
+		*rows = xrealloc(*rows, *cap * sizeof(**rows));
+	}
+	return &(*rows)[(*n)++];
+}
+
+/* The rows of st, stepped to its end, appended to *rows (*n, *cap). 0, or
+ * -1 (err). */
+static int lookup_rows(catalogue *cat, sqlite3_stmt *st, lookup_row **rows, size_t *n,
+		       size_t *cap, mc_err *err)
 {
 	int step;
 
-	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-		lookup_row *r;
-
-		if (*n == *cap) {
-			*cap = *cap ? 2 * *cap : 4;
-			*rows = xrealloc(*rows, *cap * sizeof(**rows));
-		}
-		r = &(*rows)[(*n)++];
-		r->export_name = catalogue_column_dup(st, 0);
-		r->norm = catalogue_column_dup(st, 1);
-		r->valid_from = catalogue_column_dup(st, 2);
-		r->record = sqlite3_column_int64(st, 3);
-		r->name = catalogue_column_dup(st, 4);
-		r->source = sqlite3_column_int64(st, 5);
-		r->rank = sqlite3_column_int64(st, 6);
-		r->version = sqlite3_column_int64(st, 7);
-		r->key = export_key_of(keys, r->export_name ? r->export_name : "");
-	}
+	while ((step = sqlite3_step(st)) == SQLITE_ROW)
+		lookup_row_read(st, lookup_row_push(rows, n, cap));
 	return step == SQLITE_DONE ? 0 : catalogue_fail(cat, "reading the model", err);
 }
 
-/* Fill m from the versions of name/occurrence valid on as_of: 1 found,
- * 0 none, -1 error. With any_time, name may be the record's name at any
- * time (before or after a rename). want: the key field of the one family
- * to read (NULL: the default family's first, else any). */
-static int model_lookup(catalogue *cat, const char *name, long occurrence,
-			const char *as_of, int any_time, const char *want, model_view *m,
-			mc_err *err)
+/* Fill m from rows[0..n), the versions of one name and occurrence valid
+ * on as_of in the order of precedence (lookup_cmp(), or the any-time
+ * statement's): 1 found, 0 none, -1 error. want: the key field of the one
+ * family to read (NULL: the default family's first, else any). */
+static int model_from_rows(catalogue *cat, lookup_row *rows, size_t n, const char *as_of,
+			   const char *want, model_view *m, mc_err *err)
 {
-	sqlite3_stmt *st = NULL, *upd = NULL;
+	sqlite3_stmt *upd = NULL;
 	header_cache *cache = NULL;
 	const export_keys *keys = NULL;
 	const char *target, *family = NULL;
-	lookup_row *rows = NULL;
-	size_t n = 0, cap = 0, i;
 	const query_updated *updated = NULL;
+	size_t i;
 	int found = 0, removed, rc = -1;
 
 	if (!want && !cat->default_key && query_default_key(&cat->default_key, err))
-		goto out;
+		return -1;
 	if (cache_now(cat, &cache, err) || export_keys_now(cat, cache, &keys, err))
-		goto out;
+		return -1;
 	removed = keys->removed_from && strcmp(keys->removed_from, as_of) <= 0;
-	if (lookup_prepare(cat, any_time, removed, &st, &upd, err))
-		goto out;
 	if (!removed && cat->updated && !strcmp(cat->updated->as_of, as_of))
 		updated = cat->updated;
-	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 2, occurrence);
-	sqlite3_bind_text(st, 3, as_of, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 4, as_of, -1, SQLITE_STATIC);
-	if (lookup_rows(cat, st, keys, &rows, &n, &cap, err))
-		goto out;
-	catalogue_kept_done(st);
-	st = NULL;
-	if (!any_time && n > 1)
-		qsort(rows, n, sizeof(*rows), lookup_cmp);
+	else if (lookup_updated(cat, removed, &upd, err))
+		return -1;
+	for (i = 0; i < n; i++)
+		rows[i].key = export_key_of(keys, rows[i].export_name ? rows[i].export_name : "");
 	/* one family: a model and a card of the same name never merge. With
 	 * want, its own; else the default family's when the model has a
 	 * version there, else the family of its first export by precedence */
@@ -1414,16 +1418,38 @@ static int model_lookup(catalogue *cat, const char *name, long occurrence,
 	}
 	rc = found;
 out:
-	if (st)
-		catalogue_kept_done(st);
 	if (upd)
 		catalogue_kept_done(upd);
-	for (i = 0; i < n; i++) {
-		free(rows[i].export_name);
-		free(rows[i].norm);
-		free(rows[i].valid_from);
-		free(rows[i].name);
+	return rc;
+}
+
+/* Fill m from the versions of name/occurrence valid on as_of: 1 found,
+ * 0 none, -1 error. With any_time, name may be the record's name at any
+ * time (before or after a rename). want: as model_from_rows(). */
+static int model_lookup(catalogue *cat, const char *name, long occurrence,
+			const char *as_of, int any_time, const char *want, model_view *m,
+			mc_err *err)
+{
+	sqlite3_stmt *st = NULL;
+	lookup_row *rows = NULL;
+	size_t n = 0, cap = 0, i;
+	int rc = -1;
+
+	if (lookup_versions(cat, any_time, &st, err))
+		return -1;
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, occurrence);
+	sqlite3_bind_text(st, 3, as_of, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, as_of, -1, SQLITE_STATIC);
+	rc = lookup_rows(cat, st, &rows, &n, &cap, err);
+	catalogue_kept_done(st);
+	if (!rc) {
+		if (!any_time && n > 1)
+			qsort(rows, n, sizeof(*rows), lookup_cmp);
+		rc = model_from_rows(cat, rows, n, as_of, want, m, err);
 	}
+	for (i = 0; i < n; i++)
+		lookup_row_release(&rows[i]);
 	free(rows);
 	return rc;
 }
@@ -1454,6 +1480,135 @@ int query_model_family(catalogue *cat, const char *name, const char *as_of, cons
 		rc = model_lookup(cat, base.data, occurrence, as_of, 1, key, out, err);
 	sbuf_release(&base);
 	return rc < 0 ? -1 : rc == 1 ? 0 : 1;
+}
+
+/* ---- many models, in the order of their names ---- */
+
+struct model_scan {
+	catalogue *cat;
+	char *as_of;
+	sqlite3_stmt *st;            /* the versions of the names in range */
+	lookup_row ahead;            /* the row read past the last name asked */
+	int has_ahead;               /* ahead holds a row */
+	int ended;                   /* st is at its end (or failed) */
+	lookup_row *rows;            /* one name's rows */
+	size_t n, cap;
+};
+
+int query_scan_open(catalogue *cat, const char *as_of, const char *first, const char *last,
+		    model_scan **out, mc_err *err)
+{
+	model_scan *s;
+	sqlite3_stmt *st = NULL;
+
+	/* (in the order of the name's index: SQLite's BINARY, strcmp()'s) */
+	if (catalogue_keep(cat, &st,
+			   "SELECT r.export, v.norm, v.valid_from, r.id, v.name,"
+			   " v.snapshot_export_id, coalesce(p.rank, 1000000), v.id FROM version v"
+			   " JOIN record r ON r.id = v.record_id"
+			   " LEFT JOIN precedence p ON p.export = r.export"
+			   " WHERE v.name >= ?1 AND v.name <= ?2 AND r.occurrence = 1"
+			   " AND v.tombstone = 0"
+			   " AND v.valid_from <= ?3 AND (v.valid_to IS NULL OR v.valid_to > ?3)"
+			   " ORDER BY v.name",
+			   err))
+		return -1;
+	s = xcalloc(1, sizeof(*s));
+	s->cat = cat;
+	s->as_of = xstrdup(as_of);
+	s->st = st;
+	if (sqlite3_bind_text(st, 1, first, -1, SQLITE_TRANSIENT) != SQLITE_OK ||
+	    sqlite3_bind_text(st, 2, last, -1, SQLITE_TRANSIENT) != SQLITE_OK ||
+	    sqlite3_bind_text(st, 3, as_of, -1, SQLITE_TRANSIENT) != SQLITE_OK) {
+		query_scan_close(s);
+		return catalogue_fail(cat, "binding the names", err);
+	}
+	*out = s;
+	return 0;
+}
+
+void query_scan_close(model_scan *s)
+{
+	if (!s)
+		return;
+	catalogue_kept_done(s->st);
+	if (s->has_ahead)
+		lookup_row_release(&s->ahead);
+	free(s->rows);
+	free(s->as_of);
+	free(s);
+}
+
+/* The next row of s into s->ahead: 1, 0 at the end, -1 (err). A row whose
+ * name holds a NUL byte is passed over: no name asked can be it. */
+static int scan_step(model_scan *s, mc_err *err)
+{
+	for (;;) {
+		int step;
+
+		if (s->ended)
+			return 0;
+		step = sqlite3_step(s->st);
+		if (step != SQLITE_ROW) {
+			s->ended = 1;
+			return step == SQLITE_DONE ? 0 : catalogue_fail(s->cat, "reading the models", err);
+		}
+		lookup_row_read(s->st, &s->ahead);
+		if (s->ahead.name &&
+		    strlen(s->ahead.name) == (size_t)sqlite3_column_bytes(s->st, 4)) {
+			s->has_ahead = 1;
+			return 1;
+		}
+		lookup_row_release(&s->ahead);
+	}
+}
+
+int query_model_next(model_scan *s, const char *name, model_view *out, mc_err *err)
+{
+	sbuf base;
+	long occurrence;
+	size_t i;
+	int rc = 0;
+
+	sbuf_init(&base);
+	split_occurrence(name, &base, &occurrence);
+	sbuf_release(&base);
+	if (occurrence > 1)   /* (a repeated name's row, or a name like one) */
+		return query_model(s->cat, name, s->as_of, out, err);
+	s->n = 0;
+	for (;;) {
+		int c;
+
+		if (!s->has_ahead && (rc = scan_step(s, err)) <= 0)
+			break;
+		c = strcmp(s->ahead.name, name);
+		if (c > 0)
+			break;
+		s->has_ahead = 0;
+		if (c < 0)          /* a name not asked for */
+			lookup_row_release(&s->ahead);
+		else
+			*lookup_row_push(&s->rows, &s->n, &s->cap) = s->ahead;
+	}
+	if (rc >= 0 && s->n) {
+		memset(out, 0, sizeof(*out));
+		mc_fmt(out->as_of, sizeof(out->as_of), "%s", s->as_of);
+		if (s->n > 1)
+			qsort(s->rows, s->n, sizeof(*s->rows), lookup_cmp);
+		rc = model_from_rows(s->cat, s->rows, s->n, s->as_of, NULL, out, err);
+		if (rc == 0)        /* (the rows were found, so is a family) */
+			model_view_release(out);
+	}
+	for (i = 0; i < s->n; i++)
+		lookup_row_release(&s->rows[i]);
+	s->n = 0;
+	if (rc < 0) {
+		memset(out, 0, sizeof(*out));
+		return -1;
+	}
+	/* not in the scan (not under that name on that date, or asked out of
+	   order): as query_model() finds it */
+	return rc == 1 ? 0 : query_model(s->cat, name, s->as_of, out, err);
 }
 
 /* ---- renames ---- */

@@ -207,6 +207,25 @@ int query_model_family(catalogue *cat, const char *name, const char *as_of, cons
 void model_view_release(model_view *m);
 
 /*
+ * Many models looked up by one statement: the versions of the names from
+ * first to last (in the order of their bytes, strcmp()'s) valid on as_of,
+ * read in the order of the names' index as query_model_next() asks for
+ * them. A publication looks up every model twice; one statement a model
+ * was most of a lookup's time. The scan holds a read of the catalogue
+ * until it is closed. 0, or -1 (err).
+ */
+typedef struct model_scan model_scan;
+int query_scan_open(catalogue *cat, const char *as_of, const char *first, const char *last,
+		    model_scan **out, mc_err *err);
+/* query_model(cat, name, as_of) of s's catalogue and date, its versions
+ * taken from the scan: names asked in increasing order (strcmp()) come
+ * from it; any other name (one asked out of order or not in the range, a
+ * repeated name's "NAME#n", a former name) is looked up by query_model().
+ * The names between two asked are passed over. */
+int query_model_next(model_scan *s, const char *name, model_view *out, mc_err *err);
+void query_scan_close(model_scan *s);
+
+/*
  * Every record's last-updated date from its versions on as_of (what
  * query_model() takes the largest of into last_updated), read in one pass
  * over the versions. A publication looks up every model, twice: one
