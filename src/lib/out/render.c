@@ -241,6 +241,10 @@ typedef struct render_run {
 					 chart (model_key_part) */
 	query_updated updated;       /* every record's last-updated date, read
 					with the entries (collect_entries) */
+	size_t *order;               /* names' places in the order of their bytes
+					(model_order()) */
+	model_scan *scan;            /* this thread's scan of the models it is
+					making (model_read()), or NULL */
 } render_run;
 
 /* The SHA-256 of every language's page texts (code, then each text by
@@ -679,42 +683,35 @@ typedef struct render_worker {
 	int rc;
 } render_worker;
 
-/* How many models a worker reads in one read transaction: each statement
- * outside one takes and drops the catalogue's shared lock, and looks for a
- * journal, on its own (a tenth of a publish); a writer waits for the lock
- * at most the time of this many models. */
-#define RENDER_BATCH 32
+/* How many models an item of the passes over them takes (model_chunk()),
+ * read by one scan (query_scan_open()) in one read transaction: each
+ * statement outside one takes and drops the catalogue's shared lock, and
+ * looks for a journal, on its own (a tenth of a publish); a writer waits
+ * for the lock at most the time of this many models. */
+#define RENDER_CHUNK 32
 
-/* Take the models the queue gives until none is left or one fails; when
- * the connection has no transaction open, RENDER_BATCH of them at a time
- * in one read transaction. */
+/* Take the items the queue gives until none is left or one fails; when
+ * the connection has no transaction open, each in a read transaction of
+ * its own. */
 static int render_queued(render_run *r, model_queue *q, mc_err *err)
 {
-	int batch = 1, open = 0, taken = 0, rc = 0;
+	int own = 1, rc = 0;
 	size_t i;
 
 	while (!atomic_load(&q->failed) && (i = atomic_fetch_add(&q->next, 1)) < q->n) {
-		if (batch && !open) {
-			if ((open = catalogue_read_begin(r->cat, err)) < 0) {
-				rc = -1;
-				break;
-			}
-			batch = open;   /* a transaction of the caller's: none of ours */
-		}
-		if (q->each(r, i, err)) {
+		int open = 0;
+
+		if (own && (open = catalogue_read_begin(r->cat, err)) < 0) {
 			rc = -1;
 			break;
 		}
-		if (open && ++taken == RENDER_BATCH) {
-			taken = open = 0;
-			if (catalogue_read_end(r->cat, err)) {
-				rc = -1;
-				break;
-			}
-		}
+		own = open;         /* a transaction of the caller's: none of ours */
+		rc = q->each(r, i, err);
+		if (open && catalogue_read_end(r->cat, rc ? NULL : err))
+			rc = -1;
+		if (rc)
+			break;
 	}
-	if (open > 0 && catalogue_read_end(r->cat, rc ? NULL : err))
-		rc = -1;
 	if (rc)
 		atomic_store(&q->failed, 1);
 	return rc;
@@ -992,12 +989,68 @@ static void model_key_part(render_run *r, size_t i, const model_view *m)
 	key_final(&h, r->partial[i]);
 }
 
+/* ---- the models, a chunk at a time ---- */
+
+static int order_cmp(const void *a, const void *b, void *names)
+{
+	char **n = names;
+
+	return strcmp(n[*(const size_t *)a], n[*(const size_t *)b]);
+}
+
+/* r->order: the places of r->names in the order of their bytes, the
+ * order of the catalogue's index of names, which a scan reads. */
+static void model_order(render_run *r)
+{
+	size_t i;
+
+	r->order = xcalloc(r->nnames + 1, sizeof(*r->order));
+	for (i = 0; i < r->nnames; i++)
+		r->order[i] = i;
+	qsort_r(r->order, r->nnames, sizeof(*r->order), order_cmp, r->names);
+}
+
+/* How many chunks of RENDER_CHUNK models r has. */
+static size_t model_chunks(const render_run *r)
+{
+	return (r->nnames + RENDER_CHUNK - 1) / RENDER_CHUNK;
+}
+
+/* Chunk k's places in r->order: [*lo, *hi). */
+static void model_chunk(const render_run *r, size_t k, size_t *lo, size_t *hi)
+{
+	*lo = k * RENDER_CHUNK;
+	*hi = *lo + RENDER_CHUNK < r->nnames ? *lo + RENDER_CHUNK : r->nnames;
+}
+
+/* Read the models from r->names[first] to r->names[last] (in r->order) by
+ * one scan, as model_read() asks for them, until model_scan_end(). 0, or
+ * -1 (err). */
+static int model_scan_start(render_run *r, size_t first, size_t last, mc_err *err)
+{
+	return query_scan_open(r->cat, r->as_of, r->names[first], r->names[last], &r->scan, err);
+}
+
+static void model_scan_end(render_run *r)
+{
+	query_scan_close(r->scan);
+	r->scan = NULL;
+}
+
+/* Model i into m, as query_model() reads it: from this thread's scan when
+ * one is open (asked in r->order). */
+static int model_read(render_run *r, size_t i, model_view *m, mc_err *err)
+{
+	return r->scan ? query_model_next(r->scan, r->names[i], m, err) :
+			 query_model(r->cat, r->names[i], r->as_of, m, err);
+}
+
 /* Model i's index entry, made in r->entries[i] (entry_of[i] = i), or
  * entry_of[i] = SIZE_MAX when it has no page. 0, or -1 (err). */
 static int entry_of_model(render_run *r, size_t i, mc_err *err)
 {
 	model_view m;
-	int found = query_model(r->cat, r->names[i], r->as_of, &m, err);
+	int found = model_read(r, i, &m, err);
 
 	r->entry_of[i] = SIZE_MAX;
 	if (found == 0) {
@@ -1011,9 +1064,25 @@ static int entry_of_model(render_run *r, size_t i, mc_err *err)
 	return found < 0 ? -1 : 0;
 }
 
+/* The index entries of chunk k's models (model_chunk()), read by one
+ * scan. 0, or -1 (err). */
+static int entry_chunk(render_run *r, size_t k, mc_err *err)
+{
+	size_t lo, hi;
+	int rc = 0;
+
+	model_chunk(r, k, &lo, &hi);
+	if (model_scan_start(r, r->order[lo], r->order[hi - 1], err))
+		return -1;
+	for (; lo < hi && !rc; lo++)
+		rc = entry_of_model(r, r->order[lo], err);
+	model_scan_end(r);
+	return rc;
+}
+
 /* Item i of the index entries' pass: with a site's downloads to write,
- * item 0 writes them (taken first: the longest), and item i the entry of
- * model i - 1; else item i is model i's. */
+ * item 0 writes them (taken first: the longest), and item i the entries
+ * of chunk i - 1; else item i is chunk i's. */
 static int entry_item(render_run *r, size_t i, mc_err *err)
 {
 	const render_site *site = r->site;
@@ -1024,7 +1093,7 @@ static int entry_item(render_run *r, size_t i, mc_err *err)
 					      site->out, site->downloads, err);
 		i--;
 	}
-	return entry_of_model(r, i, err);
+	return entry_chunk(r, i, err);
 }
 
 /* Every model's index entry, before any page: a model page's chart
@@ -1041,7 +1110,9 @@ static int collect_entries(render_run *r, mc_err *err)
 			return -1;
 		query_updated_use(r->cat, &r->updated);
 	}
-	if (render_each(r, entry_item, downloads + r->nnames, err)) {
+	if (!r->order)
+		model_order(r);
+	if (render_each(r, entry_item, downloads + model_chunks(r), err)) {
 		/* the entries made before the failure, still where they were
 		   made (entry_of[i] == i; one never made is zeroed) */
 		for (i = 0; i < r->nnames; i++)
@@ -1153,23 +1224,17 @@ static int reuse_model(render_run *r, size_t i, char **charts, mc_err *err)
 	return rc;
 }
 
-/* The pages of model i in every language (its index entry is made). */
-static int render_model(render_run *r, size_t i, mc_err *err)
+/* The pages of model i in every language (its index entry is made), with
+ * charts[j] its chart in language j when its key was made (reuse_model();
+ * the pages take them). */
+static int render_model(render_run *r, size_t i, char **charts, mc_err *err)
 {
-	char twin[200], **charts = xcalloc(r->nlangs + 1, sizeof(*charts));
+	char twin[200];
 	model_view m;
 	size_t j;
 	int found, rc = -1;
 
-	if (r->partial) {
-		int taken = reuse_model(r, i, charts, err);
-
-		if (taken) {
-			mc_free_strings(charts, r->nlangs);
-			return taken < 0 ? -1 : 0;
-		}
-	}
-	found = query_model(r->cat, r->names[i], r->as_of, &m, err);
+	found = model_read(r, i, &m, err);
 	if (found < 0)
 		goto out;
 	render_file_stem(r->names[i], r->stems[i], sizeof(r->stems[i]));
@@ -1208,7 +1273,47 @@ static int render_model(render_run *r, size_t i, mc_err *err)
 out:
 	r->frame_data = NULL;
 	model_view_release(&m);
-	mc_free_strings(charts, r->nlangs);
+	return rc;
+}
+
+/* The pages of chunk k's models (model_chunk()): those whose files are
+ * taken from the published version first (reuse_model()), then the
+ * others, read by one scan when they are at least half the chunk (else
+ * one by one: a scan reads the models between). 0, or -1 (err). */
+static int page_chunk(render_run *r, size_t k, mc_err *err)
+{
+	char **charts[RENDER_CHUNK];
+	size_t lo, hi, j, first = SIZE_MAX, last = 0, made = 0;
+	int rc = 0;
+
+	model_chunk(r, k, &lo, &hi);
+	for (j = lo; j < hi; j++) {
+		int taken = 0;
+
+		charts[j - lo] = xcalloc(r->nlangs + 1, sizeof(**charts));
+		if (r->partial && !rc && (taken = reuse_model(r, r->order[j], charts[j - lo], err)) < 0)
+			rc = -1;
+		if (taken) {
+			mc_free_strings(charts[j - lo], r->nlangs);
+			charts[j - lo] = NULL;
+			continue;
+		}
+		first = first == SIZE_MAX ? j : first;
+		last = j;
+		made++;
+	}
+	if (!rc && made && 2 * made >= hi - lo &&
+	    model_scan_start(r, r->order[first], r->order[last], err))
+		rc = -1;
+	for (j = lo; j < hi; j++) {
+		if (!charts[j - lo])
+			continue;
+		if (!rc)
+			rc = render_model(r, r->order[j], charts[j - lo], err);
+		mc_free_strings(charts[j - lo], r->nlangs);
+	}
+	if (r->scan)
+		model_scan_end(r);
 	return rc;
 }
 
@@ -1333,10 +1438,10 @@ static int render_index(render_run *r, size_t j, mc_err *err)
 
 /* Item i of the pages' pass: the index of language i for the first
  * nlangs (the largest pages, taken first so that no thread is left
- * making one at the end), then model i - nlangs. */
+ * making one at the end), then chunk i - nlangs of the models. */
 static int render_item(render_run *r, size_t i, mc_err *err)
 {
-	return i < r->nlangs ? render_index(r, i, err) : render_model(r, i - r->nlangs, err);
+	return i < r->nlangs ? render_index(r, i, err) : page_chunk(r, i - r->nlangs, err);
 }
 
 /* Write the HTML and text of hardware page p of language lang as
@@ -1438,6 +1543,7 @@ static void render_run_release(render_run *r)
 		page_index_entry_release(&r->entries[i]);
 	free(r->entries);
 	free(r->entry_of);
+	free(r->order);
 	free(r->partial);
 	chart_catalogue_release(&r->charts);
 	former_names_release(r->formers, r->nformers);
@@ -1530,7 +1636,7 @@ int render_all(catalogue *cat, const char *as_of, const char *outdir, const rend
 	}
 	if (collect_entries(&r, err))
 		goto out;
-	if (render_each(&r, render_item, r.nlangs + r.nnames, err))
+	if (render_each(&r, render_item, r.nlangs + model_chunks(&r), err))
 		goto out;
 	stats->models = r.nentries;
 	if (render_redirects(&r, err) || render_hardware_pages(&r, err))
