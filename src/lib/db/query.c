@@ -1293,8 +1293,7 @@ static int same_key(const char *a, const char *b)
 	return a == b || (a && b && !strcmp(a, b));
 }
 
-/* Row i of st's current row into r (its export's key left to
- * model_from_rows()). */
+/* st's current row into r (its export's key left to model_from_rows()). */
 static void lookup_row_read(sqlite3_stmt *st, lookup_row *r)
 {
 	r->export_name = catalogue_column_dup(st, 0);
@@ -1575,6 +1574,8 @@ int query_model_next(model_scan *s, const char *name, model_view *out, mc_err *e
 	sbuf_release(&base);
 	if (occurrence > 1)   /* (a repeated name's row, or a name like one) */
 		return query_model(s->cat, name, s->as_of, out, err);
+	memset(out, 0, sizeof(*out));
+	mc_fmt(out->as_of, sizeof(out->as_of), "%s", s->as_of);
 	s->n = 0;
 	for (;;) {
 		int c;
@@ -1591,8 +1592,6 @@ int query_model_next(model_scan *s, const char *name, model_view *out, mc_err *e
 			*lookup_row_push(&s->rows, &s->n, &s->cap) = s->ahead;
 	}
 	if (rc >= 0 && s->n) {
-		memset(out, 0, sizeof(*out));
-		mc_fmt(out->as_of, sizeof(out->as_of), "%s", s->as_of);
 		if (s->n > 1)
 			qsort(s->rows, s->n, sizeof(*s->rows), lookup_cmp);
 		rc = model_from_rows(s->cat, s->rows, s->n, s->as_of, NULL, out, err);
@@ -1602,8 +1601,8 @@ int query_model_next(model_scan *s, const char *name, model_view *out, mc_err *e
 	for (i = 0; i < s->n; i++)
 		lookup_row_release(&s->rows[i]);
 	s->n = 0;
-	if (rc < 0) {
-		memset(out, 0, sizeof(*out));
+	if (rc < 0) {          /* (what was merged before the failure freed) */
+		model_view_release(out);
 		return -1;
 	}
 	/* not in the scan (not under that name on that date, or asked out of
