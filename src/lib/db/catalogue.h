@@ -100,7 +100,10 @@ void catalogue_process_init(void);
 
 /* Open the database at path, creating it and applying the migrations in
  * sqldir as needed (not with CATALOGUE_READONLY). Refuses a path that
- * catalogue_check_path() refuses. 0 or -1 (err). */
+ * catalogue_check_path() refuses. 0 or -1 (err). The connection is used by
+ * one thread at a time (SQLite's multi-thread mode: it has no mutex of its
+ * own); a thread that reads beside another opens a catalogue of its own,
+ * as the render workers do. */
 int catalogue_open(catalogue *cat, const char *path, const char *sqldir, int flags, mc_err *err);
 void catalogue_close(catalogue *cat);
 /* Delete a catalogue file and its journal files (a new catalogue that a
