@@ -25,6 +25,17 @@ commands:
                    (not with BENCH_BIG=1 either)
   publish 1%       modelcat publish, after the ingest of the 1 % changed copy,
                    into the site published before it (a hard-linked copy)
+  floor: SQLite    what SQLite alone takes to store the rows a first ingest
+                   stored: sqlite3 copying every table of that catalogue
+                   into an empty one of the same schema, page size and cache,
+                   foreign keys on, in one transaction, from a table (no
+                   parsing, no hashing, no binding). A catalogue has one
+                   writer, so this is the loading thread's floor.
+  floor: links     the files of the published site linked into a new folder
+                   and unlinked again (cp -al, rm -rf): what a new version of
+                   a site of whole versions costs in system calls alone,
+                   before any page is rendered or compared. Not with
+                   BENCH_BIG=1, where nothing is published.
 
 Each modelcat step runs as people run it, through the front door
 (`modelcat COMMAND`, which sets the commands' environment: GLIBC_TUNABLES,
@@ -55,7 +66,8 @@ only the steps whose names start so, besides cat and .import; the table
 then goes to the block bench-steps of --write instead of bench),
 BENCH_NO_DUCKDB=1 (no DuckDB column)
 """
-import argparse, csv, gzip, io, os, platform, shutil, statistics, subprocess, sys, tempfile, time
+import argparse, csv, gzip, io, os, platform, shutil, sqlite3, statistics, subprocess, sys, \
+    tempfile, time
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.path.join(TOP, 'bin')
@@ -170,6 +182,30 @@ def remove_db(*paths):
                 os.remove(p + side)
 
 
+def floor_script(base, path):
+    """Write to path the sqlite3 script of the SQLite floor: an empty
+    catalogue with base's schema, page size and first-load cache, then each
+    of base's tables copied into it in the order they were made (a table
+    before those that refer to it), in one transaction."""
+    con = sqlite3.connect('file:%s?mode=ro' % base, uri=True)
+    try:
+        page = con.execute('PRAGMA page_size').fetchone()[0]
+        schema = con.execute("SELECT type, name, sql FROM sqlite_schema WHERE sql IS NOT NULL"
+                             " AND name NOT LIKE 'sqlite_%' ORDER BY rowid").fetchall()
+    finally:
+        con.close()
+    quote = lambda name: '"%s"' % name.replace('"', '""')
+    lines = ['PRAGMA page_size = %d;' % page, 'PRAGMA foreign_keys = ON;',
+             'PRAGMA cache_size = -65536;']
+    lines += ['%s;' % sql for _, _, sql in schema]
+    lines += ["ATTACH '%s' AS b;" % base.replace("'", "''"), 'BEGIN;']
+    lines += ['INSERT INTO main.%s SELECT * FROM b.%s;' % (quote(name), quote(name))
+              for kind, name, _ in schema if kind == 'table']
+    lines += ['COMMIT;']
+    with open(path, 'w', encoding='utf-8') as f:
+        f.write('\n'.join(lines) + '\n')
+
+
 def write_block(path, tag, body):
     """Put body between <!-- tag:start --> and <!-- tag:end --> in path
     (appended when the markers are not there yet)."""
@@ -260,14 +296,20 @@ def scaled(args, work, big):
         shutil.rmtree(published, ignore_errors=True)
         remove_db(moved)
 
+        def ensure_published():
+            """the site published from the first ingest's catalogue (made
+            once a run, not timed)"""
+            if not os.path.exists(published):
+                subprocess.run(command(bindir, 'publish') + ['--db', base, '--out', published],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+
         def t_publish_changed():
             """publish after an ingest of the 1 % changed copy, into a
             site published from the catalogue before it (a hard-linked
             copy, made again each round: neither is timed)"""
             publish = command(bindir, 'publish')
             quiet = dict(stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
-            if not os.path.exists(published):
-                subprocess.run(publish + ['--db', base, '--out', published], **quiet)
+            ensure_published()
             if not os.path.exists(moved):
                 shutil.copyfile(base, moved)
                 subprocess.run(command(bindir, 'ingest') +
@@ -300,6 +342,30 @@ def scaled(args, work, big):
             return run(command(bindir, 'ingest') +
                        ['--db', db, '--as-of', '2026-01-02', 'all_ai_models=' + changed], env=env)
 
+        floor_db = os.path.join(work, 'floor.db')
+        floor_sql = os.path.join(work, 'floor.sql')
+
+        def t_floor_sqlite():
+            remove_db(floor_db)
+            floor_script(base, floor_sql)
+            with open(floor_sql, 'rb') as f:
+                r = run(['sqlite3', '-bail', floor_db], stdin=f)
+            remove_db(floor_db)
+            return r
+
+        def t_floor_links():
+            ensure_published()
+            versions = [os.path.join(published, '.modelcat', d)
+                        for d in os.listdir(os.path.join(published, '.modelcat'))
+                        if d.startswith('site-')]
+            if len(versions) != 1:
+                print('floor: %d site versions in %s, where one was published' % (
+                    len(versions), published), file=sys.stderr)
+                return 0.0, None, 2
+            linked = os.path.join(work, 'linked')
+            shutil.rmtree(linked, ignore_errors=True)
+            return run(['sh', '-c', 'cp -al "$1" "$2" && rm -rf "$2"', 'sh', versions[0], linked])
+
         def t_render():
             shutil.rmtree(pages, ignore_errors=True)
             r = run(command(bindir, 'render') + ['--db', base, '--all', '--out', pages], env=env)
@@ -322,6 +388,10 @@ def scaled(args, work, big):
         if os.path.exists(os.path.join(bindir, 'modelcat-publish')) and not big:
             steps.append(('publish', t_publish))
             steps.append(('publish, 1 % changed', t_publish_changed))
+        if not tag:
+            steps.append(('floor: SQLite stores the rows', t_floor_sqlite))
+            if os.path.exists(os.path.join(bindir, 'modelcat-publish')) and not big:
+                steps.append(('floor: the site linked and unlinked', t_floor_links))
         return [(name + tag, fn) for name, fn in steps]
 
     tasks = [('cat', t_cat), ('sqlite3 .import', t_import)]
@@ -334,7 +404,8 @@ def scaled(args, work, big):
     # when a step starts from its catalogue)
     wanted = [w.strip() for w in os.environ.get('BENCH_STEPS', '').split(',') if w.strip()]
     if wanted:
-        needs_first = any(w.split()[0] in ('ingest,', 'render', 'publish', 'publish,') for w in wanted)
+        needs_first = any(w.split()[0].rstrip(':,') in ('ingest', 'render', 'publish', 'floor')
+                          for w in wanted)
         tasks = [t for t in tasks
                  if t[0] in ('cat', 'sqlite3 .import', 'duckdb read_csv')
                  or (needs_first and t[0].startswith('ingest, first'))
