@@ -3,7 +3,8 @@
  * in full blocks but the last, never overwrites a block the user holds,
  * reports a failed read, and stops when asked before the end; the input
  * that uses it gives the same bytes and hashes as the input that reads
- * the file itself.
+ * the file itself; its thread leaves SIGINT, SIGTERM and SIGHUP to the
+ * thread that started it.
  */
 #include "read/ahead.h"
 #include "read/input.h"
@@ -11,8 +12,10 @@
 #include "base/util.h"
 #include "unit.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -45,6 +48,58 @@ static void write_file(char *path, size_t len, const char *name, const unsigned 
 		perror(path);
 		exit(2);
 	}
+}
+
+enum { MAX_THREADS = 64 };
+
+/* The ids of this process's threads (/proc/self/task) into ids: their
+ * count. */
+static size_t thread_ids(long ids[MAX_THREADS])
+{
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
+	size_t n = 0;
+
+	while (d && (e = readdir(d)) != NULL)
+		if (e->d_name[0] != '.' && n < MAX_THREADS)
+			ids[n++] = atol(e->d_name);
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* Of the threads started since before[0..nbefore) was taken, in *started,
+ * those whose mask (SigBlk of /proc/self/task/TID/status) does not block
+ * all of SIGINT, SIGTERM and SIGHUP are returned. */
+static size_t new_threads_taking_stop_signals(const long *before, size_t nbefore,
+					      size_t *started)
+{
+	unsigned long long want = (1ULL << (SIGINT - 1)) | (1ULL << (SIGTERM - 1)) |
+				  (1ULL << (SIGHUP - 1));
+	long now[MAX_THREADS];
+	size_t n = thread_ids(now), i, k, taking = 0;
+
+	*started = 0;
+	for (i = 0; i < n; i++) {
+		char path[256], line[256];
+		unsigned long long blocked = 0;
+		FILE *f;
+
+		for (k = 0; k < nbefore && before[k] != now[i]; k++)
+			;
+		if (k < nbefore)
+			continue;
+		mc_fmt(path, sizeof(path), "/proc/self/task/%ld/status", now[i]);
+		if (!(f = fopen(path, "r")))
+			continue;   /* ended meanwhile */
+		while (fgets(line, sizeof(line), f))
+			if (sscanf(line, "SigBlk: %llx", &blocked) == 1)
+				break;
+		fclose(f);
+		(*started)++;
+		taking += (blocked & want) != want;
+	}
+	return taking;
 }
 
 /* Read all of fd through ahead: the bytes match data[0..n), every block
@@ -96,7 +151,8 @@ int main(void)
 	char path[4096], small[4096], want[65], got[65], plain[65];
 	const unsigned char *block;
 	unsigned long long bytes = 0;
-	size_t len;
+	size_t len, nbefore;
+	long before[MAX_THREADS];
 	int fd, error = 0, rc;
 	ahead *a;
 	input *in = NULL;
@@ -134,9 +190,17 @@ int main(void)
 	/* the block held is not written over while the reader fills the
 	 * rest of the ring (it has time to fill all of it) */
 	fd = open(path, O_RDONLY);
+	nbefore = thread_ids(before);
 	a = ahead_start(fd);
 	rc = a ? ahead_next(a, &block, &len, &error) : -1;
 	CHECK(rc == 1 && len == AHEAD_BLOCK, "the first block taken");
+	{
+		size_t started, taking = new_threads_taking_stop_signals(before, nbefore, &started);
+
+		CHECK(started == 1 && taking == 0,
+		      "the reading thread blocks SIGINT, SIGTERM and SIGHUP (%zu of %zu new threads "
+		      "not)", taking, started);
+	}
 	if (rc == 1) {
 		usleep(200 * 1000);
 		CHECK(!memcmp(block, data, AHEAD_BLOCK), "the block held is still the file's first");

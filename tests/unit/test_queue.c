@@ -4,12 +4,15 @@
  * form and no digest arrives with load_digest() of that form, whichever
  * thread made it. Two schedules are forced: the loader held back while
  * batches wait (the parser makes the digests), and the parser held back
- * until the loader has taken everything (the loader makes them).
+ * until the loader has taken everything (the loader makes them). The
+ * producer runs on a thread of its own, which leaves SIGINT, SIGTERM and
+ * SIGHUP to the caller's.
  */
 #include "unit.h"
 #include "ingest/queue.h"
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 
 enum {
@@ -39,6 +42,11 @@ typedef struct shared {
 static shared S = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER,
 		    0, 0, 0, 0, 0, 0, 0, 0, 0 };
 
+/* the thread that called queue_run(); where produce() ran, and whether
+ * its mask there blocked SIGINT, SIGTERM and SIGHUP */
+static pthread_t caller;
+static int produced_on_caller = -1, produced_blocking = -1;
+
 static void row_texts(size_t i, char *norm, size_t nlen, char *compared, size_t clen)
 {
 	snprintf(norm, nlen, "{\"Model\":\"m%zu\",\"Parameters\":\"%zu.25\"}", i, i * 7);
@@ -53,6 +61,15 @@ static int produce(void *ctx, ingest_sink *to, mc_err *err)
 	size_t i, slots = 0;
 
 	(void)ctx;
+	{
+		sigset_t mask;
+
+		pthread_sigmask(SIG_BLOCK, NULL, &mask);
+		produced_on_caller = pthread_equal(pthread_self(), caller) != 0;
+		produced_blocking = sigismember(&mask, SIGINT) == 1 &&
+				    sigismember(&mask, SIGTERM) == 1 &&
+				    sigismember(&mask, SIGHUP) == 1;
+	}
 	for (i = 0; i < ROWS; i++) {
 		char name[32], norm[128], compared[128];
 		load_row row;
@@ -163,8 +180,12 @@ int main(void)
 
 	for (i = 0; i < ROWS; i++)
 		notices += notice_before(i);
+	caller = pthread_self();
 	CHECK(queue_run(produce, NULL, &out, &err) == 0, "the queue runs to its end: %s",
 	      err.msg);
+	CHECK(produced_on_caller == 0 && produced_blocking == 1,
+	      "the producer ran on a thread of its own (%d) that blocks SIGINT, SIGTERM and "
+	      "SIGHUP (%d)", !produced_on_caller, produced_blocking);
 	CHECK(S.rows == ROWS, "every row arrives (%zu of %d)", S.rows, ROWS);
 	CHECK(S.notices == notices, "every notice arrives (%zu of %zu)", S.notices, notices);
 	CHECK(S.out_of_order == 0, "rows arrive in order, with their own line and name (%zu not)",

@@ -15,6 +15,8 @@
 #include <limits.h>
 #include <sched.h>
 #include <math.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -106,6 +108,40 @@ static void check_strpool(void)
 	CHECK(!strcmp(strpool_add(&p, "again", 5), "again"), "a released pool is used again");
 	strpool_release(&p);
 	free(copies);
+}
+
+/* 1 when the calling thread's mask blocks SIGINT, SIGTERM and SIGHUP,
+ * 0 when it blocks none of them, -1 otherwise */
+static int blocks_stop_signals(void)
+{
+	sigset_t mask;
+	int n;
+
+	pthread_sigmask(SIG_BLOCK, NULL, &mask);
+	n = sigismember(&mask, SIGINT) + sigismember(&mask, SIGTERM) +
+	    sigismember(&mask, SIGHUP);
+	return n == 3 ? 1 : n == 0 ? 0 : -1;
+}
+
+static void *thread_mask(void *arg)
+{
+	*(int *)arg = blocks_stop_signals();
+	return NULL;
+}
+
+/* mc_thread_start: the thread it starts leaves SIGINT, SIGTERM and SIGHUP
+ * to the caller, whose own mask is as it was. */
+static void check_thread_start(void)
+{
+	pthread_t t;
+	int seen = -2;
+
+	CHECK(blocks_stop_signals() == 0, "the test's thread takes the stop signals");
+	if (!CHECK(mc_thread_start(&t, thread_mask, &seen) == 0, "mc_thread_start: a thread"))
+		return;
+	pthread_join(t, NULL);
+	CHECK(seen == 1, "the thread blocks SIGINT, SIGTERM and SIGHUP (%d)", seen);
+	CHECK(blocks_stop_signals() == 0, "the caller still takes them");
 }
 
 static int job_fn(void *arg, mc_err *err)
@@ -448,6 +484,7 @@ int main(void)
 	check_strmap_keys();
 	check_read_fd();
 	check_job();
+	check_thread_start();
 	check_format();
 	test_cores();
 	return unit_done();

@@ -28,7 +28,7 @@ int hashing_start(hashing_thread *h, const char *path)
 {
 	memset(h, 0, sizeof(*h));
 	h->path = path;
-	return pthread_create(&h->thread, NULL, hash_content, h) == 0 ? 0 : -1;
+	return mc_thread_start(&h->thread, hash_content, h);
 }
 
 int hashing_finish(hashing_thread *h, mc_err *err)

@@ -1,5 +1,6 @@
 #include "ingest/queue.h"
 #include "base/handoff.h"
+#include "base/util.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -235,7 +236,7 @@ int queue_run(queue_producer *produce_fn, void *ctx, ingest_sink *out, mc_err *e
 	memset(&q, 0, sizeof(q));
 	if (handoff_init(&q.batches, QUEUE_BATCHES))
 		return produce_fn(ctx, out, err);
-	if (pthread_create(&thread, NULL, produce, &pr)) {
+	if (mc_thread_start(&thread, produce, &pr)) {
 		rc = produce_fn(ctx, out, err);
 		goto out;
 	}

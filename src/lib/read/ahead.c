@@ -91,7 +91,7 @@ ahead *ahead_start(int fd)
 		a->buf[i] = xmalloc(AHEAD_BLOCK);
 	pthread_mutex_init(&a->lock, NULL);
 	pthread_cond_init(&a->changed, NULL);
-	if (pthread_create(&a->thread, NULL, reader, a)) {
+	if (mc_thread_start(&a->thread, reader, a)) {
 		pthread_cond_destroy(&a->changed);
 		pthread_mutex_destroy(&a->lock);
 		for (i = 0; i < AHEAD_BLOCKS; i++)
