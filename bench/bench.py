@@ -70,7 +70,7 @@ is then printed, not written, unless BENCH_BLOCK=TAG names the block of
 (no DuckDB column)
 """
 import argparse, csv, gzip, io, os, platform, shutil, sqlite3, statistics, subprocess, sys, \
-    tempfile, time
+    tempfile, time, urllib.parse
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BIN = os.path.join(TOP, 'bin')
@@ -193,7 +193,7 @@ def floor_script(base, path, indexes_after):
     made with the tables and filled row by row, or with indexes_after made
     after the rows; the constraints' own indexes (UNIQUE) are filled as
     the rows go in either way."""
-    con = sqlite3.connect('file:%s?mode=ro' % base, uri=True)
+    con = sqlite3.connect('file:%s?mode=ro' % urllib.parse.quote(base), uri=True)
     try:
         page = con.execute('PRAGMA page_size').fetchone()[0]
         schema = con.execute("SELECT type, name, sql FROM sqlite_schema WHERE sql IS NOT NULL"
