@@ -1,7 +1,6 @@
 #include "db/current.h"
 #include "base/util.h"
 
-#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -100,19 +99,16 @@ static uint64_t table_key(const char *name, size_t occurrence)
 }
 
 /*
- * cap empty slots, written now rather than left to calloc(): its fresh
- * pages read as the shared zero page until written, and a first write
- * after a probe's read then costs a copy-on-write fault and a flush of
- * the other cores' TLBs, as the loader fills the table beside the
- * parsing threads (3 % of the loading thread after a 1 % change).
+ * cap empty slots, their pages written now: calloc()'s fresh pages read
+ * as the shared zero page until written, and a first write after a
+ * probe's read then costs a copy-on-write fault and a flush of the other
+ * cores' TLBs, as the loader fills the table beside the parsing threads
+ * (3 % of the loading thread after a 1 % change).
  */
 static current_entry *empty_slots(size_t cap)
 {
-	current_entry *slots;
+	current_entry *slots = xcalloc(cap, sizeof(*slots));
 
-	if (cap > SIZE_MAX / sizeof(*slots))
-		mc_out_of_memory(SIZE_MAX);
-	slots = xmalloc(cap * sizeof(*slots));
 	memset(slots, 0, cap * sizeof(*slots));
 	return slots;
 }
