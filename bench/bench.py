@@ -202,15 +202,14 @@ def floor_script(base, path, indexes_after):
         con.close()
     quote = lambda name: '"%s"' % name.replace('"', '""')
     indexes = ['%s;' % sql for kind, _, sql in schema if kind == 'index']
+    before, after = ([], indexes) if indexes_after else (indexes, [])
     lines = ['PRAGMA page_size = %d;' % page, 'PRAGMA foreign_keys = ON;',
              'PRAGMA cache_size = -65536;']
-    lines += ['%s;' % sql for kind, _, sql in schema if kind != 'index']
-    lines += [] if indexes_after else indexes
+    lines += ['%s;' % sql for kind, _, sql in schema if kind != 'index'] + before
     lines += ["ATTACH '%s' AS b;" % base.replace("'", "''"), 'BEGIN;']
     lines += ['INSERT INTO main.%s SELECT * FROM b.%s;' % (quote(name), quote(name))
               for kind, name, _ in schema if kind == 'table']
-    lines += indexes if indexes_after else []
-    lines += ['COMMIT;']
+    lines += after + ['COMMIT;']
     with open(path, 'w', encoding='utf-8') as f:
         f.write('\n'.join(lines) + '\n')
 
@@ -477,7 +476,7 @@ def scaled(args, work, big):
     if wanted:
         # a part of a run never takes the place of a whole run's table, nor
         # of another part's that a document quotes: it goes where it is told
-        block = os.environ.get('BENCH_BLOCK', '').strip() or None
+        block = args.block
         if args.write and not block:
             print('# BENCH_STEPS: the table is not written (BENCH_BLOCK=TAG writes it '
                   'to the block TAG of %s)' % args.write)
@@ -584,9 +583,9 @@ def main():
     if only not in ('', 'scaled', 'wide'):
         print('bench.py: BENCH_ONLY is scaled or wide, not %r' % only, file=sys.stderr)
         return 2
-    block = os.environ.get('BENCH_BLOCK', '').strip()
-    if block and not all(c.isalnum() or c in '-_' for c in block):
-        print('bench.py: BENCH_BLOCK is a tag of letters, digits, - and _, not %r' % block,
+    args.block = os.environ.get('BENCH_BLOCK', '').strip() or None
+    if args.block and not all(c.isalnum() or c in '-_' for c in args.block):
+        print('bench.py: BENCH_BLOCK is a tag of letters, digits, - and _, not %r' % args.block,
               file=sys.stderr)
         return 2
     work = os.environ.get('BENCH_DIR') or tempfile.mkdtemp(prefix='modelcat-bench.')
