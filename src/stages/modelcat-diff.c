@@ -2,7 +2,7 @@
  * modelcat-diff: what changed between two dates: added, removed, renamed
  * and changed models (field by field), column changes, quarantined rows.
  */
-#include "out/audit.h"
+#include "publish/audit.h"
 #include "store/naming.h"
 #include "base/paths.h"
 #include "cli/options.h"

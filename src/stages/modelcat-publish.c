@@ -9,8 +9,8 @@
 #include "cli/snapref.h"
 #include "cli/stage.h"
 #include "cli/writelock.h"
-#include "out/render.h"
-#include "out/site.h"
+#include "publish/render.h"
+#include "publish/site.h"
 
 #include <limits.h>
 #include <stdio.h>

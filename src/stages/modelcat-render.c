@@ -3,17 +3,17 @@
  * modelcat translate stored: one page on stdout, or every model in every
  * language and format into a folder, with an index page per language.
  */
-#include "out/page.h"
+#include "publish/page.h"
 #include "db/credit.h"
 #include "db/query.h"
 #include "db/snapshot.h"
-#include "out/render.h"
+#include "publish/render.h"
 #include "cli/options.h"
 #include "cli/stage.h"
 #include "cli/renderone.h"
 #include "cli/snapref.h"
 #include "cli/suggest.h"
-#include "out/translate.h"
+#include "publish/translate.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -8,8 +8,8 @@
 #include "cli/options.h"
 #include "cli/stage.h"
 #include "base/paths.h"
-#include "out/render.h"
-#include "out/site.h"
+#include "publish/render.h"
+#include "publish/site.h"
 
 /* the --help texts; main has the option table (opt_parse_table) */
 static const opt_command command = {

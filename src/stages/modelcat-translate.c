@@ -8,7 +8,7 @@
 #include "cli/options.h"
 #include "cli/stage.h"
 #include "cli/writelock.h"
-#include "out/translate.h"
+#include "publish/translate.h"
 
 #include <limits.h>
 #include <stdio.h>

@@ -21,11 +21,11 @@ fresh() {
 }
 
 fresh
-printf '#include "out/page.h"\n' >>"$TMP/tree/src/lib/base/strmap.c"
+printf '#include "publish/page.h"\n' >>"$TMP/tree/src/lib/base/strmap.c"
 check_status "an upward include fails the check" 1 python3 "$checker" --root "$TMP/tree"
 check_grep "it is counted" "^check-layers: 1 includes outside the declared layers" "$TMP/out"
 check_grep "it names file, line and rule" \
-	'src/lib/base/strmap.c:[0-9]*: base includes "out/page.h"' "$TMP/out"
+	'src/lib/base/strmap.c:[0-9]*: base includes "publish/page.h"' "$TMP/out"
 
 fresh
 printf '#include "read/csv.h"\n' >>"$TMP/tree/src/lib/read/input.h"
@@ -50,13 +50,13 @@ check_grep "it is counted" "^check-layers: 1 getopt_long calls under src/stages"
 
 fresh
 printf 'static const char *q = "SELECT name FROM record"; /* WHERE in a comment is fine */\n' \
-	>>"$TMP/tree/src/lib/out/format.c"
+	>>"$TMP/tree/src/lib/values/format.c"
 check_status "SQL in a string outside the db layer fails the check" 1 \
 	python3 "$checker" --root "$TMP/tree"
 check_grep "it is counted" "^check-layers: 1 SQL keywords" "$TMP/out"
-check_grep "it names the file and line" "src/lib/out/format.c:[0-9]*: SQL (SELECT)" "$TMP/out"
+check_grep "it names the file and line" "src/lib/values/format.c:[0-9]*: SQL (SELECT)" "$TMP/out"
 printf 'static const char *q2 = "SELECT 1";\n' >>"$TMP/tree/src/lib/db/query.c"
-sed -i '$d' "$TMP/tree/src/lib/out/format.c"
+sed -i '$d' "$TMP/tree/src/lib/values/format.c"
 check_status "the same string in the db layer passes" 0 python3 "$checker" --root "$TMP/tree"
 
 fresh

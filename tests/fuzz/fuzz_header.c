@@ -20,7 +20,7 @@
  * Any failed check aborts: libFuzzer keeps the input as a crash.
  */
 #include "fuzz.h"
-#include "read/colmap.h"
+#include "values/colmap.h"
 #include "read/csv.h"
 #include "base/json.h"
 #include "read/parse.h"

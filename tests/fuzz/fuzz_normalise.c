@@ -14,7 +14,7 @@
  * Any failed check aborts: libFuzzer keeps the input as a crash.
  */
 #include "fuzz.h"
-#include "read/normalise.h"
+#include "values/normalise.h"
 #include "base/util.h"
 
 #include <stdint.h>

@@ -14,9 +14,9 @@
  * Any failed check aborts: libFuzzer keeps the input as a crash.
  */
 #include "fuzz.h"
-#include "out/template.h"
+#include "publish/template.h"
 #include "base/util.h"
-#include "out/xliff.h"
+#include "publish/xliff.h"
 
 #include <stdint.h>
 #include <stdio.h>

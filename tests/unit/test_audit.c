@@ -7,8 +7,8 @@
  * links to pages and neighbours only when asked for; the feed's title
  * with every count.
  */
-#include "out/audit.h"
-#include "out/feed.h"
+#include "publish/audit.h"
+#include "publish/feed.h"
 #include "unit.h"
 
 #include <stdlib.h>

@@ -4,7 +4,7 @@
  * written, with tabs, newlines and backslashes in names; the published
  * forms escape what they show and list the newest change first.
  */
-#include "out/changes.h"
+#include "publish/changes.h"
 #include "unit.h"
 
 #include <stdlib.h>

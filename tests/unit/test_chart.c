@@ -7,8 +7,8 @@
  * model's mark and sentence, a model not on the chart); the same input
  * gives the same bytes. Every SVG is parsed as XML.
  */
-#include "out/chart.h"
-#include "out/page.h"
+#include "publish/chart.h"
+#include "publish/page.h"
 #include "unit.h"
 
 #include <libxml/parser.h>

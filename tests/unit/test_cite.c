@@ -2,9 +2,9 @@
  * cite: BibTeX escaping, the BibTeX entry and the citation block; the
  * JSON number test of the downloads; the frame's JSON link and lead.
  */
-#include "out/cite.h"
-#include "out/download.h"
-#include "out/frame.h"
+#include "publish/cite.h"
+#include "publish/download.h"
+#include "publish/frame.h"
 #include "unit.h"
 
 static void check_escape(const char *in, const char *want)

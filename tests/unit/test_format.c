@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "out/format.h"
-#include "out/template.h"
+#include "values/format.h"
+#include "publish/template.h"
 #include "unit.h"
 
 typedef void number_fn(double, sbuf *);

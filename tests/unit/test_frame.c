@@ -5,7 +5,7 @@
  * pairs with the page's own; the same page in the other language, else
  * its index; every string escaped; the root page's parts per language.
  */
-#include "out/frame.h"
+#include "publish/frame.h"
 #include "unit.h"
 
 #include <string.h>

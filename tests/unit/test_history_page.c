@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "out/history_page.h"
+#include "publish/history_page.h"
 #include "db/query.h"
-#include "out/xliff.h"
+#include "publish/xliff.h"
 #include "unit.h"
 
 static page_texts english;

@@ -8,7 +8,7 @@
 #include <unistd.h>
 
 #include "db/hwlink.h"
-#include "out/hwpage.h"
+#include "publish/hwpage.h"
 #include "unit.h"
 
 static void test_key(void)

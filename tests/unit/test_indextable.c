@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "out/indextable.h"
+#include "publish/indextable.h"
 #include "unit.h"
 
 static const index_table_words words = {

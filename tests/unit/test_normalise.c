@@ -20,7 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "read/normalise.h"
+#include "values/normalise.h"
 #include "unit.h"
 
 #define OK NORM_OK

@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "out/page.h"
+#include "publish/page.h"
 #include "db/query.h"
-#include "out/xliff.h"
+#include "publish/xliff.h"
 #include "unit.h"
 
 static page_texts english;

@@ -7,9 +7,9 @@
  * reported (R: lines), each row (name and occurrence, or Q: and the
  * reason), and the open error (E:) if any.
  */
-#include "read/colmap.h"
+#include "values/colmap.h"
 #include "read/parse.h"
-#include "read/normalise.h"
+#include "values/normalise.h"
 #include "base/util.h"
 #include "unit.h"
 

@@ -3,9 +3,9 @@
  * exports (snapshots/) must be read by the normalisers. Reads the files
  * themselves with the CSV reader and the column map.
  */
-#include "read/colmap.h"
+#include "values/colmap.h"
 #include "read/csv.h"
-#include "read/normalise.h"
+#include "values/normalise.h"
 #include "base/strmap.h"
 #include "unit.h"
 

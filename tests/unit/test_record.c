@@ -4,7 +4,7 @@
  * catalogue computes from stored versions: for every row of the real
  * exports in snapshots/, and for numbers past 15 significant digits.
  */
-#include "read/colmap.h"
+#include "values/colmap.h"
 #include "read/parse.h"
 #include "read/record.h"
 #include "unit.h"

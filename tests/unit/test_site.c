@@ -3,7 +3,7 @@
  * changed, a file missing, DIR/pages not the link, no site at all; one
  * problem line for each.
  */
-#include "out/site.h"
+#include "publish/site.h"
 #include "base/sha256.h"
 #include "unit.h"
 

@@ -8,7 +8,7 @@
 #define ZLIB_CONST
 #include "unit.h"
 #include "store/naming.h"
-#include "read/colmap.h"
+#include "values/colmap.h"
 #include "store/sources.h"
 #include "store/listing.h"
 #include "store/store.h"

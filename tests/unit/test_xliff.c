@@ -7,9 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "out/page.h"
-#include "out/template.h"
-#include "out/xliff.h"
+#include "publish/page.h"
+#include "publish/template.h"
+#include "publish/xliff.h"
 #include "unit.h"
 
 #define HEAD "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"

@@ -1,6 +1,6 @@
 #include "cli/job.h"
 #include "cli/stage.h"
-#include "out/site.h"
+#include "publish/site.h"
 #include "cli/writelock.h"
 
 #include <dirent.h>

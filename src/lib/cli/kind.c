@@ -1,7 +1,7 @@
 #include "cli/kind.h"
 #include "cli/stage.h"
 #include "cli/suggest.h"
-#include "read/colmap.h"
+#include "values/colmap.h"
 #include "base/paths.h"
 
 #include <limits.h>

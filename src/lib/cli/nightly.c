@@ -4,8 +4,8 @@
 #include "cli/writelock.h"
 #include "base/paths.h"
 #include "db/query.h"
-#include "out/audit.h"
-#include "out/site.h"
+#include "publish/audit.h"
+#include "publish/site.h"
 #include "store/catchup.h"
 #include "store/store.h"
 

@@ -3,9 +3,9 @@
 #include "cli/suggest.h"
 #include "db/credit.h"
 #include "db/query.h"
-#include "out/page.h"
-#include "out/render.h"
-#include "out/translate.h"
+#include "publish/page.h"
+#include "publish/render.h"
+#include "publish/translate.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -8,7 +8,7 @@
 
 #include "base/error.h"
 #include "db/catalogue.h"
-#include "read/colmap.h"
+#include "values/colmap.h"
 #include "ingest/ingest.h"
 #include "ingest/snapload.h"
 

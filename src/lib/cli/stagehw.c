@@ -7,7 +7,7 @@
  */
 #include "cli/stage.h"
 #include "db/hwlink.h"
-#include "out/render.h"
+#include "publish/render.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 #include "cli/verify.h"
 #include "db/integrity.h"
-#include "out/site.h"
+#include "publish/site.h"
 #include "store/check.h"
 #include "store/listing.h"
 #include "read/input.h"

@@ -1,7 +1,7 @@
 #include "db/hwlink.h"
 #include "db/load.h"
 #include "base/paths.h"
-#include "read/colmap.h"
+#include "values/colmap.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -32,7 +32,7 @@
 #define MODELCAT_LOAD_H
 
 #include "db/catalogue.h"
-#include "read/colmap.h"
+#include "values/colmap.h"
 
 /* One column of an export (see export_column). */
 typedef struct load_column {

@@ -1,6 +1,6 @@
 #include "db/search.h"
 #include "db/query.h"
-#include "read/colmap.h"
+#include "values/colmap.h"
 #include "base/paths.h"
 
 #include <limits.h>

@@ -16,7 +16,7 @@
 #define MODELCAT_VIEWS_H
 
 #include "db/catalogue.h"
-#include "read/colmap.h"
+#include "values/colmap.h"
 
 /* The columns every view has after the fields. */
 #define VIEWS_LAST_UPDATED "Last updated" /* ISO date: last snapshot that changed the model */

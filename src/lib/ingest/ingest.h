@@ -15,7 +15,7 @@
 #include <stdio.h>
 #include "db/catalogue.h"
 #include "db/load.h"
-#include "read/colmap.h"
+#include "values/colmap.h"
 
 /* Where an ingest writes its messages: quarantined rows and notices go to
  * errors (one line each), nothing else. */

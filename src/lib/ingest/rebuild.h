@@ -14,7 +14,7 @@
 
 #include <stdio.h>
 #include "base/error.h"
-#include "read/colmap.h"
+#include "values/colmap.h"
 #include "store/naming.h"
 
 /* One export file to load. */

@@ -10,7 +10,7 @@
 
 #include <stdio.h>
 #include "ingest/sink.h"
-#include "read/colmap.h"
+#include "values/colmap.h"
 
 /* What rowfeed_run reads and where its reports go. */
 typedef struct rowfeed_job {

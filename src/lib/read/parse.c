@@ -1,7 +1,7 @@
 #include "read/parse.h"
 #include "read/namecount.h"
 #include "read/csv.h"
-#include "read/normalise.h"
+#include "values/normalise.h"
 #include "read/recahead.h"
 #include "base/sha256.h"
 #include "base/strmap.h"

@@ -17,7 +17,7 @@
 #define MODELCAT_PARSE_H
 
 #include <stddef.h>
-#include "read/colmap.h"
+#include "values/colmap.h"
 #include "base/util.h"
 
 typedef struct parse_column {

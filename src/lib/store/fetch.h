@@ -11,7 +11,7 @@
 #define MODELCAT_FETCH_H
 
 #include "base/error.h"
-#include "read/colmap.h"
+#include "values/colmap.h"
 #include "store/http.h"
 #include "store/sources.h"
 #include "store/store.h"

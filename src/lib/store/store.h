@@ -30,7 +30,7 @@
 #include <time.h>
 #include "db/catalogue.h"
 #include "db/manifest.h"
-#include "read/colmap.h"
+#include "values/colmap.h"
 #include "read/input.h"
 
 /* The manifest's file name inside the store. */

@@ -1,0 +1,957 @@
+#include "publish/audit.h"
+#include "values/format.h"
+#include "publish/render.h"
+#include "base/textout.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void json_str(sbuf *out, const char *s);
+static void html(sbuf *out, const char *s);
+
+/* ---- held for review (text, JSON, HTML) ---- */
+
+enum { HELD_TEXT, HELD_JSON, HELD_HTML };
+
+/* The exports a guard held and the models kept because their row is
+ * likely inside a quarantined one: a "Held for review" section (JSON: a
+ * "held" member, after a comma). */
+static void held_section(const diff_result *d, sbuf *out, int format)
+{
+	static const char kept[] = "kept, not removed: its row is likely inside the broken row"
+				   " at line";
+	size_t i, n = d->held_exports.n + d->held_models.n;
+
+	if (format == HELD_JSON)
+		sbuf_adds(out, ",\n \"held\": [");
+	else if (n)
+		sbuf_addf(out, format == HELD_TEXT ? "\nHeld for review\n"
+			  : "<h2 id=\"held\">Held for review (%zu)</h2>\n<ul>\n", n);
+	for (i = 0; i < n; i++) {
+		const diff_held *h = i < d->held_exports.n ? &d->held_exports.items[i]
+			: &d->held_models.items[i - d->held_exports.n];
+		char line[32];
+
+		mc_fmt(line, sizeof(line), "%ld", h->line);
+		if (format == HELD_TEXT) {
+			sbuf_addf(out, "  %s %s: ", h->as_of, h->export);
+			if (h->name)
+				sbuf_addf(out, "%s: %s %s\n", h->name, kept, line);
+			else
+				sbuf_addf(out, "held for review, nothing applied (guard %s): %s\n",
+					  h->guard, h->reason);
+		} else if (format == HELD_JSON) {
+			sbuf_adds(out, i ? ",\n   {\"export\": " : "\n   {\"export\": ");
+			json_str(out, h->export);
+			sbuf_adds(out, ", \"snapshot\": ");
+			json_str(out, h->as_of);
+			if (h->name) {
+				sbuf_adds(out, ", \"name\": ");
+				json_str(out, h->name);
+				sbuf_addf(out, ", \"line\": %ld}", h->line);
+			} else {
+				sbuf_adds(out, ", \"guard\": ");
+				json_str(out, h->guard);
+				sbuf_adds(out, ", \"reason\": ");
+				json_str(out, h->reason);
+				sbuf_addc(out, '}');
+			}
+		} else {
+			sbuf_adds(out, "<li><span class=\"export\">");
+			html(out, h->export);
+			sbuf_adds(out, "</span> ");
+			html(out, h->name ? h->name : "held, nothing applied: ");
+			html(out, h->name ? ": " : h->reason);
+			if (h->name) {
+				html(out, kept);
+				sbuf_addf(out, " %s", line);
+			}
+			sbuf_adds(out, "</li>\n");
+		}
+	}
+	if (format == HELD_JSON)
+		sbuf_addc(out, ']');
+	else if (n && format == HELD_HTML)
+		sbuf_adds(out, "</ul>\n");
+}
+
+/* The values a new column gave, or a removed column took from, each
+ * model: changes of those models, grouped by column ("New column X: N
+ * models", each named). JSON: a "column_values" member, after a comma. */
+static void column_values_section(const diff_result *d, sbuf *out, int format)
+{
+	size_t i, k;
+
+	if (format == HELD_JSON)
+		sbuf_adds(out, ",\n \"column_values\": [");
+	for (i = 0; i < d->column_values.n; i++) {
+		const diff_column_values *c = &d->column_values.items[i];
+		const char *what = c->removed ? "Column removed" : "New column";
+
+		if (format == HELD_JSON) {
+			sbuf_adds(out, i ? ",\n   {\"export\": " : "\n   {\"export\": ");
+			json_str(out, c->export);
+			sbuf_adds(out, ", \"field\": ");
+			json_str(out, c->field);
+			sbuf_addf(out, ", \"kind\": \"%s\", \"models\": [", c->removed ? "removed" : "added");
+		} else if (format == HELD_TEXT) {
+			sbuf_addf(out, "\n%s %s (%s): %zu model%s\n", what, c->field, c->export, c->n,
+				  c->n == 1 ? "" : "s");
+		} else {
+			sbuf_addf(out, "<h2>%s ", what);
+			html(out, c->field);
+			sbuf_addf(out, ": %zu model%s <span class=\"export\">", c->n, c->n == 1 ? "" : "s");
+			html(out, c->export);
+			sbuf_adds(out, "</span></h2>\n<ul>\n");
+		}
+		for (k = 0; k < c->n; k++) {
+			if (format == HELD_JSON) {
+				if (k)
+					sbuf_adds(out, ", ");
+				json_str(out, c->names[k]);
+			} else if (format == HELD_TEXT) {
+				sbuf_addf(out, "  %s\n", c->names[k]);
+			} else {
+				sbuf_adds(out, "<li>");
+				html(out, c->names[k]);
+				sbuf_adds(out, "</li>\n");
+			}
+		}
+		sbuf_adds(out, format == HELD_JSON ? "]}" : format == HELD_HTML ? "</ul>\n" : "");
+	}
+	if (format == HELD_JSON)
+		sbuf_addc(out, ']');
+}
+
+/* ---- order and counts ---- */
+
+static int fold_cmp(const char *a, const char *b)
+{
+	for (; *a && *b; a++, b++) {
+		int x = (*a >= 'A' && *a <= 'Z') ? *a + 32 : *a;
+		int y = (*b >= 'A' && *b <= 'Z') ? *b + 32 : *b;
+
+		if (x != y)
+			return (unsigned char)x - (unsigned char)y;
+	}
+	return (unsigned char)*a - (unsigned char)*b;
+}
+
+static int model_cmp(const void *a, const void *b)
+{
+	const diff_model *x = *(const diff_model *const *)a, *y = *(const diff_model *const *)b;
+	int c = fold_cmp(x->name, y->name);
+
+	if (!c)
+		c = strcmp(x->name, y->name);
+	return c ? c : strcmp(x->export, y->export);
+}
+
+/* The n models of items sorted by name (case folded): a copy of l's
+ * order when it has one of items (sorted once for the three audits of a
+ * diff, audit_order_make), else sorted here. The caller frees the array. */
+static const diff_model **sorted(const audit_links *l, const diff_model *items, size_t n)
+{
+	const diff_model **v = xcalloc(n + 1, sizeof(*v));
+	size_t i;
+
+	for (i = 0; l && l->order && i < AUDIT_LISTS; i++)
+		if (l->order->items[i] == items && l->order->n[i] == n) {
+			if (n)
+				memcpy(v, l->order->sorted[i], n * sizeof(*v));
+			return v;
+		}
+	for (i = 0; i < n; i++)
+		v[i] = &items[i];
+	qsort(v, n, sizeof(*v), model_cmp);
+	return v;
+}
+
+void audit_order_make(audit_order *o, const diff_result *d)
+{
+	const diff_model *items[AUDIT_LISTS] = { d->added.items, d->removed.items,
+						 d->renamed.items, d->changed.items };
+	size_t n[AUDIT_LISTS] = { d->added.n, d->removed.n, d->renamed.n, d->changed.n }, i;
+
+	for (i = 0; i < AUDIT_LISTS; i++) {
+		o->items[i] = items[i];
+		o->n[i] = n[i];
+		o->sorted[i] = sorted(NULL, items[i], n[i]);
+	}
+}
+
+void audit_order_release(audit_order *o)
+{
+	size_t i;
+
+	for (i = 0; i < AUDIT_LISTS; i++) {
+		free(o->sorted[i]);
+		o->sorted[i] = NULL;
+	}
+}
+
+/* The rename of changed model m (same export and new name), or NULL. */
+static const diff_model *rename_of(const diff_result *d, const diff_model *m)
+{
+	size_t i;
+
+	for (i = 0; i < d->renamed.n; i++)
+		if (!strcmp(d->renamed.items[i].export, m->export) &&
+		    !strcmp(d->renamed.items[i].name, m->name))
+			return &d->renamed.items[i];
+	return NULL;
+}
+
+/* The value changes of renamed model r, or NULL. */
+static const diff_model *changes_of(const diff_result *d, const diff_model *r)
+{
+	size_t i;
+
+	for (i = 0; i < d->changed.n; i++)
+		if (!strcmp(d->changed.items[i].export, r->export) &&
+		    !strcmp(d->changed.items[i].name, r->name))
+			return &d->changed.items[i];
+	return NULL;
+}
+
+size_t audit_changed_count(const diff_result *d)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < d->changed.n; i++)
+		n += !rename_of(d, &d->changed.items[i]);
+	return n;
+}
+
+/* Are all of m's changes in volatile fields (l's)? */
+static int volatile_only(const audit_links *l, const diff_model *m)
+{
+	size_t i, k;
+
+	if (!l || !l->nvolatile || !m->nfields)
+		return 0;
+	for (i = 0; i < m->nfields; i++) {
+		for (k = 0; k < l->nvolatile; k++)
+			if (!strcmp(m->fields[i].field, l->volatile_fields[k]))
+				break;
+		if (k == l->nvolatile)
+			return 0;
+	}
+	return 1;
+}
+
+/* The volatile fields, "A, B". */
+static void volatile_names(const audit_links *l, sbuf *out)
+{
+	size_t k;
+
+	for (k = 0; k < l->nvolatile; k++)
+		sbuf_addf(out, "%s%s", k ? ", " : "", l->volatile_fields[k]);
+}
+
+/* ---- text ---- */
+
+/* A value on one line: line breaks folded to spaces, cut at 300 bytes. */
+static void text_value(sbuf *out, const char *field, const char *value)
+{
+	size_t i, n, cut;
+	sbuf f;
+
+	if (!value) {
+		sbuf_adds(out, "(none)");
+		return;
+	}
+	sbuf_init(&f);
+	format_field_value(field, value, &f);
+	value = f.data;
+	n = f.len;
+	cut = n > 300 ? 300 : n;
+	while (cut < n && cut > 0 && ((unsigned char)value[cut] & 0xC0) == 0x80)
+		cut--;
+	for (i = 0; i < cut; i++)
+		sbuf_addc(out, value[i] == '\n' || value[i] == '\r' || value[i] == '\t' ? ' ' : value[i]);
+	if (cut < n)
+		sbuf_adds(out, "...");
+	sbuf_release(&f);
+}
+
+static void text_header(const diff_result *d, sbuf *out)
+{
+	sbuf_addf(out, "Changes from %s to %s\n", d->from[0] ? d->from : "(nothing)", d->to);
+	sbuf_addf(out, "%zu added, %zu removed, %zu renamed, %zu changed, %zu quarantined;"
+		  " columns: %zu added, %zu removed\n", d->added.n, d->removed.n,
+		  d->renamed.n, audit_changed_count(d), d->quarantined.n, d->columns_added.n,
+		  d->columns_removed.n);
+}
+
+static void text_fields(const diff_model *m, sbuf *out)
+{
+	size_t k;
+
+	for (k = 0; m && k < m->nfields; k++) {
+		sbuf_addf(out, "    %s: ", m->fields[k].field);
+		text_value(out, m->fields[k].field, m->fields[k].old);
+		sbuf_adds(out, " \xe2\x86\x92 ");
+		text_value(out, m->fields[k].field, m->fields[k].new);
+		sbuf_addc(out, '\n');
+	}
+}
+
+static void text_names(sbuf *out, const audit_links *l, const char *title,
+		       const diff_model *items, size_t n)
+{
+	const diff_model **v = sorted(l, items, n);
+	size_t i;
+
+	if (n)
+		sbuf_addf(out, "\n%s\n", title);
+	for (i = 0; i < n; i++)
+		sbuf_addf(out, "  %s: %s%s\n", v[i]->export, v[i]->name,
+			  v[i]->returned ? " (returned)" : "");
+	free(v);
+}
+
+void audit_text(const diff_result *d, sbuf *out)
+{
+	audit_text_with(d, NULL, out);
+}
+
+/* Models whose only changes are volatile: one line each. */
+static void text_volatile(const diff_result *d, const audit_links *l, const diff_model **v,
+			  sbuf *out)
+{
+	size_t i, k, n = 0;
+
+	for (i = 0; i < d->changed.n; i++) {
+		if (rename_of(d, v[i]) || !volatile_only(l, v[i]))
+			continue;
+		if (!n++) {
+			sbuf_adds(out, "\nChanged only in volatile fields (");
+			volatile_names(l, out);
+			sbuf_adds(out, ")\n");
+		}
+		sbuf_addf(out, "  %s: %s:", v[i]->export, v[i]->name);
+		for (k = 0; k < v[i]->nfields; k++) {
+			sbuf_addf(out, "%s %s ", k ? ";" : "", v[i]->fields[k].field);
+			text_value(out, v[i]->fields[k].field, v[i]->fields[k].old);
+			sbuf_adds(out, " \xe2\x86\x92 ");
+			text_value(out, v[i]->fields[k].field, v[i]->fields[k].new);
+		}
+		sbuf_addc(out, '\n');
+	}
+}
+
+void audit_text_with(const diff_result *d, const audit_links *l, sbuf *out)
+{
+	const diff_model **v;
+	size_t i;
+
+	text_header(d, out);
+	if (l && l->citation)
+		sbuf_addf(out, "Source: %s\n", l->citation);
+	for (i = 0; i < d->columns_added.n; i++)
+		sbuf_addf(out, "\ncolumn added    %s: %s", d->columns_added.items[i].export,
+			  d->columns_added.items[i].new_header);
+	for (i = 0; i < d->columns_removed.n; i++)
+		sbuf_addf(out, "\ncolumn removed  %s: %s", d->columns_removed.items[i].export,
+			  d->columns_removed.items[i].old_header);
+	for (i = 0; i < d->headers_respelled.n; i++)
+		sbuf_addf(out, "\nheader respelled (same field, not a change)  %s: %s -> %s",
+			  d->headers_respelled.items[i].export,
+			  d->headers_respelled.items[i].old_header, d->headers_respelled.items[i].new_header);
+	if (d->columns_added.n || d->columns_removed.n || d->headers_respelled.n)
+		sbuf_addc(out, '\n');
+	text_names(out, l, "Added", d->added.items, d->added.n);
+	text_names(out, l, "Removed", d->removed.items, d->removed.n);
+	v = sorted(l, d->renamed.items, d->renamed.n);
+	if (d->renamed.n)
+		sbuf_adds(out, "\nRenamed\n");
+	for (i = 0; i < d->renamed.n; i++) {
+		sbuf_addf(out, "  %s: %s -> %s\n", v[i]->export, v[i]->old_name, v[i]->name);
+		text_fields(changes_of(d, v[i]), out);
+	}
+	free(v);
+	v = sorted(l, d->changed.items, d->changed.n);
+	for (i = 0; i < d->changed.n; i++)
+		if (!rename_of(d, v[i]) && !volatile_only(l, v[i]))
+			break;
+	if (i < d->changed.n)
+		sbuf_adds(out, "\nChanged\n");
+	for (i = 0; i < d->changed.n; i++) {
+		if (rename_of(d, v[i]) || volatile_only(l, v[i]))
+			continue;
+		sbuf_addf(out, "  %s: %s\n", v[i]->export, v[i]->name);
+		text_fields(v[i], out);
+	}
+	text_volatile(d, l, v, out);
+	free(v);
+	if (d->quarantined.n)
+		sbuf_adds(out, "\nQuarantined\n");
+	for (i = 0; i < d->quarantined.n; i++) {
+		const diff_quarantine *q = &d->quarantined.items[i];
+
+		sbuf_addf(out, "  %s %s line %ld: %s: ", q->as_of, q->export, q->line,
+			  q->name ? q->name : "(no model name)");
+		if (q->field)
+			sbuf_addf(out, "%s: ", q->field);
+		text_value(out, "", q->reason);
+		sbuf_addc(out, '\n');
+	}
+	column_values_section(d, out, HELD_TEXT);
+	held_section(d, out, HELD_TEXT);
+}
+
+/* ---- JSON ---- */
+
+static void json_str(sbuf *out, const char *s)
+{
+	if (!s)
+		sbuf_adds(out, "null");
+	else
+		textout_json_string(out, s, strlen(s));
+}
+
+static void json_names(sbuf *out, const audit_links *l, const char *key,
+		       const diff_model *items, size_t n)
+{
+	const diff_model **v = sorted(l, items, n);
+	size_t i;
+	int first = 1;
+
+	sbuf_addf(out, ",\n \"%s\": [", key);
+	for (i = 0; i < n; i++) {
+		/* a model added to several exports is named once */
+		if (i && !strcmp(v[i - 1]->name, v[i]->name))
+			continue;
+		sbuf_adds(out, first ? "" : ", ");
+		first = 0;
+		json_str(out, v[i]->name);
+	}
+	sbuf_addc(out, ']');
+	free(v);
+}
+
+/* "key": [names of the models of one export] */
+static void json_export_names(sbuf *out, const char *key, const diff_model *items, size_t n,
+			      const char *export_name)
+{
+	size_t i;
+	int first = 1;
+
+	sbuf_addf(out, "\"%s\": [", key);
+	for (i = 0; i < n; i++) {
+		if (strcmp(items[i].export, export_name))
+			continue;
+		sbuf_adds(out, first ? "" : ", ");
+		first = 0;
+		json_str(out, items[i].name);
+	}
+	sbuf_addc(out, ']');
+}
+
+static void json_columns(sbuf *out, const char *key, const diff_column *items, size_t n)
+{
+	size_t i;
+
+	sbuf_addf(out, "\"%s\": [", key);
+	for (i = 0; i < n; i++) {
+		sbuf_adds(out, i ? ", {\"export\": " : "{\"export\": ");
+		json_str(out, items[i].export);
+		sbuf_adds(out, ", \"field\": ");
+		json_str(out, items[i].field);
+		sbuf_adds(out, ", \"from\": ");
+		json_str(out, items[i].old_header);
+		sbuf_adds(out, ", \"to\": ");
+		json_str(out, items[i].new_header);
+		sbuf_addc(out, '}');
+	}
+	sbuf_addc(out, ']');
+}
+
+/* , "fields": [...] of m (none when m is NULL) */
+static void json_fields(sbuf *out, const diff_model *m)
+{
+	size_t k;
+
+	sbuf_adds(out, ", \"fields\": [");
+	for (k = 0; m && k < m->nfields; k++) {
+		sbuf_adds(out, k ? ", {\"field\": " : "{\"field\": ");
+		json_str(out, m->fields[k].field);
+		sbuf_adds(out, ", \"old\": ");
+		json_str(out, m->fields[k].old);
+		sbuf_adds(out, ", \"new\": ");
+		json_str(out, m->fields[k].new);
+		sbuf_addc(out, '}');
+	}
+	sbuf_addc(out, ']');
+}
+
+void audit_json(const diff_result *d, sbuf *out)
+{
+	audit_json_with(d, NULL, out);
+}
+
+/* The models that came back, by name: a "returned" member, after a comma. */
+static void json_returned(const diff_result *d, const audit_links *l, sbuf *out)
+{
+	const diff_model **v = sorted(l, d->added.items, d->added.n);
+	size_t i, k;
+
+	sbuf_adds(out, ",\n \"returned\": [");
+	for (i = 0, k = 0; i < d->added.n; i++) {
+		if (!v[i]->returned)
+			continue;
+		sbuf_adds(out, k++ ? ", {\"name\": " : "{\"name\": ");
+		json_str(out, v[i]->name);
+		sbuf_adds(out, ", \"export\": ");
+		json_str(out, v[i]->export);
+		sbuf_addc(out, '}');
+	}
+	sbuf_addc(out, ']');
+	free(v);
+}
+
+void audit_json_with(const diff_result *d, const audit_links *l, sbuf *out)
+{
+	const diff_model **v;
+	size_t i, k;
+
+	sbuf_adds(out, "{\"from\": ");
+	json_str(out, d->from[0] ? d->from : NULL);
+	sbuf_adds(out, ", \"to\": ");
+	json_str(out, d->to);
+	if (l && l->citation) {
+		sbuf_adds(out, ",\n \"source\": ");
+		json_str(out, l->citation);
+	}
+	json_names(out, l, "added", d->added.items, d->added.n);
+	json_names(out, l, "removed", d->removed.items, d->removed.n);
+	json_returned(d, l, out);
+	v = sorted(l, d->renamed.items, d->renamed.n);
+	sbuf_adds(out, ",\n \"renamed\": [");
+	for (i = 0; i < d->renamed.n; i++) {
+		sbuf_adds(out, i ? ",\n   {\"from\": " : "\n   {\"from\": ");
+		json_str(out, v[i]->old_name);
+		sbuf_adds(out, ", \"to\": ");
+		json_str(out, v[i]->name);
+		sbuf_adds(out, ", \"export\": ");
+		json_str(out, v[i]->export);
+		json_fields(out, changes_of(d, v[i]));
+		sbuf_addc(out, '}');
+	}
+	free(v);
+	v = sorted(l, d->changed.items, d->changed.n);
+	sbuf_adds(out, "],\n \"changed\": [");
+	for (i = 0, k = 0; i < d->changed.n; i++) {
+		if (rename_of(d, v[i]))
+			continue;
+		sbuf_adds(out, k++ ? ",\n   {\"name\": " : "\n   {\"name\": ");
+		json_str(out, v[i]->name);
+		sbuf_adds(out, ", \"export\": ");
+		json_str(out, v[i]->export);
+		json_fields(out, v[i]);
+		if (volatile_only(l, v[i]))
+			sbuf_adds(out, ", \"volatile_only\": true");
+		sbuf_addc(out, '}');
+	}
+	free(v);
+	sbuf_adds(out, "],\n \"columns\": {");
+	json_columns(out, "added", d->columns_added.items, d->columns_added.n);
+	sbuf_adds(out, ", ");
+	json_columns(out, "removed", d->columns_removed.items, d->columns_removed.n);
+	sbuf_adds(out, ", ");
+	/* a header spelled differently that maps onto the same field (an alias)
+	 * is no column change: it is listed under headers_respelled */
+	json_columns(out, "renamed", NULL, 0);
+	sbuf_adds(out, "},\n \"headers_respelled\": {");
+	json_columns(out, "list", d->headers_respelled.items, d->headers_respelled.n);
+	sbuf_adds(out, "},\n \"quarantined\": [");
+	for (i = 0; i < d->quarantined.n; i++) {
+		const diff_quarantine *q = &d->quarantined.items[i];
+
+		sbuf_adds(out, i ? ",\n   {\"export\": " : "\n   {\"export\": ");
+		json_str(out, q->export);
+		sbuf_addf(out, ", \"snapshot\": ");
+		json_str(out, q->as_of);
+		sbuf_addf(out, ", \"line\": %ld, \"name\": ", q->line);
+		json_str(out, q->name);
+		sbuf_adds(out, ", \"field\": ");
+		json_str(out, q->field);
+		sbuf_adds(out, ", \"reason\": ");
+		json_str(out, q->reason);
+		sbuf_addc(out, '}');
+	}
+	sbuf_adds(out, "],\n \"by_export\": {");
+	for (i = 0; i < d->exports.n; i++) {
+		const char *e = d->exports.items[i];
+		size_t n = 0, c = 0, q = 0;
+
+		for (k = 0; k < d->renamed.n; k++)
+			n += !strcmp(d->renamed.items[k].export, e);
+		for (k = 0; k < d->changed.n; k++)
+			c += !strcmp(d->changed.items[k].export, e) && !rename_of(d, &d->changed.items[k]);
+		for (k = 0; k < d->quarantined.n; k++)
+			q += !strcmp(d->quarantined.items[k].export, e);
+		sbuf_adds(out, i ? ",\n   " : "\n   ");
+		json_str(out, e);
+		sbuf_adds(out, ": {");
+		json_export_names(out, "added", d->added.items, d->added.n, e);
+		sbuf_adds(out, ", ");
+		json_export_names(out, "removed", d->removed.items, d->removed.n, e);
+		sbuf_addf(out, ", \"renamed\": %zu, \"changed\": %zu, \"quarantined\": %zu}", n, c, q);
+	}
+	sbuf_adds(out, "}");
+	column_values_section(d, out, HELD_JSON);
+	held_section(d, out, HELD_JSON);
+	sbuf_adds(out, "}\n");
+}
+
+/* ---- HTML ---- */
+
+static void html(sbuf *out, const char *s)
+{
+	if (s)
+		textout_html(out, s, strlen(s));
+}
+
+/* Wide values wrap, tables fit the screen: no horizontal scrolling on a
+ * narrow one (400 px). */
+static const char audit_style[] =
+	"body{font:15px/1.45 system-ui,sans-serif;margin:0 auto;max-width:60em;padding:1em;"
+	"color:#222;overflow-wrap:anywhere}h1{font-size:1.5em}"
+	"h2{font-size:1.2em;margin-top:1.6em;border-bottom:1px solid #ccc}h3{font-size:1em}"
+	"table{border-collapse:collapse;width:100%;table-layout:fixed}"
+	"td,th{border:1px solid #ccc;padding:.25em .4em;text-align:left;vertical-align:top;"
+	"overflow-wrap:anywhere;word-break:break-word}th{background:#f4f4f4}td.n{text-align:right}"
+	"td.field{width:30%}table.summary tr>:first-child{width:30%}"
+	"del{background:#fdd;text-decoration:line-through}ins{background:#dfd;text-decoration:none}"
+	"ul{padding-left:1.2em}.field{font-weight:600}.export{color:#666;font-size:.9em}"
+	".nav{margin:.5em 0}.nav a{margin-right:1em}"
+	".site{margin:-1em -1em 0}"
+	"@media print{.nav{display:none}del,ins{background:none}}"
+	"@media (max-width:40em){body{font-size:14px;padding:.5em}th,td{padding:.2em}"
+	"table.summary{font-size:12px}}";
+
+/* The model's name, a link to its page when it has one. */
+static void html_model(sbuf *out, const audit_links *l, const char *name, int linked)
+{
+	char stem[96];
+
+	if (!linked || !l || !l->pages || (l->has_page && !l->has_page(l->arg, name))) {
+		html(out, name);
+		return;
+	}
+	render_file_stem(name, stem, sizeof(stem));
+	sbuf_adds(out, "<a href=\"");
+	html(out, l->pages);
+	sbuf_adds(out, "/");
+	html(out, stem);
+	sbuf_adds(out, ".html\">");
+	html(out, name);
+	sbuf_adds(out, "</a>");
+}
+
+static void html_models(sbuf *out, const audit_links *l, const char *title,
+			const diff_model *items, size_t n, const char *id, int linked)
+{
+	const diff_model **v = sorted(l, items, n);
+	size_t i;
+
+	if (n)
+		sbuf_addf(out, "<h2 id=\"%s\">%s (%zu)</h2>\n<ul>\n", id, title, n);
+	for (i = 0; i < n; i++) {
+		sbuf_adds(out, "<li>");
+		if (v[i]->old_name) {
+			sbuf_adds(out, "<del>");
+			html(out, v[i]->old_name);
+			sbuf_adds(out, "</del> \xe2\x86\x92 <ins>");
+			html_model(out, l, v[i]->name, linked);
+			sbuf_adds(out, "</ins>");
+		} else {
+			html_model(out, l, v[i]->name, linked);
+		}
+		if (v[i]->returned)
+			sbuf_adds(out, " <strong class=\"returned\">returned</strong>");
+		sbuf_adds(out, " <span class=\"export\">");
+		html(out, v[i]->export);
+		sbuf_adds(out, "</span></li>\n");
+	}
+	if (n)
+		sbuf_adds(out, "</ul>\n");
+	free(v);
+}
+
+static void html_columns(sbuf *out, const char *verb, const diff_column *items, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		sbuf_addf(out, "<li>%s <span class=\"export\">", verb);
+		html(out, items[i].export);
+		sbuf_adds(out, "</span>: ");
+		if (items[i].old_header) {
+			sbuf_adds(out, "<del>");
+			html(out, items[i].old_header);
+			sbuf_adds(out, "</del> ");
+		}
+		if (items[i].new_header) {
+			sbuf_adds(out, "<ins>");
+			html(out, items[i].new_header);
+			sbuf_adds(out, "</ins>");
+		}
+		sbuf_adds(out, "</li>\n");
+	}
+}
+
+/* A value as pages show it, the stored one in its title. */
+static void html_value(sbuf *out, const char *tag, const char *field, const char *value)
+{
+	sbuf f;
+
+	if (!value)
+		return;
+	sbuf_init(&f);
+	format_field_value(field, value, &f);
+	if (strcmp(f.data, value)) {
+		sbuf_addf(out, "<%s title=\"", tag);
+		html(out, value);
+		sbuf_adds(out, "\">");
+	} else {
+		sbuf_addf(out, "<%s>", tag);
+	}
+	html(out, f.data);
+	sbuf_addf(out, "</%s>", tag);
+	sbuf_release(&f);
+}
+
+/* One model's changed values, a table. */
+static void html_fields(sbuf *out, const diff_model *m)
+{
+	size_t k;
+
+	if (!m || !m->nfields)
+		return;
+	sbuf_adds(out, "<table>\n");
+	for (k = 0; k < m->nfields; k++) {
+		sbuf_adds(out, "<tr><td class=\"field\">");
+		html(out, m->fields[k].field);
+		sbuf_adds(out, "</td><td>");
+		html_value(out, "del", m->fields[k].field, m->fields[k].old);
+		sbuf_adds(out, "</td><td>");
+		html_value(out, "ins", m->fields[k].field, m->fields[k].new);
+		sbuf_adds(out, "</td></tr>\n");
+	}
+	sbuf_adds(out, "</table>\n");
+}
+
+static void html_summary(const diff_result *d, sbuf *out)
+{
+	size_t i, k;
+
+	sbuf_adds(out, "<table class=\"summary\">\n<tr><th>export</th><th>added</th>"
+		  "<th>removed</th><th>renamed</th><th>changed</th><th>quarantined</th></tr>\n");
+	for (i = 0; i < d->exports.n; i++) {
+		const char *e = d->exports.items[i];
+		size_t c[5] = { 0 };
+
+		for (k = 0; k < d->added.n; k++)
+			c[0] += !strcmp(d->added.items[k].export, e);
+		for (k = 0; k < d->removed.n; k++)
+			c[1] += !strcmp(d->removed.items[k].export, e);
+		for (k = 0; k < d->renamed.n; k++)
+			c[2] += !strcmp(d->renamed.items[k].export, e);
+		for (k = 0; k < d->changed.n; k++)
+			c[3] += !strcmp(d->changed.items[k].export, e) && !rename_of(d, &d->changed.items[k]);
+		for (k = 0; k < d->quarantined.n; k++)
+			c[4] += !strcmp(d->quarantined.items[k].export, e);
+		sbuf_adds(out, "<tr><td>");
+		html(out, e);
+		sbuf_addf(out, "</td><td class=\"n\">%zu</td><td class=\"n\">%zu</td>"
+			  "<td class=\"n\">%zu</td><td class=\"n\">%zu</td><td class=\"n\">%zu</td></tr>\n",
+			  c[0], c[1], c[2], c[3], c[4]);
+	}
+	sbuf_addf(out, "<tr><th>all</th><td class=\"n\" id=\"count-added\">%zu</td>"
+		  "<td class=\"n\" id=\"count-removed\">%zu</td><td class=\"n\" id=\"count-renamed\">%zu</td>"
+		  "<td class=\"n\" id=\"count-changed\">%zu</td>"
+		  "<td class=\"n\" id=\"count-quarantined\">%zu</td></tr>\n</table>\n",
+		  d->added.n, d->removed.n, d->renamed.n, audit_changed_count(d), d->quarantined.n);
+}
+
+static void html_nav(sbuf *out, const audit_links *l)
+{
+	if (!l || (!l->prev && !l->next && !l->index))
+		return;
+	sbuf_adds(out, "<div class=\"nav\" role=\"navigation\" aria-label=\"Audits\">");
+	if (l->prev) {
+		sbuf_adds(out, "<a rel=\"prev\" href=\"");
+		html(out, l->prev);
+		sbuf_adds(out, ".html\">\xe2\x86\x90 ");
+		html(out, l->prev);
+		sbuf_adds(out, "</a>");
+	}
+	if (l->index)
+		sbuf_adds(out, "<a href=\"index.html\">all audits</a>");
+	if (l->next) {
+		sbuf_adds(out, "<a rel=\"next\" href=\"");
+		html(out, l->next);
+		sbuf_adds(out, ".html\">");
+		html(out, l->next);
+		sbuf_adds(out, " \xe2\x86\x92</a>");
+	}
+	sbuf_adds(out, "</div>\n");
+}
+
+static void html_quarantined(const diff_result *d, sbuf *out)
+{
+	size_t i;
+
+	if (!d->quarantined.n)
+		return;
+	sbuf_addf(out, "<h2 id=\"quarantined\">Quarantined rows (%zu)</h2>\n<table>\n"
+		  "<tr><th>snapshot</th><th>export</th><th>line</th><th>model</th>"
+		  "<th>reason</th></tr>\n", d->quarantined.n);
+	for (i = 0; i < d->quarantined.n; i++) {
+		const diff_quarantine *q = &d->quarantined.items[i];
+
+		sbuf_adds(out, "<tr><td>");
+		html(out, q->as_of);
+		sbuf_adds(out, "</td><td>");
+		html(out, q->export);
+		sbuf_addf(out, "</td><td class=\"n\">%ld</td><td>", q->line);
+		html(out, q->name ? q->name : "(no model name)");
+		sbuf_adds(out, "</td><td>");
+		if (q->field) {
+			html(out, q->field);
+			sbuf_adds(out, ": ");
+		}
+		html(out, q->reason);
+		sbuf_adds(out, "</td></tr>\n");
+	}
+	sbuf_adds(out, "</table>\n");
+}
+
+/* Models whose only changes are volatile: a compact list. */
+static void html_volatile(const diff_result *d, const audit_links *l, const diff_model **v,
+			  sbuf *out)
+{
+	size_t i, k, n = 0;
+	sbuf names;
+
+	for (i = 0; i < d->changed.n; i++)
+		n += !rename_of(d, v[i]) && volatile_only(l, v[i]);
+	if (!n)
+		return;
+	sbuf_init(&names);
+	volatile_names(l, &names);
+	sbuf_addf(out, "<h2 id=\"volatile\">Changed only in volatile fields (%zu)</h2>\n"
+		  "<p>Models whose only change is in a field that changes on its own (", n);
+	html(out, names.data);
+	sbuf_adds(out, ").</p>\n<ul class=\"volatile\">\n");
+	sbuf_release(&names);
+	for (i = 0; i < d->changed.n; i++) {
+		if (rename_of(d, v[i]) || !volatile_only(l, v[i]))
+			continue;
+		sbuf_adds(out, "<li>");
+		html_model(out, l, v[i]->name, 1);
+		for (k = 0; k < v[i]->nfields; k++) {
+			sbuf_adds(out, k ? "; " : ": ");
+			html(out, v[i]->fields[k].field);
+			sbuf_adds(out, " ");
+			html_value(out, "del", v[i]->fields[k].field, v[i]->fields[k].old);
+			sbuf_adds(out, " \xe2\x86\x92 ");
+			html_value(out, "ins", v[i]->fields[k].field, v[i]->fields[k].new);
+		}
+		sbuf_adds(out, "</li>\n");
+	}
+	sbuf_adds(out, "</ul>\n");
+}
+
+void audit_html_linked(const diff_result *d, const audit_links *l, sbuf *out)
+{
+	const diff_model **v;
+	size_t i, k;
+
+	const frame *f = l ? l->frame : NULL;
+	sbuf description;
+
+	sbuf_adds(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+		  "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+		  "<title>modelcat audit ");
+	html(out, d->to);
+	sbuf_adds(out, "</title>\n");
+	sbuf_init(&description);
+	sbuf_addf(&description, "What changed in the catalogue of AI models from %s to %s: "
+		  "%zu added, %zu removed, %zu renamed, %zu changed.", d->from[0] ? d->from : "nothing",
+		  d->to, d->added.n, d->removed.n, d->renamed.n, audit_changed_count(d));
+	frame_head(f, description.data, out);
+	sbuf_release(&description);
+	sbuf_addf(out, "<style>%s%s%s</style>\n</head>\n<body>\n", audit_style, f ? frame_style : "",
+		  l && l->cite ? cite_style : "");
+	frame_header(f, out);
+	html_nav(out, l);
+	sbuf_adds(out, "<h1>Changes from ");
+	html(out, d->from[0] ? d->from : "(nothing)");
+	sbuf_adds(out, " to ");
+	html(out, d->to);
+	sbuf_adds(out, "</h1>\n");
+	if (l && l->citation) {
+		sbuf_adds(out, "<p class=\"source\">Source: ");
+		html(out, l->citation);
+		sbuf_adds(out, "</p>\n");
+	}
+	html_summary(d, out);
+	if (d->columns_added.n || d->columns_removed.n || d->headers_respelled.n) {
+		sbuf_adds(out, "<h2 id=\"columns\">Columns</h2>\n<ul>\n");
+		html_columns(out, "added", d->columns_added.items, d->columns_added.n);
+		html_columns(out, "removed", d->columns_removed.items, d->columns_removed.n);
+		html_columns(out, "header respelled (same field, not a change)",
+			     d->headers_respelled.items, d->headers_respelled.n);
+		sbuf_adds(out, "</ul>\n");
+	}
+	/* in the text audit's order: added, removed, renamed, changed */
+	html_models(out, l, "Added", d->added.items, d->added.n, "added", 1);
+	html_models(out, l, "Removed", d->removed.items, d->removed.n, "removed", 0);
+	v = sorted(l, d->renamed.items, d->renamed.n);
+	if (d->renamed.n)
+		sbuf_addf(out, "<h2 id=\"renamed\">Renamed (%zu)</h2>\n", d->renamed.n);
+	for (i = 0; i < d->renamed.n; i++) {
+		sbuf_adds(out, "<h3><del>");
+		html(out, v[i]->old_name);
+		sbuf_adds(out, "</del> \xe2\x86\x92 <ins>");
+		html_model(out, l, v[i]->name, 1);
+		sbuf_adds(out, "</ins> <span class=\"export\">");
+		html(out, v[i]->export);
+		sbuf_adds(out, "</span></h3>\n");
+		html_fields(out, changes_of(d, v[i]));
+	}
+	free(v);
+	v = sorted(l, d->changed.items, d->changed.n);
+	for (i = 0, k = 0; i < d->changed.n; i++)
+		k += !rename_of(d, v[i]) && !volatile_only(l, v[i]);
+	if (k)
+		sbuf_addf(out, "<h2 id=\"changed\">Changed (%zu)</h2>\n", k);
+	for (i = 0; i < d->changed.n; i++) {
+		if (rename_of(d, v[i]) || volatile_only(l, v[i]))
+			continue;
+		sbuf_adds(out, "<h3>");
+		html_model(out, l, v[i]->name, 1);
+		sbuf_adds(out, " <span class=\"export\">");
+		html(out, v[i]->export);
+		sbuf_adds(out, "</span></h3>\n");
+		html_fields(out, v[i]);
+	}
+	html_volatile(d, l, v, out);
+	free(v);
+	html_quarantined(d, out);
+	column_values_section(d, out, HELD_HTML);
+	held_section(d, out, HELD_HTML);
+	if (l && l->cite)
+		sbuf_adds(out, l->cite);
+	html_nav(out, l);
+	sbuf_adds(out, "</body>\n</html>\n");
+}
+
+void audit_html(const diff_result *d, sbuf *out)
+{
+	audit_html_linked(d, NULL, out);
+}

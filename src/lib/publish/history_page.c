@@ -1,0 +1,261 @@
+#include "publish/history_page.h"
+#include "db/query.h"
+#include "values/format.h"
+#include "publish/template.h"
+#include "base/textout.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* What a section is built with. */
+typedef struct section {
+	page blocks;                  /* the section's blocks, added to the page at the end */
+	const timeline_model *life;   /* the model's life */
+	const model_view *m;          /* the model */
+	const char *audit_root;       /* where audit pages are, or NULL */
+	const page_texts *texts;      /* the language */
+	const page_texts *english;    /* the fallback */
+	mc_err *err;                  /* where a failure goes */
+} section;
+
+/* Append text id filled in from pairs. 0, or -1 (err). */
+static int expand(const section *s, page_text_id id, const char *const *pairs, sbuf *out)
+{
+	const char *t = page_text_of(s->texts, s->english, id);
+
+	if (!t || page_text_expand(s->texts, s->english, id, template_pairs, (void *)pairs, out) < 0)
+		return mc_error(s->err, "the text '%s' is missing or not a valid template "
+				"(run modelcat translate)", page_text_key(id));
+	return 0;
+}
+
+/* A value of a change as the page writes it, or the text for none. */
+static int change_value(const section *s, const char *field, const char *value, sbuf *out)
+{
+	static const char *const none[] = { NULL };
+	sbuf label;
+	int rc;
+
+	if (!value || !*value)
+		return expand(s, PT_HISTORY_NONE, none, out);
+	sbuf_init(&label);
+	rc = page_field_value(field, value, s->m, s->texts, s->english, &label, out, s->err);
+	sbuf_release(&label);
+	return rc;
+}
+
+/* Did event i's field change in another export on its day too? (Each
+ * export logs its own change, from its own value before: the sentence
+ * then names the export.) */
+static int changed_elsewhere(const timeline_model *life, size_t i)
+{
+	const timeline_event *e = &life->events[i];
+	size_t k;
+
+	if (e->kind != TIMELINE_CHANGED || !e->field)
+		return 0;
+	for (k = i; k > 0 && !strcmp(life->events[k - 1].date, e->date); k--)
+		;
+	for (; k < life->n && !strcmp(life->events[k].date, e->date); k++) {
+		const timeline_event *o = &life->events[k];
+
+		if (k != i && o->kind == TIMELINE_CHANGED && o->field && !strcmp(o->field, e->field) &&
+		    o->export && e->export && strcmp(o->export, e->export))
+			return 1;
+	}
+	return 0;
+}
+
+/* The sentence telling event e (the first event is the model's addition);
+ * named: name its export in a change. */
+static int event_text(const section *s, const timeline_event *e, int first, int named,
+		      sbuf *out)
+{
+	static const page_text_id ids[] = {
+		PT_HISTORY_ADDED_EXPORT, PT_HISTORY_RETURNED, PT_HISTORY_RENAMED,
+		PT_HISTORY_CHANGED, PT_HISTORY_NEW_COLUMN, PT_HISTORY_COLUMN_REMOVED,
+		PT_HISTORY_REMOVED, PT_HISTORY_HELD,
+	};
+	sbuf label, old, new, ignored;
+	const char *pairs[9];
+	int rc = 0;
+
+	sbuf_init(&label);
+	sbuf_init(&old);
+	sbuf_init(&new);
+	sbuf_init(&ignored);
+	if (e->kind == TIMELINE_RENAMED) {
+		format_fold(e->old ? e->old : "", &old);
+		format_fold(e->new ? e->new : "", &new);
+	} else if (e->field) {
+		rc = page_field_value(e->field, NULL, s->m, s->texts, s->english, &label, &ignored,
+				      s->err) ||
+		     (e->kind != TIMELINE_NEW_COLUMN && change_value(s, e->field, e->old, &old)) ||
+		     (e->kind != TIMELINE_COLUMN_REMOVED && change_value(s, e->field, e->new, &new));
+	}
+	pairs[0] = "export";
+	pairs[1] = e->export && (e->kind != TIMELINE_CHANGED || named) ? e->export : "";
+	pairs[2] = "field";
+	pairs[3] = label.data;
+	pairs[4] = "old";
+	pairs[5] = old.data;
+	pairs[6] = "new";
+	pairs[7] = new.data;
+	pairs[8] = NULL;
+	if (!rc)
+		rc = expand(s, first ? PT_HISTORY_ADDED : ids[e->kind], pairs, out);
+	sbuf_release(&label);
+	sbuf_release(&old);
+	sbuf_release(&new);
+	sbuf_release(&ignored);
+	return rc ? -1 : 0;
+}
+
+/* The start of one date's entry in HTML: the date, linked to its audit. */
+static void html_date(const section *s, const char *date, const char *shown, sbuf *html)
+{
+	sbuf href;
+
+	sbuf_init(&href);
+	if (s->audit_root)
+		sbuf_addf(&href, "%s%s.html", s->audit_root, date);
+	sbuf_adds(html, "<dt>");
+	if (href.len && page_safe_href(href.data)) {
+		sbuf_adds(html, "<a href=\"");
+		textout_html(html, href.data, href.len);
+		sbuf_adds(html, "\">");
+		textout_html(html, shown, strlen(shown));
+		sbuf_adds(html, "</a>");
+	} else {
+		textout_html(html, shown, strlen(shown));
+	}
+	sbuf_adds(html, "</dt><dd><ul style=\"margin:0;padding-left:1.1rem\">\n");
+	sbuf_release(&href);
+}
+
+/* Every date and its events: in HTML one list (html), in the text page
+ * (with text) a line per date and a "- " line per event. 0 or -1. */
+static int add_dates(section *s, int text, sbuf *html)
+{
+	size_t i;
+	sbuf shown, line;
+	int rc = 0;
+
+	sbuf_init(&shown);
+	sbuf_init(&line);
+	sbuf_adds(html, "<dl class=\"history\">\n");
+	for (i = 0; !rc && i < s->life->n; i++) {
+		const timeline_event *e = &s->life->events[i];
+
+		if (!i || strcmp(e->date, s->life->events[i - 1].date)) {
+			if (i)
+				sbuf_adds(html, "</ul></dd>\n");
+			sbuf_reset(&shown);
+			rc = page_date(e->date, 0, s->texts, s->english, &shown, s->err);
+			if (rc < 0)
+				break;
+			rc = 0;
+			if (!shown.len)
+				sbuf_adds(&shown, e->date);
+			html_date(s, e->date, shown.data, html);
+			if (text)
+				page_add(&s->blocks, PAGE_PARAGRAPH, 0, NULL, shown.data)->text_only = 1;
+		}
+		sbuf_reset(&line);
+		rc = event_text(s, e, i == 0, changed_elsewhere(s->life, i), &line);
+		if (rc)
+			break;
+		sbuf_adds(html, "<li>");
+		textout_html(html, line.data, line.len);
+		sbuf_adds(html, "</li>\n");
+		if (text)
+			page_add(&s->blocks, PAGE_LINK, 0, NULL, line.data)->text_only = 1;
+	}
+	if (s->life->n)
+		sbuf_adds(html, "</ul></dd>\n");
+	sbuf_adds(html, "</dl>\n");
+	sbuf_release(&shown);
+	sbuf_release(&line);
+	return rc;
+}
+
+/* Where the section goes: right after the specification part. */
+static size_t insert_at(const page *p)
+{
+	size_t i;
+	int depth = 0, inside = 0;
+
+	for (i = 0; i < p->n; i++) {
+		const page_block *b = &p->blocks[i];
+
+		if (b->kind == PAGE_OPEN && !inside && b->role && !strcmp(b->role, "spec")) {
+			inside = 1;
+			depth = 0;
+		}
+		if (!inside)
+			continue;
+		if (b->kind == PAGE_OPEN)
+			depth++;
+		else if (b->kind == PAGE_CLOSE && --depth == 0)
+			return i + 1;
+	}
+	return p->n;
+}
+
+/* Move the section's blocks into p at insert_at(p). */
+static void insert(page *p, section *s)
+{
+	size_t at = insert_at(p);
+
+	page_grow(p, s->blocks.n);
+	memmove(&p->blocks[at + s->blocks.n], &p->blocks[at], (p->n - at) * sizeof(*p->blocks));
+	memcpy(&p->blocks[at], s->blocks.blocks, s->blocks.n * sizeof(*p->blocks));
+	p->n += s->blocks.n;
+	free(s->blocks.blocks);
+	s->blocks.blocks = NULL;
+	s->blocks.n = s->blocks.cap = 0;
+	strpool_adopt(&p->texts, &s->blocks.texts);
+}
+
+int history_page_add(page *p, const timeline_model *life, const model_view *m,
+		     const char *audit_root, const page_texts *texts, const page_texts *english,
+		     mc_err *err)
+{
+	static const char *const none[] = { NULL };
+	section s;
+	sbuf t, html;
+	int text, rc = -1;
+
+	if (!life || !life->n || !english->text[PT_HISTORY_HEADING])
+		return 0;
+	memset(&s, 0, sizeof(s));
+	page_init(&s.blocks, p->lang);
+	s.life = life;
+	s.m = m;
+	s.audit_root = audit_root;
+	s.texts = texts;
+	s.english = english;
+	s.err = err;
+	text = life->n > 1;
+	sbuf_init(&t);
+	sbuf_init(&html);
+	page_add(&s.blocks, PAGE_OPEN, 0, "history", NULL);
+	if (expand(&s, PT_HISTORY_HEADING, none, &t))
+		goto out;
+	page_add(&s.blocks, PAGE_HEADING, 2, NULL, t.data)->html_only = !text;
+	sbuf_reset(&t);
+	if (expand(&s, PT_HISTORY_INTRO, none, &t))
+		goto out;
+	page_add(&s.blocks, PAGE_PARAGRAPH, 0, "intro", t.data)->html_only = !text;
+	if (add_dates(&s, text, &html))
+		goto out;
+	page_add(&s.blocks, PAGE_RAW, 0, NULL, html.data);
+	page_add(&s.blocks, PAGE_CLOSE, 0, NULL, NULL);
+	insert(p, &s);
+	rc = 0;
+out:
+	page_release(&s.blocks);
+	sbuf_release(&t);
+	sbuf_release(&html);
+	return rc;
+}

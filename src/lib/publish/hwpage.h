@@ -1,0 +1,59 @@
+/*
+ * hwpage: the page of one accelerator (a record of the hardware family)
+ * and the hardware index, described as page blocks (page.h) and written
+ * by page_render_text and page_render_html like the model pages.
+ *
+ * A card's page: its specifications (memory, bandwidth, compute per
+ * precision, power, release date and price), the models it trained (both
+ * directions of db/hwlink.h's links), and "what it will run": every
+ * open-weights model whose weights fit in its memory at 16, 8 and 4 bits,
+ * largest first (hwpage_fits). The index lists every card by memory,
+ * largest first. docs/pages.md, "Hardware pages".
+ *
+ * Links: the pages live in LANG/hardware/ beside the model pages of
+ * LANG/; a model's page is "../" + its file.
+ */
+#ifndef MODELCAT_HWPAGE_H
+#define MODELCAT_HWPAGE_H
+
+#include <stddef.h>
+#include "base/strmap.h"
+#include "db/hwlink.h"
+#include "publish/page.h"
+
+/* The fit rule: do weights of params parameters at bits bits (params x
+ * bits / 8 bytes) take at most 90 % of memory bytes? Computed as params x
+ * bits x 10 <= memory x 72, so that the boundary (24 GB at 4 bits: 43.2B
+ * parameters) is exact. */
+int hwpage_fits(double params, int bits, double memory);
+
+/* The card's memory in bytes: 1 and *bytes, or 0 when it has none. */
+int hwpage_memory(const hwlink_card *card, double *bytes);
+
+/* The models the hardware pages link to. */
+typedef struct hwpage_models {
+	const page_index_entry *entries; /* every model with a page (borrowed) */
+	size_t n;                    /* entries in entries */
+	strmap by_name;              /* name -> index + 1 */
+	size_t *runnable;            /* open weights and a parameter count:
+					indexes, most parameters first */
+	size_t nrunnable;            /* entries in runnable */
+} hwpage_models;
+
+/* Index n entries (page_index_entry_fill's values, file relative to the
+ * model pages' folder); the entries must outlive m. */
+void hwpage_models_init(hwpage_models *m, const page_index_entry *entries, size_t n);
+void hwpage_models_release(hwpage_models *m);
+
+/* Describe the page of card d->cards[card] in the language of texts
+ * (English where it lacks a text). 0, or -1 (err). */
+int hwpage_build(page *p, const hwlink_day *d, size_t card, const hwpage_models *models,
+		 const page_texts *texts, const page_texts *english, mc_err *err);
+
+/* Describe the hardware index on date: every card of d, by memory, the
+ * largest first (cards without a memory figure last, by name), linking to
+ * files[i] for d->cards[i]. 0, or -1 (err). */
+int hwpage_build_index(page *p, const hwlink_day *d, char (*files)[140], const char *date,
+		       const page_texts *texts, const page_texts *english, mc_err *err);
+
+#endif
