@@ -16,7 +16,7 @@ Prints one line per difference; exit 0 when there is none.
 import csv, datetime, os, re, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from csvref import column_map, read_rows  # noqa: E402
+from csvref import column_map, read_rows, rollup_numbers  # noqa: E402
 
 
 def fold(s):
@@ -44,6 +44,10 @@ def as_date(s):
 
 
 def same(kind, a, b):
+    if kind == 'rollup':
+        x, y = rollup_numbers(fold(a)), rollup_numbers(fold(b)) if b.strip() else None
+        return x is not None and y is not None and len(x) == len(y) and all(
+            same('number', repr(p), repr(q)) for p, q in zip(x, y))
     if kind == 'number':
         x, y = as_number(a), as_number(b)
         # equal at 15 significant digits: within one unit of the 15th

@@ -20,7 +20,7 @@ Prints the differences; exit 0 when there is none.
 import datetime, json, os, re, sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from csvref import canonical, column_map, read_rows  # noqa: E402
+from csvref import canonical, column_map, read_rows, rollup_numbers  # noqa: E402
 
 
 def norm(kind, s):
@@ -31,6 +31,9 @@ def norm(kind, s):
         return None
     if kind == 'number':
         return float(s.replace(',', ''))
+    if kind == 'rollup':
+        numbers = rollup_numbers(s)
+        return numbers[0] if len(numbers) == 1 else numbers
     if kind == 'date':
         return datetime.datetime.fromisoformat(s) if len(s) > 10 else s
     if kind == 'list':

@@ -505,8 +505,33 @@ static void test_three_digits(void)
 	sbuf_release(&want);
 }
 
+/* A rollup field's stored list (norm_number_rollup()): each item a count. */
+static void test_count_list(void)
+{
+	static const struct { const char *in; int rc; const char *out; } cases[] = {
+		{ "15600000000000", 0, "15.6T" },                  /* Llama 3.1-405B */
+		{ "2260275840,2290000001", 0, "2.26B, 2.29B" },    /* AbLang (heavy sequences) */
+		{ "12000,800", 0, "12,000, 800" },
+		{ "12000,x", -1, "" },
+		{ "", -1, "" },
+	};
+	size_t i;
+	sbuf out;
+
+	sbuf_init(&out);
+	for (i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
+		sbuf_reset(&out);
+		sbuf_adds(&out, "");
+		CHECK(format_count_list(cases[i].in, &out) == cases[i].rc, "format_count_list(\"%s\") status",
+		      cases[i].in);
+		CHECK_STR(out.data, cases[i].out, "format_count_list(\"%s\")", cases[i].in);
+	}
+	sbuf_release(&out);
+}
+
 int main(void)
 {
+	test_count_list();
 	test_field_values();
 	test_numbers();
 	test_three_digits();

@@ -1369,6 +1369,28 @@ static void test_quantity(void)
 	sbuf_release(&out);
 }
 
+/* A rollup field's cells (Training dataset size (gradients) of the
+ * 2025-11-01 bundle: Airtable repeats a linked record's number) */
+static const struct text_case rollup_cases[] = {
+	{ "15600000000000", OK, "15600000000000" },        /* Llama 3.1-405B */
+	{ "1,234", OK, "1234" },                            /* thousands: one number, as norm_number */
+	{ "929000,929000", OK, "929000" },                  /* all, the same number twice: one value */
+	{ "20,20", OK, "20" },                              /* all, line 22048 */
+	{ "2590000000000,2592000000000", OK, "2590000000000,2592000000000" }, /* BlueLM 7B: both kept */
+	{ "12000,800", OK, "12000,800" },                   /* all, line 22421: in cell order */
+	{ "1e+3,1000.0,2e3", OK, "1000,2000" },             /* equal at 15 digits: once */
+	{ " 5 , 6 ", OK, "5,6" },                           /* items trimmed */
+	{ "", EMPTY, NULL },
+	{ "929000,", INVALID, NULL },                       /* an empty item */
+	{ "929000,Theseus", INVALID, NULL },                /* not a number */
+	{ ",", INVALID, NULL },
+};
+
+static int norm_rollup_fn(const char *s, size_t len, sbuf *out, char *why)
+{
+	return norm_number_rollup(NULL, s, len, out, why);
+}
+
 /* Every unit named in norm_unit_names() is known by that name, and an
  * unknown name is not. */
 static void test_unit_names(void)
@@ -1452,6 +1474,7 @@ int main(void)
 	test_org_align();
 	test_why();
 	test_quantity();
+	RUN(norm_rollup_fn, rollup_cases);
 	test_unit_names();
 	test_empty_cells();
 	return unit_done();

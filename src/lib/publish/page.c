@@ -513,6 +513,8 @@ static int value_dataset(builder *b, const char *name, sbuf *out)
 	sbuf_init(&size);
 	if (field_number(b, name, &x))
 		format_count(x, &size);
+	else if (field(b, name))
+		format_count_list(field(b, name), &size);
 	if (size.len) {
 		const char *pairs[] = { "size", size.data, "unit", text_of(b, dataset_unit(b)), NULL };
 

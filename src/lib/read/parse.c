@@ -484,8 +484,12 @@ static void normalise_cell(parse_export *p, parse_row *row, size_t i,
 		status = norm_list(text, text_len, out, why);
 		break;
 	case COL_NUMBER:
-		status = col->def && col->def->unit ? norm_quantity(col->def->unit, cell, len, out, why)
-			 : norm_number(cell, len, out, why);
+		if (col->def && col->def->rollup)
+			status = norm_number_rollup(col->def->unit, cell, len, out, why);
+		else if (col->def && col->def->unit)
+			status = norm_quantity(col->def->unit, cell, len, out, why);
+		else
+			status = norm_number(cell, len, out, why);
 		break;
 	case COL_DATE:
 		status = norm_date(cell, len, out, why);

@@ -96,7 +96,7 @@ static int next_line(FILE *f, char **line, size_t *cap, unsigned long *lineno)
 	}
 }
 
-/* Read the flags of a field (separated by spaces: volatile, unit=NAME)
+/* Read the flags of a field (separated by spaces: volatile, rollup, unit=NAME)
  * into field. 0, or -1 with a message naming file and line. */
 static int field_flags(colmap_field *field, char *flags, const char *path,
 		       unsigned long lineno, mc_err *err)
@@ -106,6 +106,11 @@ static int field_flags(colmap_field *field, char *flags, const char *path,
 	for (flag = strtok_r(flags, " ", &save); flag; flag = strtok_r(NULL, " ", &save)) {
 		if (!strcmp(flag, "volatile")) {
 			field->is_volatile = 1;
+		} else if (!strcmp(flag, "rollup")) {
+			if (field->type != COL_NUMBER)
+				return mc_error(err, "%s:%lu: rollup on a field that is not a number",
+						path, lineno);
+			field->rollup = 1;
 		} else if (!strncmp(flag, "unit=", 5)) {
 			field->unit = norm_unit_named(flag + 5);
 			if (!field->unit)
@@ -115,7 +120,7 @@ static int field_flags(colmap_field *field, char *flags, const char *path,
 				return mc_error(err, "%s:%lu: unit=%s on a field that is not a number",
 						path, lineno, flag + 5);
 		} else {
-			return mc_error(err, "%s:%lu: unknown flag '%s' (known: volatile, unit=NAME)",
+			return mc_error(err, "%s:%lu: unknown flag '%s' (known: volatile, rollup, unit=NAME)",
 					path, lineno, flag);
 		}
 	}

@@ -46,6 +46,9 @@ typedef struct colmap_field {
 				    unit of its header (read/normalise.h);
 				    a cell may also carry a unit of its
 				    own kind ("80 GB"); NULL: a bare number */
+	int rollup;              /* COL_NUMBER with flag rollup: a cell may hold
+				    one number per linked record, separated
+				    by commas (norm_number_rollup()) */
 } colmap_field;
 
 typedef struct colmap_alias {

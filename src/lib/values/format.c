@@ -369,3 +369,29 @@ void format_field_value(const char *field, const char *value, sbuf *out)
 		format_number(x, out);
 	}
 }
+
+int format_count_list(const char *text, sbuf *out)
+{
+	size_t at = out->len;
+	const char *item = text;
+
+	while (item) {
+		const char *comma = strchr(item, ',');
+		char *copy = comma ? xstrndup(item, (size_t)(comma - item)) : NULL;
+		double value;
+		int bad = format_parse_number(copy ? copy : item, &value);
+
+		free(copy);
+		if (bad) {
+			out->len = at;
+			if (out->data)
+				out->data[at] = '\0';
+			return -1;
+		}
+		if (out->len > at)
+			sbuf_adds(out, ", ");
+		format_count(value, out);
+		item = comma ? comma + 1 : NULL;
+	}
+	return 0;
+}

@@ -55,6 +55,12 @@ void format_fold(const char *text, sbuf *out);
 /* Lower-case the ASCII letter at out->data[from], if it is one. */
 void format_lower_first(sbuf *out, size_t from);
 
+/* Counts of a stored number or list of numbers (a rollup field,
+ * norm_number_rollup(): "2260275840,2290000001"), each as format_count,
+ * joined by ", ": "2.26B, 2.29B". 0, or -1 with nothing appended when an
+ * item is not a number. */
+int format_count_list(const char *text, sbuf *out);
+
 /* Parse a stored number ("3.9e+24"): 0 and *value, or -1. */
 int format_parse_number(const char *text, double *value);
 

@@ -862,6 +862,46 @@ int norm_number(const char *s, size_t len, sbuf *out, char *why)
 	return rc;
 }
 
+/* One cell as a number of unit (NULL: bare): the status, *value. */
+static int number_of(const norm_unit *unit, const char *s, size_t len, double *value, char *why)
+{
+	return unit ? norm_quantity_parse(unit, s, len, value, why)
+		    : norm_number_parse(s, len, value, why);
+}
+
+int norm_number_rollup(const norm_unit *unit, const char *s, size_t len, sbuf *out, char *why)
+{
+	double whole, items[64];
+	size_t n = 0, i, at, start = 0;
+	int rc = number_of(unit, s, len, &whole, why);
+
+	if (rc != NORM_INVALID) {
+		if (rc == NORM_OK)
+			norm_number_format(whole, out);
+		return rc;
+	}
+	for (at = 0; at <= len; at++) {
+		double v;
+
+		if (at < len && s[at] != ',')
+			continue;
+		if (n == sizeof(items) / sizeof(*items) ||
+		    number_of(unit, s + start, at - start, &v, NULL) != NORM_OK)
+			return NORM_INVALID;    /* why: the whole cell's */
+		for (i = 0; i < n && !norm_number_equal(items[i], v); i++)
+			;
+		if (i == n)
+			items[n++] = v;
+		start = at + 1;
+	}
+	for (i = 0; i < n; i++) {
+		if (i)
+			sbuf_addc(out, ',');
+		norm_number_format(items[i], out);
+	}
+	return NORM_OK;
+}
+
 int norm_number_text_compared(const char *s, size_t len, sbuf *out)
 {
 	double v;

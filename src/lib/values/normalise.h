@@ -71,6 +71,19 @@ void norm_number_format(double value, sbuf *out);
 void norm_number_compared(double value, sbuf *out);
 /* Parse s and append its stored text (as the other normalisers do). */
 int norm_number(const char *s, size_t len, sbuf *out, char *why);
+/*
+ * A number cell of a field whose source rolls up one number per linked
+ * record (Epoch's dataset size: "929000,929000"): a cell that reads as one
+ * number (thousands separators included, as norm_number) is that number;
+ * else, when every comma-separated item is a number, the items equal at 15
+ * significant digits are one value: one value left is stored as a number,
+ * several as their stored texts in cell order joined by ","
+ * ("2590000000000,2592000000000"). Any other cell is NORM_INVALID with the
+ * reason of the whole cell. unit: as norm_quantity (NULL: a bare number).
+ */
+struct norm_unit;
+int norm_number_rollup(const struct norm_unit *unit, const char *s, size_t len, sbuf *out,
+		       char *why);
 /* Parse s (a stored text, or any number) and append its compared text;
  * the status of norm_number_parse (nothing appended unless NORM_OK). */
 int norm_number_text_compared(const char *s, size_t len, sbuf *out);
