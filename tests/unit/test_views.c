@@ -33,12 +33,12 @@ static char F_MODEL[] = "Model", F_ORG[] = "Organization", F_PARAMS[] = "Paramet
 	    F_EXPORTS[] = "exports";
 
 static colmap_field FIELDS[] = {
-	{ F_MODEL, COL_KEY, NULL, 0, 0, NULL, 0 },
-	{ F_ORG, COL_LIST, NULL, 0, 0, NULL, 0 },
-	{ F_PARAMS, COL_NUMBER, NULL, 0, 0, NULL, 0 },
-	{ F_OPEN, COL_BOOL, NULL, 0, 0, NULL, 0 },
-	{ F_NOTE, COL_TEXT, NULL, 0, 0, NULL, 0 },
-	{ F_DAY, COL_DATE, NULL, 0, 0, NULL, 0 },
+	{ F_MODEL, COL_KEY, NULL, 0, 0, NULL, 0, NULL },
+	{ F_ORG, COL_LIST, NULL, 0, 0, NULL, 0, NULL },
+	{ F_PARAMS, COL_NUMBER, NULL, 0, 0, NULL, 0, NULL },
+	{ F_OPEN, COL_BOOL, NULL, 0, 0, NULL, 0, NULL },
+	{ F_NOTE, COL_TEXT, NULL, 0, 0, NULL, 0, NULL },
+	{ F_DAY, COL_DATE, NULL, 0, 0, NULL, 0, NULL },
 };
 
 static colmap map_of(colmap_field *fields, size_t n)
@@ -54,8 +54,8 @@ static colmap map_of(colmap_field *fields, size_t n)
 static void test_sql_text(void)
 {
 	colmap map = map_of(FIELDS, sizeof(FIELDS) / sizeof(*FIELDS));
-	colmap_field bad[] = { { F_MODEL, COL_KEY, NULL, 0, 0, NULL, 0 }, { F_QUOTE, COL_TEXT, NULL, 0, 0, NULL, 0 } };
-	colmap_field taken[] = { { F_MODEL, COL_KEY, NULL, 0, 0, NULL, 0 }, { F_EXPORTS, COL_TEXT, NULL, 0, 0, NULL, 0 } };
+	colmap_field bad[] = { { F_MODEL, COL_KEY, NULL, 0, 0, NULL, 0, NULL }, { F_QUOTE, COL_TEXT, NULL, 0, 0, NULL, 0, NULL } };
+	colmap_field taken[] = { { F_MODEL, COL_KEY, NULL, 0, 0, NULL, 0, NULL }, { F_EXPORTS, COL_TEXT, NULL, 0, 0, NULL, 0, NULL } };
 	sbuf models, versions;
 
 	sbuf_init(&models);

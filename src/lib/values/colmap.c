@@ -146,7 +146,7 @@ static void field_aliases(colmap *map, size_t *acap, char *alias)
 static int load_columns(colmap *map, const char *path, mc_err *err)
 {
 	FILE *f = fopen(path, "r");
-	char *line = NULL, *parts[4];
+	char *line = NULL, *parts[5];
 	size_t cap = 0, fcap = 0, acap = 0, n, i;
 	unsigned long lineno = 0;
 	int rc = -1, got;
@@ -158,10 +158,10 @@ static int load_columns(colmap *map, const char *path, mc_err *err)
 	while ((got = next_line(f, &line, &cap, &lineno)) == 1) {
 		colmap_field *field;
 
-		n = split_tabs(line, parts, 4);
+		n = split_tabs(line, parts, 5);
 		if (n < 2) {
-			mc_error(err, "%s:%lu: expected name<TAB>type[<TAB>aliases[<TAB>flags]]",
-			         path, lineno);
+			mc_error(err, "%s:%lu: expected name<TAB>type[<TAB>aliases[<TAB>flags"
+				 "[<TAB>description]]]", path, lineno);
 			goto out;
 		}
 		if (map->nfields == fcap) {
@@ -174,7 +174,7 @@ static int load_columns(colmap *map, const char *path, mc_err *err)
 			mc_error(err, "%s:%lu: unknown type '%s'", path, lineno, parts[1]);
 			goto out;
 		}
-		if (n == 4 && field_flags(field, parts[3], path, lineno, err))
+		if (n >= 4 && field_flags(field, parts[3], path, lineno, err))
 			goto out;
 		if (field->type == COL_KEY && map->key) {
 			mc_error(err, "%s:%lu: a second key field '%s' (the key is '%s')", path,
@@ -182,6 +182,7 @@ static int load_columns(colmap *map, const char *path, mc_err *err)
 			goto out;
 		}
 		field->name = xstrdup(parts[0]);
+		field->description = xstrdup(n == 5 ? parts[4] : "");
 		if (field->type == COL_KEY)
 			map->key = xstrdup(parts[0]);
 		map->nfields++;
@@ -395,6 +396,7 @@ void colmap_release(colmap *map)
 	free(map->others);
 	for (i = 0; i < map->nfields; i++) {
 		free(map->fields[i].name);
+		free(map->fields[i].description);
 		for (k = 0; k < map->fields[i].nknown; k++)
 			free(map->fields[i].known[k]);
 		free(map->fields[i].known);

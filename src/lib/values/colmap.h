@@ -49,6 +49,8 @@ typedef struct colmap_field {
 	int rollup;              /* COL_NUMBER with flag rollup: a cell may hold
 				    one number per linked record, separated
 				    by commas (norm_number_rollup()) */
+	char *description;       /* one line for the data dictionary (the
+				    columns file's fifth column); "" none */
 } colmap_field;
 
 typedef struct colmap_alias {
