@@ -75,7 +75,7 @@ for norm, digest in db.execute("SELECT v.norm, v.digest FROM version v"
                                " WHERE v.tombstone = 0 AND v.valid_to IS NULL"):
     text = norm
     for field, value in json.loads(norm).items():
-        if types.get(field) == 'number' and compared(value) != value:
+        if types.get(field) in ('number', 'rollup') and ',' not in value and compared(value) != value:
             longer += 1
             key = json.dumps(field, ensure_ascii=False)
             text = text.replace('%s:"%s"' % (key, value), '%s:"%s"' % (key, compared(value)))
@@ -112,7 +112,7 @@ db = sqlite3.connect(sys.argv[1])
 for vid, norm in db.execute("SELECT id, norm FROM version").fetchall():
     text = norm
     for field, value in json.loads(norm).items():
-        if types.get(field) == 'number':
+        if types.get(field) in ('number', 'rollup') and ',' not in value:
             key = json.dumps(field, ensure_ascii=False)
             text = text.replace('%s:"%s"' % (key, value), '%s:"%s"' % (key, compared(value)))
     db.execute("UPDATE version SET norm = ?, digest = ?, raw_digest = NULL WHERE id = ?",
