@@ -1,6 +1,7 @@
 #include "publish/download.h"
 #include "publish/cite.h"
 #include "values/format.h"
+#include "values/value.h"
 #include "publish/template.h"
 #include "db/query.h"
 #include "read/csv.h"
@@ -15,37 +16,7 @@
 
 int download_json_number(const char *text, size_t len)
 {
-	size_t i = 0, start;
-
-	if (i < len && text[i] == '-')
-		i++;
-	if (i < len && text[i] == '0') {
-		i++;
-	} else {
-		start = i;
-		while (i < len && text[i] >= '0' && text[i] <= '9')
-			i++;
-		if (i == start)
-			return 0;
-	}
-	if (i < len && text[i] == '.') {
-		start = ++i;
-		while (i < len && text[i] >= '0' && text[i] <= '9')
-			i++;
-		if (i == start)
-			return 0;
-	}
-	if (i < len && (text[i] == 'e' || text[i] == 'E')) {
-		i++;
-		if (i < len && (text[i] == '+' || text[i] == '-'))
-			i++;
-		start = i;
-		while (i < len && text[i] >= '0' && text[i] <= '9')
-			i++;
-		if (i == start)
-			return 0;
-	}
-	return i == len && len > 0;
+	return value_json_number(text, len);
 }
 
 static int make_dir(const char *path, mc_err *err)
@@ -244,7 +215,7 @@ static void text(sbuf *out, const page_texts *texts, const page_texts *english, 
 	sbuf_release(&s);
 }
 
-static void file_link(sbuf *out, const download_file *f, const char *root)
+static void file_link(sbuf *out, const download_file *f, const char *root, const format_lang *l)
 {
 	sbuf_adds(out, "<a href=\"");
 	html(out, root);
@@ -252,7 +223,7 @@ static void file_link(sbuf *out, const download_file *f, const char *root)
 	html(out, f->name);
 	sbuf_adds(out, f->json ? "\" type=\"application/json\">JSON</a> " :
 		  "\" type=\"text/csv\">CSV</a> ");
-	format_bytes((double)f->bytes, out);
+	format_bytes(l, (double)f->bytes, out);
 }
 
 void download_list_html(const download_set *d, const char *root, const page_texts *texts,
@@ -278,7 +249,7 @@ void download_list_html(const download_set *d, const char *root, const page_text
 		} else {
 			sbuf_adds(out, ", ");
 		}
-		file_link(out, f, root);
+		file_link(out, f, root, format_lang_of(texts ? texts->lang : "en"));
 	}
 	sbuf_adds(out, "</li>\n</ul>\n");
 }
