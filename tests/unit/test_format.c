@@ -142,16 +142,16 @@ static void test_numbers(void)
 }
 
 /* The same numbers as a Dutch reader writes them: '.' between groups,
- * ',' before the decimals, mln./mld./bln. after a count (a Dutch
+ * ',' before the decimals, miljoen, miljard, biljoen after a count (a Dutch
  * "biljoen" is a million million). */
 static void test_numbers_dutch(void)
 {
 	static const struct number_case counts[] = {
-		{ 530000000000, "530 mld." },    /* the seed's 530B */
-		{ 1500000000, "1,5 mld." },
-		{ 6738415616, "6,74 mld." },
-		{ 15600000000000, "15,6 bln." }, /* Llama 3.1-405B's dataset */
-		{ 117000000, "117 mln." },
+		{ 530000000000, "530 miljard" },    /* the seed's 530B */
+		{ 1500000000, "1,5 miljard" },
+		{ 6738415616, "6,74 miljard" },
+		{ 15600000000000, "15,6 biljoen" }, /* Llama 3.1-405B's dataset */
+		{ 117000000, "117 miljoen" },
 		{ 60000, "60.000" },
 		{ 340, "340" },
 	};
@@ -395,13 +395,13 @@ static void test_templates(void)
 static void test_field_values(void)
 {
 	static const struct { const char *field, *value, *en, *nl; } cases[] = {
-		{ "Parameters", "40000000000", "40B", "40 mld." },
+		{ "Parameters", "40000000000", "40B", "40 miljard" },
 		{ "Training compute (FLOP)", "3.9e+24", "3.9 × 10²⁴ FLOP", "3,9 × 10²⁴ FLOP" },
 		{ "Training compute upper bound", "1e+23", "1 × 10²³", "1 × 10²³" },
 		{ "Finetune compute (FLOP)", "9.4e+22", "9.4 × 10²² FLOP", "9,4 × 10²² FLOP" },
 		{ "Training compute cost (2023 USD)", "2614019.245", "$2,614,019", "$2.614.019" },
 		{ "Hardware acquisition cost", "582299563.0446011", "$582,299,563", "$582.299.563" },
-		{ "Training dataset size (total)", "1400000000000", "1.4T", "1,4 bln." },
+		{ "Training dataset size (total)", "1400000000000", "1.4T", "1,4 biljoen" },
 		{ "Training power draw (W)", "10800000", "10.8 MW", "10,8 MW" },
 		{ "Citations", "10079", "10,079", "10.079" },
 		{ "Epochs", "2.5", "2.5", "2,5" },

@@ -79,15 +79,9 @@ static int export_json(catalogue *cat, const provenance_file *f, const char *as_
 		}
 		sbuf_adds(&out, rows++ ? ",\n[" : "\n[");
 		for (i = 0; i < row.nfields; i++) {
-			int number = i < ntypes && !strcmp(types[i], "number");
-
 			sbuf_adds(&out, i ? ", " : "");
-			if (!row.lengths[i])
-				sbuf_adds(&out, "null");
-			else if (number && download_json_number(row.fields[i], row.lengths[i]))
-				sbuf_add(&out, row.fields[i], row.lengths[i]);
-			else
-				textout_json_string(&out, row.fields[i], row.lengths[i]);
+			value_json_text(i < ntypes ? value_kind_named(types[i]) : VALUE_TEXT,
+					row.fields[i], row.lengths[i], &out);
 		}
 		sbuf_adds(&out, "]");
 		if (out.len >= QUERY_PART && flush_part(part, &out, err))
@@ -333,7 +327,8 @@ int download_twin(const download_set *d, const model_view *m, const char *stem,
 		sbuf_adds(&out, i ? ",\n  " : "\n  ");
 		json_str(&out, m->values.items[i].field);
 		sbuf_adds(&out, ": ");
-		json_str(&out, m->values.items[i].value);
+		value_json_of(m->values.items[i].field, m->values.items[i].value,
+			      strlen(m->values.items[i].value), &out);
 	}
 	sbuf_adds(&out, "},\n\"sources\": {");
 	for (i = 0; i < m->values.n; i++) {

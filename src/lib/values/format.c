@@ -11,7 +11,7 @@ static const format_lang languages[] = {
 	{ "en", ',', '.', { "M", "B", "T" },
 	  { "January", "February", "March", "April", "May", "June", "July", "August",
 	    "September", "October", "November", "December" }, "Yes", "No" },
-	{ "nl", '.', ',', { " mln.", " mld.", " bln." },
+	{ "nl", '.', ',', { " miljoen", " miljard", " biljoen" },
 	  { "januari", "februari", "maart", "april", "mei", "juni", "juli", "augustus",
 	    "september", "oktober", "november", "december" }, "Ja", "Nee" },
 };

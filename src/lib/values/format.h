@@ -2,8 +2,8 @@
  * format: the one formatter of values, per language: how every published
  * output (model and hardware pages, History, the audit and its feed, the
  * index, chart labels) writes a value: numbers with grouped digits, powers
- * of ten with superscript exponents, counts with B/M/T (Dutch: mln., mld.,
- * bln.), power in watts, memory in bytes, dates at their precision
+ * of ten with superscript exponents, counts with B/M/T (Dutch: miljoen,
+ * miljard, biljoen), power in watts, memory in bytes, dates at their precision
  * ("23 February 2024", "februari 2024", "2024"), booleans in words
  * (Yes/No, Ja/Nee), and the text forms (lists with repeats removed, notes
  * folded onto one line, a lower-cased first letter). A language
@@ -25,7 +25,7 @@ typedef struct format_lang {
 	char group;                  /* between groups of three digits: ',' '.' */
 	char point;                  /* before the decimals: '.' ',' */
 	const char *count[3];        /* after a count of millions, billions,
-					trillions: "M" "B" "T"; " mln." ... */
+					trillions: "M" "B" "T"; " miljoen" ... */
 	const char *month[12];       /* "January" ..., "januari" ... */
 	const char *yes, *no;        /* a boolean */
 } format_lang;

@@ -188,7 +188,19 @@ void value_json(const typed_value *v, sbuf *out)
 		textout_json_string(out, v->text, len);
 }
 
-void value_json_of(const char *field, const char *text, size_t len, sbuf *out)
+value_kind value_kind_named(const char *name)
+{
+	static const enum colmap_type types[] = { COL_KEY, COL_TEXT, COL_LIST, COL_NUMBER,
+						  COL_DATE, COL_ENUM, COL_BOOL };
+	size_t i;
+
+	for (i = 0; name && i < sizeof(types) / sizeof(types[0]); i++)
+		if (!strcmp(colmap_type_name(types[i]), name))
+			return value_kind_of_type(types[i]);
+	return VALUE_TEXT;
+}
+
+void value_json_text(value_kind kind, const char *text, size_t len, sbuf *out)
 {
 	char *copy;
 	typed_value v;
@@ -198,7 +210,20 @@ void value_json_of(const char *field, const char *text, size_t len, sbuf *out)
 		return;
 	}
 	copy = xstrndup(text, len);
-	value_read(value_kind_of_field(field, copy), copy, &v);
+	value_read(kind, copy, &v);
 	value_json(&v, out);
+	free(copy);
+}
+
+void value_json_of(const char *field, const char *text, size_t len, sbuf *out)
+{
+	char *copy;
+
+	if (!text || !len) {
+		sbuf_adds(out, "null");
+		return;
+	}
+	copy = xstrndup(text, len);
+	value_json_text(value_kind_of_field(field, copy), copy, len, out);
 	free(copy);
 }

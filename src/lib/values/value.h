@@ -58,6 +58,14 @@ int value_json_number(const char *text, size_t len);
  * true or false, anything else as a string of its stored text. */
 void value_json(const typed_value *v, sbuf *out);
 
+/* The kind of the column map type named name ("number", "bool", ...);
+ * VALUE_TEXT for a name it does not know. */
+value_kind value_kind_named(const char *name);
+
+/* The stored text[0..len) of a value of kind as JSON (value_json); an
+ * empty text is null. */
+void value_json_text(value_kind kind, const char *text, size_t len, sbuf *out);
+
 /* The stored text of field as JSON, by value_kind_of_field(); "" and NULL
  * are null. */
 void value_json_of(const char *field, const char *text, size_t len, sbuf *out);
