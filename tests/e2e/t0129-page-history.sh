@@ -91,7 +91,7 @@ def history(path):
     out = []
     for dt, dd in re.findall(r"<dt>(.*?)</dt><dd>(.*?)</dd>", m.group(2), re.S):
         href = re.search(r'href="([^"]+)"', dt)
-        items = [html.unescape(re.sub(r"<[^>]+>", "", li)) for li in re.findall(r"<li>(.*?)</li>", dd, re.S)]
+        items = [html.unescape(re.sub(r"<[^>]+>", "", li)) for li in re.findall(r"<li[^>]*>(.*?)</li>", dd, re.S)]
         out.append((html.unescape(re.sub(r"<[^>]+>", "", dt)), href and href.group(1), items))
     return html.unescape(m.group(1)), out
 def number(text):
@@ -214,7 +214,9 @@ for f in fs:
 page = open(glob.glob(root + "/pages/en/gpt-4-*.html")[0], encoding="utf-8").read()
 dl = re.search(r'<dl class="history">(.*?)</dl>', page, re.S).group(1)
 day = re.search(r'<dt><a href="[^"]*%s\.html">.*?</dt><dd>(.*?)</dd>' % DAY, dl, re.S).group(1)
-shown = [html.unescape(i) for i in re.findall(r"<li>(Citations: .*?)</li>", day)]
+# (one entry per field per date: the exports' sentences joined by "; ")
+shown = [part for i in re.findall(r'<li data-field="Citations">(Citations: .*?)</li>', day)
+         for part in html.unescape(i).split("; ")]
 told = [re.fullmatch(r"Citations: (\S+) \u2192 (\S+) \(in (\w+)\)", i) for i in shown]
 ok = len(want) > 1 and all(told) and len(told) == len(want) and \
     {(m.group(1), m.group(2)) for m in told} == set(want) and \
