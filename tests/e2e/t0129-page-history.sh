@@ -94,9 +94,11 @@ def history(path):
         items = [html.unescape(re.sub(r"<[^>]+>", "", li)) for li in re.findall(r"<li[^>]*>(.*?)</li>", dd, re.S)]
         out.append((html.unescape(re.sub(r"<[^>]+>", "", dt)), href and href.group(1), items))
     return html.unescape(m.group(1)), out
-def number(text):
+def number(text, lang="en"):
+    # grouped by threes: ',' in English, '.' in Dutch (docs/pages.md)
     x = float(text)
-    return "{:,}".format(int(x)) if x == int(x) else str(x)
+    out = "{:,}".format(int(x)) if x == int(x) else str(x)
+    return out.replace(",", ".") if lang == "nl" else out
 def items_of(sections, shown):
     return next((items for d, _, items in sections if d == shown), [])
 
@@ -108,7 +110,8 @@ for lang in ("en", "nl"):
           and sections[0][2][:1] == [w["history.added"]])
     # 2024-07-16: the citation count, from the snapshot before it
     old, new = row(before("2024-07-16"), "GPT-4")["Citations"], row("2024-07-16", "GPT-4")["Citations"]
-    line = fill(w["history.changed"], field=w["label.citations"], old=number(old), new=number(new))
+    line = fill(w["history.changed"], field=w["label.citations"], old=number(old, lang),
+                new=number(new, lang))
     print("citations", lang, old != new and line in items_of(sections, day(w, "2024-07-16")))
     # 2025-05-06: the domain list, as the page writes lists
     def domain(date):
