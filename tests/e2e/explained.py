@@ -33,6 +33,19 @@ import sys
 ARROW = " \u2192 "
 
 
+DUTCH_MONTHS = ("januari februari maart april mei juni juli augustus september oktober "
+                "november december").split()
+
+
+def written_date(iso, dutch):
+    """iso as the pages write a date: "7 May 2025", Dutch "7 mei 2025"
+    (docs/pages.md, "How values are written")."""
+    d = datetime.date.fromisoformat(iso)
+    if dutch:
+        return "%d %s %d" % (d.day, DUTCH_MONTHS[d.month - 1], d.year)
+    return d.strftime("%-d %B %Y")
+
+
 def manifest(root):
     path = os.path.join(root, "MANIFEST")
     if not os.path.exists(path):
@@ -114,7 +127,7 @@ def main():
             continue
         if stem.endswith("/index"):
             text = open(os.path.join(after, stem + ".txt"), encoding="utf-8").read()
-            day = datetime.date.fromisoformat(newest[:10]).strftime("%-d %B %Y")
+            day = written_date(newest[:10], "/nl/" in stem)
             if day not in text:
                 unexplained += 1
                 print("unexplained: %s (the index does not carry %s)" % (f, day))

@@ -73,3 +73,25 @@ start_server() {
 sql() { sqlite3 -batch -noheader "$MODELCAT_DB" "$@"; }
 
 done_testing() { echo "1..$test_count"; }
+
+# seed_page PREFIX OUT: the seed page PREFIX_*.txt (000 English, 001
+# Dutch) with a final newline, as render prints it, after the documented
+# deviations of tests/data/seeds/deviations.tsv (docs/pages.md, "How
+# values are written") are applied, into OUT.
+seed_page() {
+	python3 - "$DATA/seeds" "$1" "$2" <<'PYEOF'
+import glob, os, sys
+seeds, prefix, out = sys.argv[1:4]
+text = open(glob.glob(os.path.join(seeds, prefix + "_*.txt"))[0], encoding="utf-8").read()
+for line in open(os.path.join(seeds, "deviations.tsv"), encoding="utf-8"):
+    line = line.rstrip("\n")
+    if not line or line.startswith("#"):
+        continue
+    seed, old, new = line.split("\t")
+    if seed == prefix:
+        if old not in text:
+            sys.exit("deviations.tsv: %r is not in seed %s" % (old, prefix))
+        text = text.replace(old, new)
+open(out, "w", encoding="utf-8").write(text + "\n")
+PYEOF
+}

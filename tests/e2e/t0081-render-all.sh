@@ -39,9 +39,10 @@ check_eq "file names hold only a-z, 0-9, '-' and one '.'" \
 check_eq "no temporary file is left behind" "$(find "$TMP/site" -name '*.tmp*' | wc -l)" 0
 check "the table of every model links to the pages" grep -q '<div role="rowheader"><a href="llama-2-70b-[0-9a-f]*\.html">Llama 2-70B</a></div>' \
 	"$TMP/site/en/index.all.html"
-# the date as the pages print it (day, English month name, year)
-latest_text=$(python3 -c 'import datetime,sys; d=datetime.date.fromisoformat(sys.argv[1]); print("%d %s %d" % (d.day, ["January","February","March","April","May","June","July","August","September","October","November","December"][d.month-1], d.year))' "$latest")
-nmodels_text=$(python3 -c 'import sys; print("{:,}".format(int(sys.argv[1])))' "$nmodels")
+# the date and count as the Dutch pages print them (day, Dutch month name,
+# year; "." between groups of digits: docs/pages.md, "How values are written")
+latest_text=$(python3 -c 'import datetime,sys; d=datetime.date.fromisoformat(sys.argv[1]); print("%d %s %d" % (d.day, ["januari","februari","maart","april","mei","juni","juli","augustus","september","oktober","november","december"][d.month-1], d.year))' "$latest")
+nmodels_text=$(python3 -c 'import sys; print("{:,}".format(int(sys.argv[1])).replace(",", "."))' "$nmodels")
 check_grep "the Dutch index is in Dutch" "^$nmodels_text modellen vastgelegd op $latest_text" "$TMP/site/nl/index.txt"
 repeated=$(ref repeated)
 check "a repeated name's second row has its own page ($repeated)" grep -qxF -- "- $repeated" "$TMP/site/en/index.txt"

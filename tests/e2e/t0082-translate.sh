@@ -11,7 +11,7 @@ FIX=$DATA/fixtures/megascale-2026-05-25
 NAME="MegaScale (Production)"
 CAT=$TMP/catalogues
 SEED_NL=$(ls "$DATA"/seeds/001_*.txt)
-{ cat "$SEED_NL"; echo; } >"$TMP/seed_nl.txt"
+seed_page 001 "$TMP/seed_nl.txt"
 fresh() { rm -rf "$CAT"; mkdir -p "$CAT"; cp "$TOP"/translations/*.xlf "$CAT"/; }
 # drop_unit FILE ID: remove one trans-unit
 drop_unit() {

@@ -133,6 +133,8 @@ for lang in ("en", "nl"):
           px, x_of(y), py, y_of(c))
     note = html.unescape(re.search(r'<p class="chart-note">(.*?)</p>', gpt).group(1))
     mantissa, exponent = ("%.2g" % c).split("e+")
+    if lang == "nl":   # Dutch numbers: ',' before the decimals (docs/pages.md)
+        mantissa = mantissa.replace(".", ",")
     sup = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
     month = html.unescape(w["value.month.%02d" % int(rows_by_name["GPT-4"]["Publication date"][5:7])])
     print("sentence", lang, note.startswith("GPT-4 ") and month in note and

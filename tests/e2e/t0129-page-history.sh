@@ -91,12 +91,14 @@ def history(path):
     out = []
     for dt, dd in re.findall(r"<dt>(.*?)</dt><dd>(.*?)</dd>", m.group(2), re.S):
         href = re.search(r'href="([^"]+)"', dt)
-        items = [html.unescape(re.sub(r"<[^>]+>", "", li)) for li in re.findall(r"<li>(.*?)</li>", dd, re.S)]
+        items = [html.unescape(re.sub(r"<[^>]+>", "", li)) for li in re.findall(r"<li[^>]*>(.*?)</li>", dd, re.S)]
         out.append((html.unescape(re.sub(r"<[^>]+>", "", dt)), href and href.group(1), items))
     return html.unescape(m.group(1)), out
-def number(text):
+def number(text, lang="en"):
+    # grouped by threes: ',' in English, '.' in Dutch (docs/pages.md)
     x = float(text)
-    return "{:,}".format(int(x)) if x == int(x) else str(x)
+    out = "{:,}".format(int(x)) if x == int(x) else str(x)
+    return out.replace(",", ".") if lang == "nl" else out
 def items_of(sections, shown):
     return next((items for d, _, items in sections if d == shown), [])
 
@@ -108,7 +110,8 @@ for lang in ("en", "nl"):
           and sections[0][2][:1] == [w["history.added"]])
     # 2024-07-16: the citation count, from the snapshot before it
     old, new = row(before("2024-07-16"), "GPT-4")["Citations"], row("2024-07-16", "GPT-4")["Citations"]
-    line = fill(w["history.changed"], field=w["label.citations"], old=number(old), new=number(new))
+    line = fill(w["history.changed"], field=w["label.citations"], old=number(old, lang),
+                new=number(new, lang))
     print("citations", lang, old != new and line in items_of(sections, day(w, "2024-07-16")))
     # 2025-05-06: the domain list, as the page writes lists
     def domain(date):
@@ -214,7 +217,9 @@ for f in fs:
 page = open(glob.glob(root + "/pages/en/gpt-4-*.html")[0], encoding="utf-8").read()
 dl = re.search(r'<dl class="history">(.*?)</dl>', page, re.S).group(1)
 day = re.search(r'<dt><a href="[^"]*%s\.html">.*?</dt><dd>(.*?)</dd>' % DAY, dl, re.S).group(1)
-shown = [html.unescape(i) for i in re.findall(r"<li>(Citations: .*?)</li>", day)]
+# (one entry per field per date: the exports' sentences joined by "; ")
+shown = [part for i in re.findall(r'<li data-field="Citations">(Citations: .*?)</li>', day)
+         for part in html.unescape(i).split("; ")]
 told = [re.fullmatch(r"Citations: (\S+) \u2192 (\S+) \(in (\w+)\)", i) for i in shown]
 ok = len(want) > 1 and all(told) and len(told) == len(want) and \
     {(m.group(1), m.group(2)) for m in told} == set(want) and \

@@ -9,18 +9,19 @@
 #include <string.h>
 
 #include "values/format.h"
+#include "values/value.h"
 #include "publish/template.h"
 #include "unit.h"
 
-typedef void number_fn(double, sbuf *);
+typedef void number_fn(const format_lang *, double, sbuf *);
 
 struct number_case {
 	double in;
 	const char *out;
 };
 
-static void check_numbers(const char *what, number_fn *fn, const struct number_case *cases,
-			  size_t n)
+static void check_numbers(const char *what, const char *lang, number_fn *fn,
+			  const struct number_case *cases, size_t n)
 {
 	size_t i;
 	sbuf out;
@@ -29,28 +30,29 @@ static void check_numbers(const char *what, number_fn *fn, const struct number_c
 	for (i = 0; i < n; i++) {
 		sbuf_reset(&out);
 		sbuf_adds(&out, "<");
-		fn(cases[i].in, &out);
-		CHECK_STR(out.data + 1, cases[i].out, "%s(%.17g)", what, cases[i].in);
+		fn(format_lang_of(lang), cases[i].in, &out);
+		CHECK_STR(out.data + 1, cases[i].out, "%s %s(%.17g)", lang, what, cases[i].in);
 	}
 	sbuf_release(&out);
 }
 
-static void watts(double x, sbuf *out)
+static void watts(const format_lang *l, double x, sbuf *out)
 {
-	format_si(x, "W", out);
+	format_si(l, x, "W", out);
 }
 
-static void decimal_1_trim(double x, sbuf *out)
+static void decimal_1_trim(const format_lang *l, double x, sbuf *out)
 {
-	format_decimal(x, 1, 1, out);
+	format_decimal(l, x, 1, 1, out);
 }
 
-static void decimal_1_keep(double x, sbuf *out)
+static void decimal_1_keep(const format_lang *l, double x, sbuf *out)
 {
-	format_decimal(x, 1, 0, out);
+	format_decimal(l, x, 1, 0, out);
 }
 
 #define CASES(a) a, sizeof(a) / sizeof(a[0])
+#define EN format_lang_of("en")
 
 static void test_numbers(void)
 {
@@ -124,19 +126,127 @@ static void test_numbers(void)
 		{ -1234.5, "-1,234.5" },
 	};
 
-	check_numbers("format_count", format_count, CASES(counts));
-	check_numbers("format_power_of_ten", format_power_of_ten, CASES(powers));
-	check_numbers("format_number", format_number, CASES(whole));
-	check_numbers("format_percent", format_percent, CASES(percents));
-	check_numbers("format_si W", watts, CASES(power));
-	check_numbers("format_bytes", format_bytes, CASES(bytes));
-	check_numbers("format_dollars", format_dollars, CASES(dollars));
-	check_numbers("format_decimal(1, trim)", decimal_1_trim, CASES(decimals));
+	check_numbers("format_count", "en", format_count, CASES(counts));
+	check_numbers("format_power_of_ten", "en", format_power_of_ten, CASES(powers));
+	check_numbers("format_number", "en", format_number, CASES(whole));
+	check_numbers("format_percent", "en", format_percent, CASES(percents));
+	check_numbers("format_si W", "en", watts, CASES(power));
+	check_numbers("format_bytes", "en", format_bytes, CASES(bytes));
+	check_numbers("format_dollars", "en", format_dollars, CASES(dollars));
+	check_numbers("format_decimal(1, trim)", "en", decimal_1_trim, CASES(decimals));
 	{
 		static const struct number_case keep[] = { { 48, "48.0" }, { 1234, "1,234.0" } };
 
-		check_numbers("format_decimal(1, keep)", decimal_1_keep, CASES(keep));
+		check_numbers("format_decimal(1, keep)", "en", decimal_1_keep, CASES(keep));
 	}
+}
+
+/* The same numbers as a Dutch reader writes them: '.' between groups,
+ * ',' before the decimals, miljoen, miljard, biljoen after a count (a Dutch
+ * "biljoen" is a million million). */
+static void test_numbers_dutch(void)
+{
+	static const struct number_case counts[] = {
+		{ 530000000000, "530 miljard" },    /* the seed's 530B */
+		{ 1500000000, "1,5 miljard" },
+		{ 6738415616, "6,74 miljard" },
+		{ 15600000000000, "15,6 biljoen" }, /* Llama 3.1-405B's dataset */
+		{ 117000000, "117 miljoen" },
+		{ 60000, "60.000" },
+		{ 340, "340" },
+	};
+	static const struct number_case powers[] = {
+		{ 3.9e24, "3,9 × 10²⁴" },         /* the seed */
+		{ 1e23, "1 × 10²³" },
+		{ 5.18400000000001e25, "5,18 × 10²⁵" },
+		{ 2.5e-3, "2,5 × 10⁻³" },
+	};
+	static const struct number_case whole[] = {
+		{ 12288, "12.288" },             /* the seed */
+		{ 1234567.8, "1.234.568" },
+		{ 0.25, "0,25" },
+		{ -4096, "-4.096" },
+		{ 15600000000000, "15.600.000.000.000" },
+		{ 1e22, "1 × 10²²" },            /* from 10^15 up: a power of ten */
+		{ 0.004, "4 × 10⁻³" },           /* below 0.01: a power of ten */
+	};
+	static const struct number_case percents[] = {
+		{ 0.48, "48,0%" },               /* the seed */
+		{ 0.41899, "41,9%" },
+	};
+	static const struct number_case power[] = {
+		{ 9728028.18454986, "9,7 MW" },  /* the seed */
+		{ 125000000, "125 MW" },
+		{ 1200000000, "1,2 GW" },
+	};
+	static const struct number_case bytes[] = {
+		{ 3.5e9, "3,5 GB" },
+		{ 1.06e12, "1.060 GB" },
+	};
+	static const struct number_case dollars[] = {
+		{ 2614019.245, "$2.614.019" },   /* the seed */
+		{ 12, "$12" },
+	};
+	static const struct number_case english[] = {
+		{ 15600000000000, "15,600,000,000,000" },
+		{ 1e22, "1 × 10²²" },
+		{ 0.004, "4 × 10⁻³" },
+		{ 582299563.0446011, "582,299,563" },
+		{ 0.4042, "0.4" },
+	};
+
+	check_numbers("format_count", "nl", format_count, CASES(counts));
+	check_numbers("format_power_of_ten", "nl", format_power_of_ten, CASES(powers));
+	check_numbers("format_number", "nl", format_number, CASES(whole));
+	check_numbers("format_percent", "nl", format_percent, CASES(percents));
+	check_numbers("format_si W", "nl", watts, CASES(power));
+	check_numbers("format_bytes", "nl", format_bytes, CASES(bytes));
+	check_numbers("format_dollars", "nl", format_dollars, CASES(dollars));
+	check_numbers("format_number", "en", format_number, CASES(english));
+	/* a language without a formatter of its own writes English */
+	check_numbers("format_number", "fr", format_number, CASES(english));
+}
+
+/* Dates at each precision, booleans: both languages. */
+static void test_dates_booleans(void)
+{
+	static const struct { const char *lang, *iso; int month_only; const char *out; } dates[] = {
+		{ "en", "2024-02-23", 0, "23 February 2024" },
+		{ "nl", "2024-02-23", 0, "23 februari 2024" },
+		{ "en", "2024-02-23", 1, "February 2024" },
+		{ "nl", "2026-05-25", 1, "mei 2026" },
+		{ "en", "2024-02", 0, "February 2024" },
+		{ "nl", "2024-03", 0, "maart 2024" },
+		{ "en", "2024", 0, "2024" },
+		{ "nl", "2024", 1, "2024" },
+		/* Last modified: a date-time, shown as its day */
+		{ "en", "2025-01-19T23:31:32+00:00", 0, "19 January 2025" },
+		{ "nl", "2025-10-16T15:12:24+00:00", 0, "16 oktober 2025" },
+		{ "nl", "not a date", 0, "" },
+	};
+	sbuf out;
+	size_t i;
+
+	sbuf_init(&out);
+	for (i = 0; i < sizeof(dates) / sizeof(dates[0]); i++) {
+		int written;
+
+		sbuf_reset(&out);
+		sbuf_addc(&out, '<');
+		written = format_date(format_lang_of(dates[i].lang), dates[i].iso, dates[i].month_only,
+				      &out);
+		CHECK_STR(out.data + 1, dates[i].out, "%s format_date(%s, %d)", dates[i].lang,
+			  dates[i].iso, dates[i].month_only);
+		CHECK(written == (dates[i].out[0] != '\0'), "format_date(%s) says whether it wrote",
+		      dates[i].iso);
+	}
+	sbuf_reset(&out);
+	format_bool(format_lang_of("en"), 1, &out);
+	format_bool(format_lang_of("en"), 0, &out);
+	format_bool(format_lang_of("nl"), 1, &out);
+	format_bool(format_lang_of("nl"), 0, &out);
+	CHECK_STR(out.data, "YesNoJaNee", "format_bool in English and Dutch");
+	sbuf_release(&out);
 }
 
 struct text_case {
@@ -279,19 +389,45 @@ static void test_templates(void)
 	sbuf_release(&out);
 }
 
-/* Audit values as pages show them: by field; what is no number as it is. */
+/* Any field's stored value as every output shows it (format_value): by
+ * the field's type in pipelines/ (a field the map lacks: by what its text
+ * reads as) and the unit its name gives; both languages. */
 static void test_field_values(void)
 {
-	static const struct { const char *field, *value, *out; } cases[] = {
-		{ "Parameters", "40000000000", "40B" },
-		{ "Training compute (FLOP)", "3.9e+24", "3.9 \xc3\x97 10\xc2\xb2\xe2\x81\xb4 FLOP" },
-		{ "Training compute upper bound", "1e+23", "1 \xc3\x97 10\xc2\xb2\xc2\xb3 FLOP" },
-		{ "Training compute cost (2023 USD)", "2614019.245", "$2,614,019" },
-		{ "Training dataset size (total)", "1400000000000", "1.4T" },
-		{ "Citations", "10079", "10,079" },
-		{ "Publication date", "2024-07-16", "2024-07-16" },
-		{ "Organization", "Zhipu AI", "Zhipu AI" },
-		{ "Citations", "", "" },
+	static const struct { const char *field, *value, *en, *nl; } cases[] = {
+		{ "Parameters", "40000000000", "40B", "40 miljard" },
+		{ "Training compute (FLOP)", "3.9e+24", "3.9 × 10²⁴ FLOP", "3,9 × 10²⁴ FLOP" },
+		{ "Training compute upper bound", "1e+23", "1 × 10²³", "1 × 10²³" },
+		{ "Finetune compute (FLOP)", "9.4e+22", "9.4 × 10²² FLOP", "9,4 × 10²² FLOP" },
+		{ "Training compute cost (2023 USD)", "2614019.245", "$2,614,019", "$2.614.019" },
+		{ "Hardware acquisition cost", "582299563.0446011", "$582,299,563", "$582.299.563" },
+		{ "Training dataset size (total)", "1400000000000", "1.4T", "1,4 biljoen" },
+		{ "Training power draw (W)", "10800000", "10.8 MW", "10,8 MW" },
+		{ "Citations", "10079", "10,079", "10.079" },
+		{ "Epochs", "2.5", "2.5", "2,5" },
+		{ "Publication date", "2024-07-16", "16 July 2024", "16 juli 2024" },
+		{ "Publication date", "2024-07", "July 2024", "juli 2024" },
+		{ "Last modified", "2025-01-19T23:31:32+00:00", "19 January 2025", "19 januari 2025" },
+		{ "Frontier model", "True", "Yes", "Ja" },
+		{ "Open model weights?", "False", "No", "Nee" },
+		{ "Organization", "Google,DeepMind,Google", "Google,DeepMind", "Google,DeepMind" },
+		{ "Confidence", "Likely", "Likely", "Likely" },
+		{ "Authors", "A\nB", "A B", "A B" },
+		/* text is text, numbers in it too */
+		{ "Parameters notes", "405000000000", "405000000000", "405000000000" },
+		/* fields of the hardware map */
+		{ "Memory (bytes)", "80000000000", "80 GB", "80 GB" },
+		{ "Memory bandwidth (byte/s)", "3350000000000", "3.4 TB/s", "3,4 TB/s" },
+		{ "FP8 performance (FLOP/s)", "1.979e+15", "1.98 × 10¹⁵ FLOP/s", "1,98 × 10¹⁵ FLOP/s" },
+		{ "Release price (USD)", "35000", "$35,000", "$35.000" },
+		{ "Release date", "2022-03-22", "22 March 2022", "22 maart 2022" },
+		/* a field no map names: what its text reads as */
+		{ "Post-training compute (FLOP)", "9.4e+22", "9.4 × 10²² FLOP", "9,4 × 10²² FLOP" },
+		{ "Some new count", "15600000000000", "15,600,000,000,000", "15.600.000.000.000" },
+		{ "Some new flag", "True", "Yes", "Ja" },
+		{ "Some new time", "2025-10-16T15:12:24+00:00", "16 October 2025", "16 oktober 2025" },
+		{ "Some new words", "meta-llama", "meta-llama", "meta-llama" },
+		{ "Citations", "", "", "" },
 	};
 	sbuf out;
 	size_t i;
@@ -300,10 +436,71 @@ static void test_field_values(void)
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		sbuf_reset(&out);
 		sbuf_addc(&out, 'x');
-		format_field_value(cases[i].field, cases[i].value, &out);
-		CHECK_STR(out.data + 1, cases[i].out, "format_field_value(%s, \"%s\")", cases[i].field,
+		format_value(format_lang_of("en"), cases[i].field, cases[i].value, &out);
+		CHECK_STR(out.data + 1, cases[i].en, "en format_value(%s, \"%s\")", cases[i].field,
+			  cases[i].value);
+		sbuf_reset(&out);
+		sbuf_addc(&out, 'x');
+		format_value(format_lang_of("nl"), cases[i].field, cases[i].value, &out);
+		CHECK_STR(out.data + 1, cases[i].nl, "nl format_value(%s, \"%s\")", cases[i].field,
 			  cases[i].value);
 	}
+	sbuf_release(&out);
+}
+
+/* Typed values: what a stored text reads as, and its JSON. */
+static void test_values(void)
+{
+	static const struct { const char *field, *text; value_kind kind; const char *json; } cases[] = {
+		{ "Parameters", "405000000000", VALUE_NUMBER, "405000000000" },
+		{ "Training compute (FLOP)", "3.8e+25", VALUE_NUMBER, "3.8e+25" },
+		{ "Hardware acquisition cost", "582299563.0446011", VALUE_NUMBER, "582299563.0446011" },
+		{ "Frontier model", "True", VALUE_BOOL, "true" },
+		{ "Foundation model", "False", VALUE_BOOL, "false" },
+		{ "Publication date", "2024-07", VALUE_DATE, "\"2024-07\"" },
+		{ "Organization", "Meta AI", VALUE_LIST, "\"Meta AI\"" },
+		{ "Confidence", "Likely", VALUE_ENUM, "\"Likely\"" },
+		{ "Parameters notes", "405", VALUE_TEXT, "\"405\"" },
+		/* a number column's cell that is no number stays text */
+		{ "Parameters", "about 7B", VALUE_TEXT, "\"about 7B\"" },
+		{ "Memory (bytes)", "80000000000", VALUE_NUMBER, "80000000000" },
+		{ "An extra column", "12", VALUE_NUMBER, "12" },
+		{ "An extra column", "False", VALUE_BOOL, "false" },
+		{ "An extra column", "2025-01-19T23:31:32+00:00", VALUE_DATE,
+		  "\"2025-01-19T23:31:32+00:00\"" },
+	};
+	sbuf out;
+	size_t i;
+
+	sbuf_init(&out);
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		typed_value v;
+
+		value_read(value_kind_of_field(cases[i].field, cases[i].text), cases[i].text, &v);
+		CHECK(v.kind == cases[i].kind, "%s \"%s\" reads as kind %d (got %d)", cases[i].field,
+		      cases[i].text, (int)cases[i].kind, (int)v.kind);
+		sbuf_reset(&out);
+		value_json_of(cases[i].field, cases[i].text, strlen(cases[i].text), &out);
+		CHECK_STR(out.data, cases[i].json, "value_json_of(%s, \"%s\")", cases[i].field,
+			  cases[i].text);
+	}
+	{
+		typed_value v;
+
+		CHECK(value_read(VALUE_NUMBER, "3.90", &v) == 0 && v.decimals == 2 && v.number == 3.9,
+		      "a number keeps its precision: 3.90 has two decimals");
+		CHECK(value_read(VALUE_NUMBER, "3.9e+24", &v) == 0 && v.decimals == -1,
+		      "a number in e-notation has no count of decimals");
+		CHECK(value_read(VALUE_DATE, "2024-02", &v) == 0 && v.date.precision == DATE_MONTH,
+		      "a date keeps its precision: 2024-02 is a month");
+		CHECK(value_read(VALUE_DATE, "2025-01-19T23:31:32+00:00", &v) == 0 &&
+		      v.date.precision == DATE_TIME && v.date.day == 19, "a date-time is a day and a time");
+		CHECK(value_read(VALUE_BOOL, "Yes", &v) == -1 && v.kind == VALUE_TEXT,
+		      "a stored boolean is True or False");
+	}
+	sbuf_reset(&out);
+	value_json_of("Parameters", "", 0, &out);
+	CHECK_STR(out.data, "null", "an empty cell is null");
 	sbuf_release(&out);
 }
 
@@ -387,11 +584,11 @@ static void libc_count(double v, sbuf *out)
 		if (fabs(r) >= units[i].scale) {
 			double x = r / units[i].scale;
 
-			format_decimal(x, fabs(x) >= 100 ? 0 : fabs(x) >= 10 ? 1 : 2, 1, out);
+			format_decimal(EN, x, fabs(x) >= 100 ? 0 : fabs(x) >= 10 ? 1 : 2, 1, out);
 			sbuf_adds(out, units[i].suffix);
 			return;
 		}
-	format_number(v, out);
+	format_number(EN, v, out);
 }
 
 /* format_power_of_ten's mantissa and exponent read from snprintf()'s
@@ -401,13 +598,13 @@ static void libc_power(double v, sbuf *out)
 	char buf[64], *e;
 
 	if (v == 0) {   /* (no power of ten: the number) */
-		format_number(v, out);
+		format_number(EN, v, out);
 		return;
 	}
 	snprintf(buf, sizeof(buf), "%.2e", v);
 	e = strchr(buf, 'e');
 	*e = '\0';
-	format_decimal(strtod(buf, NULL), 2, 1, out);
+	format_decimal(EN, strtod(buf, NULL), 2, 1, out);
 	sbuf_addf(out, " x 10^%d", atoi(e + 1));
 }
 
@@ -423,7 +620,7 @@ static void plain_power(double v, sbuf *out)
 	size_t k;
 
 	sbuf_init(&raw);
-	format_power_of_ten(v, &raw);
+	format_power_of_ten(EN, v, &raw);
 	times = strstr(raw.data, " \xC3\x97 10");
 	if (!times) {
 		sbuf_adds(out, raw.data);
@@ -487,7 +684,7 @@ static void test_three_digits(void)
 		}
 		sbuf_reset(&got);
 		sbuf_reset(&want);
-		format_count(v, &got);
+		format_count(EN, v, &got);
 		libc_count(v, &want);
 		sbuf_addc(&got, '|');
 		sbuf_addc(&want, '|');
@@ -505,13 +702,14 @@ static void test_three_digits(void)
 	sbuf_release(&want);
 }
 
-/* A rollup field's stored list (norm_number_rollup()): each item a count. */
+/* A rollup field's stored list (norm_number_rollup()): each item as the
+ * field's numbers are written (a dataset size: a count), in both languages. */
 static void test_count_list(void)
 {
 	static const struct { const char *in; int rc; const char *out; } cases[] = {
 		{ "15600000000000", 0, "15.6T" },                  /* Llama 3.1-405B */
-		{ "2260275840,2290000001", 0, "2.26B, 2.29B" },    /* AbLang (heavy sequences) */
-		{ "12000,800", 0, "12,000, 800" },
+		{ "2260275840,2290000001", 0, "2.26B; 2.29B" },    /* AbLang (heavy sequences) */
+		{ "12000,800", 0, "12,000; 800" },
 		{ "12000,x", -1, "" },
 		{ "", -1, "" },
 	};
@@ -522,10 +720,18 @@ static void test_count_list(void)
 	for (i = 0; i < sizeof(cases) / sizeof(*cases); i++) {
 		sbuf_reset(&out);
 		sbuf_adds(&out, "");
-		CHECK(format_count_list(cases[i].in, &out) == cases[i].rc, "format_count_list(\"%s\") status",
-		      cases[i].in);
-		CHECK_STR(out.data, cases[i].out, "format_count_list(\"%s\")", cases[i].in);
+		CHECK(format_number_list(format_lang_of("en"), "Training dataset size (total)",
+					 cases[i].in, &out) == cases[i].rc,
+		      "format_number_list(\"%s\") status", cases[i].in);
+		CHECK_STR(out.data, cases[i].out, "format_number_list(\"%s\")", cases[i].in);
 	}
+	sbuf_reset(&out);
+	CHECK(format_number_list(format_lang_of("nl"), "Training dataset size (total)",
+				 "2260275840,2290000001", &out) == 0, "in Dutch");
+	CHECK_STR(out.data, "2,26 miljard; 2,29 miljard", "Dutch counts, the same separator");
+	sbuf_reset(&out);
+	format_value(format_lang_of("en"), "Training dataset size (total)", "12000,800", &out);
+	CHECK_STR(out.data, "12,000; 800", "format_value() writes a rollup field's numbers");
 	sbuf_release(&out);
 }
 
@@ -533,7 +739,10 @@ int main(void)
 {
 	test_count_list();
 	test_field_values();
+	test_values();
 	test_numbers();
+	test_numbers_dutch();
+	test_dates_booleans();
 	test_three_digits();
 	test_fold_random();
 	test_text();

@@ -126,15 +126,31 @@ static void test_changes(void)
 	event(&life, "2025-05-06", TIMELINE_CHANGED, "notable_ai_models", "Training compute (FLOP)",
 	      "2.1e25", "3e25");
 	event(&life, "2025-05-06", TIMELINE_HELD, "all<ai>", NULL, NULL, NULL);
+	/* a change written alike on both sides is not told; a column new in
+	   another export with the value a change just told is not told again */
+	event(&life, "2025-11-01", TIMELINE_CHANGED, "notable_ai_models", "Training power draw (W)",
+	      "10800000", "10800000.000000002");
+	event(&life, "2025-11-01", TIMELINE_CHANGED, "notable_ai_models",
+	      "Training compute cost (2023 USD)", NULL, "52885434.2");
+	event(&life, "2025-11-01", TIMELINE_NEW_COLUMN, "frontier_ai_models",
+	      "Training compute cost (2023 USD)", NULL, "52885434.2");
+	event(&life, "2025-11-01", TIMELINE_NEW_COLUMN, "frontier_ai_models", "Last modified", NULL,
+	      "2025-10-16T15:12:24+00:00");
 	sbuf_init(&text);
 	sbuf_init(&html);
 	CHECK(render(&m, &life, "../../audit/", &english, &text, &html) == 0, "a page with a History builds");
-	CHECK(strstr(html.data, "<li>Citations: 3,280 \xe2\x86\x92 5,290</li>") != NULL,
+	CHECK(strstr(html.data, "<li data-field=\"Citations\">Citations: 3,280 \xe2\x86\x92 5,290</li>") != NULL,
 	      "a count is written as on the page, under the page's label");
-	CHECK(strstr(html.data, "<li>Notes &lt;b&gt;: a&lt;script&gt;alert(1)&lt;/script&gt;&amp; "
+	CHECK(strstr(html.data, "<li data-field=\"Notes &lt;b&gt;\">Notes &lt;b&gt;: a&lt;script&gt;alert(1)&lt;/script&gt;&amp; "
 			  "\xe2\x86\x92 none</li>") != NULL,
 	      "a field with no label is named by its column; values and names escaped; none for no value");
 	CHECK(strstr(html.data, "<script>") == NULL, "no markup of a value reaches the HTML");
+	CHECK(strstr(html.data, "10.8 MW") == NULL, "a change written alike on both sides is left out");
+	CHECK(strstr(html.data, "Compute cost: none \xe2\x86\x92 $52,885,434</li>") != NULL &&
+	      strstr(html.data, "$52,885,434 (new column)") == NULL,
+	      "a field changed and new on one date is told once");
+	CHECK(strstr(html.data, "Last modified: 16 October 2025 (new column)") != NULL,
+	      "a date-time is written as its day");
 	CHECK(strstr(html.data, "<li>Renamed from Old &amp; &lt;i&gt; to X &lt;model&gt;.</li>") != NULL,
 	      "a rename names both names, escaped");
 	CHECK(strstr(html.data, "2.1 \xc3\x97 10\xc2\xb2\xe2\x81\xb5 FLOP \xe2\x86\x92 3 \xc3\x97 10"

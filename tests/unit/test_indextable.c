@@ -16,7 +16,7 @@
 static const index_table_words words = {
 	{ "Model", "Org<b>", "Published", "Parameters", "Compute", "Weights", "Updated" },
 	"AI \"models\"", "Filter & sort", "Search", "Domain", "Year", "All", "Open", "Closed",
-	"Show all", "{shown} of {count} <shown>", "Every <model>",
+	"Show all", "{shown} of {count} <shown>", "Every <model>", NULL,
 };
 
 static size_t count(const char *hay, const char *needle)

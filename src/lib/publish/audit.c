@@ -262,7 +262,7 @@ static void text_value(sbuf *out, const char *field, const char *value)
 		return;
 	}
 	sbuf_init(&f);
-	format_field_value(field, value, &f);
+	format_value(format_lang_of("en"), field, value, &f);
 	value = f.data;
 	n = f.len;
 	cut = n > 300 ? 300 : n;
@@ -711,7 +711,7 @@ static void html_value(sbuf *out, const char *tag, const char *field, const char
 	if (!value)
 		return;
 	sbuf_init(&f);
-	format_field_value(field, value, &f);
+	format_value(format_lang_of("en"), field, value, &f);
 	if (strcmp(f.data, value)) {
 		sbuf_addf(out, "<%s title=\"", tag);
 		html(out, value);

@@ -181,18 +181,17 @@ static void power_label(long exponent, sbuf *out)
 }
 
 /* The label of tick t (axis units) of a. */
-static void tick_label(const chart_axis *a, double t, sbuf *out)
+static void tick_label(const chart *c, const chart_axis *a, double t, sbuf *out)
 {
 	double v = a->scale == CHART_LOG10 ? pow(10, t) : t;
+	const format_lang *l = c->lang ? c->lang : format_lang_of("en");
 
 	if (a->ticks == CHART_TICKS_POWER && a->scale == CHART_LOG10)
 		power_label(lround(t), out);
 	else if (a->ticks == CHART_TICKS_YEAR)
 		sbuf_addf(out, "%ld", lround(v));
-	else if (fabs(v) < 1e15 && v == floor(v))
-		format_number(v, out);
 	else
-		sbuf_addf(out, "%g", v);
+		format_number(l, v, out);
 }
 
 static void xml_text(sbuf *out, const char *s)
@@ -227,7 +226,7 @@ static void svg_x_axis(const chart *c, sbuf *out)
 	for (i = 0; i < n; i++) {
 		f = tick_fraction(&c->x, ticks[i]);
 		sbuf_reset(&label);
-		tick_label(&c->x, ticks[i], &label);
+		tick_label(c, &c->x, ticks[i], &label);
 		sbuf_addf(out, "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"#e3e6ea\"/>"
 			  "<text class=\"tick\" x=\"%.1f\" y=\"%d\">%s</text>\n", plot_x(c, f),
 			  plot_x(c, f), MARGIN_TOP, c->height - MARGIN_BOTTOM + 4, plot_x(c, f),
@@ -256,7 +255,7 @@ static void svg_y_axis(const chart *c, sbuf *out)
 		double y = plot_y(c, tick_fraction(&c->y, ticks[i]));
 
 		sbuf_reset(&label);
-		tick_label(&c->y, ticks[i], &label);
+		tick_label(c, &c->y, ticks[i], &label);
 		sbuf_addf(out, "<line x1=\"%d\" x2=\"%d\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#e3e6ea\"/>"
 			  "<text class=\"tick\" x=\"%d\" y=\"%.1f\" dominant-baseline=\"central\">"
 			  "%s</text>\n", MARGIN_LEFT - 4, c->width - MARGIN_RIGHT, y, y,
@@ -501,9 +500,9 @@ static void date_words(const words *w, const char *iso, int month_only, sbuf *ou
 	}
 }
 
-static void flop_words(double x, sbuf *out)
+static void flop_words(const format_lang *l, double x, sbuf *out)
 {
-	format_power_of_ten(x, out);
+	format_power_of_ten(l, x, out);
 	sbuf_adds(out, " FLOP");
 }
 
@@ -513,7 +512,7 @@ typedef struct chart_kind {
 	page_text_id column;         /* the value's column in the data table */
 	const char *file;            /* its SVG file, beside the index */
 	const char *anchor;          /* its table's id on the data page */
-	void (*format)(double, sbuf *); /* a value as the pages write it */
+	void (*format)(const format_lang *, double, sbuf *); /* a value as the pages write it */
 } chart_kind;
 
 static const chart_kind compute_kind = {
@@ -537,12 +536,13 @@ static int chart_words(const words *w, const chart_kind *k, size_t n, const doub
 	double lo = years[0], hi = years[1];
 
 	sbuf_init(&number);
-	format_number((double)n, &number);
+	format_number(format_lang_of(w->texts->lang), (double)n, &number);
 	mc_fmt(count, sizeof(count), "%s", number.data);
 	sbuf_release(&number);
 	mc_fmt(from, sizeof(from), "%d", (int)floor(lo));
 	mc_fmt(to, sizeof(to), "%d", (int)floor(hi));
 	chart_init(c);
+	c->lang = format_lang_of(w->texts->lang);
 	c->x = *x;
 	c->y = *y;
 	c->title = word(w, k->title);
@@ -631,7 +631,7 @@ static void data_table(const words *w, const chart_kind *k, const chart *c,
 		xml_text(out, cell.data);
 		sbuf_adds(out, "</td><td>");
 		sbuf_reset(&cell);
-		k->format(pt->y, &cell);
+		k->format(format_lang_of(w->texts->lang), pt->y, &cell);
 		xml_text(out, cell.data);
 		sbuf_adds(out, "</td></tr>\n");
 	}
@@ -720,7 +720,7 @@ static int model_sentence(const words *w, const page_index_entry *m, int placed,
 	sbuf_init(&compute);
 	if (placed) {
 		date_words(w, m->published, 1, &month);
-		flop_words(m->compute, &compute);
+		flop_words(format_lang_of(w->texts->lang), m->compute, &compute);
 	}
 	pairs[0] = "name";
 	pairs[1] = m->name;

@@ -54,6 +54,7 @@ typedef struct chart {
 	chart_axis x;                /* horizontal axis */
 	chart_axis y;                /* vertical axis (bars: unused) */
 	int width, height;           /* size in SVG units (chart_init: 640 x 400) */
+	const struct format_lang *lang; /* how tick labels write numbers (NULL: English) */
 } chart;
 
 /* A mark of a scatter chart. */

@@ -1,6 +1,7 @@
 #include "publish/download.h"
 #include "publish/cite.h"
 #include "values/format.h"
+#include "values/value.h"
 #include "publish/template.h"
 #include "db/query.h"
 #include "read/csv.h"
@@ -15,37 +16,7 @@
 
 int download_json_number(const char *text, size_t len)
 {
-	size_t i = 0, start;
-
-	if (i < len && text[i] == '-')
-		i++;
-	if (i < len && text[i] == '0') {
-		i++;
-	} else {
-		start = i;
-		while (i < len && text[i] >= '0' && text[i] <= '9')
-			i++;
-		if (i == start)
-			return 0;
-	}
-	if (i < len && text[i] == '.') {
-		start = ++i;
-		while (i < len && text[i] >= '0' && text[i] <= '9')
-			i++;
-		if (i == start)
-			return 0;
-	}
-	if (i < len && (text[i] == 'e' || text[i] == 'E')) {
-		i++;
-		if (i < len && (text[i] == '+' || text[i] == '-'))
-			i++;
-		start = i;
-		while (i < len && text[i] >= '0' && text[i] <= '9')
-			i++;
-		if (i == start)
-			return 0;
-	}
-	return i == len && len > 0;
+	return value_json_number(text, len);
 }
 
 static int make_dir(const char *path, mc_err *err)
@@ -108,15 +79,9 @@ static int export_json(catalogue *cat, const provenance_file *f, const char *as_
 		}
 		sbuf_adds(&out, rows++ ? ",\n[" : "\n[");
 		for (i = 0; i < row.nfields; i++) {
-			int number = i < ntypes && !strcmp(types[i], "number");
-
 			sbuf_adds(&out, i ? ", " : "");
-			if (!row.lengths[i])
-				sbuf_adds(&out, "null");
-			else if (number && download_json_number(row.fields[i], row.lengths[i]))
-				sbuf_add(&out, row.fields[i], row.lengths[i]);
-			else
-				textout_json_string(&out, row.fields[i], row.lengths[i]);
+			value_json_text(i < ntypes ? value_kind_named(types[i]) : VALUE_TEXT,
+					row.fields[i], row.lengths[i], &out);
 		}
 		sbuf_adds(&out, "]");
 		if (out.len >= QUERY_PART && flush_part(part, &out, err))
@@ -244,7 +209,7 @@ static void text(sbuf *out, const page_texts *texts, const page_texts *english, 
 	sbuf_release(&s);
 }
 
-static void file_link(sbuf *out, const download_file *f, const char *root)
+static void file_link(sbuf *out, const download_file *f, const char *root, const format_lang *l)
 {
 	sbuf_adds(out, "<a href=\"");
 	html(out, root);
@@ -252,7 +217,7 @@ static void file_link(sbuf *out, const download_file *f, const char *root)
 	html(out, f->name);
 	sbuf_adds(out, f->json ? "\" type=\"application/json\">JSON</a> " :
 		  "\" type=\"text/csv\">CSV</a> ");
-	format_bytes((double)f->bytes, out);
+	format_bytes(l, (double)f->bytes, out);
 }
 
 void download_list_html(const download_set *d, const char *root, const page_texts *texts,
@@ -278,7 +243,7 @@ void download_list_html(const download_set *d, const char *root, const page_text
 		} else {
 			sbuf_adds(out, ", ");
 		}
-		file_link(out, f, root);
+		file_link(out, f, root, format_lang_of(texts ? texts->lang : "en"));
 	}
 	sbuf_adds(out, "</li>\n</ul>\n");
 }
@@ -362,7 +327,8 @@ int download_twin(const download_set *d, const model_view *m, const char *stem,
 		sbuf_adds(&out, i ? ",\n  " : "\n  ");
 		json_str(&out, m->values.items[i].field);
 		sbuf_adds(&out, ": ");
-		json_str(&out, m->values.items[i].value);
+		value_json_of(m->values.items[i].field, m->values.items[i].value,
+			      strlen(m->values.items[i].value), &out);
 	}
 	sbuf_adds(&out, "},\n\"sources\": {");
 	for (i = 0; i < m->values.n; i++) {

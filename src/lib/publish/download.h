@@ -10,10 +10,12 @@
  *                      "source", "licence", "columns", "types", "rows"},
  *                      a row an array of cells in the columns' order: null
  *                      for an empty cell, a JSON number for a cell of a
- *                      number column that is one, else the cell's text
+ *                      number column that is one, true or false for a
+ *                      bool column's cell, else the cell's text
  *   models/STEM.json   the JSON twin of each model's page (its name, page
  *                      URLs, values as on record with their export and
- *                      snapshot, exports, last updated, the files cited)
+ *                      snapshot — numbers and booleans as JSON's —,
+ *                      exports, last updated, the files cited)
  *
  * A file's name and bytes change only when its content does, so that the
  * site's MANIFEST links it from the published version (site.c).

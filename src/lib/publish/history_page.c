@@ -67,9 +67,10 @@ static int changed_elsewhere(const timeline_model *life, size_t i)
 }
 
 /* The sentence telling event e (the first event is the model's addition);
- * named: name its export in a change. */
+ * named: name its export in a change. *same: 1 when e is a change whose
+ * old and new values are written alike (nothing to tell). */
 static int event_text(const section *s, const timeline_event *e, int first, int named,
-		      sbuf *out)
+		      sbuf *out, int *same)
 {
 	static const page_text_id ids[] = {
 		PT_HISTORY_ADDED_EXPORT, PT_HISTORY_RETURNED, PT_HISTORY_RENAMED,
@@ -93,6 +94,8 @@ static int event_text(const section *s, const timeline_event *e, int first, int 
 		     (e->kind != TIMELINE_NEW_COLUMN && change_value(s, e->field, e->old, &old)) ||
 		     (e->kind != TIMELINE_COLUMN_REMOVED && change_value(s, e->field, e->new, &new));
 	}
+	*same = !rc && e->kind == TIMELINE_CHANGED && !first && old.len == new.len &&
+		(!old.len || !strcmp(old.data, new.data));
 	pairs[0] = "export";
 	pairs[1] = e->export && (e->kind != TIMELINE_CHANGED || named) ? e->export : "";
 	pairs[2] = "field";
@@ -133,49 +136,125 @@ static void html_date(const section *s, const char *date, const char *shown, sbu
 	sbuf_release(&href);
 }
 
+/* One entry of a date: the field it tells (NULL: not a field's) and its
+ * sentence. */
+typedef struct entry {
+	const char *field;
+	sbuf line;
+} entry;
+
+/* The entry of the date's entries[0..n) that tells field, or NULL. */
+static entry *entry_of(entry *entries, size_t n, const char *field)
+{
+	size_t k;
+
+	for (k = 0; field && k < n; k++)
+		if (entries[k].field && !strcmp(entries[k].field, field))
+			return &entries[k];
+	return NULL;
+}
+
+/* The entries of the date of events [from, to): one per field (a second
+ * event of a field already told on the date — another export's change, a
+ * column new in one export — joins its entry after "; ", or is left out
+ * when the entry already holds its sentence's value), none for a change
+ * whose values are written alike. *n entries; 0 or -1. */
+static int date_entries(const section *s, size_t from, size_t to, entry *entries, size_t *n)
+{
+	const timeline_event *ev = s->life->events;
+	size_t i;
+	sbuf line;
+	int same, rc = 0;
+
+	*n = 0;
+	sbuf_init(&line);
+	for (i = from; !rc && i < to; i++) {
+		const timeline_event *e = &ev[i];
+		const char *field = e->kind == TIMELINE_RENAMED ? NULL : e->field;
+		entry *told = entry_of(entries, *n, field);
+
+		sbuf_reset(&line);
+		rc = event_text(s, e, i == 0, changed_elsewhere(s->life, i), &line, &same);
+		if (rc || same)
+			continue;
+		if (told && e->kind != TIMELINE_CHANGED) {
+			/* a column new or gone in one export, its value told: the
+			   sentence's value part (after the label) is in the entry */
+			const char *colon = strstr(line.data, ": ");
+			const char *value = colon ? colon + 2 : line.data;
+			size_t vlen = strcspn(value, "(");
+
+			while (vlen && value[vlen - 1] == ' ')
+				vlen--;
+			if (vlen && told->line.len && memmem(told->line.data, told->line.len, value, vlen))
+				continue;
+		}
+		if (told) {
+			sbuf_adds(&told->line, "; ");
+			sbuf_add(&told->line, line.data, line.len);
+			continue;
+		}
+		entries[*n].field = field;
+		sbuf_init(&entries[*n].line);
+		sbuf_add(&entries[*n].line, line.data, line.len);
+		(*n)++;
+	}
+	sbuf_release(&line);
+	return rc;
+}
+
 /* Every date and its events: in HTML one list (html), in the text page
- * (with text) a line per date and a "- " line per event. 0 or -1. */
+ * (with text) a line per date and a "- " line per entry. 0 or -1. */
 static int add_dates(section *s, int text, sbuf *html)
 {
-	size_t i;
-	sbuf shown, line;
+	size_t i = 0, j, k, n = 0;
+	sbuf shown;
+	entry *entries = xcalloc(s->life->n + 1, sizeof(*entries));
 	int rc = 0;
 
 	sbuf_init(&shown);
-	sbuf_init(&line);
 	sbuf_adds(html, "<dl class=\"history\">\n");
-	for (i = 0; !rc && i < s->life->n; i++) {
-		const timeline_event *e = &s->life->events[i];
+	for (; !rc && i < s->life->n; i = j) {
+		const char *date = s->life->events[i].date;
 
-		if (!i || strcmp(e->date, s->life->events[i - 1].date)) {
-			if (i)
-				sbuf_adds(html, "</ul></dd>\n");
-			sbuf_reset(&shown);
-			rc = page_date(e->date, 0, s->texts, s->english, &shown, s->err);
-			if (rc < 0)
-				break;
-			rc = 0;
-			if (!shown.len)
-				sbuf_adds(&shown, e->date);
-			html_date(s, e->date, shown.data, html);
-			if (text)
-				page_add(&s->blocks, PAGE_PARAGRAPH, 0, NULL, shown.data)->text_only = 1;
-		}
-		sbuf_reset(&line);
-		rc = event_text(s, e, i == 0, changed_elsewhere(s->life, i), &line);
-		if (rc)
+		for (j = i; j < s->life->n && !strcmp(s->life->events[j].date, date); j++)
+			;
+		sbuf_reset(&shown);
+		n = 0;
+		if (page_date(date, 0, s->texts, s->english, &shown, s->err) < 0 ||
+		    date_entries(s, i, j, entries, &n)) {
+			rc = -1;
+			for (k = 0; k < n; k++)
+				sbuf_release(&entries[k].line);
 			break;
-		sbuf_adds(html, "<li>");
-		textout_html(html, line.data, line.len);
-		sbuf_adds(html, "</li>\n");
+		}
+		if (!n)
+			continue;
+		if (!shown.len)
+			sbuf_adds(&shown, date);
+		html_date(s, date, shown.data, html);
 		if (text)
-			page_add(&s->blocks, PAGE_LINK, 0, NULL, line.data)->text_only = 1;
-	}
-	if (s->life->n)
+			page_add(&s->blocks, PAGE_PARAGRAPH, 0, NULL, shown.data)->text_only = 1;
+		for (k = 0; k < n; k++) {
+			sbuf_adds(html, "<li");
+			if (entries[k].field) {
+				/* the field the entry tells: the hook of docs/pages.md */
+				sbuf_adds(html, " data-field=\"");
+				textout_html(html, entries[k].field, strlen(entries[k].field));
+				sbuf_adds(html, "\"");
+			}
+			sbuf_adds(html, ">");
+			textout_html(html, entries[k].line.data, entries[k].line.len);
+			sbuf_adds(html, "</li>\n");
+			if (text)
+				page_add(&s->blocks, PAGE_LINK, 0, NULL, entries[k].line.data)->text_only = 1;
+			sbuf_release(&entries[k].line);
+		}
 		sbuf_adds(html, "</ul></dd>\n");
+	}
 	sbuf_adds(html, "</dl>\n");
 	sbuf_release(&shown);
-	sbuf_release(&line);
+	free(entries);
 	return rc;
 }
 

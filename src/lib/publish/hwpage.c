@@ -80,6 +80,7 @@ typedef struct hwbuild {
 	const page_texts *english;   /* the fallback */
 	mc_err *err;                 /* the first failure */
 	int failed;                  /* a text was missing or broken */
+	format_lang lang;            /* how its values are written */
 	const char *vars[2 * HW_VARS + 1]; /* the placeholders set: name, value
 					(borrowed), ..., NULL (template_pairs) */
 } hwbuild;
@@ -145,83 +146,49 @@ static page_block *add_text(hwbuild *b, page_kind kind, int level, const char *r
 	return blk;
 }
 
-/* A date as the model pages write it (page_date): 1 written, 0 not a
- * date. */
+/* A date as the model pages write it: 1 written, 0 not a date. */
 static int add_date(hwbuild *b, const char *iso, sbuf *out)
 {
-	int rc = page_date(iso, 0, b->texts, b->english, out, b->failed ? NULL : b->err);
-
-	if (rc < 0)
-		b->failed = 1;
-	return rc > 0;
+	return format_date(&b->lang, iso, 0, out);
 }
 
 /* ---- the specifications ---- */
 
-typedef enum spec_format { SPEC_TEXT, SPEC_BYTES, SPEC_BYTES_PER_S, SPEC_FLOPS, SPEC_OPS,
-			   SPEC_WATTS, SPEC_DATE, SPEC_DOLLARS } spec_format;
-
 typedef struct spec_row {
 	page_text_id label;          /* its label */
 	const char *precision;       /* PT_HWP_LABEL_COMPUTE: the precision's name */
-	const char *field;           /* the card's field */
-	spec_format format;          /* how its value is written */
+	const char *field;           /* the card's field (format_value() writes its value) */
 } spec_row;
 
 static const spec_row spec_rows[] = {
-	{ PT_HWP_LABEL_MANUFACTURER, NULL, "Manufacturer", SPEC_TEXT },
-	{ PT_HWP_LABEL_TYPE, NULL, "Type", SPEC_TEXT },
-	{ PT_HWP_LABEL_MEMORY, NULL, "Memory (bytes)", SPEC_BYTES },
-	{ PT_HWP_LABEL_BANDWIDTH, NULL, "Memory bandwidth (byte/s)", SPEC_BYTES_PER_S },
-	{ PT_HWP_LABEL_COMPUTE, "FP64", "FP64 (double precision) performance (FLOP/s)", SPEC_FLOPS },
-	{ PT_HWP_LABEL_COMPUTE, "FP32", "FP32 (single precision) performance (FLOP/s)", SPEC_FLOPS },
-	{ PT_HWP_LABEL_COMPUTE, "TF32", "TF32 (TensorFloat-32) performance (FLOP/s)", SPEC_FLOPS },
-	{ PT_HWP_LABEL_COMPUTE, "FP16", "FP16 (half precision) performance (FLOP/s)", SPEC_FLOPS },
+	{ PT_HWP_LABEL_MANUFACTURER, NULL, "Manufacturer" },
+	{ PT_HWP_LABEL_TYPE, NULL, "Type" },
+	{ PT_HWP_LABEL_MEMORY, NULL, "Memory (bytes)" },
+	{ PT_HWP_LABEL_BANDWIDTH, NULL, "Memory bandwidth (byte/s)" },
+	{ PT_HWP_LABEL_COMPUTE, "FP64", "FP64 (double precision) performance (FLOP/s)" },
+	{ PT_HWP_LABEL_COMPUTE, "FP32", "FP32 (single precision) performance (FLOP/s)" },
+	{ PT_HWP_LABEL_COMPUTE, "TF32", "TF32 (TensorFloat-32) performance (FLOP/s)" },
+	{ PT_HWP_LABEL_COMPUTE, "FP16", "FP16 (half precision) performance (FLOP/s)" },
 	{ PT_HWP_LABEL_COMPUTE, "FP16/BF16 (tensor)", "Tensor-FP16/BF16 performance (FLOP/s)",
-	  SPEC_FLOPS },
-	{ PT_HWP_LABEL_COMPUTE, "FP8", "FP8 performance (FLOP/s)", SPEC_FLOPS },
-	{ PT_HWP_LABEL_COMPUTE, "FP4", "FP4 performance (FLOP/s)", SPEC_FLOPS },
-	{ PT_HWP_LABEL_COMPUTE, "INT8", "INT8 performance (OP/s)", SPEC_OPS },
-	{ PT_HWP_LABEL_COMPUTE, "INT4", "INT4/FP4 performance (OP/s)", SPEC_OPS },
-	{ PT_HWP_LABEL_POWER, NULL, "TDP (W)", SPEC_WATTS },
-	{ PT_HWP_LABEL_RELEASED, NULL, "Release date", SPEC_DATE },
-	{ PT_HWP_LABEL_PRICE, NULL, "Release price (USD)", SPEC_DOLLARS },
+	},
+	{ PT_HWP_LABEL_COMPUTE, "FP8", "FP8 performance (FLOP/s)" },
+	{ PT_HWP_LABEL_COMPUTE, "FP4", "FP4 performance (FLOP/s)" },
+	{ PT_HWP_LABEL_COMPUTE, "INT8", "INT8 performance (OP/s)" },
+	{ PT_HWP_LABEL_COMPUTE, "INT4", "INT4/FP4 performance (OP/s)" },
+	{ PT_HWP_LABEL_POWER, NULL, "TDP (W)" },
+	{ PT_HWP_LABEL_RELEASED, NULL, "Release date" },
+	{ PT_HWP_LABEL_PRICE, NULL, "Release price (USD)" },
 };
 
 /* The value of a specification row into out: 1 when it has one. */
 static int spec_value(hwbuild *b, const hwlink_card *card, const spec_row *row, sbuf *out)
 {
 	const char *v = hwlink_value(card, row->field);
-	double x;
 
 	if (!v)
 		return 0;
-	if (row->format == SPEC_DATE)
-		return add_date(b, v, out) || (format_fold(v, out), 1);
-	if (row->format == SPEC_TEXT || format_parse_number(v, &x)) {
-		format_fold(v, out);
-		return out->len > 0;
-	}
-	switch (row->format) {
-	case SPEC_BYTES:
-		format_bytes(x, out);
-		break;
-	case SPEC_BYTES_PER_S:
-		format_si(x, "B/s", out);
-		break;
-	case SPEC_FLOPS:
-	case SPEC_OPS:
-		format_power_of_ten(x, out);
-		sbuf_adds(out, row->format == SPEC_FLOPS ? " FLOP/s" : " OP/s");
-		break;
-	case SPEC_WATTS:
-		format_si(x, "W", out);
-		break;
-	default:
-		format_dollars(x, out);
-		break;
-	}
-	return 1;
+	format_value(&b->lang, row->field, v, out);
+	return out->len > 0;
 }
 
 static void add_specs(hwbuild *b, const hwlink_card *card)
@@ -313,8 +280,8 @@ static void add_fitting(hwbuild *b, double memory, int bits, const hwpage_models
 	for (i = 0; i < models->nrunnable; i++)
 		n += (size_t)hwpage_fits(models->entries[models->runnable[i]].parameters, bits, memory);
 	mc_fmt(bits_text, sizeof(bits_text), "%d", bits);
-	format_number((double)n, &count);
-	format_count(memory * 72 / (bits * 10.0), &limit);
+	format_number(&b->lang, (double)n, &count);
+	format_count(&b->lang, memory * 72 / (bits * 10.0), &limit);
 	{
 		const char *pairs[] = { "bits", bits_text, "count", count.data, "params", limit.data,
 					NULL };
@@ -330,8 +297,8 @@ static void add_fitting(hwbuild *b, double memory, int bits, const hwpage_models
 		sbuf_reset(&limit);
 		sbuf_reset(&need);
 		sbuf_reset(&item);
-		format_count(e->parameters, &limit);
-		format_bytes(e->parameters * bits / 8, &need);
+		format_count(&b->lang, e->parameters, &limit);
+		format_bytes(&b->lang, e->parameters * bits / 8, &need);
 		{
 			const char *pairs[] = { "name", e->name, "params", limit.data,
 						"memory", need.data, NULL };
@@ -398,7 +365,7 @@ static size_t chart_bars(hwbuild *b, const hwlink_card *card, double memory,
 	size_t i, w, n = 1;
 
 	sbuf_adds(&names[0], card->name);
-	format_bytes(memory, &sizes[0]);
+	format_bytes(&b->lang, memory, &sizes[0]);
 	bars[0].value = memory / 1e9;
 	bars[0].highlight = 1;
 	for (w = 0; w < sizeof(fit_widths) / sizeof(fit_widths[0]); w++) {
@@ -415,7 +382,7 @@ static size_t chart_bars(hwbuild *b, const hwlink_card *card, double memory,
 			set_vars(b, pairs);
 			if (expand(b, PT_HWP_CHART_MODEL, &names[n]) != 0)
 				continue;
-			format_bytes(e->parameters * fit_widths[w] / 8, &sizes[n]);
+			format_bytes(&b->lang, e->parameters * fit_widths[w] / 8, &sizes[n]);
 			bars[n].value = e->parameters * fit_widths[w] / 8 / 1e9;
 			n++;
 			shown++;
@@ -459,6 +426,7 @@ static void add_memory_chart(hwbuild *b, const hwlink_card *card, double memory,
 		chart c;
 
 		chart_init(&c);
+		c.lang = &b->lang;
 		c.title = title.data;
 		c.desc = desc.data;
 		c.x.label = axis.data;
@@ -498,7 +466,7 @@ static void add_run(hwbuild *b, const hwlink_card *card, const hwpage_models *mo
 		sbuf mem;
 
 		sbuf_init(&mem);
-		format_bytes(memory, &mem);
+		format_bytes(&b->lang, memory, &mem);
 		{
 			const char *pairs[] = { "memory", mem.data, NULL };
 
@@ -543,6 +511,7 @@ static void hwbuild_init(hwbuild *b, page *p, const page_texts *texts, const pag
 	b->texts = texts;
 	b->english = english;
 	b->err = err;
+	page_format_lang(texts, english, &b->lang);
 }
 
 int hwpage_build(page *p, const hwlink_day *d, size_t card, const hwpage_models *models,
@@ -594,7 +563,7 @@ int hwpage_build_index(page *p, const hwlink_day *d, char (*files)[140], const c
 	sbuf_init(&count);
 	sbuf_init(&day);
 	sbuf_init(&s);
-	format_number((double)d->ncards, &count);
+	format_number(&b.lang, (double)d->ncards, &count);
 	add_date(&b, date, &day);
 	{
 		const char *pairs[] = { "count", count.data, "date", day.data, NULL };
@@ -617,7 +586,7 @@ int hwpage_build_index(page *p, const hwlink_day *d, char (*files)[140], const c
 
 		sbuf_init(&mem);
 		if (hwpage_memory(c, &memory))
-			format_bytes(memory, &mem);
+			format_bytes(&b.lang, memory, &mem);
 		{
 			const char *pairs[] = { "name", c->name, "memory", mem.data, NULL };
 

@@ -240,7 +240,8 @@ static void cell(sbuf *out, const char *key, const char *text)
 }
 
 /* A number's cell: its plain notation as the key, written by format. */
-static void number_cell(sbuf *out, double x, void (*format)(double, sbuf *), sbuf *scratch)
+static void number_cell(sbuf *out, double x, const format_lang *l,
+			void (*format)(const format_lang *, double, sbuf *), sbuf *scratch)
 {
 	char key[40];
 
@@ -250,13 +251,13 @@ static void number_cell(sbuf *out, double x, void (*format)(double, sbuf *), sbu
 	}
 	mc_fmt(key, sizeof(key), "%.15g", x);
 	sbuf_reset(scratch);
-	format(x, scratch);
+	format(l ? l : format_lang_of("en"), x, scratch);
 	cell(out, key, scratch->data);
 }
 
-static void format_flop(double x, sbuf *out)
+static void format_flop(const format_lang *l, double x, sbuf *out)
 {
-	format_power_of_ten(x, out);
+	format_power_of_ten(l, x, out);
 	sbuf_adds(out, " FLOP");
 }
 
@@ -308,8 +309,8 @@ static void row_html(sbuf *out, const index_table_row *r, const index_table_word
 	sbuf_adds(out, "</div>");
 	organisations(out, r->organisation, scratch);
 	cell(out, r->published, r->published_text);
-	number_cell(out, r->parameters, format_count, scratch);
-	number_cell(out, r->compute, format_flop, scratch);
+	number_cell(out, r->parameters, w->lang, format_count, scratch);
+	number_cell(out, r->compute, w->lang, format_flop, scratch);
 	cell(out, NULL, r->open_weights == 1 ? w->open : r->open_weights == 0 ? w->closed : "");
 	cell(out, r->updated, r->updated_text);
 	sbuf_adds(out, "</div>\n");

@@ -19,6 +19,7 @@
 
 #include <stddef.h>
 #include "base/util.h"
+#include "values/format.h"
 
 /* One model's row. Every string is borrowed; NULL or "" is unknown. */
 typedef struct index_table_row {
@@ -74,6 +75,8 @@ typedef struct index_table_words {
 	const char *shown;           /* "{shown} of {count} shown": the script
 					fills in both */
 	const char *all;             /* the link to the table of every row */
+	const format_lang *lang;     /* how values are written (format.h; NULL:
+					English); borrowed */
 } index_table_words;
 
 /* Order rows newest publication first (by the stored date; a date of

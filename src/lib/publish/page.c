@@ -184,6 +184,7 @@ typedef struct builder {
 	const page_texts *english;   /* the fallback */
 	mc_err *err;                 /* where the first failure's message goes */
 	int failed;                  /* a text was missing or broken */
+	format_lang lang;            /* how its values are written */
 	vars page_vars;              /* the page's placeholders */
 	enum weights weights;        /* published weights? */
 	page_text_id licence;        /* with WEIGHTS_OPEN: the licence kind */
@@ -324,32 +325,10 @@ static int field_number(const builder *b, const char *name, double *value)
 	return format_parse_number(field(b, name), value) == 0;
 }
 
-/* A date as the page writes it: "23 February 2024", "February 2024" (with
- * month_only, or a month's precision), "2024". 1 written, 0 not a date. */
+/* A date as the page writes it (format_date): 1 written, 0 not a date. */
 static int add_date(builder *b, const char *iso, int month_only, sbuf *out)
 {
-	struct norm_date date;
-	char day[8], year[8];
-	const char *pairs[7];
-
-	if (!iso || norm_date_parse(iso, strlen(iso), &date, NULL) != NORM_OK)
-		return 0;
-	mc_fmt(year, sizeof(year), "%d", date.year);
-	if (date.precision == DATE_YEAR) {
-		sbuf_adds(out, year);
-		return 1;
-	}
-	mc_fmt(day, sizeof(day), "%d", date.day);
-	pairs[0] = "day";
-	pairs[1] = day;
-	pairs[2] = "year";
-	pairs[3] = year;
-	pairs[4] = "month_name";
-	pairs[5] = text_of(b, (page_text_id)(PT_VALUE_MONTH_1 + date.month - 1));
-	pairs[6] = NULL;
-	return expand_values(b, month_only || date.precision == DATE_MONTH ? PT_VALUE_DATE_MONTH
-									   : PT_VALUE_DATE_DAY,
-			     pairs, out) == 0;
+	return format_date(&b->lang, iso, month_only, out);
 }
 
 /* ---- the values of label/value pairs ---- */
@@ -382,14 +361,14 @@ static int value_list(builder *b, const char *name, sbuf *out)
 }
 
 /* A number field written by format, or as text when it is not a number. */
-static int value_formatted(builder *b, const char *name, void (*format)(double, sbuf *),
-			   sbuf *out)
+static int value_formatted(builder *b, const char *name,
+			   void (*format)(const format_lang *, double, sbuf *), sbuf *out)
 {
 	double x;
 
 	if (!field_number(b, name, &x))
 		return value_text(b, name, out);
-	format(x, out);
+	format(&b->lang, x, out);
 	return 1;
 }
 
@@ -413,9 +392,9 @@ static int value_dollars(builder *b, const char *name, sbuf *out)
 	return value_formatted(b, name, format_dollars, out);
 }
 
-static void format_flop(double x, sbuf *out)
+static void format_flop(const format_lang *l, double x, sbuf *out)
 {
-	format_power_of_ten(x, out);
+	format_power_of_ten(l, x, out);
 	sbuf_adds(out, " FLOP");
 }
 
@@ -424,9 +403,9 @@ static int value_compute(builder *b, const char *name, sbuf *out)
 	return value_formatted(b, name, format_flop, out);
 }
 
-static void format_watts(double x, sbuf *out)
+static void format_watts(const format_lang *l, double x, sbuf *out)
 {
-	format_si(x, "W", out);
+	format_si(l, x, "W", out);
 }
 
 static int value_power(builder *b, const char *name, sbuf *out)
@@ -444,11 +423,11 @@ static int value_hours(builder *b, const char *name, sbuf *out)
 		return value_text(b, name, out);
 	sbuf_init(&hours);
 	sbuf_init(&days);
-	format_number(x, &hours);
+	format_number(&b->lang, x, &hours);
 	if (x == 1) {
 		id = PT_VALUE_ONE_HOUR;
 	} else if (x >= 48) {
-		format_decimal(x / 24, x / 24 >= 10 ? 0 : 1, 1, &days);
+		format_decimal(&b->lang, x / 24, x / 24 >= 10 ? 0 : 1, 1, &days);
 		id = PT_VALUE_HOURS_DAYS;
 	}
 	{
@@ -469,7 +448,7 @@ static int value_mfu(builder *b, const char *name, sbuf *out)
 	if (!field_number(b, name, &x))
 		return value_text(b, name, out);
 	sbuf_init(&percent);
-	format_percent(x, &percent);
+	format_percent(&b->lang, x, &percent);
 	{
 		const char *pairs[] = { "percent", percent.data, NULL };
 
@@ -512,9 +491,9 @@ static int value_dataset(builder *b, const char *name, sbuf *out)
 		return 0;
 	sbuf_init(&size);
 	if (field_number(b, name, &x))
-		format_count(x, &size);
+		format_count(&b->lang, x, &size);
 	else if (field(b, name))
-		format_count_list(field(b, name), &size);
+		format_number_list(&b->lang, name, field(b, name), &size);
 	if (size.len) {
 		const char *pairs[] = { "size", size.data, "unit", text_of(b, dataset_unit(b)), NULL };
 
@@ -542,7 +521,7 @@ static int value_above_1e23(builder *b, const char *name, sbuf *out)
 	(void)name;
 	if (!field_number(b, "Training compute (FLOP)", &x))
 		return 0;
-	sbuf_adds(out, text_of(b, x >= 1e23 ? PT_VALUE_YES : PT_VALUE_NO));
+	format_bool(&b->lang, x >= 1e23, out);
 	return 1;
 }
 
@@ -786,7 +765,7 @@ static void set_memory(builder *b, const char *name, double params, double bits)
 	sbuf s;
 
 	sbuf_init(&s);
-	format_bytes(params * bits / 8, &s);
+	format_bytes(&b->lang, params * bits / 8, &s);
 	vars_set(&b->page_vars, name, s.data);
 	sbuf_release(&s);
 }
@@ -817,7 +796,7 @@ static void set_placeholders(builder *b)
 	sbuf_reset(&s);
 	b->has_params = field_number(b, "Parameters", &params) && params > 0;
 	if (b->has_params) {
-		format_count(params, &s);
+		format_count(&b->lang, params, &s);
 		vars_set(v, "params", s.data);
 		sbuf_reset(&s);
 	}
@@ -994,6 +973,7 @@ static void builder_init(builder *b, page *p, const model_view *m, const page_te
 	b->texts = texts;
 	b->english = english;
 	b->err = err;
+	page_format_lang(texts, english, &b->lang);
 	sbuf_init(&b->line);
 }
 
@@ -1136,6 +1116,7 @@ static void index_words_init(builder *b, index_words *words)
 	w->reset = index_word(b, words, PT_INDEX_RESET, NULL);
 	w->shown = index_word(b, words, PT_INDEX_SHOWN, keep);
 	w->all = index_word(b, words, PT_INDEX_ALL_LINK, NULL);
+	w->lang = &b->lang;
 }
 
 static void index_words_release(index_words *words)
@@ -1210,7 +1191,7 @@ int page_build_index(page *p, const page_index_entry *entries, size_t n, const c
 	memset(&none, 0, sizeof(none));
 	builder_init(&b, p, &none, texts, english, err);
 	sbuf_init(&s);
-	format_number((double)n, &s);
+	format_number(&b.lang, (double)n, &s);
 	vars_set(&b.page_vars, "count", s.data);
 	sbuf_reset(&s);
 	if (add_date(&b, date, 0, &s))
@@ -1294,7 +1275,7 @@ int page_field_value(const char *name, const char *value, const model_view *cont
 	if (!row || expand(&b, row->label, label))
 		sbuf_adds(label, name);
 	if (value && *value && (!row || !row->value(&b, name, out)))
-		format_fold(value, out);
+		format_value(&b.lang, name, value, out);
 	rc = builder_finish(&b);
 	page_release(&none);
 	return rc;
@@ -1317,6 +1298,21 @@ int page_date(const char *iso, int month_only, const page_texts *texts,
 	builder_finish(&b);
 	page_release(&none);
 	return written;
+}
+
+void page_format_lang(const page_texts *texts, const page_texts *english, format_lang *l)
+{
+	const char *t;
+	int i;
+
+	format_lang_init(l, texts ? texts->lang : "en");
+	for (i = 0; i < 12; i++)
+		if ((t = page_text_of(texts, english, (page_text_id)(PT_VALUE_MONTH_1 + i))))
+			l->month[i] = t;
+	if ((t = page_text_of(texts, english, PT_VALUE_YES)))
+		l->yes = t;
+	if ((t = page_text_of(texts, english, PT_VALUE_NO)))
+		l->no = t;
 }
 
 const char *page_text_of(const page_texts *texts, const page_texts *english, page_text_id id)

@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include "base/util.h"
 #include "publish/template.h"
+#include "values/format.h"
 
 /* query.h's merged record (query.h is included by the .c files: its
  * include guard does not cover all of it). */
@@ -416,6 +417,10 @@ void page_build_raw(page *p, const char *title, const char *html);
 int page_field_value(const char *field, const char *value, const struct model_view *context,
 		     const page_texts *texts, const page_texts *english, sbuf *label, sbuf *out,
 		     mc_err *err);
+/* The formatter's language of texts (format.h): its punctuation, and the
+ * month names and Yes/No of the texts (english for one it lacks). */
+void page_format_lang(const page_texts *texts, const page_texts *english, format_lang *l);
+
 /* A date (YYYY-MM-DD, YYYY-MM or YYYY) as pages write it ("16 July 2024";
  * "July 2024" for a month's precision or with month_only; "2024") into
  * out: 1 written, 0 no date (nothing written), -1 a text of it missing or

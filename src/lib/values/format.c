@@ -1,9 +1,35 @@
 #include "values/format.h"
+#include "values/normalise.h"
+#include "values/value.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+static const format_lang languages[] = {
+	{ "en", ',', '.', { "M", "B", "T" },
+	  { "January", "February", "March", "April", "May", "June", "July", "August",
+	    "September", "October", "November", "December" }, "Yes", "No" },
+	{ "nl", '.', ',', { " miljoen", " miljard", " biljoen" },
+	  { "januari", "februari", "maart", "april", "mei", "juni", "juli", "augustus",
+	    "september", "oktober", "november", "december" }, "Ja", "Nee" },
+};
+
+const format_lang *format_lang_of(const char *code)
+{
+	size_t i;
+
+	for (i = 0; code && i < sizeof(languages) / sizeof(languages[0]); i++)
+		if (!strcmp(languages[i].code, code))
+			return &languages[i];
+	return &languages[0];
+}
+
+void format_lang_init(format_lang *l, const char *code)
+{
+	*l = *format_lang_of(code);
+}
 
 int format_parse_number(const char *text, double *value)
 {
@@ -17,7 +43,7 @@ int format_parse_number(const char *text, double *value)
 	return 0;
 }
 
-void format_decimal(double value, int decimals, int trim, sbuf *out)
+void format_decimal(const format_lang *l, double value, int decimals, int trim, sbuf *out)
 {
 	char digits[400];
 	const char *point, *p;
@@ -44,17 +70,18 @@ void format_decimal(double value, int decimals, int trim, sbuf *out)
 	intlen = point ? (size_t)(point - p) : strlen(p);
 	for (i = 0; i < intlen; i++) {
 		if (i && (intlen - i) % 3 == 0)
-			sbuf_addc(out, ',');
+			sbuf_addc(out, l->group);
 		sbuf_addc(out, p[i]);
 	}
 	if (!point)
 		return;
 	start = out->len;
 	sbuf_adds(out, point);
+	out->data[start] = l->point;
 	if (trim) {
 		while (out->len > start && out->data[out->len - 1] == '0')
 			out->len--;
-		if (out->len > start && out->data[out->len - 1] == '.')
+		if (out->len > start && out->data[out->len - 1] == l->point)
 			out->len--;
 		out->data[out->len] = '\0';
 	}
@@ -123,35 +150,33 @@ static double three_digits(double value)
 
 /* Up to three significant digits of a value between 1 and 1000 (more
  * digits for larger ones), trailing zeros dropped. */
-static void add_significant(double value, sbuf *out)
+static void add_significant(const format_lang *l, double value, sbuf *out)
 {
 	if (fabs(value) >= 100)
-		format_decimal(value, 0, 1, out);
+		format_decimal(l, value, 0, 1, out);
 	else if (fabs(value) >= 10)
-		format_decimal(value, 1, 1, out);
+		format_decimal(l, value, 1, 1, out);
 	else
-		format_decimal(value, 2, 1, out);
+		format_decimal(l, value, 2, 1, out);
 }
 
-void format_count(double value, sbuf *out)
+void format_count(const format_lang *l, double value, sbuf *out)
 {
-	static const struct { double scale; const char *suffix; } units[] = {
-		{ 1e12, "T" }, { 1e9, "B" }, { 1e6, "M" },
-	};
+	static const double scales[] = { 1e6, 1e9, 1e12 };
 	double rounded = three_digits(value);
 	size_t i;
 
-	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		if (fabs(rounded) >= units[i].scale) {
-			add_significant(rounded / units[i].scale, out);
-			sbuf_adds(out, units[i].suffix);
+	for (i = 3; i > 0; i--) {
+		if (fabs(rounded) >= scales[i - 1]) {
+			add_significant(l, rounded / scales[i - 1], out);
+			sbuf_adds(out, l->count[i - 1]);
 			return;
 		}
 	}
-	format_number(value, out);
+	format_number(l, value, out);
 }
 
-void format_power_of_ten(double value, sbuf *out)
+void format_power_of_ten(const format_lang *l, double value, sbuf *out)
 {
 	static const char *const superscript[] = {
 		"\xE2\x81\xB0", "\xC2\xB9", "\xC2\xB2", "\xC2\xB3", "\xE2\x81\xB4",
@@ -163,7 +188,7 @@ void format_power_of_ten(double value, sbuf *out)
 	int exp10;
 
 	if (!isfinite(value) || value == 0) {
-		format_number(value, out);
+		format_number(l, value, out);
 		return;
 	}
 	if (three_exact(value, &digits, &exp10)) {
@@ -171,7 +196,7 @@ void format_power_of_ten(double value, sbuf *out)
 		   digits / 100, as the division gives it */
 		mc_fmt(buf, sizeof(buf), "%d", exp10);
 		mantissa = (double)digits / 100;
-		format_decimal(value < 0 ? -mantissa : mantissa, 2, 1, out);
+		format_decimal(l, value < 0 ? -mantissa : mantissa, 2, 1, out);
 		sbuf_adds(out, " \xC3\x97 10");
 		for (p = buf; *p >= '0' && *p <= '9'; p++)
 			sbuf_adds(out, superscript[*p - '0']);
@@ -185,7 +210,7 @@ void format_power_of_ten(double value, sbuf *out)
 	}
 	*e = '\0';
 	mantissa = strtod(buf, NULL);
-	format_decimal(mantissa, 2, 1, out);
+	format_decimal(l, mantissa, 2, 1, out);
 	sbuf_adds(out, " \xC3\x97 10");
 	p = e + 1;
 	if (*p == '-')
@@ -198,21 +223,23 @@ void format_power_of_ten(double value, sbuf *out)
 		sbuf_adds(out, superscript[*p - '0']);
 }
 
-void format_number(double value, sbuf *out)
+void format_number(const format_lang *l, double value, sbuf *out)
 {
-	if (fabs(value) >= 1000 || value == floor(value))
-		format_decimal(value, 0, 1, out);
+	if (fabs(value) >= 1e15 || (value != 0 && fabs(value) < 0.01))
+		format_power_of_ten(l, value, out);
+	else if (fabs(value) >= 1000 || value == floor(value))
+		format_decimal(l, value, 0, 1, out);
 	else
-		format_decimal(value, 2, 1, out);
+		format_decimal(l, value, 2, 1, out);
 }
 
-void format_percent(double ratio, sbuf *out)
+void format_percent(const format_lang *l, double ratio, sbuf *out)
 {
-	format_decimal(ratio * 100, 1, 0, out);
+	format_decimal(l, ratio * 100, 1, 0, out);
 	sbuf_addc(out, '%');
 }
 
-void format_si(double value, const char *unit, sbuf *out)
+void format_si(const format_lang *l, double value, const char *unit, sbuf *out)
 {
 	static const struct { double scale; const char *prefix; } prefixes[] = {
 		{ 1e12, "T" }, { 1e9, "G" }, { 1e6, "M" }, { 1e3, "k" }, { 1, "" },
@@ -225,16 +252,16 @@ void format_si(double value, const char *unit, sbuf *out)
 		if (fabs(value) >= prefixes[i].scale || i + 1 == sizeof(prefixes) / sizeof(prefixes[0])) {
 			/* 99.96 MW rounds to 100.0: written as 100 */
 			if (fabs(scaled) < 99.95)
-				format_decimal(scaled, 1, 0, out);
+				format_decimal(l, scaled, 1, 0, out);
 			else
-				format_decimal(scaled, 0, 1, out);
+				format_decimal(l, scaled, 0, 1, out);
 			sbuf_addf(out, " %s%s", prefixes[i].prefix, unit);
 			return;
 		}
 	}
 }
 
-void format_bytes(double bytes, sbuf *out)
+void format_bytes(const format_lang *l, double bytes, sbuf *out)
 {
 	static const struct { double scale; const char *unit; } units[] = {
 		{ 1e9, "GB" }, { 1e6, "MB" }, { 1e3, "KB" },
@@ -248,23 +275,23 @@ void format_bytes(double bytes, sbuf *out)
 			if (scaled < 1)
 				scaled = 1;
 			if (scaled < 9.95)
-				format_decimal(scaled, 1, 1, out);
+				format_decimal(l, scaled, 1, 1, out);
 			else
-				format_decimal(scaled, 0, 1, out);
+				format_decimal(l, scaled, 0, 1, out);
 			sbuf_addf(out, " %s", units[i].unit);
 			return;
 		}
 	}
 }
 
-void format_dollars(double value, sbuf *out)
+void format_dollars(const format_lang *l, double value, sbuf *out)
 {
 	if (value < 0) {
 		sbuf_addc(out, '-');
 		value = -value;
 	}
 	sbuf_addc(out, '$');
-	format_decimal(value, 0, 1, out);
+	format_decimal(l, value, 0, 1, out);
 }
 
 void format_list_unique(const char *list, sbuf *out)
@@ -350,27 +377,59 @@ void format_lower_first(sbuf *out, size_t from)
 		out->data[from] = (char)(out->data[from] - 'A' + 'a');
 }
 
-void format_field_value(const char *field, const char *value, sbuf *out)
+int format_date(const format_lang *l, const char *iso, int month_only, sbuf *out)
 {
-	double x;
+	struct norm_date d;
 
-	if (format_parse_number(value, &x)) {
-		sbuf_adds(out, value);
-		return;
-	}
+	if (!iso || norm_date_parse(iso, strlen(iso), &d, NULL) != NORM_OK)
+		return 0;
+	if (d.precision == DATE_YEAR)
+		sbuf_addf(out, "%d", d.year);
+	else if (month_only || d.precision == DATE_MONTH)
+		sbuf_addf(out, "%s %d", l->month[d.month - 1], d.year);
+	else
+		sbuf_addf(out, "%d %s %d", d.day, l->month[d.month - 1], d.year);
+	return 1;
+}
+
+void format_bool(const format_lang *l, int yes, sbuf *out)
+{
+	sbuf_adds(out, yes ? l->yes : l->no);
+}
+
+/* Does field's name hold word? */
+static int named(const char *field, const char *word)
+{
+	return strstr(field, word) != NULL;
+}
+
+/* A number of field, by the unit its name gives. */
+static void format_quantity(const format_lang *l, const char *field, double x, sbuf *out)
+{
 	if (!strcmp(field, "Parameters") || !strncmp(field, "Training dataset size", 21)) {
-		format_count(x, out);
-	} else if (!strncmp(field, "Training compute", 16) && !strstr(field, "cost")) {
-		format_power_of_ten(x, out);
+		format_count(l, x, out);
+	} else if (named(field, "cost") || named(field, "USD") || named(field, "price")) {
+		format_dollars(l, x, out);
+	} else if (named(field, "(FLOP)")) {
+		format_power_of_ten(l, x, out);
 		sbuf_adds(out, " FLOP");
-	} else if (strstr(field, "cost")) {
-		format_dollars(x, out);
+	} else if (named(field, "(FLOP/s)") || named(field, "(OP/s)")) {
+		format_power_of_ten(l, x, out);
+		sbuf_adds(out, named(field, "(FLOP/s)") ? " FLOP/s" : " OP/s");
+	} else if (named(field, "(W)")) {
+		format_si(l, x, "W", out);
+	} else if (named(field, "(byte/s)")) {
+		format_si(l, x, "B/s", out);
+	} else if (named(field, "(bit/s)")) {
+		format_si(l, x, "bit/s", out);
+	} else if (named(field, "(bytes)")) {
+		format_bytes(l, x, out);
 	} else {
-		format_number(x, out);
+		format_number(l, x, out);
 	}
 }
 
-int format_count_list(const char *text, sbuf *out)
+int format_number_list(const format_lang *l, const char *field, const char *text, sbuf *out)
 {
 	size_t at = out->len;
 	const char *item = text;
@@ -389,9 +448,40 @@ int format_count_list(const char *text, sbuf *out)
 			return -1;
 		}
 		if (out->len > at)
-			sbuf_adds(out, ", ");
-		format_count(value, out);
+			sbuf_adds(out, "; ");
+		format_quantity(l, field, value, out);
 		item = comma ? comma + 1 : NULL;
 	}
 	return 0;
 }
+
+void format_value(const format_lang *l, const char *field, const char *text, sbuf *out)
+{
+	sbuf unique;
+	typed_value v;
+
+	if (value_read(value_kind_of_field(field, text), text, &v) &&
+	    value_kind_of_field(field, text) == VALUE_NUMBER && strchr(v.text, ',') &&
+	    !format_number_list(l, field, v.text, out))
+		return;             /* a rollup field's several numbers */
+	switch (v.kind) {
+	case VALUE_NUMBER:
+		format_quantity(l, field, v.number, out);
+		return;
+	case VALUE_DATE:
+		format_date(l, v.text, 0, out);
+		return;
+	case VALUE_BOOL:
+		format_bool(l, v.yes, out);
+		return;
+	case VALUE_LIST:
+		sbuf_init(&unique);
+		format_list_unique(v.text, &unique);
+		format_fold(unique.data ? unique.data : "", out);
+		sbuf_release(&unique);
+		return;
+	default:
+		format_fold(v.text, out);
+	}
+}
+
