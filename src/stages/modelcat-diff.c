@@ -93,7 +93,7 @@ out:
  * status (the error printed). */
 static int diff_numbered(catalogue *cat, const char *from, const char *to, diff_result *d)
 {
-	sqlite3_int64 a, b;
+	catalogue_id a, b;
 	char label[16];
 	mc_err err;
 	int rc = snapref_pair(cat, from, to, &a, &b, label, &err);

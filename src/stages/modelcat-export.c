@@ -34,7 +34,7 @@ int main(int argc, char **argv)
 {
 	const char *db = NULL, *source = NULL;
 	char as_of[16] = "";
-	sqlite3_int64 snapshot = 0;
+	catalogue_id snapshot = 0;
 	opt_spec options[] = {
 		OPT_DB(&db),
 		{ .name = "source", .arg = "EXPORT", .type = OPT_STRING, .dest = &source,

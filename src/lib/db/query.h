@@ -16,7 +16,7 @@
 /* The snapshot_export whose content the export had on as_of: 1 and *id,
  * 0 when none (or as_of is empty), -1 on error. */
 int query_content_export(catalogue *cat, const char *export_name, const char *as_of,
-			 sqlite3_int64 *id, mc_err *err);
+			 catalogue_id *id, mc_err *err);
 
 /*
  * Write export_name as it stood on as_of (YYYY-MM-DD) as CSV to out:
@@ -36,7 +36,7 @@ int query_export_csv_parts(catalogue *cat, const char *export_name, const char *
 			   sbuf *out, query_flush *flush, void *ctx, mc_err *err);
 /* The same as the export stood right after snapshot (its id; label, the
  * name it was asked by, is used in messages). */
-int query_export_csv_at(catalogue *cat, const char *export_name, sqlite3_int64 snapshot,
+int query_export_csv_at(catalogue *cat, const char *export_name, catalogue_id snapshot,
 			const char *label, sbuf *out, mc_err *err);
 
 
@@ -108,8 +108,8 @@ typedef struct diff_column_values {
 typedef struct diff_result {
 	char from[16];               /* earlier date or DATE.N ("" : from nothing) */
 	char to[16];                 /* later date or DATE.N */
-	sqlite3_int64 from_snapshot; /* the state after this snapshot (0: none) */
-	sqlite3_int64 to_snapshot;   /* against the state after this one */
+	catalogue_id from_snapshot; /* the state after this snapshot (0: none) */
+	catalogue_id to_snapshot;   /* against the state after this one */
 	DIFF_LIST(diff_model) added;     /* new to an export (or back) */
 	DIFF_LIST(diff_model) removed;   /* gone from an export */
 	DIFF_LIST(diff_model) renamed;   /* same model, new name */
@@ -133,7 +133,7 @@ int query_diff(catalogue *cat, const char *from, const char *to, diff_result *ou
 /* The same between the states right after two snapshots (by id; from_id
  * 0: an empty catalogue), so that two snapshots of one day can be told
  * apart. */
-int query_diff_snapshots(catalogue *cat, sqlite3_int64 from_id, sqlite3_int64 to_id,
+int query_diff_snapshots(catalogue *cat, catalogue_id from_id, catalogue_id to_id,
 			 diff_result *out, mc_err *err);
 void diff_result_release(diff_result *d);
 
@@ -178,7 +178,7 @@ typedef struct model_value {
 	char *value;                 /* normalised value */
 	char *export;                /* export it comes from */
 	char *since;                 /* snapshot date of the version holding it */
-	sqlite3_int64 source;        /* the export file (snapshot_export) of that version */
+	catalogue_id source;        /* the export file (snapshot_export) of that version */
 } model_value;
 
 typedef struct model_view {
@@ -234,7 +234,7 @@ void query_scan_close(model_scan *s);
 typedef struct query_updated {
 	char as_of[11];              /* the date read for */
 	size_t n;
-	sqlite3_int64 *records;      /* record ids, ascending */
+	catalogue_id *records;      /* record ids, ascending */
 	char (*dates)[11];           /* each one's date */
 } query_updated;
 
