@@ -4,7 +4,6 @@
  */
 #include "publish/audit.h"
 #include "store/naming.h"
-#include "base/paths.h"
 #include "cli/options.h"
 #include "cli/stage.h"
 #include "cli/snapref.h"
@@ -147,7 +146,7 @@ int main(int argc, char **argv)
 		return stage_usage_error(command.program, "a snapshot DATE.N does not go with files");
 	if (from[0] && to[0] && !numbered && strcmp(from, to) >= 0)
 		return stage_usage_error(command.program, "--from %s is not before --to %s", from, to);
-	existed = !access(paths_db(db), F_OK);
+	existed = !access(db, F_OK);
 	if (stage_catalogue(command.program, &cat, db, first < argc ? 0 : CATALOGUE_READONLY))
 		return MC_EXIT_FAILURE;
 	sbuf_init(&out);
@@ -187,6 +186,6 @@ out:
 	sbuf_release(&out);
 	catalogue_close(&cat);
 	if (!existed)
-		catalogue_remove(paths_db(db));
+		catalogue_remove(db);
 	return status;
 }
