@@ -6,7 +6,7 @@
 #include "cli/snapref.h"
 #include "store/naming.h"
 #include "ingest/ingest.h"
-#include "db/query.h"
+#include "publish/exportcsv.h"
 #include "base/day.h"
 
 #include <stdio.h>
@@ -65,8 +65,8 @@ int main(int argc, char **argv)
 	if (snapref_numbered(as_of))
 		rc = snapref_find(&cat, as_of, &snapshot, &err);
 	if (!rc)
-		rc = snapshot ? query_export_csv_at(&cat, source, snapshot, as_of, &out, &err)
-			: query_export_csv(&cat, source, as_of, &out, &err);
+		rc = snapshot ? exportcsv_write_at(&cat, source, snapshot, as_of, &out, &err)
+			: exportcsv_write(&cat, source, as_of, &out, &err);
 	if (rc) {
 		stage_error(command.program, "%s", err.msg);
 	} else {

@@ -21,6 +21,8 @@
 #include "db/load.h"
 #include "db/query.h"
 #include "db/history.h"
+#include "cli/historyout.h"
+#include "publish/exportcsv.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,9 +51,16 @@ static int q_model_scan(catalogue *cat, const char *name, const char *as_of, mod
 	return rc;
 }
 
+/* The history of name as `modelcat history` prints it. */
 static int q_history(catalogue *cat, const char *name, sbuf *out)
 {
-	return query_history(cat, name, out, &test_err);
+	history h;
+	int rc = history_read(cat, name, &h, &test_err);
+
+	if (!rc)
+		historyout_text(&h, out);
+	history_release(&h);
+	return rc;
 }
 
 static int q_diff(catalogue *cat, const char *from, const char *to, diff_result *d)
@@ -72,7 +81,7 @@ static int q_last_two(catalogue *cat, char from[11], char to[11])
 
 static int q_export(catalogue *cat, const char *export_name, const char *as_of, sbuf *out)
 {
-	return query_export_csv(cat, export_name, as_of, out, &test_err);
+	return exportcsv_write(cat, export_name, as_of, out, &test_err);
 }
 
 /* One export of a snapshot: rows given as name, occurrence, normalised

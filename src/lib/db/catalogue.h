@@ -26,7 +26,7 @@ typedef struct catalogue {
 	int schema_version;          /* after migration */
 	struct catalogue_kept *kept; /* statements kept prepared (catalogue_keep) */
 	size_t nkept;
-	char *default_key;           /* query_default_key()'s answer, read once */
+	char *default_key;           /* colmap_default_key()'s answer, read once */
 	void *headers;               /* the exports' headers query.c keeps */
 	void (*headers_free)(void *);
 	/* every record's last-updated date on one date, for query_model()
