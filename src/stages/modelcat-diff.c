@@ -3,6 +3,8 @@
  * and changed models (field by field), column changes, quarantined rows.
  */
 #include "publish/audit.h"
+#include "base/sbuf.h"
+#include "base/printf.h"
 #include "store/naming.h"
 #include "cli/options.h"
 #include "cli/stage.h"

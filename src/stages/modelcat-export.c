@@ -2,6 +2,7 @@
  * modelcat-export: an export as it stood on a date, as CSV on stdout.
  */
 #include "cli/options.h"
+#include "base/sbuf.h"
 #include "cli/stage.h"
 #include "cli/snapref.h"
 #include "store/naming.h"

@@ -3,6 +3,7 @@
  * with dates and sources, across renames.
  */
 #include "db/history.h"
+#include "base/sbuf.h"
 #include "cli/options.h"
 #include "cli/stage.h"
 #include "cli/kind.h"

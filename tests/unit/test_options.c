@@ -2,7 +2,8 @@
  * usage errors, and the argv rebuilt from what was given. */
 #include "cli/options.h"
 #include "base/error.h"
-#include "base/util.h"
+#include "base/sbuf.h"
+#include "base/alloc.h"
 #include "unit.h"
 
 #include <stdlib.h>

@@ -17,6 +17,9 @@
  * headers, the exports' key fields) follows the other's commit.
  */
 #include "unit.h"
+#include "base/sbuf.h"
+#include "base/alloc.h"
+#include "base/printf.h"
 #include "catalogue_fixture.h"
 #include "db/load.h"
 #include "db/query.h"

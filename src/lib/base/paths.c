@@ -1,5 +1,5 @@
 #include "base/paths.h"
-#include "base/util.h"
+#include "base/printf.h"
 
 #include <limits.h>
 #include <stdlib.h>

@@ -1,4 +1,5 @@
 #include "cli/historyout.h"
+#include "base/sbuf.h"
 #include "base/textout.h"
 
 #include <string.h>

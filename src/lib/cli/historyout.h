@@ -6,7 +6,7 @@
 #ifndef MODELCAT_HISTORYOUT_H
 #define MODELCAT_HISTORYOUT_H
 
-#include "base/util.h"
+#include "base/sbuf.h"
 #include "db/history.h"
 
 /* Append h as text lines: each record, its versions and their fields,

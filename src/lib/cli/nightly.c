@@ -1,4 +1,8 @@
 #include "cli/nightly.h"
+#include "base/sbuf.h"
+#include "base/alloc.h"
+#include "base/printf.h"
+#include "base/cleanup.h"
 #include "db/snapshot.h"
 #include "cli/job.h"
 #include "cli/writelock.h"

@@ -21,7 +21,7 @@
 #define MODELCAT_OPTIONS_H
 
 #include <stddef.h>
-#include "base/util.h"
+#include "base/sbuf.h"
 
 /* What an option takes, and the type of its destination. */
 enum opt_type {

@@ -1,4 +1,5 @@
 #include "cli/snapref.h"
+#include "base/printf.h"
 #include "db/snapshot.h"
 
 #include <string.h>

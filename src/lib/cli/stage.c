@@ -1,4 +1,7 @@
 #include "cli/stage.h"
+#include "base/sbuf.h"
+#include "base/cleanup.h"
+#include "base/version.h"
 #include "cli/writelock.h"
 #include "base/day.h"
 #include "base/paths.h"

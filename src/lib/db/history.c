@@ -1,4 +1,6 @@
 #include "db/history.h"
+#include "base/sbuf.h"
+#include "base/alloc.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,4 +1,8 @@
 #include "db/query.h"
+#include "base/sbuf.h"
+#include "base/alloc.h"
+#include "base/strpool.h"
+#include "base/printf.h"
 #include "db/snapshot.h"
 #include "values/colmap.h"
 #include "values/normalise.h"
