@@ -87,6 +87,14 @@ static void json_text(sbuf *out, const char *s)
 		sbuf_adds(out, "null");
 }
 
+/* A member: its key with what goes before (the text sep_key), and the
+ * value s as json_text() writes it. */
+static void json_member(sbuf *out, const char *sep_key, const char *s)
+{
+	sbuf_adds(out, sep_key);
+	json_text(out, s);
+}
+
 /* The fields as a JSON array's items and its closing bracket. */
 static void json_fields(const history_field *fields, size_t n, int removed, sbuf *out)
 {
@@ -96,17 +104,12 @@ static void json_fields(const history_field *fields, size_t n, int removed, sbuf
 	for (i = 0; i < n; i++) {
 		const history_field *f = &fields[i];
 
-		sbuf_adds(out, i ? ",\n        {\"field\": " : "\n        {\"field\": ");
-		json_text(out, f->field);
-		sbuf_adds(out, ", \"old\": ");
-		json_text(out, f->old);
-		sbuf_adds(out, ", \"new\": ");
-		json_text(out, f->new);
+		json_member(out, i ? ",\n        {\"field\": " : "\n        {\"field\": ", f->field);
+		json_member(out, ", \"old\": ", f->old);
+		json_member(out, ", \"new\": ", f->new);
 		sbuf_addf(out, ", \"why\": \"%s\"", why[f->why]);
-		if (removed) {
-			sbuf_adds(out, ", \"date\": ");
-			json_text(out, f->date);
-		}
+		if (removed)
+			json_member(out, ", \"date\": ", f->date);
 		sbuf_addc(out, '}');
 	}
 	sbuf_addc(out, ']');
@@ -116,28 +119,20 @@ static void json_version(const history_version *v, sbuf *out)
 {
 	size_t i;
 
-	sbuf_adds(out, "{\"valid_from\": ");
-	json_text(out, v->valid_from);
-	sbuf_adds(out, ", \"valid_to\": ");
-	json_text(out, v->valid_to);
-	sbuf_adds(out, ", \"kind\": ");
-	json_text(out, v->kind);
-	sbuf_adds(out, ", \"export\": ");
-	json_text(out, v->export);
-	sbuf_adds(out, ", \"name\": ");
-	json_text(out, v->name);
+	json_member(out, "{\"valid_from\": ", v->valid_from);
+	json_member(out, ", \"valid_to\": ", v->valid_to);
+	json_member(out, ", \"kind\": ", v->kind);
+	json_member(out, ", \"export\": ", v->export);
+	json_member(out, ", \"name\": ", v->name);
 	if (v->line)
 		sbuf_addf(out, ", \"line\": %ld", v->line);
 	else
 		sbuf_adds(out, ", \"line\": null");
 	sbuf_adds(out, ",\n      \"renames\": [");
 	for (i = 0; i < v->renames.n; i++) {
-		sbuf_adds(out, i ? ", {\"old\": " : "{\"old\": ");
-		json_text(out, v->renames.items[i].old_name);
-		sbuf_adds(out, ", \"new\": ");
-		json_text(out, v->renames.items[i].new_name);
-		sbuf_adds(out, ", \"evidence\": ");
-		json_text(out, v->renames.items[i].evidence);
+		json_member(out, i ? ", {\"old\": " : "{\"old\": ", v->renames.items[i].old_name);
+		json_member(out, ", \"new\": ", v->renames.items[i].new_name);
+		json_member(out, ", \"evidence\": ", v->renames.items[i].evidence);
 		sbuf_addc(out, '}');
 	}
 	sbuf_adds(out, "],\n      \"fields\": [");
@@ -151,16 +146,13 @@ void historyout_json(const history *h, sbuf *out)
 {
 	size_t i, k;
 
-	sbuf_adds(out, "{\"name\": ");
-	json_text(out, h->name);
+	json_member(out, "{\"name\": ", h->name);
 	sbuf_adds(out, ",\n \"records\": [");
 	for (i = 0; i < h->records.n; i++) {
 		const history_record *r = &h->records.items[i];
 
-		sbuf_adds(out, i ? ",\n  {\"export\": " : "\n  {\"export\": ");
-		json_text(out, r->export);
-		sbuf_adds(out, ", \"name\": ");
-		json_text(out, r->name);
+		json_member(out, i ? ",\n  {\"export\": " : "\n  {\"export\": ", r->export);
+		json_member(out, ", \"name\": ", r->name);
 		sbuf_addf(out, ", \"occurrence\": %ld, \"last_updated\": ", r->occurrence);
 		json_text(out, r->last_updated);
 		sbuf_adds(out, ",\n   \"versions\": [");
@@ -174,12 +166,9 @@ void historyout_json(const history *h, sbuf *out)
 	for (i = 0; i < h->quarantined.n; i++) {
 		const history_quarantine *q = &h->quarantined.items[i];
 
-		sbuf_adds(out, i ? ",\n  {\"as_of\": " : "\n  {\"as_of\": ");
-		json_text(out, q->as_of);
-		sbuf_adds(out, ", \"export\": ");
-		json_text(out, q->export);
-		sbuf_adds(out, ", \"file\": ");
-		json_text(out, q->file);
+		json_member(out, i ? ",\n  {\"as_of\": " : "\n  {\"as_of\": ", q->as_of);
+		json_member(out, ", \"export\": ", q->export);
+		json_member(out, ", \"file\": ", q->file);
 		sbuf_addf(out, ", \"line\": %ld, \"reason\": ", q->line);
 		json_text(out, q->reason);
 		sbuf_addc(out, '}');
