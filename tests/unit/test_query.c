@@ -724,6 +724,34 @@ static void test_diff_damaged(catalogue *cat)
 	test_err.msg[0] = '\0';
 }
 
+/* query_rows: the header's fields with the types they were loaded with,
+ * then each row's stored values by column (NULL where a row has none). */
+static void test_rows(catalogue *cat)
+{
+	static const char *const fields[] = { "Model", "Organization", "Parameters", "Country" };
+	static const enum colmap_type types[] = { COL_KEY, COL_TEXT, COL_NUMBER, COL_TEXT };
+	query_rows rows;
+	size_t i;
+
+	CHECK(query_rows_open(cat, "all", "2024-01-01", 0, &rows, &test_err) == 0,
+	      "rows of all as of 2024-01-01: open");
+	CHECK(rows.ncols == N(fields), "four columns (%zu)", rows.ncols);
+	for (i = 0; i < N(fields) && i < rows.ncols; i++) {
+		CHECK_STR(rows.fields[i], fields[i], "column %zu's field", i);
+		CHECK(rows.types[i] == types[i], "column %zu (%s) is a %s", i, fields[i],
+		      colmap_type_name(types[i]));
+	}
+	CHECK(query_rows_next(&rows, &test_err) == 1 && rows.values[3] &&
+	      !strcmp(rows.values[3], "US") && rows.lengths[3] == 2, "Alpha's Country: US");
+	CHECK(query_rows_next(&rows, &test_err) == 1 && !strcmp(rows.values[0], "Beta") &&
+	      !rows.values[1] && !strcmp(rows.values[2], "7"), "Beta: no Organization, 7");
+	CHECK(query_rows_next(&rows, &test_err) == 0, "then the end");
+	query_rows_close(&rows);
+	CHECK(query_rows_open(cat, "nothing", "2024-02-01", 0, &rows, &test_err) == 1,
+	      "no such export: 1");
+	query_rows_close(&rows);
+}
+
 static void test_export(catalogue *cat)
 {
 	static const struct {
@@ -794,6 +822,7 @@ int main(void)
 	test_updated_table(&cat);
 	test_history(&cat);
 	test_diff(&cat, jan, feb);
+	test_rows(&cat);
 	test_export(&cat);
 	test_diff_damaged(&cat);
 	catalogue_close(&cat);
