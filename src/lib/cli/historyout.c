@@ -142,36 +142,48 @@ static void json_version(const history_version *v, sbuf *out)
 	sbuf_addc(out, '}');
 }
 
+/* One record and its versions as a JSON object. */
+static void json_record(const history_record *r, sbuf *out)
+{
+	size_t k;
+
+	json_member(out, "{\"export\": ", r->export);
+	json_member(out, ", \"name\": ", r->name);
+	sbuf_addf(out, ", \"occurrence\": %ld, \"last_updated\": ", r->occurrence);
+	json_text(out, r->last_updated);
+	sbuf_adds(out, ",\n   \"versions\": [");
+	for (k = 0; k < r->versions.n; k++) {
+		sbuf_adds(out, k ? ",\n     " : "\n     ");
+		json_version(&r->versions.items[k], out);
+	}
+	sbuf_adds(out, "]}");
+}
+
+/* One quarantined row as a JSON object. */
+static void json_quarantine(const history_quarantine *q, sbuf *out)
+{
+	json_member(out, "{\"as_of\": ", q->as_of);
+	json_member(out, ", \"export\": ", q->export);
+	json_member(out, ", \"file\": ", q->file);
+	sbuf_addf(out, ", \"line\": %ld, \"reason\": ", q->line);
+	json_text(out, q->reason);
+	sbuf_addc(out, '}');
+}
+
 void historyout_json(const history *h, sbuf *out)
 {
-	size_t i, k;
+	size_t i;
 
 	json_member(out, "{\"name\": ", h->name);
 	sbuf_adds(out, ",\n \"records\": [");
 	for (i = 0; i < h->records.n; i++) {
-		const history_record *r = &h->records.items[i];
-
-		json_member(out, i ? ",\n  {\"export\": " : "\n  {\"export\": ", r->export);
-		json_member(out, ", \"name\": ", r->name);
-		sbuf_addf(out, ", \"occurrence\": %ld, \"last_updated\": ", r->occurrence);
-		json_text(out, r->last_updated);
-		sbuf_adds(out, ",\n   \"versions\": [");
-		for (k = 0; k < r->versions.n; k++) {
-			sbuf_adds(out, k ? ",\n     " : "\n     ");
-			json_version(&r->versions.items[k], out);
-		}
-		sbuf_adds(out, "]}");
+		sbuf_adds(out, i ? ",\n  " : "\n  ");
+		json_record(&h->records.items[i], out);
 	}
 	sbuf_adds(out, "],\n \"quarantined\": [");
 	for (i = 0; i < h->quarantined.n; i++) {
-		const history_quarantine *q = &h->quarantined.items[i];
-
-		json_member(out, i ? ",\n  {\"as_of\": " : "\n  {\"as_of\": ", q->as_of);
-		json_member(out, ", \"export\": ", q->export);
-		json_member(out, ", \"file\": ", q->file);
-		sbuf_addf(out, ", \"line\": %ld, \"reason\": ", q->line);
-		json_text(out, q->reason);
-		sbuf_addc(out, '}');
+		sbuf_adds(out, i ? ",\n  " : "\n  ");
+		json_quarantine(&h->quarantined.items[i], out);
 	}
 	sbuf_adds(out, "]}\n");
 }
