@@ -4,6 +4,7 @@
  * git runs its commands; --db is passed on as $MODELCAT_DB.
  */
 #include "cli/stage.h"
+#include "base/printf.h"
 #include "base/paths.h"
 
 #include <errno.h>

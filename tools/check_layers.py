@@ -13,8 +13,10 @@ Checks, under DIR (default: the checkout this script is in):
      src/lib/cli/options.h);
   4. no SQL keyword inside a string literal outside the db layer
      (src/lib/db/) and sql/;
-  5. no stage program (src/stages/*.c) over 200 lines;
-  6. no function anywhere in src/ over 100 lines (a function's body runs
+  5. no SQLite name (sqlite3_..., a call or a type) outside the db layer:
+     the catalogue is reached through db's functions and types alone;
+  6. no stage program (src/stages/*.c) over 200 lines;
+  7. no function anywhere in src/ over 100 lines (a function's body runs
      from a '{' alone at the start of a line to the next '}' alone there).
 Prints one line per rule with its count, then each violation as
 FILE:LINE: what; exits 1 when any rule is broken, 0 otherwise.
@@ -29,6 +31,7 @@ FUNCTION_MAX_LINES = 100
 SQL_WORDS = re.compile(r'\b(SELECT|INSERT|UPDATE|DELETE|CREATE|DROP|ALTER|PRAGMA|'
                        r'BEGIN|COMMIT|ROLLBACK|SAVEPOINT|ATTACH|VACUUM|'
                        r'VALUES|FROM|WHERE)\b')
+SQLITE_NAME = re.compile(r'\bsqlite3_\w*')
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)
 
 
@@ -140,8 +143,8 @@ def functions(text):
 def check(root):
     lib = os.path.join(root, 'src', 'lib')
     layers = read_layers(os.path.join(lib, 'LAYERS'))
-    problems = {key: [] for key in ('includes', 'cycles', 'getopt', 'sql', 'stages',
-                                    'functions')}
+    problems = {key: [] for key in ('includes', 'cycles', 'getopt', 'sql', 'sqlite',
+                                    'stages', 'functions')}
     longest = {'stages': ('', 0), 'functions': ('', 0)}
     modules = {}
     for layer, deps in layers.items():
@@ -199,6 +202,10 @@ def check(root):
                 problems['stages'].append('%s: %d lines (at most %d)'
                                           % (rel, count, STAGE_MAX_LINES))
         if layer != 'db':
+            for m in SQLITE_NAME.finditer(code):
+                problems['sqlite'].append('%s:%d: %s outside the db layer'
+                                          % (rel, code.count('\n', 0, m.start()) + 1,
+                                             m.group(0)))
             for line, literal in literals:
                 m = SQL_WORDS.search(literal)
                 if m:
@@ -228,6 +235,7 @@ def main():
         ('cycles', 'include cycles'),
         ('getopt', 'getopt_long calls under src/stages'),
         ('sql', 'SQL keywords in string literals outside the db layer'),
+        ('sqlite', 'SQLite names (sqlite3_) outside the db layer'),
         ('stages', 'stage programs over %d lines (longest: %s, %d)'
          % ((STAGE_MAX_LINES,) + longest['stages'])),
         ('functions', 'functions over %d lines (longest: %s, %d)'

@@ -3,8 +3,9 @@
  * and changed models (field by field), column changes, quarantined rows.
  */
 #include "publish/audit.h"
+#include "base/sbuf.h"
+#include "base/printf.h"
 #include "store/naming.h"
-#include "base/paths.h"
 #include "cli/options.h"
 #include "cli/stage.h"
 #include "cli/snapref.h"
@@ -93,7 +94,7 @@ out:
  * status (the error printed). */
 static int diff_numbered(catalogue *cat, const char *from, const char *to, diff_result *d)
 {
-	sqlite3_int64 a, b;
+	catalogue_id a, b;
 	char label[16];
 	mc_err err;
 	int rc = snapref_pair(cat, from, to, &a, &b, label, &err);
@@ -147,7 +148,7 @@ int main(int argc, char **argv)
 		return stage_usage_error(command.program, "a snapshot DATE.N does not go with files");
 	if (from[0] && to[0] && !numbered && strcmp(from, to) >= 0)
 		return stage_usage_error(command.program, "--from %s is not before --to %s", from, to);
-	existed = !access(paths_db(db), F_OK);
+	existed = !access(db, F_OK);
 	if (stage_catalogue(command.program, &cat, db, first < argc ? 0 : CATALOGUE_READONLY))
 		return MC_EXIT_FAILURE;
 	sbuf_init(&out);
@@ -187,6 +188,6 @@ out:
 	sbuf_release(&out);
 	catalogue_close(&cat);
 	if (!existed)
-		catalogue_remove(paths_db(db));
+		catalogue_remove(db);
 	return status;
 }

@@ -2,11 +2,12 @@
  * modelcat-export: an export as it stood on a date, as CSV on stdout.
  */
 #include "cli/options.h"
+#include "base/sbuf.h"
 #include "cli/stage.h"
 #include "cli/snapref.h"
 #include "store/naming.h"
 #include "ingest/ingest.h"
-#include "db/query.h"
+#include "publish/exportcsv.h"
 #include "base/day.h"
 
 #include <stdio.h>
@@ -34,7 +35,7 @@ int main(int argc, char **argv)
 {
 	const char *db = NULL, *source = NULL;
 	char as_of[16] = "";
-	sqlite3_int64 snapshot = 0;
+	catalogue_id snapshot = 0;
 	opt_spec options[] = {
 		OPT_DB(&db),
 		{ .name = "source", .arg = "EXPORT", .type = OPT_STRING, .dest = &source,
@@ -65,8 +66,8 @@ int main(int argc, char **argv)
 	if (snapref_numbered(as_of))
 		rc = snapref_find(&cat, as_of, &snapshot, &err);
 	if (!rc)
-		rc = snapshot ? query_export_csv_at(&cat, source, snapshot, as_of, &out, &err)
-			: query_export_csv(&cat, source, as_of, &out, &err);
+		rc = snapshot ? exportcsv_write_at(&cat, source, snapshot, as_of, &out, &err)
+			: exportcsv_write(&cat, source, as_of, &out, &err);
 	if (rc) {
 		stage_error(command.program, "%s", err.msg);
 	} else {

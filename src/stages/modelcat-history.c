@@ -3,9 +3,11 @@
  * with dates and sources, across renames.
  */
 #include "db/history.h"
+#include "base/sbuf.h"
 #include "cli/options.h"
 #include "cli/stage.h"
 #include "cli/kind.h"
+#include "cli/historyout.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -66,9 +68,9 @@ int main(int argc, char **argv)
 	memset(&h, 0, sizeof(h));
 	if (!(status = kind_history(command.program, &cat, name, kind, &h))) {
 		if (!strcmp(format, "json"))
-			history_json(&h, &out);
+			historyout_json(&h, &out);
 		else
-			history_text(&h, &out);
+			historyout_text(&h, &out);
 		status = stage_write_stdout(command.program, &out);
 	}
 	history_release(&h);

@@ -4,7 +4,7 @@
  */
 #include "ingest/bundle.h"
 #include "ingest/ingest.h"
-#include "base/util.h"
+#include "base/alloc.h"
 #include "store/naming.h"
 #include "cli/options.h"
 #include "cli/stage.h"

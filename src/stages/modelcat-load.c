@@ -3,6 +3,7 @@
  * catalogue as one snapshot, in one transaction.
  */
 #include "ingest/ingest.h"
+#include "base/printf.h"
 #include "cli/options.h"
 #include "cli/stage.h"
 

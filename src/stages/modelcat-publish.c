@@ -3,7 +3,6 @@
  * of every snapshot, the audit index, the Atom feed) and publish it under
  * DIR in one switch (out/site.h), as `modelcat run` does after ingesting.
  */
-#include "base/paths.h"
 #include "cli/job.h"
 #include "cli/options.h"
 #include "cli/snapref.h"
@@ -128,5 +127,5 @@ int main(int argc, char **argv)
 					 base_url);
 	if (render_threads_check(&err))
 		return stage_usage_error(command.program, "%s", err.msg);
-	return publish(paths_db(db), out, as_of, wait, base_url);
+	return publish(db, out, as_of, wait, base_url);
 }

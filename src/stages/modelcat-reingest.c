@@ -5,7 +5,6 @@
  * failure leaves the old one as it was.
  */
 #include "ingest/rebuild.h"
-#include "base/paths.h"
 #include "db/catalogue.h"
 #include "cli/options.h"
 #include "cli/stage.h"
@@ -108,7 +107,7 @@ int main(int argc, char **argv)
 		snapshot_dir = rebuild_default_store();
 	/* the lock before the store is read: a rebuild that waited for a run
 	 * has the snapshot the run stored */
-	if ((rc = writelock_stage(&lock, command.program, paths_db(db), wait)))
+	if ((rc = writelock_stage(&lock, command.program, db, wait)))
 		return rc;
 	if (rebuild_scan(snapshot_dir, &plan, &err)) {
 		stage_error(command.program, "%s", err.msg);
@@ -120,7 +119,7 @@ int main(int argc, char **argv)
 			    snapshot_dir);
 		rc = MC_EXIT_FAILURE;
 	} else {
-		rc = rebuild(&plan, paths_db(db), strict, wait);
+		rc = rebuild(&plan, db, strict, wait);
 	}
 	rebuild_plan_release(&plan);
 	writelock_release(&lock);

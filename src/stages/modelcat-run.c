@@ -7,7 +7,6 @@
 #include "cli/nightly.h"
 #include "cli/options.h"
 #include "cli/stage.h"
-#include "base/paths.h"
 #include "publish/render.h"
 #include "publish/site.h"
 
@@ -89,7 +88,7 @@ int main(int argc, char **argv)
 	} else if (render_threads_check(&err)) {
 		rc = stage_usage_error(command.program, "%s", err.msg);
 	} else {
-		r.db = paths_db(db);
+		r.db = db;
 		r.store = settings.snapshots;
 		r.accept = accept.items;
 		r.naccept = accept.n;

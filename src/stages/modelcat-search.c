@@ -4,6 +4,7 @@
  * (cli/suggest.h has the ranking).
  */
 #include "db/search.h"
+#include "base/sbuf.h"
 #include "cli/options.h"
 #include "cli/stage.h"
 #include "cli/snapref.h"

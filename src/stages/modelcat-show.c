@@ -4,6 +4,7 @@
  * its export and snapshot.
  */
 #include "db/query.h"
+#include "base/sbuf.h"
 #include "cli/options.h"
 #include "cli/stage.h"
 #include "cli/snapref.h"

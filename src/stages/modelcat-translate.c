@@ -71,7 +71,7 @@ int main(int argc, char **argv)
 		paths_data_file(default_dir, sizeof(default_dir), "translations");
 		dir = default_dir;
 	}
-	if ((rc = writelock_stage(&lock, command.program, paths_db(db), wait)))
+	if ((rc = writelock_stage(&lock, command.program, db, wait)))
 		return rc;
 	if (stage_catalogue(command.program, &cat, db, 0)) {
 		writelock_release(&lock);

@@ -5,7 +5,6 @@
  */
 #include "cli/verify.h"
 #include "ingest/rebuild.h"
-#include "base/paths.h"
 #include "cli/options.h"
 #include "cli/stage.h"
 

@@ -9,6 +9,7 @@ check_status "the sources keep the layer rules" 0 python3 "$checker" --root "$TO
 for rule in "includes outside the declared layers" "include cycles" \
 	"getopt_long calls under src/stages" \
 	"SQL keywords in string literals outside the db layer" \
+	"SQLite names (sqlite3_) outside the db layer" \
 	"stage programs over 200 lines" "functions over 100 lines"; do
 	check_grep "the report counts $rule" "^check-layers: 0 $rule" "$TMP/out"
 done
@@ -58,6 +59,23 @@ check_grep "it names the file and line" "src/lib/values/format.c:[0-9]*: SQL (SE
 printf 'static const char *q2 = "SELECT 1";\n' >>"$TMP/tree/src/lib/db/query.c"
 sed -i '$d' "$TMP/tree/src/lib/values/format.c"
 check_status "the same string in the db layer passes" 0 python3 "$checker" --root "$TMP/tree"
+
+fresh
+printf 'static int open_now(catalogue *c) { return sqlite3_get_autocommit(c->db); }\n' \
+	>>"$TMP/tree/src/lib/publish/render.c"
+printf '/* sqlite3_int64 in a comment is fine */\nstatic sqlite3_int64 last_id;\n' \
+	>>"$TMP/tree/src/lib/cli/nightly.c"
+check_status "a SQLite call and type outside the db layer fail the check" 1 \
+	python3 "$checker" --root "$TMP/tree"
+check_grep "both are counted" "^check-layers: 2 SQLite names" "$TMP/out"
+check_grep "the call is named with its place" \
+	"src/lib/publish/render.c:[0-9]*: sqlite3_get_autocommit outside the db layer" "$TMP/out"
+check_grep "the type is named with its place" \
+	"src/lib/cli/nightly.c:[0-9]*: sqlite3_int64 outside the db layer" "$TMP/out"
+printf 'static sqlite3_int64 kept_id;\n' >>"$TMP/tree/src/lib/db/query.c"
+sed -i '$d' "$TMP/tree/src/lib/publish/render.c"
+sed -i '$d' "$TMP/tree/src/lib/cli/nightly.c"
+check_status "the same names in the db layer pass" 0 python3 "$checker" --root "$TMP/tree"
 
 fresh
 i=0

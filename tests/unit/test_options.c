@@ -2,7 +2,8 @@
  * usage errors, and the argv rebuilt from what was given. */
 #include "cli/options.h"
 #include "base/error.h"
-#include "base/util.h"
+#include "base/sbuf.h"
+#include "base/alloc.h"
 #include "unit.h"
 
 #include <stdlib.h>
@@ -151,8 +152,35 @@ static void test_help(void)
 	sbuf_release(&out);
 }
 
+/* --db: the path given, else $MODELCAT_DB, else ./modelcat.db, worked
+ * out by the parse itself. */
+static void test_catalogue(void)
+{
+	const char *db = NULL;
+	opt_spec table[] = { OPT_DB(&db), OPT_DONE };
+	const char *given[] = { "--db", "given.db", NULL };
+	const char *empty[] = { "--db=", NULL };
+	const char *none[] = { NULL };
+	int first, argc;
+
+	CHECK(parse(table, given, &first, &argc) == 0, "--db PATH parses");
+	CHECK_STR(db, "given.db", "--db PATH is the catalogue");
+	db = NULL;
+	setenv("MODELCAT_DB", "from-env.db", 1);
+	CHECK(parse(table, none, &first, &argc) == 0, "no --db parses");
+	CHECK_STR(db, "from-env.db", "without --db, $MODELCAT_DB is the catalogue");
+	db = NULL;
+	CHECK(parse(table, empty, &first, &argc) == 0, "--db= parses");
+	CHECK_STR(db, "from-env.db", "an empty --db is not given");
+	db = NULL;
+	unsetenv("MODELCAT_DB");
+	CHECK(parse(table, none, &first, &argc) == 0, "no --db, no $MODELCAT_DB parses");
+	CHECK_STR(db, "modelcat.db", "without either, ./modelcat.db");
+}
+
 int main(void)
 {
+	test_catalogue();
 	test_values();
 	test_errors();
 	test_help();

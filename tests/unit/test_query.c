@@ -17,10 +17,15 @@
  * headers, the exports' key fields) follows the other's commit.
  */
 #include "unit.h"
+#include "base/sbuf.h"
+#include "base/alloc.h"
+#include "base/printf.h"
 #include "catalogue_fixture.h"
 #include "db/load.h"
 #include "db/query.h"
 #include "db/history.h"
+#include "cli/historyout.h"
+#include "publish/exportcsv.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -49,9 +54,16 @@ static int q_model_scan(catalogue *cat, const char *name, const char *as_of, mod
 	return rc;
 }
 
+/* The history of name as `modelcat history` prints it. */
 static int q_history(catalogue *cat, const char *name, sbuf *out)
 {
-	return query_history(cat, name, out, &test_err);
+	history h;
+	int rc = history_read(cat, name, &h, &test_err);
+
+	if (!rc)
+		historyout_text(&h, out);
+	history_release(&h);
+	return rc;
 }
 
 static int q_diff(catalogue *cat, const char *from, const char *to, diff_result *d)
@@ -72,7 +84,7 @@ static int q_last_two(catalogue *cat, char from[11], char to[11])
 
 static int q_export(catalogue *cat, const char *export_name, const char *as_of, sbuf *out)
 {
-	return query_export_csv(cat, export_name, as_of, out, &test_err);
+	return exportcsv_write(cat, export_name, as_of, out, &test_err);
 }
 
 /* One export of a snapshot: rows given as name, occurrence, normalised
@@ -712,6 +724,34 @@ static void test_diff_damaged(catalogue *cat)
 	test_err.msg[0] = '\0';
 }
 
+/* query_rows: the header's fields with the types they were loaded with,
+ * then each row's stored values by column (NULL where a row has none). */
+static void test_rows(catalogue *cat)
+{
+	static const char *const fields[] = { "Model", "Organization", "Parameters", "Country" };
+	static const enum colmap_type types[] = { COL_KEY, COL_TEXT, COL_NUMBER, COL_TEXT };
+	query_rows rows;
+	size_t i;
+
+	CHECK(query_rows_open(cat, "all", "2024-01-01", 0, &rows, &test_err) == 0,
+	      "rows of all as of 2024-01-01: open");
+	CHECK(rows.ncols == N(fields), "four columns (%zu)", rows.ncols);
+	for (i = 0; i < N(fields) && i < rows.ncols; i++) {
+		CHECK_STR(rows.fields[i], fields[i], "column %zu's field", i);
+		CHECK(rows.types[i] == types[i], "column %zu (%s) is a %s", i, fields[i],
+		      colmap_type_name(types[i]));
+	}
+	CHECK(query_rows_next(&rows, &test_err) == 1 && rows.values[3] &&
+	      !strcmp(rows.values[3], "US") && rows.lengths[3] == 2, "Alpha's Country: US");
+	CHECK(query_rows_next(&rows, &test_err) == 1 && !strcmp(rows.values[0], "Beta") &&
+	      !rows.values[1] && !strcmp(rows.values[2], "7"), "Beta: no Organization, 7");
+	CHECK(query_rows_next(&rows, &test_err) == 0, "then the end");
+	query_rows_close(&rows);
+	CHECK(query_rows_open(cat, "nothing", "2024-02-01", 0, &rows, &test_err) == 1,
+	      "no such export: 1");
+	query_rows_close(&rows);
+}
+
 static void test_export(catalogue *cat)
 {
 	static const struct {
@@ -782,6 +822,7 @@ int main(void)
 	test_updated_table(&cat);
 	test_history(&cat);
 	test_diff(&cat, jan, feb);
+	test_rows(&cat);
 	test_export(&cat);
 	test_diff_damaged(&cat);
 	catalogue_close(&cat);

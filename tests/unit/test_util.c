@@ -9,7 +9,11 @@
  * size, and hand the others to vsnprintf().
  */
 #include "base/strmap.h"
-#include "base/util.h"
+#include "base/sbuf.h"
+#include "base/alloc.h"
+#include "base/strpool.h"
+#include "base/printf.h"
+#include "base/thread.h"
 #include "unit.h"
 
 #include <limits.h>

@@ -1,5 +1,5 @@
 #include "base/fileout.h"
-#include "base/util.h"
+#include "base/alloc.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -1,5 +1,6 @@
 #include "base/json.h"
-#include "base/util.h"
+#include "base/sbuf.h"
+#include "base/alloc.h"
 
 #include <stdlib.h>
 #include <string.h>

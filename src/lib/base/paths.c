@@ -1,5 +1,5 @@
 #include "base/paths.h"
-#include "base/util.h"
+#include "base/printf.h"
 
 #include <limits.h>
 #include <stdlib.h>
@@ -55,12 +55,10 @@ const char *paths_datadir(void)
 	return datadir;
 }
 
-const char *paths_db(const char *option)
+const char *paths_db(void)
 {
 	const char *env = getenv("MODELCAT_DB");
 
-	if (option && *option)
-		return option;
 	if (env && *env)
 		return env;
 	return "modelcat.db";

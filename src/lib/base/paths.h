@@ -17,9 +17,10 @@
 const char *paths_datadir(void);
 /* The folder the running program lives in (static string). */
 const char *paths_bindir(void);
-/* The catalogue: the --db value if not NULL, else $MODELCAT_DB, else
- * ./modelcat.db (static or the argument). */
-const char *paths_db(const char *option);
+/* The catalogue when no --db names one: $MODELCAT_DB, else ./modelcat.db
+ * (a static string or the environment's). A stage asks once, in its
+ * option handling (cli/options.h OPT_CATALOGUE), and passes the path on. */
+const char *paths_db(void);
 /* Write "datadir/sub" into buf. */
 void paths_data_file(char *buf, size_t len, const char *sub);
 

@@ -1,6 +1,6 @@
 #include "base/sha256.h"
 
-#include "base/util.h"
+#include "base/alloc.h"
 
 #include <errno.h>
 #include <stdio.h>

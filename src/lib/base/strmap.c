@@ -1,5 +1,6 @@
 #include "base/strmap.h"
-#include "base/util.h"
+#include "base/alloc.h"
+#include "base/strpool.h"
 
 #include <stdint.h>
 #include <stdlib.h>

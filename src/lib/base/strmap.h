@@ -6,7 +6,7 @@
 #ifndef MODELCAT_STRMAP_H
 #define MODELCAT_STRMAP_H
 
-#include "base/util.h"
+#include "base/strpool.h"
 
 #include <stddef.h>
 

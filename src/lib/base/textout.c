@@ -1,4 +1,6 @@
 #include "base/textout.h"
+#include "base/sbuf.h"
+#include "base/text.h"
 
 #include <string.h>
 #if defined(__SSE2__)

@@ -5,7 +5,7 @@
 #define MODELCAT_TEXTOUT_H
 
 #include <stddef.h>
-#include "base/util.h"
+#include "base/sbuf.h"
 
 /* Append s as one CSV field (RFC 4180: quoted when it holds a comma,
  * quote, CR or LF, or starts or ends with a space; quotes doubled). */

@@ -1,4 +1,6 @@
 #include "base/unicode.h"
+#include "base/sbuf.h"
+#include "base/alloc.h"
 
 #include <stdlib.h>
 #include <string.h>

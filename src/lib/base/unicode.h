@@ -15,7 +15,7 @@
 #define MODELCAT_UNICODE_H
 
 #include <stddef.h>
-#include "base/util.h"
+#include "base/sbuf.h"
 
 /* What making a text canonical changed in it (a bit set). */
 enum unicode_change {

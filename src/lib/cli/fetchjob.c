@@ -269,7 +269,7 @@ static int fetch_into(fetch_run *r, const fetch_settings *s, const char *db)
 	mc_err err;
 
 	/* a --db that cannot be a catalogue fails before the store is made */
-	if (catalogue_check_path(paths_db(db), &err)) {
+	if (catalogue_check_path(db, &err)) {
 		stage_error(r->program, "%s", err.msg);
 		return MC_EXIT_FAILURE;
 	}
@@ -283,10 +283,10 @@ static int fetch_into(fetch_run *r, const fetch_settings *s, const char *db)
 	/* the manifest is recorded in the catalogue (and a new one made):
 	 * under the writer lock, taken after the store's own lock, so that
 	 * a second fetch is told the store is busy */
-	status = writelock_stage(&r->lock, r->program, paths_db(db), s->wait);
+	status = writelock_stage(&r->lock, r->program, db, s->wait);
 	if (status)
 		return status;
-	existed = !access(paths_db(db), F_OK);
+	existed = !access(db, F_OK);
 	if (stage_catalogue(r->program, &r->cat, db, 0))
 		return MC_EXIT_FAILURE;
 	r->have_cat = 1;
@@ -304,7 +304,7 @@ static int fetch_into(fetch_run *r, const fetch_settings *s, const char *db)
 	if (status == MC_EXIT_FAILURE && !existed && !stored) {
 		catalogue_close(&r->cat);
 		r->have_cat = 0;
-		catalogue_remove(paths_db(db));
+		catalogue_remove(db);
 	}
 	return status;
 }

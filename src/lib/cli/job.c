@@ -1,4 +1,7 @@
 #include "cli/job.h"
+#include "base/sbuf.h"
+#include "base/printf.h"
+#include "base/cleanup.h"
 #include "cli/stage.h"
 #include "publish/site.h"
 #include "cli/writelock.h"

@@ -10,7 +10,7 @@
 
 #include <stddef.h>
 #include <sys/types.h>
-#include "base/util.h"
+#include "base/sbuf.h"
 
 /* Write "YYYY-MM-DDTHH:MM:SSZ program: message" on stderr. */
 void job_log(const char *program, const char *fmt, ...) MC_PRINTF(2, 3);

@@ -1,4 +1,8 @@
 #include "cli/nightly.h"
+#include "base/sbuf.h"
+#include "base/alloc.h"
+#include "base/printf.h"
+#include "base/cleanup.h"
 #include "db/snapshot.h"
 #include "cli/job.h"
 #include "cli/writelock.h"
@@ -20,9 +24,9 @@
 #include <unistd.h>
 
 /* The catalogue's latest snapshot id (0 when none). */
-static sqlite3_int64 latest_snapshot(catalogue *cat)
+static catalogue_id latest_snapshot(catalogue *cat)
 {
-	sqlite3_int64 id = 0;
+	catalogue_id id = 0;
 
 	if (cat->db)
 		snapshot_latest_id(cat, &id, NULL);
@@ -109,7 +113,7 @@ static int ingest_fresh(nightly *r, int *quarantined)
 
 /* The counts of the summary: what changed from the catalogue's latest
  * snapshot before the run to the latest now. */
-static int count_changes(nightly *r, catalogue *work, sqlite3_int64 from)
+static int count_changes(nightly *r, catalogue *work, catalogue_id from)
 {
 	diff_result d;
 
@@ -209,7 +213,7 @@ static void remove_stale_builds(const char *out)
 /* Everything after the fetch: ingest into the work copy, translate,
  * publish the site (pages, audits, feed) in one switch, and put the copy
  * in place. */
-static int update(nightly *r, sqlite3_int64 before, int *quarantined)
+static int update(nightly *r, catalogue_id before, int *quarantined)
 {
 	catalogue work;
 	catalogue_stamp seen = { 0 };
@@ -298,7 +302,7 @@ static int fetch(nightly *r)
  * The exit status. */
 static int ingest_and_publish(nightly *r)
 {
-	sqlite3_int64 before;
+	catalogue_id before;
 	catalogue cat;
 	int quarantined = 0;
 

@@ -35,7 +35,7 @@ typedef struct nightly_fresh {
 /* A run: its settings (set by the caller) and what it found. */
 typedef struct nightly {
 	const char *program;          /* for the log lines */
-	const char *db;               /* the catalogue, as paths_db() resolved it */
+	const char *db;               /* the catalogue, as the options worked it out */
 	const char *store;            /* the snapshot store */
 	const char *out;              /* where pages and audits are published */
 	const char *catalogues;       /* translation catalogues, or NULL */

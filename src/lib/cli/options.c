@@ -1,8 +1,12 @@
 #include "cli/options.h"
 #include "cli/stage.h"
 #include "base/error.h"
-#include "base/util.h"
+#include "base/sbuf.h"
+#include "base/alloc.h"
+#include "base/printf.h"
+#include "base/text.h"
 #include "base/day.h"
+#include "base/paths.h"
 #include "db/snapshot.h"
 
 #include <errno.h>
@@ -134,6 +138,7 @@ static int store_value(const char *program, opt_spec *o, const char *value)
 		*(int *)o->dest = 1;
 		break;
 	case OPT_STRING:
+	case OPT_CATALOGUE:
 		*(const char **)o->dest = value;
 		break;
 	case OPT_DAY:
@@ -212,6 +217,22 @@ static int one_option(const opt_command *cmd, int argc, char **argv, int *i)
 	return store_value(cmd->program, o, value);
 }
 
+/* The OPT_CATALOGUE entries not given (or given ""): the catalogue
+ * paths_db() names. */
+static void catalogue_default(const opt_spec *table)
+{
+	const char **path;
+	opt_iter it;
+	opt_spec *o;
+
+	iter_start(&it, table);
+	while ((o = iter_next(&it))) {
+		path = o->dest;
+		if (o->type == OPT_CATALOGUE && (!*path || !**path))
+			*path = paths_db();
+	}
+}
+
 int opt_parse(const opt_command *cmd, int argc, char **argv, int *first)
 {
 	char **args = xcalloc((size_t)argc + 1, sizeof(*args));
@@ -229,6 +250,8 @@ int opt_parse(const opt_command *cmd, int argc, char **argv, int *first)
 	*first = argc - n;
 	memcpy(argv + *first, args, (size_t)n * sizeof(*args));
 	free(args);
+	if (!rc)
+		catalogue_default(cmd->options);
 	return rc;
 }
 

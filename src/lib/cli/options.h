@@ -21,7 +21,7 @@
 #define MODELCAT_OPTIONS_H
 
 #include <stddef.h>
-#include "base/util.h"
+#include "base/sbuf.h"
 
 /* What an option takes, and the type of its destination. */
 enum opt_type {
@@ -34,7 +34,10 @@ enum opt_type {
 	OPT_SIZE,      /* unsigned long long *: mc_parse_size(), min to max */
 	OPT_LIST,      /* opt_list *: every argument given (repeatable) */
 	OPT_INCLUDE,   /* the entries of the table at dest, in place */
-	OPT_SNAPSHOT   /* char[16]: a snapshot, DATE or DATE.N, checked */
+	OPT_SNAPSHOT,  /* char[16]: a snapshot, DATE or DATE.N, checked */
+	OPT_CATALOGUE  /* const char **: the argument; not given (or ""), the
+			  catalogue paths_db() names ($MODELCAT_DB, else
+			  ./modelcat.db): a stage works the path out once, here */
 };
 
 /* The arguments of a repeatable option, in command-line order. */
@@ -69,7 +72,7 @@ typedef struct opt_command {
 
 /* The entries every stage that has them declares the same way. */
 #define OPT_DB(to) \
-	{ .name = "db", .arg = "PATH", .type = OPT_STRING, .dest = (to), \
+	{ .name = "db", .arg = "PATH", .type = OPT_CATALOGUE, .dest = (to), \
 	  .help = "the catalogue (default $MODELCAT_DB, else ./modelcat.db)" }
 #define OPT_AS_OF(to, text) \
 	{ .name = "as-of", .arg = "DATE", .type = OPT_DAY, .dest = (to), .help = (text) }

@@ -1,4 +1,5 @@
 #include "cli/renderone.h"
+#include "base/sbuf.h"
 #include "cli/stage.h"
 #include "cli/suggest.h"
 #include "db/credit.h"

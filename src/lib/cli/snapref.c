@@ -1,4 +1,5 @@
 #include "cli/snapref.h"
+#include "base/printf.h"
 #include "db/snapshot.h"
 
 #include <string.h>
@@ -14,7 +15,7 @@ int snapref_numbered(const char *text)
 static int day_count(catalogue *cat, const char *day, int *n, mc_err *err)
 {
 	snapshot_ref last = { "", 0 };
-	sqlite3_int64 id;
+	catalogue_id id;
 
 	mc_fmt(last.day, sizeof(last.day), "%s", day);
 	*n = 0;
@@ -23,7 +24,7 @@ static int day_count(catalogue *cat, const char *day, int *n, mc_err *err)
 	return id ? snapshot_ordinal(cat, id, n, err) : 0;
 }
 
-int snapref_find(catalogue *cat, const char *text, sqlite3_int64 *id, mc_err *err)
+int snapref_find(catalogue *cat, const char *text, catalogue_id *id, mc_err *err)
 {
 	snapshot_ref ref;
 	int n;
@@ -46,7 +47,7 @@ int snapref_find(catalogue *cat, const char *text, sqlite3_int64 *id, mc_err *er
 int snapref_day(catalogue *cat, const char *text, char day[11], mc_err *err)
 {
 	snapshot_ref ref;
-	sqlite3_int64 id;
+	catalogue_id id;
 	int rc, n;
 
 	day[0] = '\0';
@@ -67,7 +68,7 @@ int snapref_day(catalogue *cat, const char *text, char day[11], mc_err *err)
 }
 
 /* The snapshot before the one to names: 0 with *a (0 for none) or -1. */
-static int before(catalogue *cat, const char *to, sqlite3_int64 *a, mc_err *err)
+static int before(catalogue *cat, const char *to, catalogue_id *a, mc_err *err)
 {
 	snapshot_ref ref;
 	char prev[11];
@@ -85,8 +86,8 @@ static int before(catalogue *cat, const char *to, sqlite3_int64 *a, mc_err *err)
 	return snapshot_upto(cat, prev, a, err);
 }
 
-int snapref_pair(catalogue *cat, const char *from, const char *to, sqlite3_int64 *a,
-		 sqlite3_int64 *b, char from_label[16], mc_err *err)
+int snapref_pair(catalogue *cat, const char *from, const char *to, catalogue_id *a,
+		 catalogue_id *b, char from_label[16], mc_err *err)
 {
 	int rc;
 

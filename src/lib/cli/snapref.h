@@ -16,7 +16,7 @@ int snapref_numbered(const char *text);
 /* The snapshot text names into *id (0 for a DATE before every snapshot).
  * 0; 1 when DATE.N names no snapshot (err: "PATH: no snapshot DATE.N;
  * DATE has K"); -1 on error. */
-int snapref_find(catalogue *cat, const char *text, sqlite3_int64 *id, mc_err *err);
+int snapref_find(catalogue *cat, const char *text, catalogue_id *id, mc_err *err);
 
 /*
  * For the commands that show models as they stood on a day (show,
@@ -34,7 +34,7 @@ int snapref_day(catalogue *cat, const char *text, char day[11], mc_err *err);
  * when a DATE.N names no snapshot (err); 2 when from is not before to
  * (err); -1 on error.
  */
-int snapref_pair(catalogue *cat, const char *from, const char *to, sqlite3_int64 *a,
-		 sqlite3_int64 *b, char from_label[16], mc_err *err);
+int snapref_pair(catalogue *cat, const char *from, const char *to, catalogue_id *a,
+		 catalogue_id *b, char from_label[16], mc_err *err);
 
 #endif

@@ -1,4 +1,7 @@
 #include "cli/stage.h"
+#include "base/sbuf.h"
+#include "base/cleanup.h"
+#include "base/version.h"
 #include "cli/writelock.h"
 #include "base/day.h"
 #include "base/paths.h"
@@ -89,13 +92,13 @@ int stage_colmap(const char *program, colmap *map)
 	return 0;
 }
 
-int stage_catalogue(const char *program, catalogue *cat, const char *db_option, int flags)
+int stage_catalogue(const char *program, catalogue *cat, const char *db, int flags)
 {
 	char dir[PATH_MAX];
 	mc_err err;
 
 	paths_data_file(dir, sizeof(dir), "sql");
-	if (catalogue_open(cat, paths_db(db_option), dir, flags, &err)) {
+	if (catalogue_open(cat, db, dir, flags, &err)) {
 		stage_error(program, "%s", err.msg);
 		return -1;
 	}
@@ -145,7 +148,7 @@ int stage_load_snapshot(const char *program, const char *db, const char *as_of, 
 	snapload_result result;
 	writelock lock;
 	mc_err err;
-	int status = writelock_stage(&lock, program, paths_db(db), wait);
+	int status = writelock_stage(&lock, program, db, wait);
 
 	if (status)
 		return status;

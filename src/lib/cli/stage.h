@@ -46,7 +46,7 @@ int stage_version(const char *program);
 /* Load the column map from the data folder; 0 or -1 (error printed). */
 int stage_colmap(const char *program, colmap *map);
 /* Open (and migrate) the catalogue; 0 or -1 (error printed). */
-int stage_catalogue(const char *program, catalogue *cat, const char *db_option, int flags);
+int stage_catalogue(const char *program, catalogue *cat, const char *db, int flags);
 
 /* Open a load of a snapshot dated day on cat, with the export precedence
  * of pipelines/precedence.tsv and the guards of pipelines/guards.tsv (an

@@ -6,6 +6,7 @@
  * 145 page faults a run of ingest or show, which need neither.
  */
 #include "cli/stage.h"
+#include "base/sbuf.h"
 #include "db/hwlink.h"
 #include "publish/render.h"
 

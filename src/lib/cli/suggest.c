@@ -1,4 +1,6 @@
 #include "cli/suggest.h"
+#include "base/sbuf.h"
+#include "base/alloc.h"
 #include "cli/stage.h"
 #include "base/unicode.h"
 #include "base/textout.h"

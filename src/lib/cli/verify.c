@@ -5,7 +5,8 @@
 #include "store/listing.h"
 #include "read/input.h"
 #include "base/strmap.h"
-#include "base/util.h"
+#include "base/alloc.h"
+#include "base/printf.h"
 
 #include <stdlib.h>
 #include <string.h>

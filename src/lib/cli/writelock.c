@@ -1,6 +1,7 @@
 #include "cli/writelock.h"
 #include "db/catalogue.h"
-#include "base/util.h"
+#include "base/printf.h"
+#include "base/cleanup.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -35,8 +35,8 @@ typedef struct writelock {
 } writelock;
 
 /*
- * Take the writer lock of the catalogue db (its path, as paths_db() gave
- * it), waiting up to wait seconds for another holder to let it go; program
+ * Take the writer lock of the catalogue db (its path, as the stage's
+ * options worked it out), waiting up to wait seconds for another holder to let it go; program
  * names us in the holder's line. Checks db first (catalogue_target(): a
  * device, FIFO, socket or folder is refused before anything is written).
  * Returns 0 (held), 1 when another process still holds it (err: "PATH:

@@ -910,3 +910,8 @@ char *catalogue_column_dup(sqlite3_stmt *st, int i)
 
 	return s ? xstrndup(s, (size_t)sqlite3_column_bytes(st, i)) : NULL;
 }
+
+int catalogue_in_transaction(const catalogue *cat)
+{
+	return !sqlite3_get_autocommit(cat->db);
+}

@@ -16,13 +16,17 @@
 #include "base/day.h"
 #include "base/util.h"
 
+/* A row id of the catalogue (a snapshot's, a record's, an export file's):
+ * what the layers above db hold and pass back. */
+typedef sqlite3_int64 catalogue_id;
+
 typedef struct catalogue {
 	sqlite3 *db;                 /* the connection */
 	char *path;                  /* database file */
 	int schema_version;          /* after migration */
 	struct catalogue_kept *kept; /* statements kept prepared (catalogue_keep) */
 	size_t nkept;
-	char *default_key;           /* query_default_key()'s answer, read once */
+	char *default_key;           /* colmap_default_key()'s answer, read once */
 	void *headers;               /* the exports' headers query.c keeps */
 	void (*headers_free)(void *);
 	/* every record's last-updated date on one date, for query_model()
@@ -40,6 +44,8 @@ enum { CATALOGUE_READONLY = 1 };
  * (catalogue_kept_done) before it asks for it again. The caller never
  * finalizes it. 0, or -1 (err). */
 int catalogue_keep(catalogue *cat, sqlite3_stmt **st, const char *sql, mc_err *err);
+/* Is a transaction open on cat's connection (BEGIN without its COMMIT)? */
+int catalogue_in_transaction(const catalogue *cat);
 /* Done with a kept statement: reset, so that it holds no read transaction. */
 void catalogue_kept_done(sqlite3_stmt *st);
 

@@ -3,8 +3,8 @@
  * carried a name, under any name it had before or after a rename, each
  * version with its date, kind, export and name, each changed field with
  * its old and new value in full, each rename with its evidence, and the
- * quarantined rows that carried the name; read once, written as text or
- * as JSON.
+ * quarantined rows that carried the name; read once, as it is stored
+ * (cli/historyout.h writes it as text or as JSON).
  *
  * Ownership: history_read() fills a history the caller releases with
  * history_release(); every string in it is owned by it.
@@ -91,14 +91,5 @@ int history_read(catalogue *cat, const char *name, history *out, mc_err *err);
  * arg) says yes to (non-zero); the others are freed. */
 void history_keep(history *h, int (*keep)(const char *export_name, void *arg), void *arg);
 void history_release(history *h);
-
-/* Append h as text lines: each record, its versions and their fields,
- * values in full (line breaks and tabs shown as spaces). */
-void history_text(const history *h, sbuf *out);
-/* Append h as one JSON object (docs/history.md, "History as JSON"). */
-void history_json(const history *h, sbuf *out);
-
-/* history_read() and history_text() in one call; same returns. */
-int query_history(catalogue *cat, const char *name, sbuf *out, mc_err *err);
 
 #endif

@@ -75,7 +75,7 @@ int provenance_column_types(catalogue *cat, const char *export_name, const char 
 	rc = query_content_export(cat, export_name, as_of, &id, err);
 	if (rc <= 0)
 		return rc < 0 ? -1 : 1;
-	/* the columns query_export_csv writes, in its order */
+	/* the columns query_rows_open() reads, in its order */
 	if (catalogue_prepare(cat, &st, "SELECT type FROM export_column WHERE snapshot_export_id = ?"
 			      " AND headerless = 0 ORDER BY position", err))
 		return -1;

@@ -1,12 +1,13 @@
 #include "db/query.h"
+#include "base/sbuf.h"
+#include "base/alloc.h"
+#include "base/strpool.h"
+#include "base/printf.h"
 #include "db/snapshot.h"
 #include "values/colmap.h"
 #include "values/normalise.h"
 #include "base/json.h"
 #include "base/strmap.h"
-#include "base/textout.h"
-#include "base/paths.h"
-#include <limits.h>
 
 #include <stdlib.h>
 #include <string.h>
@@ -47,125 +48,127 @@ static int content_export_upto(catalogue *cat, const char *export_name, sqlite3_
 	return content_export(cat, &f, id, err);
 }
 
-/* query_export_csv() on as_of, or, when snapshot is not 0, as the export
- * stood right after that snapshot; with flush, out is handed to it past
- * QUERY_PART bytes and at the end. */
-static int export_csv(catalogue *cat, const char *export_name, const char *as_of,
-		      sqlite3_int64 snapshot, sbuf *out, query_flush *flush, void *fctx,
-		      mc_err *err)
+/* What query_rows_next() reads with. */
+struct query_rows_state {
+	sqlite3_stmt *st;            /* the rows, in file order */
+	strmap columns;              /* field -> column */
+	json_flat values;            /* the row read last */
+};
+
+/* The header of export_id into rows: canonical fields in file order,
+ * header-less columns left out, and each one's type. 0, or -1 (err). */
+static int rows_header(catalogue *cat, sqlite3_int64 export_id, query_rows *rows, mc_err *err)
 {
 	sqlite3_stmt *st = NULL;
-	sqlite3_int64 export_id;
-	strmap fields;
-	char **row = NULL;
-	size_t *lengths = NULL, ncols = 0, i;
-	int rc = -1, step;
+	size_t cap = 0;
+	int step;
 
-	strmap_init(&fields);
-	step = snapshot ? content_export_upto(cat, export_name, snapshot, &export_id, err)
-		: query_content_export(cat, export_name, as_of, &export_id, err);
-	if (step < 0)
-		goto out;
-	if (step == 0) {
-		mc_error(err, "%s: no snapshot of export %s on or before %s",
-			 cat->path, export_name, as_of);
-		rc = 1;
-		goto out;
-	}
-
-	/* header: canonical names in file order, header-less columns left out */
-	if (catalogue_prepare(cat, &st, "SELECT field FROM export_column WHERE snapshot_export_id = ?"
-			      " AND headerless = 0 ORDER BY position", err))
-		goto out;
+	if (catalogue_prepare(cat, &st, "SELECT field, type FROM export_column"
+			      " WHERE snapshot_export_id = ? AND headerless = 0 ORDER BY position", err))
+		return -1;
 	sqlite3_bind_int64(st, 1, export_id);
 	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *field = (const char *)sqlite3_column_text(st, 0);
+		const char *type = (const char *)sqlite3_column_text(st, 1);
 
-		*strmap_get_or_add(&fields, field, strlen(field), NULL) = ncols;
-		if (ncols)
-			sbuf_addc(out, ',');
-		textout_csv_field(out, field, strlen(field));
-		ncols++;
-	}
-	sbuf_addc(out, '\n');
-	if (step != SQLITE_DONE) {
-		catalogue_fail(cat, "reading the header", err);
-		goto out;
+		if (rows->ncols == cap) {
+			rows->fields = xgrow(rows->fields, &cap, rows->ncols + 1, sizeof(*rows->fields));
+			rows->types = xrealloc(rows->types, cap * sizeof(*rows->types));
+		}
+		rows->fields[rows->ncols] = catalogue_column_dup(st, 0);
+		if (!type || colmap_type_parse(type, &rows->types[rows->ncols]))
+			rows->types[rows->ncols] = COL_TEXT;
+		*strmap_get_or_add(&rows->state->columns, rows->fields[rows->ncols],
+				   strlen(rows->fields[rows->ncols]), NULL) = rows->ncols;
+		rows->ncols++;
 	}
 	sqlite3_finalize(st);
-	st = NULL;
+	return step == SQLITE_DONE ? 0 : catalogue_fail(cat, "reading the header", err);
+}
 
-	row = xcalloc(ncols, sizeof(*row));
-	lengths = xcalloc(ncols, sizeof(*lengths));
+int query_rows_open(catalogue *cat, const char *export_name, const char *as_of,
+		    sqlite3_int64 snapshot, query_rows *rows, mc_err *err)
+{
+	sqlite3_int64 export_id;
+	int found;
+
+	memset(rows, 0, sizeof(*rows));
+	rows->cat = cat;
+	rows->state = xcalloc(1, sizeof(*rows->state));
+	strmap_init(&rows->state->columns);
+	found = snapshot ? content_export_upto(cat, export_name, snapshot, &export_id, err)
+		: query_content_export(cat, export_name, as_of, &export_id, err);
+	if (found <= 0) {
+		if (!found)
+			mc_error(err, "%s: no snapshot of export %s on or before %s",
+				 cat->path, export_name, as_of);
+		return found < 0 ? -1 : 1;
+	}
+	if (rows_header(cat, export_id, rows, err))
+		return -1;
+	rows->values = xcalloc(rows->ncols + 1, sizeof(*rows->values));
+	rows->lengths = xcalloc(rows->ncols + 1, sizeof(*rows->lengths));
 	/* each row's stored values read here, not through json_each(), which
 	 * made the export of the 120 MB bench catalogue take 0.97 s against
 	 * 0.59 s so (docs/performance.md, "The fourth round") */
-	if (catalogue_prepare(cat, &st,
+	if (catalogue_prepare(cat, &rows->state->st,
 		    "SELECT v.norm FROM snapshot_row sr JOIN version v ON v.id = sr.version_id"
 		    " WHERE sr.snapshot_export_id = ? ORDER BY sr.position", err))
-		goto out;
-	sqlite3_bind_int64(st, 1, export_id);
-	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *norm = (const char *)sqlite3_column_text(st, 0);
-		json_flat values;
+		return -1;
+	sqlite3_bind_int64(rows->state->st, 1, export_id);
+	return 0;
+}
 
-		if (json_flat_parse(&values, norm ? norm : "{}")) {
-			mc_error(err, "%s: stored values are not valid JSON", cat->path);
-			goto out;
-		}
+int query_rows_next(query_rows *rows, mc_err *err)
+{
+	struct query_rows_state *s = rows->state;
+	const char *norm;
+	size_t i;
+	int step;
+
+	memset(rows->values, 0, rows->ncols * sizeof(*rows->values));
+	memset(rows->lengths, 0, rows->ncols * sizeof(*rows->lengths));
+	json_flat_release(&s->values);
+	while ((step = sqlite3_step(s->st)) == SQLITE_ROW) {
+		norm = (const char *)sqlite3_column_text(s->st, 0);
+		if (json_flat_parse(&s->values, norm ? norm : "{}"))
+			return mc_error(err, "%s: stored values are not valid JSON", rows->cat->path);
 		/* a row of no values is no row of the file (as it was read) */
-		if (values.n) {
-			for (i = 0; i < values.n; i++) {
-				const json_pair *v = &values.pairs[i];
-				size_t *col = strmap_find(&fields, v->key, strlen(v->key));
+		if (!s->values.n)
+			continue;
+		for (i = 0; i < s->values.n; i++) {
+			const json_pair *v = &s->values.pairs[i];
+			size_t *col = strmap_find(&s->columns, v->key, strlen(v->key));
 
-				/* a field of an earlier version that this snapshot's
-				 * header no longer has is not part of the export; a
-				 * repeated key: its last value */
-				if (col) {
-					row[*col] = v->value;
-					lengths[*col] = v->len;
-				}
+			/* a field of an earlier version that this snapshot's
+			 * header no longer has is not part of the export; a
+			 * repeated key: its last value */
+			if (col) {
+				rows->values[*col] = v->value;
+				rows->lengths[*col] = v->len;
 			}
-			textout_csv_row(out, (const char *const *)row, lengths, ncols);
-			memset(row, 0, ncols * sizeof(*row));
-			memset(lengths, 0, ncols * sizeof(*lengths));
 		}
-		json_flat_release(&values);
-		if (flush && out->len >= QUERY_PART && flush(fctx, out, err))
-			goto out;
+		return 1;
 	}
-	if (step != SQLITE_DONE) {
-		catalogue_fail(cat, "reading the rows", err);
-		goto out;
+	return step == SQLITE_DONE ? 0 : catalogue_fail(rows->cat, "reading the rows", err);
+}
+
+void query_rows_close(query_rows *rows)
+{
+	size_t i;
+
+	if (rows->state) {
+		sqlite3_finalize(rows->state->st);
+		strmap_release(&rows->state->columns);
+		json_flat_release(&rows->state->values);
+		free(rows->state);
 	}
-	if (flush && flush(fctx, out, err))
-		goto out;
-	rc = 0;
-out:
-	free(row);
-	free(lengths);
-	sqlite3_finalize(st);
-	strmap_release(&fields);
-	return rc;
-}
-
-int query_export_csv(catalogue *cat, const char *export_name, const char *as_of,
-			 sbuf *out, mc_err *err)
-{
-	return export_csv(cat, export_name, as_of, 0, out, NULL, NULL, err);
-}
-
-int query_export_csv_parts(catalogue *cat, const char *export_name, const char *as_of,
-			   sbuf *out, query_flush *flush, void *ctx, mc_err *err)
-{
-	return export_csv(cat, export_name, as_of, 0, out, flush, ctx, err);
-}
-
-int query_export_csv_at(catalogue *cat, const char *export_name, sqlite3_int64 snapshot,
-			const char *label, sbuf *out, mc_err *err)
-{
-	return export_csv(cat, export_name, label, snapshot, out, NULL, NULL, err);
+	for (i = 0; i < rows->ncols; i++)
+		free(rows->fields[i]);
+	free(rows->fields);
+	free(rows->types);
+	free(rows->values);
+	free(rows->lengths);
+	memset(rows, 0, sizeof(*rows));
 }
 
 
@@ -931,21 +934,6 @@ int query_last_two(catalogue *cat, char from[11], char to[11], mc_err *err)
 
 /* ---- the models on record ---- */
 
-/* The key field of the default family (the models', pipelines/families.tsv),
- * into *key (the caller frees it). 0, or -1 (err). */
-int query_default_key(char **key, mc_err *err)
-{
-	char dir[PATH_MAX];
-	colmap map;
-
-	paths_data_file(dir, sizeof(dir), "pipelines");
-	if (colmap_load(&map, dir, err))
-		return -1;
-	*key = xstrdup(map.key);
-	colmap_release(&map);
-	return 0;
-}
-
 int query_models(catalogue *cat, const char *as_of, char ***names, size_t *n, mc_err *err)
 {
 	sqlite3_stmt *st = NULL;
@@ -962,7 +950,7 @@ int query_models(catalogue *cat, const char *as_of, char ***names, size_t *n, mc
 			      " AND r.export NOT IN (SELECT export FROM keyed WHERE field <> ?2)"
 			      " ORDER BY v.name COLLATE NOCASE, v.name, r.occurrence", err))
 		return -1;
-	if (query_default_key(&key, err)) {
+	if (colmap_default_key(&key, err)) {
 		sqlite3_finalize(st);
 		return -1;
 	}
@@ -1352,7 +1340,7 @@ static int model_from_rows(catalogue *cat, lookup_row *rows, size_t n, const cha
 	size_t i;
 	int found = 0, removed, rc = -1;
 
-	if (!want && !cat->default_key && query_default_key(&cat->default_key, err))
+	if (!want && !cat->default_key && colmap_default_key(&cat->default_key, err))
 		return -1;
 	if (cache_now(cat, &cache, err) || export_keys_now(cat, cache, &keys, err))
 		return -1;

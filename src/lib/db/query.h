@@ -12,32 +12,41 @@
 
 #include "base/strmap.h"
 #include "db/catalogue.h"
+#include "values/colmap.h"
 
 /* The snapshot_export whose content the export had on as_of: 1 and *id,
  * 0 when none (or as_of is empty), -1 on error. */
 int query_content_export(catalogue *cat, const char *export_name, const char *as_of,
-			 sqlite3_int64 *id, mc_err *err);
+			 catalogue_id *id, mc_err *err);
 
 /*
- * Write export_name as it stood on as_of (YYYY-MM-DD) as CSV to out:
- * canonical column names of that snapshot's header, then every loaded row
- * in file order with normalised values. Returns 0, 1 when the catalogue
- * holds no such export on or before that date, -1 on error.
+ * An export as it stood, read row by row: the canonical fields of that
+ * snapshot's header, each with its type (as the column map gave it when
+ * the export was loaded), then every loaded row in file order, its
+ * values as the catalogue holds them (normalised), by column.
  */
-int query_export_csv(catalogue *cat, const char *export_name, const char *as_of, sbuf *out, mc_err *err);
-/* Takes what a writer holds in out, and empties it: 0, or -1 (err). */
-typedef int query_flush(void *ctx, sbuf *out, mc_err *err);
-/* How much a writer in parts holds before it hands it over. */
-#define QUERY_PART (1u << 20)
-/* query_export_csv() for an export too large to hold whole: out is handed
- * to flush(ctx, ...) whenever it holds QUERY_PART bytes or more, and at
- * the end. */
-int query_export_csv_parts(catalogue *cat, const char *export_name, const char *as_of,
-			   sbuf *out, query_flush *flush, void *ctx, mc_err *err);
-/* The same as the export stood right after snapshot (its id; label, the
- * name it was asked by, is used in messages). */
-int query_export_csv_at(catalogue *cat, const char *export_name, sqlite3_int64 snapshot,
-			const char *label, sbuf *out, mc_err *err);
+typedef struct query_rows {
+	size_t ncols;                /* columns of the header */
+	char **fields;               /* each column's canonical field, file order */
+	enum colmap_type *types;     /* each column's type */
+	const char **values;         /* the row query_rows_next() read: each
+					column's value, NULL when it has none;
+					valid until the next call */
+	size_t *lengths;             /* their lengths in bytes */
+	catalogue *cat;              /* the catalogue read */
+	struct query_rows_state *state;  /* the statement and the row read */
+} query_rows;
+
+/* Open rows on export_name as it stood on as_of (YYYY-MM-DD), or, when
+ * snapshot is not 0, right after that snapshot (as_of then names it in
+ * messages). Returns 0, 1 when the catalogue holds no such export on or
+ * before that date (err says so), -1 on error; rows is to be closed with
+ * query_rows_close() whatever the return. */
+int query_rows_open(catalogue *cat, const char *export_name, const char *as_of,
+		    catalogue_id snapshot, query_rows *rows, mc_err *err);
+/* The next row into rows->values: 1, 0 at the end, -1 on error. */
+int query_rows_next(query_rows *rows, mc_err *err);
+void query_rows_close(query_rows *rows);
 
 
 /* ---- what changed between two dates ---- */
@@ -108,8 +117,8 @@ typedef struct diff_column_values {
 typedef struct diff_result {
 	char from[16];               /* earlier date or DATE.N ("" : from nothing) */
 	char to[16];                 /* later date or DATE.N */
-	sqlite3_int64 from_snapshot; /* the state after this snapshot (0: none) */
-	sqlite3_int64 to_snapshot;   /* against the state after this one */
+	catalogue_id from_snapshot; /* the state after this snapshot (0: none) */
+	catalogue_id to_snapshot;   /* against the state after this one */
 	DIFF_LIST(diff_model) added;     /* new to an export (or back) */
 	DIFF_LIST(diff_model) removed;   /* gone from an export */
 	DIFF_LIST(diff_model) renamed;   /* same model, new name */
@@ -133,7 +142,7 @@ int query_diff(catalogue *cat, const char *from, const char *to, diff_result *ou
 /* The same between the states right after two snapshots (by id; from_id
  * 0: an empty catalogue), so that two snapshots of one day can be told
  * apart. */
-int query_diff_snapshots(catalogue *cat, sqlite3_int64 from_id, sqlite3_int64 to_id,
+int query_diff_snapshots(catalogue *cat, catalogue_id from_id, catalogue_id to_id,
 			 diff_result *out, mc_err *err);
 void diff_result_release(diff_result *d);
 
@@ -142,10 +151,6 @@ void diff_result_release(diff_result *d);
 int query_last_two(catalogue *cat, char from[11], char to[11], mc_err *err);
 
 /* ---- the models on record ---- */
-
-/* The key field of the models' family (pipelines/families.tsv: "Model")
- * into *key (the caller frees it). 0, or -1 (err). */
-int query_default_key(char **key, mc_err *err);
 
 /* The models on record on as_of, sorted by name (case folded); a repeated
  * name's later rows as "NAME#2", ... The caller frees each name and the
@@ -178,7 +183,7 @@ typedef struct model_value {
 	char *value;                 /* normalised value */
 	char *export;                /* export it comes from */
 	char *since;                 /* snapshot date of the version holding it */
-	sqlite3_int64 source;        /* the export file (snapshot_export) of that version */
+	catalogue_id source;        /* the export file (snapshot_export) of that version */
 } model_value;
 
 typedef struct model_view {
@@ -234,7 +239,7 @@ void query_scan_close(model_scan *s);
 typedef struct query_updated {
 	char as_of[11];              /* the date read for */
 	size_t n;
-	sqlite3_int64 *records;      /* record ids, ascending */
+	catalogue_id *records;      /* record ids, ascending */
 	char (*dates)[11];           /* each one's date */
 } query_updated;
 

@@ -1,5 +1,6 @@
 #include "db/timeline.h"
 #include "db/query.h"
+#include "values/colmap.h"
 #include "base/strmap.h"
 
 #include <stdlib.h>
@@ -505,7 +506,7 @@ int timeline_read(catalogue *cat, const char *as_of, const char *name, timeline 
 		split_name(name, &base, &r.occurrence);
 		r.name = base.data;
 	}
-	if (query_default_key(&r.key, err) || read_versions(&r) || read_changes(&r) ||
+	if (colmap_default_key(&r.key, err) || read_versions(&r) || read_changes(&r) ||
 	    read_held(&r))
 		goto out;
 	settle(&r);

@@ -8,7 +8,10 @@
 #include "store/naming.h"
 #include "read/input.h"
 #include "base/paths.h"
-#include "base/util.h"
+#include "base/alloc.h"
+#include "base/printf.h"
+#include "base/text.h"
+#include "base/cleanup.h"
 
 #include <errno.h>
 #include <fcntl.h>

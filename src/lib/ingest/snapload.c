@@ -97,7 +97,7 @@ static int load_args(const snapload_job *job, load *ld, FILE *out, FILE *errors,
 int snapload_run(const snapload_job *job, FILE *out, FILE *errors, snapload_result *result,
 		 mc_err *err)
 {
-	const char *path = paths_db(job->db);
+	const char *path = job->db;
 	catalogue cat;
 	load *ld = NULL;
 	accepted_arg *accepted = NULL;

@@ -28,7 +28,7 @@ typedef int snapload_fn(ingest_ctx *ctx, const char *arg, load_stats *stats,
 
 /* What snapload_run loads. */
 typedef struct snapload_job {
-	const char *db;             /* the --db option (paths_db), or NULL */
+	const char *db;             /* the catalogue (its path, worked out by the stage) */
 	const char *as_of;          /* the snapshot's date; today when NULL or "" */
 	const colmap *map;          /* column map; NULL when load_one does not parse */
 	char *const *args;          /* the arguments */

@@ -3,6 +3,7 @@
 #include "values/format.h"
 #include "values/value.h"
 #include "publish/template.h"
+#include "publish/exportcsv.h"
 #include "db/query.h"
 #include "read/csv.h"
 #include "base/textout.h"
@@ -31,8 +32,8 @@ static void json_str(sbuf *out, const char *s)
 	textout_json_string(out, s ? s : "", s ? strlen(s) : 0);
 }
 
-/* query_flush() into the file_part ctx: an export's CSV and JSON are
- * written QUERY_PART bytes at a time, not made whole in memory (250 MB
+/* exportcsv_flush() into the file_part ctx: an export's CSV and JSON are
+ * written EXPORTCSV_PART bytes at a time, not made whole in memory (250 MB
  * for the bench catalogue's export). */
 static int flush_part(void *ctx, sbuf *out, mc_err *err)
 {
@@ -84,7 +85,7 @@ static int export_json(catalogue *cat, const provenance_file *f, const char *as_
 					row.fields[i], row.lengths[i], &out);
 		}
 		sbuf_adds(&out, "]");
-		if (out.len >= QUERY_PART && flush_part(part, &out, err))
+		if (out.len >= EXPORTCSV_PART && flush_part(part, &out, err))
 			goto fail;
 	}
 	if (rc < 0)
@@ -134,7 +135,7 @@ static int write_export(catalogue *cat, const provenance_file *f, const char *as
 	if (file_part_open(&part, d->out, csv_file, err))
 		return -1;
 	sbuf_init(&buf);
-	rc = query_export_csv_parts(cat, f->export, as_of, &buf, flush_part, &part, err);
+	rc = exportcsv_write_parts(cat, f->export, as_of, &buf, flush_part, &part, err);
 	sbuf_release(&buf);
 	if (rc) {
 		file_part_abort(&part);

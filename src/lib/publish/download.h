@@ -4,7 +4,7 @@
  *
  *   EXPORT-DAY.csv     each export as published: byte for byte what
  *                      `modelcat export --source EXPORT --as-of DATE`
- *                      prints for the published date (query_export_csv);
+ *                      prints for the published date (exportcsv_write);
  *                      DAY is the date of the export's latest snapshot
  *   EXPORT-DAY.json    the same values: {"export", "snapshot", "sha256",
  *                      "source", "licence", "columns", "types", "rows"},

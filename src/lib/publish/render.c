@@ -754,7 +754,7 @@ static size_t render_threads(const render_run *r)
 	if (!env || !*env)
 		n = n > 4 ? 4 : n;
 	if (n < 1 || !r->site || !r->site->out || !r->cat->path || !r->cat->path[0] ||
-	    !strcmp(r->cat->path, ":memory:") || !sqlite3_get_autocommit(r->cat->db))
+	    !strcmp(r->cat->path, ":memory:") || catalogue_in_transaction(r->cat))
 		return 1;
 	return n > RENDER_THREADS_MAX ? RENDER_THREADS_MAX : (size_t)n;
 }

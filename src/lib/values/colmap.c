@@ -1,10 +1,12 @@
 #include "values/colmap.h"
 #include "base/util.h"
 #include "base/sha256.h"
+#include "base/paths.h"
 #include "values/normalise.h"
 
 #include <errno.h>
 #include <fnmatch.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,7 +22,7 @@ const char *colmap_type_name(enum colmap_type type)
 	return type_names[type];
 }
 
-static int type_parse(const char *s, enum colmap_type *type)
+int colmap_type_parse(const char *s, enum colmap_type *type)
 {
 	size_t i;
 
@@ -170,7 +172,7 @@ static int load_columns(colmap *map, const char *path, mc_err *err)
 		}
 		field = &map->fields[map->nfields];
 		memset(field, 0, sizeof(*field));
-		if (type_parse(parts[1], &field->type)) {
+		if (colmap_type_parse(parts[1], &field->type)) {
 			mc_error(err, "%s:%lu: unknown type '%s'", path, lineno, parts[1]);
 			goto out;
 		}
@@ -580,4 +582,17 @@ out:
 	free(line);
 	sbuf_release(&path);
 	return rc;
+}
+
+int colmap_default_key(char **key, mc_err *err)
+{
+	char dir[PATH_MAX];
+	colmap map;
+
+	paths_data_file(dir, sizeof(dir), "pipelines");
+	if (colmap_load(&map, dir, err))
+		return -1;
+	*key = xstrdup(map.key);
+	colmap_release(&map);
+	return 0;
 }

@@ -91,6 +91,10 @@ typedef struct colmap {
  */
 int colmap_load(colmap *map, const char *dir, mc_err *err);
 void colmap_release(colmap *map);
+/* The key field of the default family (the models': "Model") of the data
+ * folder's pipelines/ (base/paths.h), into *key (the caller frees it).
+ * 0, or -1 (err). */
+int colmap_default_key(char **key, mc_err *err);
 
 /* The map of the family the export name belongs to: the first family
  * whose patterns match it, else map itself (the default family). Valid as
@@ -105,6 +109,8 @@ const colmap_field *colmap_lookup(const colmap *map, const char *header);
 const colmap_field *colmap_field_named(const colmap *map, const char *name);
 
 const char *colmap_type_name(enum colmap_type type);
+/* The type colmap_type_name() names s into *type: 0, or -1 for no type. */
+int colmap_type_parse(const char *s, enum colmap_type *type);
 
 /*
  * Read the export precedence, best first, from dir/precedence.tsv (one
