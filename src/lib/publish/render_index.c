@@ -1,0 +1,252 @@
+#include "publish/render_internal.h"
+#include "publish/render.h"
+#include "publish/download.h"
+#include "publish/hwpage.h"
+#include "publish/translate.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- the indexes, their charts, the hardware pages ---- */
+
+/* The citation block of a page on the whole data (an index, a card's
+ * page) in texts: each export's latest file, and the bundle's README
+ * citation. */
+static char *cite_of_data(render_run *r, const page_texts *texts)
+{
+	char key[40];
+	size_t n = cite_latest(&r->cite, r->cited);
+	sbuf out;
+
+	sbuf_init(&out);
+	mc_fmt(key, sizeof(key), "epochai:%s", r->as_of ? r->as_of : "");
+	cite_html(&out, 2, texts, &r->texts[0], key, CITE_TITLE, r->cited, n, r->cite.readme);
+	return sbuf_detach(&out, NULL);
+}
+
+static char *cite_of_index(render_run *r, size_t lang)
+{
+	return cite_of_data(r, &r->texts[lang]);
+}
+
+/* Language j's chart files and the page of their data beside its index,
+ * and the index's figures for p (chart.h). */
+static int index_charts(render_run *r, size_t j, page *p, mc_err *err)
+{
+	sbuf compute, parameters, html, tables;
+	page data;
+	char *title;
+	int rc;
+
+	sbuf_init(&compute);
+	sbuf_init(&parameters);
+	sbuf_init(&html);
+	sbuf_init(&tables);
+	page_init(&data, r->langs[j]);
+	title = render_word(&r->texts[j], &r->texts[0], PT_CHART_DATA_TITLE);
+	rc = chart_catalogue_index(&r->charts, &r->texts[j], &r->texts[0], &compute, &parameters,
+				   &html, &tables, err) ||
+	     render_files_write_file(r->site, r->dirs[j], CHART_COMPUTE_FILE, &compute, err) ||
+	     render_files_write_file(r->site, r->dirs[j], CHART_PARAMETERS_FILE, &parameters, err);
+	if (!rc) {
+		char *cite = cite_of_index(r, j);
+
+		sbuf_adds(&tables, cite);
+		free(cite);
+		page_build_raw(&data, title, tables.data);
+		rc = render_files_write_page_framed(r, &data, j, CHART_DATA_PAGE, NULL, err);
+	}
+	if (!rc) {
+		r->stats->files += 4;
+		p->charts = html.len ? sbuf_detach(&html, NULL) : NULL;
+	}
+	page_release(&data);
+	free(title);
+	sbuf_release(&compute);
+	sbuf_release(&parameters);
+	sbuf_release(&html);
+	sbuf_release(&tables);
+	return rc ? -1 : 0;
+}
+
+/* The index page of language j, with its charts, its table of every
+ * model and the rows its script loads. */
+int render_index_write(render_run *r, size_t j, mc_err *err)
+{
+	page p, all;
+	sbuf lead, rows, table;
+	int failed;
+
+	page_init(&p, r->langs[j]);
+	page_init(&all, r->langs[j]);
+	all.html_only = 1;
+	sbuf_init(&lead);
+	sbuf_init(&rows);
+	sbuf_init(&table);
+	failed = index_charts(r, j, &p, err) ||
+		 page_build_index(&p, r->entries, r->nentries, r->as_of, NULL, &rows,
+				  &table, &r->texts[j], &r->texts[0], err) ||
+		 page_build_index(&all, r->entries, r->nentries, r->as_of, PAGE_INDEX_HOLE, NULL,
+				  NULL, &r->texts[j], &r->texts[0], err);
+	if (!failed) {
+		page_add_raw(&p, cite_of_index(r, j));
+		page_add_raw(&all, cite_of_index(r, j));
+	}
+	if (r->site && r->site->downloads)
+		download_list_html(r->site->downloads, "../../", &r->texts[j], &r->texts[0],
+				   &lead);
+	r->frame_lead = lead.len ? lead.data : NULL;
+	failed = failed || render_files_write_page_framed(r, &p, j, "index", NULL, err) ||
+		 render_files_write_page_framed(r, &all, j, PAGE_INDEX_ALL, &table, err) ||
+		 render_files_write_file(r->site, r->dirs[j], PAGE_INDEX_ROWS, &rows, err);
+	r->frame_lead = NULL;
+	sbuf_release(&rows);
+	sbuf_release(&table);
+	sbuf_release(&lead);
+	page_release(&all);
+	page_release(&p);
+	if (failed)
+		return -1;
+	r->stats->files += 4;
+	return 0;
+}
+
+/* Write the HTML and text of hardware page p of language lang as
+ * hardware/stem (framed when publishing: the site root is one folder up). */
+static int write_hardware_page(render_run *r, page *p, size_t lang, const char *stem,
+			       mc_err *err)
+{
+	frame f;
+	frame_alt *alts = NULL;
+	char (*paths)[200] = NULL, dir[4200];
+	size_t i, k = 0;
+	int rc;
+
+	if (r->site) {
+		alts = xcalloc(r->nlangs, sizeof(*alts));
+		paths = xcalloc(r->nlangs, sizeof(*paths));
+		render_frame(&f, alts, r->words, r->nlangs, lang, "../../../", r->site->base_url);
+		for (i = 0; i < r->nlangs; i++) {
+			mc_fmt(paths[i], sizeof(paths[i]), "pages/%s/hardware/%s.html", r->langs[i],
+			       stem);
+			if (i != lang)
+				alts[k++].page = paths[i];
+		}
+		f.page = paths[lang];
+		p->frame = &f;
+	}
+	mc_fmt(dir, sizeof(dir), "%s/hardware", r->dirs[lang]);
+	rc = render_files_write_page(r->site, p, dir, stem, NULL, err);
+	p->frame = NULL;
+	free(alts);
+	free(paths);
+	return rc;
+}
+
+/* The hardware pages and the hardware index of every language, beside the
+ * model pages (LANG/hardware/). */
+int render_index_hardware_pages(render_run *r, mc_err *err)
+{
+	hwpage_models models;
+	char (*files)[140] = xcalloc(r->links.ncards + 1, sizeof(*files));
+	size_t i, j;
+	int rc = 0;
+
+	hwpage_models_init(&models, r->entries, r->nentries);
+	for (i = 0; i < r->links.ncards; i++) {
+		char stem[128];
+
+		render_file_stem(r->links.cards[i].name, stem, sizeof(stem));
+		mc_fmt(files[i], sizeof(files[i]), "%s.html", stem);
+	}
+	for (j = 0; !rc && j < r->nlangs; j++) {
+		char dir[4200];
+		page p;
+
+		mc_fmt(dir, sizeof(dir), "%s/hardware", r->dirs[j]);
+		if ((rc = render_files_make_dirs(dir, err)))
+			break;
+		render_files_remove_stale_temps(dir);
+		for (i = 0; !rc && i < r->links.ncards; i++) {
+			char stem[128];
+
+			mc_fmt(stem, sizeof(stem), "%.*s", (int)strlen(files[i]) - 5, files[i]);
+			page_init(&p, r->langs[j]);
+			rc = hwpage_build(&p, &r->links, i, &models, &r->texts[j], &r->texts[0], err);
+			if (!rc)
+				page_add_raw(&p, cite_of_index(r, j));
+			rc = rc || write_hardware_page(r, &p, j, stem, err);
+			page_release(&p);
+			r->stats->hardware_files += 2;
+		}
+		page_init(&p, r->langs[j]);
+		rc = rc || hwpage_build_index(&p, &r->links, files, r->as_of, &r->texts[j],
+					      &r->texts[0], err);
+		if (!rc)
+			page_add_raw(&p, cite_of_index(r, j));
+		rc = rc || write_hardware_page(r, &p, j, "index", err);
+		page_release(&p);
+		r->stats->hardware_files += 2;
+	}
+	r->stats->cards = r->links.ncards;
+	hwpage_models_release(&models);
+	free(files);
+	return rc ? -1 : 0;
+}
+
+int render_hardware(catalogue *cat, const char *name, const char *lang, int html,
+		    const char *as_of, sbuf *out, mc_err *err)
+{
+	render_run r;
+	render_stats stats;
+	hwpage_models models;
+	page_texts texts;
+	const hwlink_card *card;
+	page p;
+	int rc = -1, loaded;
+
+	memset(&r, 0, sizeof(r));
+	memset(&models, 0, sizeof(models));
+	strmap_init(&models.by_name);
+	page_texts_init(&texts, lang);
+	page_init(&p, lang);
+	r.cat = cat;
+	r.as_of = as_of;
+	r.stats = &stats;
+	r.texts = xcalloc(1, sizeof(*r.texts));
+	r.nlangs = 1;
+	if ((loaded = translate_load(cat, "en", &r.texts[0], err)) == 0 && strcmp(lang, "en"))
+		loaded = translate_load(cat, lang, &texts, err);
+	if (loaded) {
+		if (loaded > 0)
+			mc_error(err, "no page texts stored for language '%s' (run modelcat translate;"
+				 " its catalogue is translations/%s.xlf)", lang, lang);
+		goto out;
+	}
+	if (hwlink_load(cat, as_of, &r.links, err) || cite_load(cat, as_of, &r.cite, err))
+		goto out;
+	r.cited = xcalloc(r.cite.n + 1, sizeof(*r.cited));
+	if (!(card = hwlink_card_named(&r.links, name))) {
+		rc = 1;
+		goto out;
+	}
+	if (render_models_entries(&r, err))
+		goto out;
+	strmap_release(&models.by_name);
+	hwpage_models_init(&models, r.entries, r.nentries);
+	if (hwpage_build(&p, &r.links, (size_t)(card - r.links.cards), &models,
+			 strcmp(lang, "en") ? &texts : &r.texts[0], &r.texts[0], err))
+		goto out;
+	page_add_raw(&p, cite_of_data(&r, strcmp(lang, "en") ? &texts : &r.texts[0]));
+	if (html)
+		page_render_html(&p, out);
+	else
+		page_render_text(&p, out);
+	rc = 0;
+out:
+	page_release(&p);
+	page_texts_release(&texts);
+	hwpage_models_release(&models);
+	render_run_release(&r);
+	return rc;
+}
