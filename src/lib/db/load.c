@@ -1100,6 +1100,11 @@ static void add_pending(load *ld, const load_row *row, const record_values *valu
 	p->match = -1;
 }
 
+int load_wants_records(const load *ld)
+{
+	return !ld->fresh && !ld->same_content;
+}
+
 int load_row_add(load *ld, const load_row *row, mc_err *err)
 {
 	sqlite3_int64 record = 0, version;
@@ -1118,8 +1123,9 @@ int load_row_add(load *ld, const load_row *row, mc_err *err)
 		mark_seen(ld, row->known_record);
 		return add_snapshot_row(ld, row->position, row->known_version, err);
 	}
-	/* a row as stored (a staging file's) has its values read once */
-	if (!values) {
+	/* a row as stored (a staging file's) has its values read once; a
+	 * first load's rows need them for their digest at most */
+	if (!values && (!ld->fresh || !row->has_digest)) {
 		if (read_values(ld, &ld->stored, row->norm_json, row->raw_json, err))
 			return -1;
 		values = &ld->stored;

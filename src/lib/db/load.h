@@ -169,6 +169,11 @@ int load_export_begin(load *ld, const char *export_name, const char *file,
 		      const char *sha256, unsigned long long bytes,
 		      const load_column *columns, size_t ncolumns, int *same, mc_err *err);
 int load_row_add(load *ld, const load_row *row, mc_err *err);
+/* Do the rows of the export begun need their records (load_row.values)?
+ * 1 when it has records to compare them with; 0 for its first load,
+ * which compares nothing: a row with a digest and no record is stored as
+ * it comes. Other rows without a record are read from their JSON. */
+int load_wants_records(const load *ld);
 /*
  * The export's current records, for recognising unchanged rows before
  * they are normalised: when header_digest (parse_header_digest()) equals

@@ -329,7 +329,8 @@ static void batch_free(void *item)
 int queue_run(queue_producer *produce_fn, void *ctx, ingest_sink *out, mc_err *err)
 {
 	queue q;
-	ingest_sink qsink = { NULL, queue_row, queue_notice, NULL, &q, out->wants_values, 1 };
+	ingest_sink qsink = { NULL, queue_row, queue_notice, NULL, &q, out->wants_values, 1,
+			      out->wants_records };
 	producer pr = { produce_fn, ctx, &q, &qsink };
 	pthread_t thread;
 	int rc;

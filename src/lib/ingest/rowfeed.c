@@ -79,7 +79,7 @@ static int feed_rows(void *ctx, ingest_sink *out, mc_err *err)
 			sbuf_reset(&norm);
 			sbuf_reset(&raw);
 			record_encode(&f->plan, &row, &norm, &raw, &values);
-			crow.values = &values;
+			crow.values = out->wants_records ? &values : NULL;
 			crow.norm_json = norm.data;
 			crow.norm_len = norm.len;
 			crow.raw_json = raw.data;
