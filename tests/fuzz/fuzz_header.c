@@ -150,20 +150,24 @@ static void check_raw_csv(const parse_row *row)
 	sbuf_release(&raw);
 }
 
-/* The JSON of a loaded row reads back as its normalised values. */
-static void check_json(const record_plan *plan, const parse_column *cols, size_t ncols,
+/* The JSON of a loaded row reads back as its normalised values, and so
+ * does its record. */
+static void check_json(record_plan *plan, const parse_column *cols, size_t ncols,
 		       const parse_row *row)
 {
 	json_flat obj;
+	record_values values;
 	size_t i, present = 0;
 	sbuf norm, raw;
 
 	sbuf_init(&norm);
 	sbuf_init(&raw);
-	record_encode(plan, row, &norm, &raw);
+	record_values_init(&values);
+	record_encode(plan, row, &norm, &raw, &values);
 	REQUIRE(json_flat_parse(&obj, norm.data) == 0);
 	for (i = 0; i < ncols; i++) {
 		const json_pair *pair;
+		const record_field *f;
 
 		if (!row->values[i].present)
 			continue;
@@ -172,8 +176,12 @@ static void check_json(const record_plan *plan, const parse_column *cols, size_t
 		REQUIRE(pair != NULL);
 		REQUIRE(pair->len == row->values[i].norm_len &&
 			!memcmp(pair->value, row->values[i].norm, pair->len));
+		f = record_values_value(&values, cols[i].field);
+		REQUIRE(f != NULL && f->norm_len == pair->len &&
+			!memcmp(f->norm, pair->value, pair->len));
 	}
 	REQUIRE(obj.n == present);
+	record_values_release(&values);
 	json_flat_release(&obj);
 	REQUIRE(json_flat_parse(&obj, raw.data) == 0);
 	json_flat_release(&obj);

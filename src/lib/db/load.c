@@ -3,8 +3,6 @@
 #include "db/snapshot.h"
 #include "db/views.h"
 #include "values/normalise.h"
-#include "values/compared.h"
-#include "base/json.h"
 #include "base/sha256.h"
 #include "base/strmap.h"
 #include "base/day.h"
@@ -21,8 +19,11 @@ typedef struct pending {
 	size_t occurrence;           /* its occurrence */
 	unsigned long line;          /* line in the file */
 	unsigned long position;      /* row index in the file */
+	record_values values;        /* its values (a copy: the row's are
+					gone by the export's end) */
 	char *norm;                  /* normalised values (JSON) */
 	char *raw;                   /* differing raw cells (JSON) */
+	unsigned char digest[16];    /* the values' digest */
 	int has_raw;                 /* raw_digest is set */
 	unsigned char raw_digest[16];/* the raw record's digest */
 	long match;                  /* index into gone, or -1 */
@@ -33,7 +34,7 @@ typedef struct gone {
 	sqlite3_int64 record;        /* record id */
 	sqlite3_int64 version;       /* its current version */
 	char *name;                  /* its name */
-	char *norm;                  /* its values (JSON) */
+	record_values values;        /* its values, read from the version */
 	long match;                  /* index into pending, or -1 */
 } gone;
 
@@ -47,7 +48,8 @@ struct load_known {
 typedef struct snap_field {
 	char *name;                  /* canonical field (owned) */
 	int common;                  /* 1: the previous snapshot had it too */
-	int number;                  /* 1: a number, compared at 15 digits */
+	enum colmap_type type;       /* its type in the header (a number is
+					compared at 15 digits) */
 } snap_field;
 
 /* One rule of rename evidence beyond the name (colmap.renames). */
@@ -97,6 +99,10 @@ struct load {
 	size_t nheld;                 /* entries in held */
 	pending *pend;                /* rows with new names */
 	size_t npend;                 /* entries in pend */
+	record_values stored;         /* a row's values read from its JSON (a
+					 row as stored: load_row.values NULL) */
+	record_values current;        /* a record's current version's values */
+	sbuf compared;                /* a compared form being digested */
 	load_stats stats;             /* counts for the current export */
 	load_guards guards;           /* see load_set_guards */
 	int accept;                   /* --accept: apply what a guard holds */
@@ -179,6 +185,7 @@ static void clear_export(load *ld)
 	ld->revived = 0;
 	for (i = 0; i < ld->npend; i++) {
 		free(ld->pend[i].name);
+		record_values_release(&ld->pend[i].values);
 		free(ld->pend[i].norm);
 		free(ld->pend[i].raw);
 	}
@@ -217,6 +224,9 @@ static void load_free(load *ld)
 	for (i = 0; i < sizeof(st) / sizeof(st[0]); i++)
 		sqlite3_finalize(*st[i]);
 	clear_export(ld);
+	record_values_release(&ld->stored);
+	record_values_release(&ld->current);
+	sbuf_release(&ld->compared);
 	free(ld->seen);
 	free(ld->export_name);
 	free(ld->file);
@@ -232,6 +242,7 @@ int load_begin(catalogue *cat, load **out, const char *as_of, mc_err *err)
 	*out = NULL;
 	ld->cat = cat;
 	strmap_init(&ld->field_names);
+	sbuf_init(&ld->compared);
 	mc_fmt(ld->as_of, sizeof(ld->as_of), "%s", as_of);
 	load_set_renames(ld, COLMAP_MODEL_RENAMES, err);   /* a constant: cannot fail */
 	if (catalogue_exec(cat, "BEGIN IMMEDIATE", err)) {
@@ -317,6 +328,18 @@ static int insert_column_change(load *ld, const char *kind, const char *field,
 	return rc;
 }
 
+/* The type a column's type name names (load_column.type); COL_TEXT for
+ * a name the column map does not have. */
+static enum colmap_type type_named(const char *name)
+{
+	enum colmap_type t;
+
+	for (t = COL_KEY; t <= COL_BOOL; t++)
+		if (!strcmp(name, colmap_type_name(t)))
+			return t;
+	return COL_TEXT;
+}
+
 /*
  * Compare the header with the export's previous content: fill ld->fields
  * (which fields the previous snapshot had too) and record the columns that
@@ -363,8 +386,7 @@ static int compare_columns(load *ld, sqlite3_int64 previous, const load_column *
 			continue;
 		*slot = ld->nfields + 1;
 		ld->fields[ld->nfields].name = xstrdup(field);
-		ld->fields[ld->nfields].number = !strcmp(columns[i].type,
-							 colmap_type_name(COL_NUMBER));
+		ld->fields[ld->nfields].type = type_named(columns[i].type);
 		at = previous ? strmap_find(&prev, field, strlen(field)) : NULL;
 		ld->fields[ld->nfields].common = at != NULL;
 		ld->nfields++;
@@ -703,9 +725,11 @@ static int new_record(load *ld, const char *name, size_t occurrence, sqlite3_int
 typedef struct version_values {
 	const char *name;            /* model name */
 	unsigned long line;          /* line in the file (0: none) */
-	const char *norm;            /* normalised values, or NULL */
-	const char *raw;             /* differing raw cells */
-	const unsigned char *digest; /* load_digest(norm), or NULL: computed here */
+	const char *norm;            /* normalised values (JSON), or NULL */
+	size_t norm_len;             /* its length, or 0: not known */
+	const char *raw;             /* differing raw cells (JSON) */
+	size_t raw_len;              /* its length, or 0: not known */
+	const unsigned char *digest; /* with norm: the values' (values_digest) */
 	const unsigned char *raw_digest; /* the raw record's, or NULL */
 } version_values;
 
@@ -722,27 +746,32 @@ void load_digest(const char *compared, unsigned char digest[DIGEST_LEN])
 	memcpy(digest, full, DIGEST_LEN);
 }
 
-/* record_number_fn over the snapshot's header fields. */
-static int field_is_number(void *ctx, const char *field)
+/* record_type_fn over the snapshot's header fields: the type of a field
+ * of a version read back; COL_TEXT for one the header does not have. */
+static enum colmap_type field_type(void *ctx, const char *field)
 {
 	const load *ld = ctx;
 	const size_t *at = strmap_find(&ld->field_names, field, strlen(field));
 
-	return at && *at && ld->fields[*at - 1].number;
+	return at && *at ? ld->fields[*at - 1].type : COL_TEXT;
 }
 
-/* The digest of stored values norm (a row of this snapshot): of their
- * compared form, numbers at 15 significant digits. */
-static void values_digest(const load *ld, const char *norm, unsigned char digest[DIGEST_LEN])
+/* The digest of a row's values, stored as norm: of their compared form,
+ * numbers at 15 significant digits. */
+static void values_digest(load *ld, const record_values *values, const char *norm,
+			  unsigned char digest[DIGEST_LEN])
 {
-	sbuf compared;
+	load_digest(record_values_compared(values, norm, &ld->compared), digest);
+}
 
-	sbuf_init(&compared);
-	if (record_compared(norm, field_is_number, (void *)ld, &compared))
-		load_digest(norm, digest);
-	else
-		load_digest(compared.data, digest);
-	sbuf_release(&compared);
+/* Read stored values (a version's norm, with raw or not) into values, the
+ * fields typed by this snapshot's header. 0 or -1. */
+static int read_values(load *ld, record_values *values, const char *norm, const char *raw,
+		       mc_err *err)
+{
+	if (record_values_read(values, norm, raw, field_type, ld))
+		return mc_error(err, "%s: stored values are not valid JSON", ld->cat->path);
+	return 0;
 }
 
 /* Close the record's current version (if any) and open a new one. */
@@ -763,18 +792,14 @@ static int open_version(load *ld, sqlite3_int64 record, sqlite3_int64 current,
 	sqlite3_bind_int(st, 4, values->norm == NULL);
 	if (values->line)
 		sqlite3_bind_int64(st, 5, (sqlite3_int64)values->line);
-	sqlite3_bind_text(st, 6, values->norm ? values->norm : "{}", -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 7, values->raw ? values->raw : "{}", -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 6, values->norm ? values->norm : "{}",
+			  values->norm && values->norm_len ? (int)values->norm_len : -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 7, values->raw ? values->raw : "{}",
+			  values->raw && values->raw_len ? (int)values->raw_len : -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 8, kind, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 9, values->name, -1, SQLITE_STATIC);
 	if (values->norm) {
-		unsigned char digest[DIGEST_LEN];
-
-		if (values->digest)
-			memcpy(digest, values->digest, DIGEST_LEN);
-		else
-			values_digest(ld, values->norm, digest);
-		if (sqlite3_bind_blob(st, 10, digest, DIGEST_LEN, SQLITE_TRANSIENT) != SQLITE_OK ||
+		if (sqlite3_bind_blob(st, 10, values->digest, DIGEST_LEN, SQLITE_TRANSIENT) != SQLITE_OK ||
 		    (values->raw_digest &&
 		     sqlite3_bind_blob(st, 11, values->raw_digest, DIGEST_LEN,
 				       SQLITE_TRANSIENT) != SQLITE_OK))
@@ -843,22 +868,23 @@ static int hold_quarantined(load *ld, mc_err *err)
 }
 
 /* Numbers are the same when equal at 15 significant digits. */
-static int same_value(const json_pair *a, const json_pair *b, int number)
+static int same_value(const record_field *a, const record_field *b, enum colmap_type type)
 {
 	if (!a || !b)
 		return a == b;
-	if (number)
-		return norm_number_text_equal(a->value, a->len, b->value, b->len);
-	return a->len == b->len && !memcmp(a->value, b->value, a->len);
+	if (type == COL_NUMBER)
+		return norm_number_text_equal(a->norm, a->norm_len, b->norm, b->norm_len);
+	return a->norm_len == b->norm_len && !memcmp(a->norm, b->norm, a->norm_len);
 }
 
 /*
- * Compare two versions' values on the fields of this snapshot's header:
- * *common_diff counts differing fields the previous snapshot had too,
- * *new_diff differing fields new to this snapshot. With log_version, each
- * differing common field is written to field_change.
+ * Compare two versions' values on the fields of this snapshot's header,
+ * each by its type there: *common_diff counts differing fields the
+ * previous snapshot had too, *new_diff differing fields new to this
+ * snapshot. With log_version, each differing common field is written to
+ * field_change.
  */
-static int compare_values(load *ld, const json_flat *old, const json_flat *cur,
+static int compare_values(load *ld, const record_values *old, const record_values *cur,
 			  int *common_diff, int *new_diff,
 			  sqlite3_int64 log_version, sqlite3_int64 record, mc_err *err)
 {
@@ -866,11 +892,11 @@ static int compare_values(load *ld, const json_flat *old, const json_flat *cur,
 
 	*common_diff = *new_diff = 0;
 	for (i = 0; i < ld->nfields; i++) {
-		const json_pair *a = json_flat_get(old, ld->fields[i].name);
-		const json_pair *b = json_flat_get(cur, ld->fields[i].name);
+		const record_field *a = record_values_value(old, ld->fields[i].name);
+		const record_field *b = record_values_value(cur, ld->fields[i].name);
 		sqlite3_stmt *st = ld->insert_change;
 
-		if (same_value(a, b, ld->fields[i].number))
+		if (same_value(a, b, ld->fields[i].type))
 			continue;
 		if (!ld->fields[i].common) {
 			(*new_diff)++;
@@ -886,21 +912,11 @@ static int compare_values(load *ld, const json_flat *old, const json_flat *cur,
 		sqlite3_bind_text(st, 5, ld->export_name, -1, SQLITE_STATIC);
 		sqlite3_bind_text(st, 6, ld->fields[i].name, -1, SQLITE_STATIC);
 		if (a)
-			sqlite3_bind_text(st, 7, a->value, (int)a->len, SQLITE_STATIC);
+			sqlite3_bind_text(st, 7, a->norm, (int)a->norm_len, SQLITE_STATIC);
 		if (b)
-			sqlite3_bind_text(st, 8, b->value, (int)b->len, SQLITE_STATIC);
+			sqlite3_bind_text(st, 8, b->norm, (int)b->norm_len, SQLITE_STATIC);
 		if (step_done(ld, st, "logging a field change", err))
 			return -1;
-	}
-	return 0;
-}
-
-static int parse_values(load *ld, json_flat *obj, const char *json, mc_err *err)
-{
-	if (json_flat_parse(obj, json)) {
-		mc_error(err, "%s: stored values are not valid JSON",
-			 ld->cat->path);
-		return -1;
 	}
 	return 0;
 }
@@ -925,48 +941,78 @@ static int keep_version(load *ld, sqlite3_int64 current, const load_row *row, in
 	return add_snapshot_row(ld, row->position, current, err);
 }
 
-/*
- * A row whose record exists: keep its current version, or open a changed,
- * revised or (after a removal) added one.
- */
-static int update_record(load *ld, sqlite3_int64 record, const load_row *row, mc_err *err)
+/* The record's current version: *current (0: none), *tombstone, *same
+ * (its digest is digest), *known (it has a digest), *raw_same (its raw
+ * digest is the row's, or the row has none). 0 or -1. */
+static int find_current(load *ld, sqlite3_int64 record, const load_row *row,
+			const unsigned char digest[DIGEST_LEN], sqlite3_int64 *current,
+			int *tombstone, int *same, int *known, int *raw_same, mc_err *err)
 {
 	sqlite3_stmt *st = ld->find_current;
-	sqlite3_int64 current = 0, version;
-	json_flat old, cur;
-	unsigned char digest[DIGEST_LEN];
-	version_values values = { row->name, row->line, row->norm_json, row->raw_json, digest,
-				  row->has_raw_digest ? row->raw_digest : NULL };
-	int rc, tombstone = 1, common_diff = 0, new_diff = 0, result = -1, same = 0, known = 0;
-	int raw_same = 0;
-	char *old_norm = NULL;
+	int rc;
 
-	if (row->has_digest)
-		memcpy(digest, row->digest, DIGEST_LEN);
-	else
-		values_digest(ld, row->norm_json, digest);
+	*current = 0;
+	*tombstone = 1;
+	*same = *known = *raw_same = 0;
 	sqlite3_bind_int64(st, 1, record);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
-		current = sqlite3_column_int64(st, 0);
-		tombstone = sqlite3_column_int(st, 1);
+		*current = sqlite3_column_int64(st, 0);
+		*tombstone = sqlite3_column_int(st, 1);
 		if (sqlite3_column_type(st, 2) == SQLITE_BLOB &&
 		    sqlite3_column_bytes(st, 2) == DIGEST_LEN) {
-			known = 1;
-			same = !memcmp(sqlite3_column_blob(st, 2), digest, DIGEST_LEN);
+			*known = 1;
+			*same = !memcmp(sqlite3_column_blob(st, 2), digest, DIGEST_LEN);
 		}
-		raw_same = !row->has_raw_digest ||
-			   (sqlite3_column_bytes(st, 3) == DIGEST_LEN &&
-			    !memcmp(sqlite3_column_blob(st, 3), row->raw_digest, DIGEST_LEN));
+		*raw_same = !row->has_raw_digest ||
+			    (sqlite3_column_bytes(st, 3) == DIGEST_LEN &&
+			     !memcmp(sqlite3_column_blob(st, 3), row->raw_digest, DIGEST_LEN));
 	}
 	sqlite3_reset(st);
 	sqlite3_clear_bindings(st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		return catalogue_fail(ld->cat, "reading the current version", err);
+	return 0;
+}
+
+/* The stored values of version into *norm (a copy, the caller frees it).
+ * 0 or -1. */
+static int stored_norm(load *ld, sqlite3_int64 version, char **norm, mc_err *err)
+{
+	sqlite3_stmt *st = ld->get_norm;
+	int rc;
+
+	*norm = NULL;
+	sqlite3_bind_int64(st, 1, version);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*norm = xstrdup((const char *)sqlite3_column_text(st, 0));
+	sqlite3_reset(st);
+	return rc == SQLITE_ROW ? 0 : catalogue_fail(ld->cat, "reading the current version", err);
+}
+
+/*
+ * A row whose record exists: keep its current version, or open a changed,
+ * revised or (after a removal) added one. values are the row's, digest
+ * their digest.
+ */
+static int update_record(load *ld, sqlite3_int64 record, const load_row *row,
+			 const record_values *values, const unsigned char digest[DIGEST_LEN],
+			 mc_err *err)
+{
+	sqlite3_int64 current, version;
+	version_values vv = { row->name, row->line, row->norm_json, row->norm_len, row->raw_json,
+			      row->raw_len, digest, row->has_raw_digest ? row->raw_digest : NULL };
+	int tombstone, common_diff = 0, new_diff = 0, same, known, raw_same, rc = -1;
+	char *old_norm = NULL;
+
+	if (find_current(ld, record, row, digest, &current, &tombstone, &same, &known, &raw_same,
+			 err))
+		return -1;
 	if (tombstone) {
 		ld->stats.added++;
 		ld->revived++;
-		return open_version(ld, record, current, "added", &values, &version, err) ||
+		return open_version(ld, record, current, "added", &vv, &version, err) ||
 		       add_snapshot_row(ld, row->position, version, err);
 	}
 	/* the same digest: the same values in the same (sorted) order, with
@@ -975,51 +1021,37 @@ static int update_record(load *ld, sqlite3_int64 record, const load_row *row, mc
 		ld->stats.unchanged++;
 		return keep_version(ld, current, row, raw_same, err);
 	}
-	st = ld->get_norm;
-	sqlite3_bind_int64(st, 1, current);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		old_norm = xstrdup((const char *)sqlite3_column_text(st, 0));
-	sqlite3_reset(st);
-	if (rc != SQLITE_ROW)
-		return catalogue_fail(ld->cat, "reading the current version", err);
+	if (stored_norm(ld, current, &old_norm, err))
+		return -1;
 	if (!known && !strcmp(old_norm, row->norm_json)) {
 		free(old_norm);
 		ld->stats.unchanged++;
 		return keep_version(ld, current, row, raw_same, err);
 	}
-	if (parse_values(ld, &old, old_norm, err)) {
-		free(old_norm);
-		return -1;
-	}
-	if (parse_values(ld, &cur, row->norm_json, err)) {
-		json_flat_release(&old);
-		free(old_norm);
-		return -1;
-	}
-	if (compare_values(ld, &old, &cur, &common_diff, &new_diff, 0, record, err))
+	/* the version as stored, against the row's values as they are */
+	if (read_values(ld, &ld->current, old_norm, NULL, err) ||
+	    compare_values(ld, &ld->current, values, &common_diff, &new_diff, 0, record, err))
 		goto out;
 	if (!common_diff && !new_diff) {
 		ld->stats.unchanged++;
 		version = current;
 	} else if (common_diff) {
 		ld->stats.changed++;
-		if (open_version(ld, record, current, "changed", &values, &version, err) ||
-		    compare_values(ld, &old, &cur, &common_diff, &new_diff, version, record, err))
+		if (open_version(ld, record, current, "changed", &vv, &version, err) ||
+		    compare_values(ld, &ld->current, values, &common_diff, &new_diff, version, record,
+				   err))
 			goto out;
 	} else {
 		ld->stats.revised++;
-		if (open_version(ld, record, current, "revised", &values, &version, err))
+		if (open_version(ld, record, current, "revised", &vv, &version, err))
 			goto out;
 	}
 	if (add_snapshot_row(ld, row->position, version, err))
 		goto out;
-	result = 0;
+	rc = 0;
 out:
-	json_flat_release(&old);
-	json_flat_release(&cur);
 	free(old_norm);
-	return result;
+	return rc;
 }
 
 static int load_quarantined(load *ld, const load_row *row, mc_err *err)
@@ -1045,10 +1077,39 @@ static int load_quarantined(load *ld, const load_row *row, mc_err *err)
 	return step_done(ld, st, "recording a quarantined row", err);
 }
 
+/* A row with a name the export did not have: added or renamed, decided
+ * at the export's end. */
+static void add_pending(load *ld, const load_row *row, const record_values *values,
+			const unsigned char digest[DIGEST_LEN])
+{
+	pending *p;
+
+	ld->pend = xrealloc(ld->pend, (ld->npend + 1) * sizeof(*ld->pend));
+	p = &ld->pend[ld->npend++];
+	memset(p, 0, sizeof(*p));
+	p->name = xstrdup(row->name);
+	p->occurrence = row->occurrence;
+	p->line = row->line;
+	p->position = row->position;
+	record_values_keep(&p->values, values);
+	p->norm = xstrdup(row->norm_json);
+	p->raw = xstrdup(row->raw_json);
+	memcpy(p->digest, digest, DIGEST_LEN);
+	p->has_raw = row->has_raw_digest;
+	memcpy(p->raw_digest, row->raw_digest, sizeof(p->raw_digest));
+	p->match = -1;
+}
+
+int load_wants_records(const load *ld)
+{
+	return !ld->fresh && !ld->same_content;
+}
+
 int load_row_add(load *ld, const load_row *row, mc_err *err)
 {
-	sqlite3_int64 record = 0;
-	pending *p;
+	sqlite3_int64 record = 0, version;
+	const record_values *values = row->values;
+	unsigned char digest[DIGEST_LEN];
 	int found;
 
 	if (ld->same_content)
@@ -1062,17 +1123,27 @@ int load_row_add(load *ld, const load_row *row, mc_err *err)
 		mark_seen(ld, row->known_record);
 		return add_snapshot_row(ld, row->position, row->known_version, err);
 	}
+	/* a row as stored (a staging file's) has its values read once; a
+	 * first load's rows need them for their digest at most */
+	if (!values && (!ld->fresh || !row->has_digest)) {
+		if (read_values(ld, &ld->stored, row->norm_json, row->raw_json, err))
+			return -1;
+		values = &ld->stored;
+	}
+	if (row->has_digest)
+		memcpy(digest, row->digest, DIGEST_LEN);
+	else
+		values_digest(ld, values, row->norm_json, digest);
 	if (ld->fresh) {
-		version_values values = { row->name, row->line, row->norm_json, row->raw_json,
-					  row->has_digest ? row->digest : NULL,
-					  row->has_raw_digest ? row->raw_digest : NULL };
-		sqlite3_int64 version;
+		version_values vv = { row->name, row->line, row->norm_json, row->norm_len,
+				      row->raw_json, row->raw_len, digest,
+				      row->has_raw_digest ? row->raw_digest : NULL };
 
 		ld->stats.added++;
 		if (new_record(ld, row->name, row->occurrence, &record, err))
 			return -1;
 		mark_seen(ld, record);
-		return open_version(ld, record, 0, "added", &values, &version, err) ||
+		return open_version(ld, record, 0, "added", &vv, &version, err) ||
 		       add_snapshot_row(ld, row->position, version, err);
 	}
 	found = find_record(ld, row->name, row->occurrence, &record, err);
@@ -1080,20 +1151,9 @@ int load_row_add(load *ld, const load_row *row, mc_err *err)
 		return -1;
 	if (found) {
 		mark_seen(ld, record);
-		return update_record(ld, record, row, err);
+		return update_record(ld, record, row, values, digest, err);
 	}
-	/* a name the export did not have: added or renamed, decided at the end */
-	ld->pend = xrealloc(ld->pend, (ld->npend + 1) * sizeof(*ld->pend));
-	p = &ld->pend[ld->npend++];
-	p->name = xstrdup(row->name);
-	p->occurrence = row->occurrence;
-	p->line = row->line;
-	p->position = row->position;
-	p->norm = xstrdup(row->norm_json);
-	p->raw = xstrdup(row->raw_json);
-	p->has_raw = row->has_raw_digest;
-	memcpy(p->raw_digest, row->raw_digest, sizeof(p->raw_digest));
-	p->match = -1;
+	add_pending(ld, row, values, digest);
 	return 0;
 }
 
@@ -1172,13 +1232,11 @@ int load_set_renames(load *ld, const char *rules, mc_err *err)
 }
 
 /* The key a rule compares, into out; empty when the record has none. */
-static void rename_key(const load *ld, enum rename_rule rule, const char *name, const char *norm,
-		       sbuf *out)
+static void rename_key(const load *ld, enum rename_rule rule, const char *name,
+		       const record_values *values, sbuf *out)
 {
 	const rename_evidence *e;
 	size_t i;
-	json_flat obj;
-	const json_pair *a = NULL;
 	const unsigned char *p;
 
 	sbuf_reset(out);
@@ -1197,19 +1255,17 @@ static void rename_key(const load *ld, enum rename_rule rule, const char *name, 
 		}
 		return;
 	}
-	if (json_flat_parse(&obj, norm))
-		return;
 	e = &ld->renames[rule - RENAME_FIELDS];
 	for (i = 0; i < e->nfields; i++) {
-		a = json_flat_get(&obj, e->fields[i]);
-		if (!a || !a->len) {
+		const record_field *a = record_values_value(values, e->fields[i]);
+
+		if (!a || !a->norm_len) {
 			sbuf_reset(out);
 			break;
 		}
-		sbuf_add(out, a->value, a->len);
+		sbuf_add(out, a->norm, a->norm_len);
 		sbuf_addc(out, '\n');
 	}
-	json_flat_release(&obj);
 }
 
 /* Pair pending rows with gone records, one rule at a time; a pair counts
@@ -1229,7 +1285,8 @@ static void match_renames(load *ld, gone *gone_list, size_t ngone, enum rename_r
 		for (i = 0; i < ld->npend; i++) {
 			if (ld->pend[i].match >= 0)
 				continue;
-			rename_key(ld, (enum rename_rule)r, ld->pend[i].name, ld->pend[i].norm, &key);
+			rename_key(ld, (enum rename_rule)r, ld->pend[i].name, &ld->pend[i].values,
+				   &key);
 			if (key.len)
 				++*strmap_get_or_add(&pend_keys, key.data, key.len, NULL);
 		}
@@ -1239,7 +1296,8 @@ static void match_renames(load *ld, gone *gone_list, size_t ngone, enum rename_r
 
 			if (gone_list[i].match >= 0)
 				continue;
-			rename_key(ld, (enum rename_rule)r, gone_list[i].name, gone_list[i].norm, &key);
+			rename_key(ld, (enum rename_rule)r, gone_list[i].name, &gone_list[i].values,
+				   &key);
 			if (!key.len)
 				continue;
 			slot = strmap_get_or_add(&gone_keys, key.data, key.len, &added);
@@ -1250,7 +1308,8 @@ static void match_renames(load *ld, gone *gone_list, size_t ngone, enum rename_r
 
 			if (ld->pend[i].match >= 0)
 				continue;
-			rename_key(ld, (enum rename_rule)r, ld->pend[i].name, ld->pend[i].norm, &key);
+			rename_key(ld, (enum rename_rule)r, ld->pend[i].name, &ld->pend[i].values,
+				   &key);
 			if (!key.len)
 				continue;
 			count = strmap_find(&pend_keys, key.data, key.len);
@@ -1271,24 +1330,18 @@ static int rename_record(load *ld, const pending *p, const gone *g, enum rename_
 {
 	sqlite3_stmt *st = ld->rename_record;
 	sqlite3_int64 version;
-	version_values values = { p->name, p->line, p->norm, p->raw, NULL, p->has_raw ? p->raw_digest : NULL };
-	json_flat old, cur;
-	int common_diff, new_diff, rc = -1;
+	version_values values = { p->name, p->line, p->norm, 0, p->raw, 0, p->digest,
+				  p->has_raw ? p->raw_digest : NULL };
+	int common_diff, new_diff;
 
 	sqlite3_bind_text(st, 1, p->name, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 2, (sqlite3_int64)p->occurrence);
 	sqlite3_bind_int64(st, 3, g->record);
 	if (step_done(ld, st, "renaming a record", err) ||
-	    open_version(ld, g->record, g->version, "renamed", &values, &version, err))
+	    open_version(ld, g->record, g->version, "renamed", &values, &version, err) ||
+	    compare_values(ld, &g->values, &p->values, &common_diff, &new_diff, version, g->record,
+			   err))
 		return -1;
-	if (parse_values(ld, &old, g->norm, err))
-		return -1;
-	if (parse_values(ld, &cur, p->norm, err)) {
-		json_flat_release(&old);
-		return -1;
-	}
-	if (compare_values(ld, &old, &cur, &common_diff, &new_diff, version, g->record, err))
-		goto out;
 	st = ld->insert_rename;
 	sqlite3_bind_int64(st, 1, g->record);
 	sqlite3_bind_int64(st, 2, version);
@@ -1299,14 +1352,21 @@ static int rename_record(load *ld, const pending *p, const gone *g, enum rename_
 	sqlite3_bind_text(st, 7, p->name, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 8, rule_name(ld, rule), -1, SQLITE_STATIC);
 	if (step_done(ld, st, "recording a rename", err) || add_snapshot_row(ld, p->position, version, err))
-		goto out;
+		return -1;
 	mark_seen(ld, g->record);
 	ld->stats.renamed++;
-	rc = 0;
-out:
-	json_flat_release(&old);
-	json_flat_release(&cur);
-	return rc;
+	return 0;
+}
+
+static void gone_free(gone *list, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		free(list[i].name);
+		record_values_release(&list[i].values);
+	}
+	free(list);
 }
 
 /* What collect_gone's scan fills. */
@@ -1335,7 +1395,7 @@ static int gone_record(void *ctx, const current_record *rec, mc_err *err)
 	g->record = rec->record;
 	g->name = xstrdup(rec->name);
 	g->version = rec->version;
-	g->norm = NULL;
+	record_values_init(&g->values);
 	g->match = -1;
 	return 0;
 }
@@ -1351,16 +1411,12 @@ static int gone_record(void *ctx, const current_record *rec, mc_err *err)
 static int collect_gone(load *ld, gone **out, size_t *n, mc_err *err)
 {
 	gone_scan gs = { ld, NULL, 0, 0, 0 };
-	sqlite3_stmt *st;
 	size_t i;
-	int step;
 
 	*out = NULL;
 	*n = 0;
 	if (current_scan(ld->cat, ld->export_name, gone_record, &gs, err)) {
-		for (i = 0; i < gs.n; i++)
-			free(gs.list[i].name);
-		free(gs.list);
+		gone_free(gs.list, gs.n);
 		return -1;
 	}
 	*out = gs.list;
@@ -1368,14 +1424,15 @@ static int collect_gone(load *ld, gone **out, size_t *n, mc_err *err)
 	ld->ncurrent = gs.live > ld->revived ? gs.live - ld->revived : 0;
 	/* only the few vanished records need their values, for renames */
 	for (i = 0; i < *n; i++) {
-		st = ld->get_norm;
-		sqlite3_bind_int64(st, 1, (*out)[i].version);
-		step = sqlite3_step(st);
-		if (step == SQLITE_ROW)
-			(*out)[i].norm = xstrdup((const char *)sqlite3_column_text(st, 0));
-		sqlite3_reset(st);
-		if (step != SQLITE_ROW)
-			return catalogue_fail(ld->cat, "reading a removed record", err);
+		char *norm;
+		int rc;
+
+		if (stored_norm(ld, (*out)[i].version, &norm, err))
+			return -1;
+		rc = read_values(ld, &(*out)[i].values, norm, NULL, err);
+		free(norm);
+		if (rc)
+			return -1;
 	}
 	return 0;
 }
@@ -1454,7 +1511,8 @@ static int finish_export(load *ld, mc_err *err)
 		match_renames(ld, gone_list, ngone, rules);
 	for (i = 0; i < ld->npend; i++) {
 		pending *p = &ld->pend[i];
-		version_values values = { p->name, p->line, p->norm, p->raw, NULL, p->has_raw ? p->raw_digest : NULL };
+		version_values values = { p->name, p->line, p->norm, 0, p->raw, 0, p->digest,
+					  p->has_raw ? p->raw_digest : NULL };
 		sqlite3_int64 record, version;
 
 		if (p->match >= 0) {
@@ -1469,7 +1527,7 @@ static int finish_export(load *ld, mc_err *err)
 		ld->stats.added++;
 	}
 	for (i = 0; i < ngone; i++) {
-		version_values tomb = { gone_list[i].name, 0, NULL, NULL, NULL, NULL };
+		version_values tomb = { gone_list[i].name, 0, NULL, 0, NULL, 0, NULL, NULL };
 		sqlite3_int64 version;
 		int kept;
 
@@ -1487,11 +1545,7 @@ static int finish_export(load *ld, mc_err *err)
 	}
 	rc = 0;
 out:
-	for (i = 0; i < ngone; i++) {
-		free(gone_list[i].name);
-		free(gone_list[i].norm);
-	}
-	free(gone_list);
+	gone_free(gone_list, ngone);
 	free(rules);
 	return rc;
 }

@@ -33,6 +33,7 @@
 
 #include "db/catalogue.h"
 #include "values/colmap.h"
+#include "values/record.h"
 
 /* One column of an export (see export_column). */
 typedef struct load_column {
@@ -49,7 +50,11 @@ typedef struct load_column {
  * are bound SQLITE_STATIC: col must outlive the step. */
 void load_bind_column(sqlite3_stmt *st, int first, size_t position, const load_column *col);
 
-/* One row to load: what parse gives, encoded (see record_encode). */
+/*
+ * One row to load: what parse gives, as a record and encoded (see
+ * read/record.h). The load compares values (the record) with the
+ * record's stored version and stores norm_json and raw_json as they are.
+ */
 typedef struct load_row {
 	unsigned long line;          /* line in the file */
 	unsigned long position;      /* 0-based data row index */
@@ -59,11 +64,17 @@ typedef struct load_row {
 	const char *fault_field;     /* with quarantined: field at fault or NULL */
 	const char *reason;          /* with quarantined: why */
 	const char *raw_csv;         /* the row as read, as CSV */
+	const record_values *values; /* the row's values, typed, fields sorted;
+					NULL: a row as stored (a staging
+					file's), whose values the load reads
+					from norm_json and raw_json */
 	const char *norm_json;       /* JSON object field -> normalised value */
+	size_t norm_len;             /* its length, or 0: not known (strlen) */
 	const char *raw_json;        /* JSON object field -> raw cell (differing) */
+	size_t raw_len;              /* its length, or 0: not known */
 	int has_digest;              /* 1: digest holds the load_digest() of
 					norm_json's compared form
-					(record_encode_compared) */
+					(record_values_compared) */
 	unsigned char digest[16];    /* computed ahead (by the row feed or the
 					queue, ingest/queue.h) */
 	const char *compared;        /* without has_digest, to a sink that takes
@@ -158,6 +169,11 @@ int load_export_begin(load *ld, const char *export_name, const char *file,
 		      const char *sha256, unsigned long long bytes,
 		      const load_column *columns, size_t ncolumns, int *same, mc_err *err);
 int load_row_add(load *ld, const load_row *row, mc_err *err);
+/* Do the rows of the export begun need their records (load_row.values)?
+ * 1 when it has records to compare them with; 0 for its first load,
+ * which compares nothing: a row with a digest and no record is stored as
+ * it comes. Other rows without a record are read from their JSON. */
+int load_wants_records(const load *ld);
 /*
  * The export's current records, for recognising unchanged rows before
  * they are normalised: when header_digest (parse_header_digest()) equals

@@ -31,8 +31,11 @@ static int direct_begin(ingest_sink *s, const load_column *cols, size_t n, int *
 	if (ls->ctx->map && load_set_renames(ls->ctx->load,
 					     colmap_for_export(ls->ctx->map, ls->export_name)->renames, err))
 		return -1;
-	return load_export_begin(ls->ctx->load, ls->export_name, ls->file, ls->sha, ls->bytes,
-				 cols, n, skip, err);
+	if (load_export_begin(ls->ctx->load, ls->export_name, ls->file, ls->sha, ls->bytes,
+			      cols, n, skip, err))
+		return -1;
+	s->wants_records = load_wants_records(ls->ctx->load);
+	return 0;
 }
 
 static int direct_row(ingest_sink *s, const load_row *row, mc_err *err)
@@ -110,7 +113,7 @@ int ingest_file(ingest_ctx *ctx, const char *export_name, const char *path,
 		load_stats *stats, mc_err *err)
 {
 	load_sink ls;
-	ingest_sink out = { direct_begin, direct_row, direct_notice, direct_known, &ls, 1, 0 };
+	ingest_sink out = { direct_begin, direct_row, direct_notice, direct_known, &ls, 1, 0, 0 };
 	char archive[PATH_MAX];
 	const char *member;
 	mc_err spare;
@@ -171,7 +174,7 @@ static int count_notice(ingest_sink *s, const char *message, mc_err *err)
 int ingest_check(const colmap *map, const char *path, FILE *errors,
 		 load_stats *stats, mc_err *err)
 {
-	ingest_sink out = { count_begin, count_row, count_notice, NULL, stats, 0, 0 };
+	ingest_sink out = { count_begin, count_row, count_notice, NULL, stats, 0, 0, 0 };
 	rowfeed_job job = { map, path, errors, 0, NULL, NULL };
 	mc_err spare;
 
@@ -205,7 +208,7 @@ static int stage_into(const colmap *map, const char *export_name, const char *pa
 		      mc_err *err)
 {
 	staging_writer *w;
-	ingest_sink snk = { stage_begin, stage_row, stage_notice, NULL, NULL, 1, 0 };
+	ingest_sink snk = { stage_begin, stage_row, stage_notice, NULL, NULL, 1, 0, 0 };
 	char sha[65];
 	unsigned long long bytes;
 	rowfeed_job job = { colmap_for_export(map, export_name), path, errors, 0, sha, &bytes };

@@ -3,6 +3,7 @@
 #include "base/util.h"
 
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -15,12 +16,29 @@ typedef struct queued {
 	size_t name, fault_field, reason, raw_csv, norm, raw;  /* offsets */
 	size_t compared;            /* offset of the compared form whose digest
 				       is still to make (load_row), or NONE */
+	int has_values;             /* 1: the row came with a record */
+	size_t first_field;         /* with has_values: its fields, from here
+				       in the batch's fields, */
+	size_t nfields;             /* this many */
 } queued;
+
+/* A field of a queued row's record (values/record.h): its bytes as
+ * offsets into the batch's text. */
+typedef struct queued_field {
+	const char *name;           /* the field (the parse's columns, which
+				       outlive the queue) */
+	enum colmap_type type;      /* its type */
+	size_t norm, norm_len;      /* its value: offset (or NONE), length */
+	size_t raw, raw_len;        /* its cell: offset (or NONE), length */
+} queued_field;
 
 typedef struct batch {
 	queued items[QUEUE_BATCH_ROWS];   /* the rows */
 	size_t n;                   /* rows used */
 	sbuf text;                  /* their strings, each NUL-terminated */
+	queued_field *fields;       /* their records' fields */
+	size_t nfields, fields_cap; /* entries used and allocated */
+	record_values values;       /* the record of the row being handed out */
 } batch;
 
 typedef struct queue {
@@ -31,14 +49,16 @@ typedef struct queue {
 	mc_err err;                 /* the parser's failure */
 } queue;
 
-static size_t keep_string(batch *b, const char *s)
+/* Copy s (len bytes, or strlen(s) when len is 0) and its NUL into b's
+ * text: its offset, or NONE for no string. */
+static size_t keep_string(batch *b, const char *s, size_t len)
 {
 	size_t at;
 
 	if (!s)
 		return NONE;
 	at = b->text.len;
-	sbuf_add(&b->text, s, strlen(s) + 1);
+	sbuf_add(&b->text, s, (len ? len : strlen(s)) + 1);
 	return at;
 }
 
@@ -56,6 +76,7 @@ static batch *take_spare(queue *q)
 		sbuf_init(&b->text);
 	}
 	b->n = 0;
+	b->nfields = 0;
 	sbuf_reset(&b->text);
 	return b;
 }
@@ -106,6 +127,53 @@ static queued *next_slot(queue *q)
 	return &q->filling->items[q->filling->n++];
 }
 
+/* Where len bytes at p are in b's text once the row's strings are kept:
+ * inside the row's norm or raw JSON (record_encode points most values
+ * there), or copied after them. */
+static size_t keep_bytes(batch *b, const queued *slot, const load_row *row, const char *p,
+			 size_t len)
+{
+	uintptr_t at = (uintptr_t)p, norm = (uintptr_t)row->norm_json,
+		  raw = (uintptr_t)row->raw_json;
+	size_t kept;
+
+	if (!p)
+		return NONE;
+	if (slot->norm != NONE && at >= norm && at + len <= norm + slot->row.norm_len)
+		return slot->norm + (at - norm);
+	if (slot->raw != NONE && at >= raw && at + len <= raw + slot->row.raw_len)
+		return slot->raw + (at - raw);
+	kept = b->text.len;
+	sbuf_add(&b->text, p, len);
+	return kept;
+}
+
+/* Keep the row's record in b: its fields, their bytes where the row's
+ * JSON already holds them. */
+static void keep_record(batch *b, queued *slot, const load_row *row)
+{
+	const record_values *v = row->values;
+	size_t i;
+
+	slot->first_field = b->nfields;
+	slot->nfields = v->n;
+	if (b->nfields + v->n > b->fields_cap) {
+		b->fields_cap = (b->nfields + v->n) * 2;
+		b->fields = xrealloc(b->fields, b->fields_cap * sizeof(*b->fields));
+	}
+	for (i = 0; i < v->n; i++) {
+		const record_field *f = &v->fields[i];
+		queued_field *q = &b->fields[b->nfields++];
+
+		q->name = f->name;
+		q->type = f->type;
+		q->norm = keep_bytes(b, slot, row, f->norm, f->norm_len);
+		q->norm_len = f->norm_len;
+		q->raw = f->raw == f->norm ? q->norm : keep_bytes(b, slot, row, f->raw, f->raw_len);
+		q->raw_len = f->raw_len;
+	}
+}
+
 /* The queue as a sink: -1 (no message) when the loader has stopped. */
 static int queue_row(ingest_sink *s, const load_row *row, mc_err *err)
 {
@@ -118,18 +186,26 @@ static int queue_row(ingest_sink *s, const load_row *row, mc_err *err)
 		return -1;
 	slot->notice = 0;
 	slot->row = *row;
-	slot->name = keep_string(b, row->name);
-	slot->fault_field = keep_string(b, row->fault_field);
-	slot->reason = keep_string(b, row->reason);
-	slot->raw_csv = keep_string(b, row->raw_csv);
-	slot->norm = keep_string(b, row->norm_json);
-	slot->raw = keep_string(b, row->raw_json);
+	slot->name = keep_string(b, row->name, 0);
+	slot->fault_field = keep_string(b, row->fault_field, 0);
+	slot->reason = keep_string(b, row->reason, 0);
+	slot->raw_csv = keep_string(b, row->raw_csv, 0);
+	slot->norm = keep_string(b, row->norm_json, row->norm_len);
+	if (slot->norm != NONE)
+		slot->row.norm_len = b->text.len - 1 - slot->norm;
+	slot->raw = keep_string(b, row->raw_json, row->raw_len);
+	if (slot->raw != NONE)
+		slot->row.raw_len = b->text.len - 1 - slot->raw;
 	slot->compared = NONE;
 	if (row->compared && !row->has_digest) {
 		/* most rows are their own compared form (load_row) */
 		slot->compared = row->compared == row->norm_json ? slot->norm
-								 : keep_string(b, row->compared);
+								 : keep_string(b, row->compared, 0);
 	}
+	slot->row.values = NULL;
+	slot->has_values = row->values != NULL;
+	if (row->values)
+		keep_record(b, slot, row);
 	return 0;
 }
 
@@ -144,7 +220,7 @@ static int queue_notice(ingest_sink *s, const char *message, mc_err *err)
 	memset(slot, 0, sizeof(*slot));
 	slot->notice = 1;
 	slot->compared = NONE;
-	slot->name = keep_string(q->filling, message);
+	slot->name = keep_string(q->filling, message, 0);
 	return 0;
 }
 
@@ -166,6 +242,27 @@ static void *produce(void *arg)
 	q->failed = rc != 0;
 	handoff_finish(&q->batches);
 	return NULL;
+}
+
+/* The record of queued row it (with values), pointing into b's text:
+ * valid until the next call. */
+static const record_values *record_at(batch *b, const queued *it)
+{
+	size_t i;
+
+	record_values_reset(&b->values);
+	for (i = 0; i < it->nfields; i++) {
+		const queued_field *q = &b->fields[it->first_field + i];
+		record_field *f = record_values_add(&b->values);
+
+		f->name = q->name;
+		f->type = q->type;
+		f->norm = string_at(b, q->norm);
+		f->norm_len = q->norm_len;
+		f->raw = string_at(b, q->raw);
+		f->raw_len = q->raw_len;
+	}
+	return &b->values;
 }
 
 /* Hand the rows of batch b to out, making the digests still to make.
@@ -193,6 +290,8 @@ static int unload_batch(batch *b, ingest_sink *out, mc_err *err)
 		row.norm_json = string_at(b, it->norm);
 		row.raw_json = string_at(b, it->raw);
 		row.compared = NULL;
+		if (it->has_values)
+			row.values = record_at(b, it);
 		rc = out->row(out, &row, err);
 	}
 	return rc;
@@ -222,13 +321,16 @@ static void batch_free(void *item)
 	if (!b)
 		return;
 	sbuf_release(&b->text);
+	free(b->fields);
+	record_values_release(&b->values);
 	free(b);
 }
 
 int queue_run(queue_producer *produce_fn, void *ctx, ingest_sink *out, mc_err *err)
 {
 	queue q;
-	ingest_sink qsink = { NULL, queue_row, queue_notice, NULL, &q, out->wants_values, 1 };
+	ingest_sink qsink = { NULL, queue_row, queue_notice, NULL, &q, out->wants_values, 1,
+			      out->wants_records };
 	producer pr = { produce_fn, ctx, &q, &qsink };
 	pthread_t thread;
 	int rc;

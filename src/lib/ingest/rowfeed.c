@@ -27,7 +27,7 @@ static void on_report(void *ctx, const char *message)
 /* What the row loop needs: the open export and its encoding. */
 typedef struct feeder {
 	parse_export *parse;        /* the open export */
-	record_plan plan;           /* how rows become JSON */
+	record_plan plan;           /* how rows become records and JSON */
 	const char *path;           /* for messages */
 	load_known *known;          /* rows recognisable unparsed, or NULL */
 	int known_wanted;           /* rows carry raw digests (see sink.known) */
@@ -40,6 +40,7 @@ static int feed_rows(void *ctx, ingest_sink *out, mc_err *err)
 {
 	feeder *f = ctx;
 	sbuf norm, raw, rawcsv, compared;
+	record_values values;
 	parse_row row;
 	int step, rc = -1;
 
@@ -49,6 +50,7 @@ static int feed_rows(void *ctx, ingest_sink *out, mc_err *err)
 	sbuf_init(&raw);
 	sbuf_init(&rawcsv);
 	sbuf_init(&compared);
+	record_values_init(&values);
 	while ((step = parse_next(f->parse, &row, err)) == 1) {
 		load_row crow;
 
@@ -72,14 +74,17 @@ static int feed_rows(void *ctx, ingest_sink *out, mc_err *err)
 				fprintf(f->errors, "%s:%lu: %s (row quarantined)\n", f->path, row.line,
 					row.reason);
 		} else if (out->wants_values) {
+			const char *form;
+
 			sbuf_reset(&norm);
 			sbuf_reset(&raw);
-			record_encode(&f->plan, &row, &norm, &raw);
+			record_encode(&f->plan, &row, &norm, &raw, &values);
+			crow.values = out->wants_records ? &values : NULL;
 			crow.norm_json = norm.data;
+			crow.norm_len = norm.len;
 			crow.raw_json = raw.data;
-			const char *form = record_encode_compared(&f->plan, &row, norm.data,
-								  &compared);
-
+			crow.raw_len = raw.len;
+			form = record_values_compared(&values, norm.data, &compared);
 			if (out->digests_later) {
 				crow.compared = form;
 			} else {
@@ -96,6 +101,7 @@ out:
 	sbuf_release(&raw);
 	sbuf_release(&rawcsv);
 	sbuf_release(&compared);
+	record_values_release(&values);
 	return rc;
 }
 

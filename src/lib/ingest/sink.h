@@ -25,6 +25,9 @@ struct ingest_sink {
 	int wants_values;           /* 1: rows need their values encoded */
 	int digests_later;          /* 1: rows may come with compared and no
 				       digest (load_row); the sink makes it */
+	int wants_records;          /* 1: rows with values come with their
+				       record (load_row.values) too; a sink
+				       may set it in begin */
 };
 
 #endif

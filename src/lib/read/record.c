@@ -1,6 +1,4 @@
 #include "read/record.h"
-#include "values/normalise.h"
-#include "base/json.h"
 #include "base/textout.h"
 
 #include <stdlib.h>
@@ -22,6 +20,8 @@ void record_plan_init(record_plan *plan, const parse_column *columns, size_t n)
 	plan->order = xcalloc(n ? n : 1, sizeof(*plan->order));
 	plan->keys = xcalloc(n ? n : 1, sizeof(*plan->keys));
 	plan->key_lengths = xcalloc(n ? n : 1, sizeof(*plan->key_lengths));
+	plan->norm_at = xcalloc(n ? n : 1, sizeof(*plan->norm_at));
+	plan->raw_at = xcalloc(n ? n : 1, sizeof(*plan->raw_at));
 	for (i = 0; i < n; i++) {
 		sbuf key;
 
@@ -38,105 +38,81 @@ void record_plan_release(record_plan *plan)
 {
 	mc_free_strings(plan->keys, plan->ncolumns);
 	free(plan->key_lengths);
+	free(plan->norm_at);
+	free(plan->raw_at);
 	free(plan->order);
 	memset(plan, 0, sizeof(*plan));
 }
 
-void record_encode(const record_plan *plan, const parse_row *row, sbuf *norm, sbuf *raw)
+/* Where record_encode found a value or cell in the JSON: nowhere (not
+ * written as it is), or for a cell, the same as its value. */
+#define NOWHERE ((size_t)-1)
+#define AS_VALUE ((size_t)-2)
+
+/* Append s as a JSON string to out; where its bytes stand in out when
+ * they are written as they are, else NOWHERE (escapes lengthen a string). */
+static size_t json_value(sbuf *out, const char *s, size_t len)
 {
-	size_t k;
+	size_t at = out->len;
+
+	textout_json_utf8(out, s, len);
+	return out->len - at == len + 2 ? at + 1 : NOWHERE;
+}
+
+void record_encode(record_plan *plan, const parse_row *row, sbuf *norm, sbuf *raw,
+		   record_values *values)
+{
+	size_t k, n;
 	int nfirst = 1, rfirst = 1;
 
+	record_values_reset(values);
 	sbuf_addc(norm, '{');
 	sbuf_addc(raw, '{');
 	for (k = 0; k < plan->ncolumns; k++) {
 		size_t i = plan->order[k];
 		const parse_value *v = &row->values[i];
+		record_field *f;
 
+		if (!v->present && !v->raw_len)
+			continue;
+		f = record_values_add(values);
+		f->name = plan->columns[i].field;
+		f->type = plan->columns[i].type;
+		f->raw = v->raw;
+		f->raw_len = v->raw_len;
+		plan->norm_at[values->n - 1] = plan->raw_at[values->n - 1] = NOWHERE;
 		if (v->present) {
 			if (!nfirst)
 				sbuf_addc(norm, ',');
 			nfirst = 0;
 			sbuf_add(norm, plan->keys[i], plan->key_lengths[i]);
-			textout_json_utf8(norm, v->norm, v->norm_len);
+			plan->norm_at[values->n - 1] = json_value(norm, v->norm, v->norm_len);
+			f->norm = v->norm;
+			f->norm_len = v->norm_len;
+			if (v->raw_len == v->norm_len && !memcmp(v->raw, v->norm, v->norm_len)) {
+				plan->raw_at[values->n - 1] = AS_VALUE;
+				continue;
+			}
 		}
-		if (v->raw_len && !(v->present && v->raw_len == v->norm_len &&
-				    !memcmp(v->raw, v->norm, v->norm_len))) {
+		if (v->raw_len) {
 			if (!rfirst)
 				sbuf_addc(raw, ',');
 			rfirst = 0;
 			sbuf_add(raw, plan->keys[i], plan->key_lengths[i]);
-			textout_json_utf8(raw, v->raw, v->raw_len);
+			plan->raw_at[values->n - 1] = json_value(raw, v->raw, v->raw_len);
 		}
 	}
 	sbuf_addc(norm, '}');
 	sbuf_addc(raw, '}');
-}
+	/* the texts are whole: point into them */
+	for (n = 0; n < values->n; n++) {
+		record_field *f = &values->fields[n];
 
-/*
- * The digits of a number's text from its first non-zero one to its
- * exponent: at least its significant digits. A number's norm is the
- * shortest text that reads back as its value (norm_number_format()); with
- * at most 15 significant digits that is its compared text already (any
- * decimal of 15 digits reads back as itself), and neither needs printing.
- */
-static size_t digits_written(const char *s, size_t len)
-{
-	size_t i, n = 0;
-	int started = 0;
-
-	for (i = 0; i < len && s[i] != 'e' && s[i] != 'E'; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			continue;
-		started |= s[i] != '0';
-		n += started;
+		if (plan->norm_at[n] != NOWHERE)
+			f->norm = norm->data + plan->norm_at[n];
+		if (plan->raw_at[n] == AS_VALUE)
+			f->raw = f->norm;
+		else if (plan->raw_at[n] != NOWHERE)
+			f->raw = raw->data + plan->raw_at[n];
 	}
-	return n;
-}
-
-const char *record_encode_compared(const record_plan *plan, const parse_row *row,
-				   const char *norm_json, sbuf *out)
-{
-	size_t i;
-	int differs = 0;
-
-	sbuf_reset(out);
-	for (i = 0; i < plan->ncolumns && !differs; i++) {
-		const parse_value *v = &row->values[i];
-
-		if (plan->columns[i].type != COL_NUMBER || !v->present ||
-		    digits_written(v->norm, v->norm_len) <= 15)
-			continue;
-		sbuf_reset(out);
-		differs = norm_number_text_compared(v->norm, v->norm_len, out) == NORM_OK &&
-			  (out->len != v->norm_len || memcmp(out->data, v->norm, out->len));
-	}
-	if (!differs)
-		return norm_json;
-	/* record_compared() of norm_json, written from the values as
-	 * record_encode() writes them, with each number in its compared text
-	 * (digits, sign, point and exponent: a JSON string as it is) */
-	sbuf_reset(out);
-	sbuf_addc(out, '{');
-	for (i = 0; i < plan->ncolumns; i++) {
-		size_t k = plan->order[i], at;
-		const parse_value *v = &row->values[k];
-
-		if (!v->present)
-			continue;
-		if (out->len > 1)
-			sbuf_addc(out, ',');
-		sbuf_add(out, plan->keys[k], plan->key_lengths[k]);
-		at = out->len;
-		sbuf_addc(out, '"');
-		if (plan->columns[k].type == COL_NUMBER &&
-		    norm_number_text_compared(v->norm, v->norm_len, out) == NORM_OK) {
-			sbuf_addc(out, '"');
-			continue;
-		}
-		out->len = at;
-		textout_json_utf8(out, v->norm, v->norm_len);
-	}
-	sbuf_addc(out, '}');
-	return out->data;
 }
