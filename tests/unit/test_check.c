@@ -24,15 +24,7 @@ static char dir[4096];
 
 static void write_file(const char *rel, const char *text)
 {
-	char path[8192];
-	FILE *f;
-
-	mc_fmt(path, sizeof(path), "%s/%s", dir, rel);
-	f = fopen(path, "w");
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
+	unit_put_file(dir, rel, text);
 }
 
 static void sha_of(const char *text, char hex[65])

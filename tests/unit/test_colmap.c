@@ -68,19 +68,6 @@ static void test_former_headers(const colmap *models, const colmap *hardware)
 	      !strcmp(norm_unit_name(f->unit), "byte"), "the hardware memory's former header");
 }
 
-static void put_file(const char *dir, const char *name, const char *text)
-{
-	char path[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "w");
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
-}
-
 /* A columns file of one's own: the fifth column, and the refusals. */
 static void test_file_format(void)
 {
@@ -91,8 +78,8 @@ static void test_file_format(void)
 
 	if (!CHECK(mkdtemp(dir) != NULL, "a temporary folder"))
 		return;
-	put_file(dir, "enumerations.tsv", "");
-	put_file(dir, "columns.tsv", "Model\tkey\t\t\tThe name.\n"
+	unit_put_file(dir, "enumerations.tsv", "");
+	unit_put_file(dir, "columns.tsv", "Model\tkey\t\t\tThe name.\n"
 		 "Size\tnumber\tSize (old)|Size (older)\trollup\tHow big.\n"
 		 "Note\ttext\n");
 	if (CHECK(colmap_load(&map, dir, &err) == 0, "five columns load (%s)", err.msg)) {
@@ -104,11 +91,11 @@ static void test_file_format(void)
 		CHECK_STR(colmap_lookup(&map, "Note")->description, "", "none: empty");
 		colmap_release(&map);
 	}
-	put_file(dir, "columns.tsv", "Model\tkey\nName\ttext\t\trollup\n");
+	unit_put_file(dir, "columns.tsv", "Model\tkey\nName\ttext\t\trollup\n");
 	CHECK(colmap_load(&map, dir, &err) == -1 &&
 	      strstr(err.msg, "columns.tsv:2: rollup on a field that is not a number"),
 	      "rollup on text is refused on its line (%s)", err.msg);
-	put_file(dir, "columns.tsv", "Model\tkey\nSize\tnumber\t\tsometimes\n");
+	unit_put_file(dir, "columns.tsv", "Model\tkey\nSize\tnumber\t\tsometimes\n");
 	CHECK(colmap_load(&map, dir, &err) == -1 &&
 	      strstr(err.msg, "columns.tsv:2: unknown flag 'sometimes'"),
 	      "an unknown flag is refused on its line (%s)", err.msg);

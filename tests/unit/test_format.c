@@ -54,155 +54,123 @@ static void decimal_1_keep(const format_lang *l, double x, sbuf *out)
 #define CASES(a) a, sizeof(a) / sizeof(a[0])
 #define EN format_lang_of("en")
 
-static void test_numbers(void)
+/* A number in each language: nl NULL where only English is checked. */
+struct number_pair {
+	double in;
+	const char *en, *nl;
+};
+
+static void check_pairs(const char *what, number_fn *fn, const struct number_pair *cases,
+			size_t n)
 {
-	static const struct number_case counts[] = {
-		{ 530000000000, "530B" },        /* the seed */
-		{ 70000000000, "70B" },
-		{ 1500000000, "1.5B" },
-		{ 6738415616, "6.74B" },
-		{ 12500000000, "12.5B" },
-		{ 175000000000, "175B" },
-		{ 1760000000000, "1.76T" },
-		{ 117000000, "117M" },
-		{ 999600000000, "1T" },          /* rounds up into the next unit */
-		{ 999999, "1M" },
-		{ 60000, "60,000" },             /* below a million: the whole number */
-		{ 340, "340" },
-		{ 1e15, "1,000T" },
-	};
-	static const struct number_case powers[] = {
-		{ 3.9e24, "3.9 × 10²⁴" },         /* the seed */
-		{ 1e23, "1 × 10²³" },
-		{ 5.18400000000001e25, "5.18 × 10²⁵" },
-		{ 1.0692e25, "1.07 × 10²⁵" },
-		{ 9.999e22, "1 × 10²³" },
-		{ 3e10, "3 × 10¹⁰" },
-		{ 2.5e-3, "2.5 × 10⁻³" },
-		{ 8.01e24, "8.01 × 10²⁴" },
-	};
-	static const struct number_case whole[] = {
-		{ 12288, "12,288" },             /* the seed */
-		{ 302, "302" },
-		{ 1000, "1,000" },
-		{ 1234567.8, "1,234,568" },
-		{ 0.25, "0.25" },
-		{ 0, "0" },
-		{ -4096, "-4,096" },
-	};
-	static const struct number_case percents[] = {
-		{ 0.48, "48.0%" },               /* the seed */
-		{ 0.484, "48.4%" },
-		{ 0.41899, "41.9%" },
-		{ 1, "100.0%" },
-	};
-	static const struct number_case power[] = {
-		{ 9728028.18454986, "9.7 MW" },  /* the seed */
-		{ 886000, "886 kW" },
-		{ 125000000, "125 MW" },
-		{ 99960000, "100 MW" },
-		{ 25000000, "25.0 MW" },
-		{ 1200000000, "1.2 GW" },
-		{ 50, "50.0 W" },
-	};
-	static const struct number_case bytes[] = {
-		{ 265e9, "265 GB" },
-		{ 3.5e9, "3.5 GB" },
-		{ 4e9, "4 GB" },
-		{ 1.06e12, "1,060 GB" },
-		{ 9.96e9, "10 GB" },
-		{ 60e6, "60 MB" },
-		{ 500, "1 KB" },
-	};
-	static const struct number_case dollars[] = {
-		{ 2614019.245, "$2,614,019" },   /* the seed */
-		{ 1099605.4, "$1,099,605" },
-		{ 12, "$12" },
-	};
-	static const struct number_case decimals[] = {
-		{ 4.2, "4.2" },
-		{ 4.0, "4" },
-		{ -0.04, "0" },
-		{ -1234.5, "-1,234.5" },
-	};
+	struct number_case one;
+	size_t i;
 
-	check_numbers("format_count", "en", format_count, CASES(counts));
-	check_numbers("format_power_of_ten", "en", format_power_of_ten, CASES(powers));
-	check_numbers("format_number", "en", format_number, CASES(whole));
-	check_numbers("format_percent", "en", format_percent, CASES(percents));
-	check_numbers("format_si W", "en", watts, CASES(power));
-	check_numbers("format_bytes", "en", format_bytes, CASES(bytes));
-	check_numbers("format_dollars", "en", format_dollars, CASES(dollars));
-	check_numbers("format_decimal(1, trim)", "en", decimal_1_trim, CASES(decimals));
-	{
-		static const struct number_case keep[] = { { 48, "48.0" }, { 1234, "1,234.0" } };
-
-		check_numbers("format_decimal(1, keep)", "en", decimal_1_keep, CASES(keep));
+	for (i = 0; i < n; i++) {
+		one.in = cases[i].in;
+		one.out = cases[i].en;
+		check_numbers(what, "en", fn, &one, 1);
+		one.out = cases[i].nl;
+		if (one.out)
+			check_numbers(what, "nl", fn, &one, 1);
 	}
 }
 
-/* The same numbers as a Dutch reader writes them: '.' between groups,
- * ',' before the decimals, miljoen, miljard, biljoen after a count (a Dutch
- * "biljoen" is a million million). */
-static void test_numbers_dutch(void)
+/* Numbers in English and as a Dutch reader writes them: '.' between
+ * groups, ',' before the decimals, miljoen, miljard, biljoen after a count
+ * (a Dutch "biljoen" is a million million). */
+static void test_numbers(void)
 {
-	static const struct number_case counts[] = {
-		{ 530000000000, "530 miljard" },    /* the seed's 530B */
-		{ 1500000000, "1,5 miljard" },
-		{ 6738415616, "6,74 miljard" },
-		{ 15600000000000, "15,6 biljoen" }, /* Llama 3.1-405B's dataset */
-		{ 117000000, "117 miljoen" },
-		{ 60000, "60.000" },
-		{ 340, "340" },
+	static const struct number_pair counts[] = {
+		{ 530000000000, "530B", "530 miljard" },        /* the seed */
+		{ 70000000000, "70B", NULL },
+		{ 1500000000, "1.5B", "1,5 miljard" },
+		{ 6738415616, "6.74B", "6,74 miljard" },
+		{ 12500000000, "12.5B", NULL },
+		{ 175000000000, "175B", NULL },
+		{ 1760000000000, "1.76T", NULL },
+		{ 15600000000000, "15.6T", "15,6 biljoen" },    /* Llama 3.1-405B's dataset */
+		{ 117000000, "117M", "117 miljoen" },
+		{ 999600000000, "1T", NULL },                   /* rounds up into the next unit */
+		{ 999999, "1M", NULL },
+		{ 60000, "60,000", "60.000" },                  /* below a million: the whole number */
+		{ 340, "340", "340" },
+		{ 1e15, "1,000T", NULL },
 	};
-	static const struct number_case powers[] = {
-		{ 3.9e24, "3,9 × 10²⁴" },         /* the seed */
-		{ 1e23, "1 × 10²³" },
-		{ 5.18400000000001e25, "5,18 × 10²⁵" },
-		{ 2.5e-3, "2,5 × 10⁻³" },
+	static const struct number_pair powers[] = {
+		{ 3.9e24, "3.9 × 10²⁴", "3,9 × 10²⁴" },         /* the seed */
+		{ 1e23, "1 × 10²³", "1 × 10²³" },
+		{ 5.18400000000001e25, "5.18 × 10²⁵", "5,18 × 10²⁵" },
+		{ 1.0692e25, "1.07 × 10²⁵", NULL },
+		{ 9.999e22, "1 × 10²³", NULL },
+		{ 3e10, "3 × 10¹⁰", NULL },
+		{ 2.5e-3, "2.5 × 10⁻³", "2,5 × 10⁻³" },
+		{ 8.01e24, "8.01 × 10²⁴", NULL },
 	};
-	static const struct number_case whole[] = {
-		{ 12288, "12.288" },             /* the seed */
-		{ 1234567.8, "1.234.568" },
-		{ 0.25, "0,25" },
-		{ -4096, "-4.096" },
-		{ 15600000000000, "15.600.000.000.000" },
-		{ 1e22, "1 × 10²²" },            /* from 10^15 up: a power of ten */
-		{ 0.004, "4 × 10⁻³" },           /* below 0.01: a power of ten */
+	static const struct number_pair whole[] = {
+		{ 12288, "12,288", "12.288" },                  /* the seed */
+		{ 302, "302", NULL },
+		{ 1000, "1,000", NULL },
+		{ 1234567.8, "1,234,568", "1.234.568" },
+		{ 0.25, "0.25", "0,25" },
+		{ 0, "0", NULL },
+		{ -4096, "-4,096", "-4.096" },
+		{ 15600000000000, "15,600,000,000,000", "15.600.000.000.000" },
+		{ 1e22, "1 × 10²²", "1 × 10²²" },               /* from 10^15 up: a power of ten */
+		{ 0.004, "4 × 10⁻³", "4 × 10⁻³" },              /* below 0.01: a power of ten */
+		{ 582299563.0446011, "582,299,563", NULL },
+		{ 0.4042, "0.4", NULL },
 	};
-	static const struct number_case percents[] = {
-		{ 0.48, "48,0%" },               /* the seed */
-		{ 0.41899, "41,9%" },
+	static const struct number_pair percents[] = {
+		{ 0.48, "48.0%", "48,0%" },                     /* the seed */
+		{ 0.484, "48.4%", NULL },
+		{ 0.41899, "41.9%", "41,9%" },
+		{ 1, "100.0%", NULL },
 	};
-	static const struct number_case power[] = {
-		{ 9728028.18454986, "9,7 MW" },  /* the seed */
-		{ 125000000, "125 MW" },
-		{ 1200000000, "1,2 GW" },
+	static const struct number_pair power[] = {
+		{ 9728028.18454986, "9.7 MW", "9,7 MW" },       /* the seed */
+		{ 886000, "886 kW", NULL },
+		{ 125000000, "125 MW", "125 MW" },
+		{ 99960000, "100 MW", NULL },
+		{ 25000000, "25.0 MW", NULL },
+		{ 1200000000, "1.2 GW", "1,2 GW" },
+		{ 50, "50.0 W", NULL },
 	};
-	static const struct number_case bytes[] = {
-		{ 3.5e9, "3,5 GB" },
-		{ 1.06e12, "1.060 GB" },
+	static const struct number_pair bytes[] = {
+		{ 265e9, "265 GB", NULL },
+		{ 3.5e9, "3.5 GB", "3,5 GB" },
+		{ 4e9, "4 GB", NULL },
+		{ 1.06e12, "1,060 GB", "1.060 GB" },
+		{ 9.96e9, "10 GB", NULL },
+		{ 60e6, "60 MB", NULL },
+		{ 500, "1 KB", NULL },
 	};
-	static const struct number_case dollars[] = {
-		{ 2614019.245, "$2.614.019" },   /* the seed */
-		{ 12, "$12" },
+	static const struct number_pair dollars[] = {
+		{ 2614019.245, "$2,614,019", "$2.614.019" },    /* the seed */
+		{ 1099605.4, "$1,099,605", NULL },
+		{ 12, "$12", "$12" },
 	};
+	static const struct number_pair decimals[] = {
+		{ 4.2, "4.2", NULL },
+		{ 4.0, "4", NULL },
+		{ -0.04, "0", NULL },
+		{ -1234.5, "-1,234.5", NULL },
+	};
+	static const struct number_pair keep[] = { { 48, "48.0", NULL }, { 1234, "1,234.0", NULL } };
 	static const struct number_case english[] = {
 		{ 15600000000000, "15,600,000,000,000" },
-		{ 1e22, "1 × 10²²" },
-		{ 0.004, "4 × 10⁻³" },
 		{ 582299563.0446011, "582,299,563" },
-		{ 0.4042, "0.4" },
 	};
 
-	check_numbers("format_count", "nl", format_count, CASES(counts));
-	check_numbers("format_power_of_ten", "nl", format_power_of_ten, CASES(powers));
-	check_numbers("format_number", "nl", format_number, CASES(whole));
-	check_numbers("format_percent", "nl", format_percent, CASES(percents));
-	check_numbers("format_si W", "nl", watts, CASES(power));
-	check_numbers("format_bytes", "nl", format_bytes, CASES(bytes));
-	check_numbers("format_dollars", "nl", format_dollars, CASES(dollars));
-	check_numbers("format_number", "en", format_number, CASES(english));
+	check_pairs("format_count", format_count, CASES(counts));
+	check_pairs("format_power_of_ten", format_power_of_ten, CASES(powers));
+	check_pairs("format_number", format_number, CASES(whole));
+	check_pairs("format_percent", format_percent, CASES(percents));
+	check_pairs("format_si W", watts, CASES(power));
+	check_pairs("format_bytes", format_bytes, CASES(bytes));
+	check_pairs("format_dollars", format_dollars, CASES(dollars));
+	check_pairs("format_decimal(1, trim)", decimal_1_trim, CASES(decimals));
+	check_pairs("format_decimal(1, keep)", decimal_1_keep, CASES(keep));
 	/* a language without a formatter of its own writes English */
 	check_numbers("format_number", "fr", format_number, CASES(english));
 }
@@ -741,7 +709,6 @@ int main(void)
 	test_field_values();
 	test_values();
 	test_numbers();
-	test_numbers_dutch();
 	test_dates_booleans();
 	test_three_digits();
 	test_fold_random();

@@ -271,19 +271,6 @@ static void test_guards(void)
 }
 
 /* Write text into dir/name. */
-static void put_file(const char *dir, const char *name, const char *text)
-{
-	char path[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	f = fopen(path, "w");
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
-}
-
 /* The families of pipelines/families.tsv: each export name picks its map,
  * with its own key; a malformed map is refused naming file and line. */
 static void test_families(void)
@@ -315,28 +302,28 @@ static void test_families(void)
 
 	if (!CHECK(mkdtemp(dir) != NULL, "a temporary folder"))
 		return;
-	put_file(dir, "columns.tsv", "Model\tkey\n");
-	put_file(dir, "enumerations.tsv", "");
-	put_file(dir, "hw.tsv", hardware_cols);
-	put_file(dir, "families.tsv", "model\tcolumns.tsv\t*_ai_models\nhardware\thw.tsv\tml_*\n");
+	unit_put_file(dir, "columns.tsv", "Model\tkey\n");
+	unit_put_file(dir, "enumerations.tsv", "");
+	unit_put_file(dir, "hw.tsv", hardware_cols);
+	unit_put_file(dir, "families.tsv", "model\tcolumns.tsv\t*_ai_models\nhardware\thw.tsv\tml_*\n");
 	CHECK(colmap_load(&other, dir, &err) == 0, "a map of two families loads (%s)", err.msg);
 	CHECK(colmap_for_export(&other, "ml_x")->key &&
 	      !strcmp(colmap_for_export(&other, "ml_x")->key, "Hardware name"), "patterns match");
 	colmap_release(&other);
-	put_file(dir, "families.tsv", "model\tcolumns.tsv\nmodel\thw.tsv\n");
+	unit_put_file(dir, "families.tsv", "model\tcolumns.tsv\nmodel\thw.tsv\n");
 	CHECK(colmap_load(&other, dir, &err) == -1 && strstr(err.msg, "families.tsv:2:"),
 	      "a family twice is refused on its line (%s)", err.msg);
-	put_file(dir, "families.tsv", "model\tcolumns.tsv\nhardware\thw.tsv\tml_hardware\n");
-	put_file(dir, "hw.tsv", "TDP (W)\tnumber\t\tunit=W\n");
+	unit_put_file(dir, "families.tsv", "model\tcolumns.tsv\nhardware\thw.tsv\tml_hardware\n");
+	unit_put_file(dir, "hw.tsv", "TDP (W)\tnumber\t\tunit=W\n");
 	CHECK(colmap_load(&other, dir, &err) == -1 && strstr(err.msg, "hw.tsv: no key field"),
 	      "a map without a key is refused (%s)", err.msg);
-	put_file(dir, "hw.tsv", "Hardware name\tkey\nTDP (W)\tnumber\t\tunit=V\n");
+	unit_put_file(dir, "hw.tsv", "Hardware name\tkey\nTDP (W)\tnumber\t\tunit=V\n");
 	CHECK(colmap_load(&other, dir, &err) == -1 && strstr(err.msg, "hw.tsv:2: unknown unit 'V'"),
 	      "an unknown unit is refused on its line (%s)", err.msg);
-	put_file(dir, "hw.tsv", "Hardware name\tkey\nNotes\ttext\t\tunit=W\n");
+	unit_put_file(dir, "hw.tsv", "Hardware name\tkey\nNotes\ttext\t\tunit=W\n");
 	CHECK(colmap_load(&other, dir, &err) == -1 && strstr(err.msg, "hw.tsv:2: unit=W on a field"),
 	      "a unit on a text field is refused (%s)", err.msg);
-	put_file(dir, "hw.tsv", "Hardware name\tkey\nName 2\tkey\n");
+	unit_put_file(dir, "hw.tsv", "Hardware name\tkey\nName 2\tkey\n");
 	CHECK(colmap_load(&other, dir, &err) == -1 && strstr(err.msg, "hw.tsv:2: a second key"),
 	      "two keys are refused (%s)", err.msg);
 	{

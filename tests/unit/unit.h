@@ -42,6 +42,21 @@ static int unit_check(int ok, const char *file, int line, const char *fmt, ...)
 		       unit_a_ ? unit_a_ : "(null)", unit_e_ ? unit_e_ : "(null)"); \
 } while (0)
 
+/* Write text into the file dir/name (a test's own folder); a failure
+ * shows in the checks that read it back. */
+static inline void unit_put_file(const char *dir, const char *name, const char *text)
+{
+	char path[8192];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
 static int unit_done(void)
 {
 	printf("1..%d\n", unit_count);
