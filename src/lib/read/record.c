@@ -62,10 +62,11 @@ static size_t json_value(sbuf *out, const char *s, size_t len)
 void record_encode(record_plan *plan, const parse_row *row, sbuf *norm, sbuf *raw,
 		   record_values *values)
 {
-	size_t k, n;
+	size_t k, n = 0;
 	int nfirst = 1, rfirst = 1;
 
 	record_values_reset(values);
+	record_values_reserve(values, plan->ncolumns);
 	sbuf_addc(norm, '{');
 	sbuf_addc(raw, '{');
 	for (k = 0; k < plan->ncolumns; k++) {
@@ -75,22 +76,24 @@ void record_encode(record_plan *plan, const parse_row *row, sbuf *norm, sbuf *ra
 
 		if (!v->present && !v->raw_len)
 			continue;
-		f = record_values_add(values);
+		f = &values->fields[n++];
 		f->name = plan->columns[i].field;
 		f->type = plan->columns[i].type;
+		f->norm = NULL;
+		f->norm_len = 0;
 		f->raw = v->raw;
 		f->raw_len = v->raw_len;
-		plan->norm_at[values->n - 1] = plan->raw_at[values->n - 1] = NOWHERE;
+		plan->norm_at[n - 1] = plan->raw_at[n - 1] = NOWHERE;
 		if (v->present) {
 			if (!nfirst)
 				sbuf_addc(norm, ',');
 			nfirst = 0;
 			sbuf_add(norm, plan->keys[i], plan->key_lengths[i]);
-			plan->norm_at[values->n - 1] = json_value(norm, v->norm, v->norm_len);
+			plan->norm_at[n - 1] = json_value(norm, v->norm, v->norm_len);
 			f->norm = v->norm;
 			f->norm_len = v->norm_len;
 			if (v->raw_len == v->norm_len && !memcmp(v->raw, v->norm, v->norm_len)) {
-				plan->raw_at[values->n - 1] = AS_VALUE;
+				plan->raw_at[n - 1] = AS_VALUE;
 				continue;
 			}
 		}
@@ -99,20 +102,21 @@ void record_encode(record_plan *plan, const parse_row *row, sbuf *norm, sbuf *ra
 				sbuf_addc(raw, ',');
 			rfirst = 0;
 			sbuf_add(raw, plan->keys[i], plan->key_lengths[i]);
-			plan->raw_at[values->n - 1] = json_value(raw, v->raw, v->raw_len);
+			plan->raw_at[n - 1] = json_value(raw, v->raw, v->raw_len);
 		}
 	}
 	sbuf_addc(norm, '}');
 	sbuf_addc(raw, '}');
+	values->n = n;
 	/* the texts are whole: point into them */
-	for (n = 0; n < values->n; n++) {
-		record_field *f = &values->fields[n];
+	for (k = 0; k < n; k++) {
+		record_field *f = &values->fields[k];
 
-		if (plan->norm_at[n] != NOWHERE)
-			f->norm = norm->data + plan->norm_at[n];
-		if (plan->raw_at[n] == AS_VALUE)
+		if (plan->norm_at[k] != NOWHERE)
+			f->norm = norm->data + plan->norm_at[k];
+		if (plan->raw_at[k] == AS_VALUE)
 			f->raw = f->norm;
-		else if (plan->raw_at[n] != NOWHERE)
-			f->raw = raw->data + plan->raw_at[n];
+		else if (plan->raw_at[k] != NOWHERE)
+			f->raw = raw->data + plan->raw_at[k];
 	}
 }

@@ -26,14 +26,20 @@ void record_values_reset(record_values *r)
 	r->n = 0;
 }
 
+void record_values_reserve(record_values *r, size_t n)
+{
+	if (n <= r->cap)
+		return;
+	r->cap = n;
+	r->fields = xrealloc(r->fields, r->cap * sizeof(*r->fields));
+}
+
 record_field *record_values_add(record_values *r)
 {
 	record_field *f;
 
-	if (r->n == r->cap) {
-		r->cap = r->cap ? r->cap * 2 : 32;
-		r->fields = xrealloc(r->fields, r->cap * sizeof(*r->fields));
-	}
+	if (r->n == r->cap)
+		record_values_reserve(r, r->cap ? r->cap * 2 : 32);
 	f = &r->fields[r->n++];
 	memset(f, 0, sizeof(*f));
 	return f;

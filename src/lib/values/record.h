@@ -51,6 +51,9 @@ void record_values_release(record_values *r);
 void record_values_reset(record_values *r);
 /* A new entry at the end, zeroed; the caller fills it, in name order. */
 record_field *record_values_add(record_values *r);
+/* Room for n entries in all, so that a filler may write fields[0..n)
+ * itself (and set r->n). */
+void record_values_reserve(record_values *r, size_t n);
 
 /* The first field named name that holds a value, or NULL. r's fields are
  * sorted: a binary search. */
