@@ -12,7 +12,7 @@
  *     same whichever it is made from.
  */
 #include "values/colmap.h"
-#include "values/compared.h"
+#include "compared_oracle.h"
 #include "read/parse.h"
 #include "read/record.h"
 #include "unit.h"

@@ -11,10 +11,10 @@
  *   - in compared form: numbers past 15 significant digits in their 15-digit
  *     text, everything else as stored; the stored text itself when nothing
  *     changes, and the same text as the compared form of the norm JSON
- *     (record_compared, values/compared.h) in every case of the table.
+ *     (record_compared, tests/unit/compared_oracle.h) in every case of the table.
  */
 #include "values/record.h"
-#include "values/compared.h"
+#include "compared_oracle.h"
 #include "unit.h"
 
 #include <stdlib.h>

@@ -9,7 +9,7 @@
  *
  * A record is stored as JSON (version.norm: the fields with a value,
  * version.raw: the cells that differ from their value); its compared form
- * (see values/compared.h) is what a version's digest is taken of.
+ * (record_values_compared() below) is what a version's digest is taken of.
  *
  * Ownership: a record_values owns its array of fields. The bytes the
  * fields point to (names, values, cells) belong to whoever made the
