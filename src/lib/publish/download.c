@@ -5,7 +5,6 @@
 #include "publish/template.h"
 #include "publish/exportcsv.h"
 #include "db/query.h"
-#include "read/csv.h"
 #include "base/textout.h"
 
 #include <errno.h>
@@ -43,66 +42,80 @@ static int flush_part(void *ctx, sbuf *out, mc_err *err)
 	return 0;
 }
 
-/* The JSON of one export, from its CSV as written at csv_file, into part. */
-static int export_json(catalogue *cat, const provenance_file *f, const char *as_of,
-		       const char *csv_file, file_part *part, mc_err *err)
-{
-	char **types = NULL;
-	size_t ntypes = 0, i, rows = 0;
-	csv_reader *r = NULL;
-	csv_row row;
-	sbuf out;
-	int rc, first = 1;
+/* An export's two files, written together from one read of its rows. */
+typedef struct export_parts {
+	file_part csv, json;         /* the files */
+	sbuf csv_out, json_out;      /* what is not yet written into them */
+} export_parts;
 
-	sbuf_init(&out);
-	if (provenance_column_types(cat, f->export, as_of, &types, &ntypes, err) < 0 ||
-	    csv_open(&r, csv_file, err))
-		goto fail;
-	sbuf_adds(&out, "{\"export\": ");
-	json_str(&out, f->export);
-	sbuf_addf(&out, ",\n\"snapshot\": \"%s\",\n\"sha256\": \"%s\",\n", f->day, f->sha256);
-	sbuf_adds(&out, "\"source\": \"" CITE_AUTHOR "\",\n\"licence\": \"" CITE_LICENCE "\",\n"
-		  "\"licence_url\": \"" CITE_LICENCE_URL "\",\n\"columns\": [");
-	while ((rc = csv_next(r, &row, err)) == 1) {
-		if (first) {
-			for (i = 0; i < row.nfields; i++) {
-				sbuf_adds(&out, i ? ", " : "");
-				textout_json_string(&out, row.fields[i], row.lengths[i]);
-			}
-			sbuf_adds(&out, "],\n\"types\": [");
-			for (i = 0; i < ntypes; i++) {
-				sbuf_adds(&out, i ? ", " : "");
-				json_str(&out, types[i]);
-			}
-			sbuf_adds(&out, "],\n\"rows\": [");
-			first = 0;
-			continue;
-		}
-		sbuf_adds(&out, rows++ ? ",\n[" : "\n[");
-		for (i = 0; i < row.nfields; i++) {
-			sbuf_adds(&out, i ? ", " : "");
-			value_json_text(i < ntypes ? value_kind_named(types[i]) : VALUE_TEXT,
-					row.fields[i], row.lengths[i], &out);
-		}
-		sbuf_adds(&out, "]");
-		if (out.len >= EXPORTCSV_PART && flush_part(part, &out, err))
-			goto fail;
-	}
-	if (rc < 0)
-		goto fail;
-	sbuf_adds(&out, first ? "],\n\"types\": [],\n\"rows\": []}\n" : "\n]}\n");
-	if (flush_part(part, &out, err))
-		goto fail;
-	csv_free(r);
-	mc_free_strings(types, ntypes);
-	sbuf_release(&out);
+/* Hand each buffer to its file past EXPORTCSV_PART bytes, or with all,
+ * whatever it holds. 0, or -1 (err). */
+static int parts_flush(export_parts *p, int all, mc_err *err)
+{
+	if ((all || p->csv_out.len >= EXPORTCSV_PART) && flush_part(&p->csv, &p->csv_out, err))
+		return -1;
+	if ((all || p->json_out.len >= EXPORTCSV_PART) && flush_part(&p->json, &p->json_out, err))
+		return -1;
 	return 0;
-fail:
-	if (r)
-		csv_free(r);
-	mc_free_strings(types, ntypes);
-	sbuf_release(&out);
-	return -1;
+}
+
+/* The JSON of the export's header: its provenance, columns and types. */
+static void json_header(const provenance_file *f, const query_rows *rows, sbuf *out)
+{
+	size_t i;
+
+	sbuf_adds(out, "{\"export\": ");
+	json_str(out, f->export);
+	sbuf_addf(out, ",\n\"snapshot\": \"%s\",\n\"sha256\": \"%s\",\n", f->day, f->sha256);
+	sbuf_adds(out, "\"source\": \"" CITE_AUTHOR "\",\n\"licence\": \"" CITE_LICENCE "\",\n"
+		  "\"licence_url\": \"" CITE_LICENCE_URL "\",\n\"columns\": [");
+	for (i = 0; i < rows->ncols; i++) {
+		sbuf_adds(out, i ? ", " : "");
+		json_str(out, rows->fields[i]);
+	}
+	sbuf_adds(out, "],\n\"types\": [");
+	for (i = 0; i < rows->ncols; i++) {
+		sbuf_adds(out, i ? ", " : "");
+		json_str(out, colmap_type_name(rows->types[i]));
+	}
+	sbuf_adds(out, "],\n\"rows\": [");
+}
+
+/* The export's rows as CSV and as JSON (each value as its column's type:
+ * numbers and booleans as JSON's), from one read of the stored rows.
+ * 0, 1 when the catalogue holds no such export on as_of, -1 (err). */
+static int export_rows(catalogue *cat, const provenance_file *f, const char *as_of,
+		       export_parts *p, mc_err *err)
+{
+	query_rows rows;
+	size_t i, n = 0;
+	int rc = query_rows_open(cat, f->export, as_of, 0, &rows, err);
+
+	if (rc)
+		goto out;
+	exportcsv_header(&rows, &p->csv_out);
+	json_header(f, &rows, &p->json_out);
+	while ((rc = query_rows_next(&rows, err)) == 1) {
+		exportcsv_row(&rows, &p->csv_out);
+		sbuf_adds(&p->json_out, n++ ? ",\n[" : "\n[");
+		for (i = 0; i < rows.ncols; i++) {
+			sbuf_adds(&p->json_out, i ? ", " : "");
+			value_json_text(value_kind_of_type(rows.types[i]), rows.values[i],
+					rows.values[i] ? rows.lengths[i] : 0, &p->json_out);
+		}
+		sbuf_addc(&p->json_out, ']');
+		if (parts_flush(p, 0, err)) {
+			rc = -1;
+			goto out;
+		}
+	}
+	if (!rc) {
+		sbuf_adds(&p->json_out, "\n]}\n");
+		rc = parts_flush(p, 1, err);
+	}
+out:
+	query_rows_close(&rows);
+	return rc;
 }
 
 static void add_file(download_set *d, const provenance_file *f, int json, size_t bytes)
@@ -119,44 +132,51 @@ static void add_file(download_set *d, const provenance_file *f, int json, size_t
 	x->bytes = bytes;
 }
 
-/* One export's CSV and JSON, each written in parts; the JSON is made from
- * the CSV as written. 0, or -1 (err); an export the catalogue does not
- * hold on as_of has no files. */
+/* One export's CSV and JSON, each written in parts as its rows are read.
+ * 0, or -1 (err); an export the catalogue does not hold on as_of has no
+ * files. */
 static int write_export(catalogue *cat, const provenance_file *f, const char *as_of,
 			download_set *d, mc_err *err)
 {
-	char csv_file[4096], json_path[4096];
-	file_part part;
-	sbuf buf;
-	int rc;
+	char csv_path[4096], json_path[4096];
+	export_parts p;
+	int rc = -1;
 
 	add_file(d, f, 0, 0);
-	mc_fmt(csv_file, sizeof(csv_file), "%s/%s", d->dir, d->files[d->n - 1].name);
-	if (file_part_open(&part, d->out, csv_file, err))
-		return -1;
-	sbuf_init(&buf);
-	rc = exportcsv_write_parts(cat, f->export, as_of, &buf, flush_part, &part, err);
-	sbuf_release(&buf);
-	if (rc) {
-		file_part_abort(&part);
-		if (rc < 0)
-			return -1;
-		free(d->files[--d->n].export);   /* no such export then: no file */
-		return 0;
-	}
-	d->files[d->n - 1].bytes = (size_t)part.len;
-	if (file_part_close(&part, NULL, err))
-		return -1;
 	add_file(d, f, 1, 0);
+	mc_fmt(csv_path, sizeof(csv_path), "%s/%s", d->dir, d->files[d->n - 2].name);
 	mc_fmt(json_path, sizeof(json_path), "%s/%s", d->dir, d->files[d->n - 1].name);
-	if (file_part_open(&part, d->out, json_path, err))
-		return -1;
-	if (export_json(cat, f, as_of, csv_file, &part, err)) {
-		file_part_abort(&part);
-		return -1;
+	sbuf_init(&p.csv_out);
+	sbuf_init(&p.json_out);
+	if (file_part_open(&p.csv, d->out, csv_path, err))
+		goto out;
+	if (file_part_open(&p.json, d->out, json_path, err)) {
+		file_part_abort(&p.csv);
+		goto out;
 	}
-	d->files[d->n - 1].bytes = (size_t)part.len;
-	return file_part_close(&part, NULL, err);
+	rc = export_rows(cat, f, as_of, &p, err);
+	if (rc) {
+		file_part_abort(&p.csv);
+		file_part_abort(&p.json);
+		if (rc > 0) {               /* no such export then: no files */
+			free(d->files[--d->n].export);
+			free(d->files[--d->n].export);
+			rc = 0;
+		}
+		goto out;
+	}
+	d->files[d->n - 2].bytes = (size_t)p.csv.len;
+	d->files[d->n - 1].bytes = (size_t)p.json.len;
+	if (file_part_close(&p.csv, NULL, err)) {
+		file_part_abort(&p.json);
+		rc = -1;
+		goto out;
+	}
+	rc = file_part_close(&p.json, NULL, err);
+out:
+	sbuf_release(&p.csv_out);
+	sbuf_release(&p.json_out);
+	return rc;
 }
 
 int download_write(catalogue *cat, const char *as_of, const char *dir, const char *base_url,

@@ -4,6 +4,23 @@
 
 #include <string.h>
 
+void exportcsv_header(const query_rows *rows, sbuf *out)
+{
+	size_t i;
+
+	for (i = 0; i < rows->ncols; i++) {
+		if (i)
+			sbuf_addc(out, ',');
+		textout_csv_field(out, rows->fields[i], strlen(rows->fields[i]));
+	}
+	sbuf_addc(out, '\n');
+}
+
+void exportcsv_row(const query_rows *rows, sbuf *out)
+{
+	textout_csv_row(out, rows->values, rows->lengths, rows->ncols);
+}
+
 /* Write the export (as_of, or right after snapshot when not 0) to out;
  * with flush, out is handed to it past EXPORTCSV_PART bytes and at the
  * end. */
@@ -12,19 +29,13 @@ static int write_rows(catalogue *cat, const char *export_name, const char *as_of
 		      mc_err *err)
 {
 	query_rows rows;
-	size_t i;
 	int rc = query_rows_open(cat, export_name, as_of, snapshot, &rows, err);
 
 	if (rc)
 		goto out;
-	for (i = 0; i < rows.ncols; i++) {
-		if (i)
-			sbuf_addc(out, ',');
-		textout_csv_field(out, rows.fields[i], strlen(rows.fields[i]));
-	}
-	sbuf_addc(out, '\n');
+	exportcsv_header(&rows, out);
 	while ((rc = query_rows_next(&rows, err)) == 1) {
-		textout_csv_row(out, rows.values, rows.lengths, rows.ncols);
+		exportcsv_row(&rows, out);
 		if (flush && out->len >= EXPORTCSV_PART && flush(ctx, out, err)) {
 			rc = -1;
 			goto out;

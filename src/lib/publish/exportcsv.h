@@ -12,6 +12,7 @@
 
 #include "base/util.h"
 #include "db/catalogue.h"
+#include "db/query.h"
 
 /* Write export_name as it stood on as_of (YYYY-MM-DD) as CSV to out.
  * 0, 1 (none), -1. */
@@ -21,6 +22,12 @@ int exportcsv_write(catalogue *cat, const char *export_name, const char *as_of, 
  * name it was asked by, is used in messages). */
 int exportcsv_write_at(catalogue *cat, const char *export_name, catalogue_id snapshot,
 		       const char *label, sbuf *out, mc_err *err);
+
+/* The CSV line of rows' header (its canonical fields), and of the row it
+ * holds (query_rows_next()), appended to out: for a writer of its own
+ * that reads the rows once for more than the CSV (publish/download). */
+void exportcsv_header(const query_rows *rows, sbuf *out);
+void exportcsv_row(const query_rows *rows, sbuf *out);
 
 /* Takes what a writer holds in out, and empties it: 0, or -1 (err). */
 typedef int exportcsv_flush(void *ctx, sbuf *out, mc_err *err);
