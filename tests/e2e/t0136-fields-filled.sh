@@ -1,8 +1,8 @@
 #!/bin/sh
 # A field of a model page is empty only where no export holds a value for
 # that model on that date (docs/normalisation.md, "Renamed columns"): the
-# bundled history rebuilt, every model's English page rendered on three
-# dates, and each compared by tests/e2e/filled.py with the exports of that
+# bundled history rebuilt, every model's English page rendered on each
+# date of a model snapshot in it, and each compared by tests/e2e/filled.py with the exports of that
 # date read by Python's csv module, each page field looked for under every
 # header Epoch has given it (the dataset size's three names, both country
 # headers, ...). Llama 3.1-405B's training data, under
@@ -23,12 +23,17 @@ filled() {
 	else
 		not_ok "on $date a page field disagrees with the exports"; sed 's/^/#   /' "$TMP/filled" | head -21
 	fi
+	rm -rf "$TMP/site-$date"
 }
-filled 2024-07-16 "$SNAP/notable_ai_models/2024-07-16.csv.gz" \
-	"$SNAP/large_scale_ai_models/2024-07-16.csv.gz"
-filled 2025-05-06 "$SNAP/notable_ai_models/2025-05-06.csv.gz" \
-	"$SNAP/all_ai_models/2025-04-23.csv.gz" "$SNAP/large_scale_ai_models/2024-07-16.csv.gz"
-Z=$SNAP/ai_models/2025-11-01.zip
+N=$SNAP/notable_ai_models L=$SNAP/large_scale_ai_models/2024-07-16.csv.gz
+A=$SNAP/all_ai_models/2025-04-23.csv.gz Z=$SNAP/ai_models/2025-11-01.zip
+filled 2024-07-06 "$N/2024-07-06.csv.gz"
+filled 2024-07-16 "$N/2024-07-16.csv.gz" "$L"
+filled 2024-12-24 "$N/2024-12-24.csv.gz" "$L"
+filled 2025-02-24 "$N/2025-02-24.csv.gz" "$L"
+filled 2025-04-18 "$N/2025-04-18.csv.gz" "$L"
+filled 2025-04-23 "$N/2025-04-18.csv.gz" "$A" "$L"
+filled 2025-05-06 "$N/2025-05-06.csv.gz" "$A" "$L"
 filled 2025-11-01 "$Z/notable_ai_models.csv" "$Z/all_ai_models.csv" \
 	"$Z/large_scale_ai_models.csv" "$Z/frontier_ai_models.csv"
 
