@@ -459,12 +459,9 @@ const colmap_field *colmap_lookup(const colmap *map, const char *header)
 
 const colmap_field *colmap_field_named(const colmap *map, const char *name)
 {
-	size_t i;
+	const colmap_field *f = colmap_lookup(map, name);   /* the sorted headers */
 
-	for (i = 0; i < map->nfields; i++)
-		if (!strcmp(map->fields[i].name, name))
-			return &map->fields[i];
-	return NULL;
+	return f && !strcmp(f->name, name) ? f : NULL;
 }
 
 int colmap_precedence(const char *dir, char ***names, size_t *n, mc_err *err)
