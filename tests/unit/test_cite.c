@@ -5,6 +5,7 @@
 #include "publish/cite.h"
 #include "publish/download.h"
 #include "publish/frame.h"
+#include "values/value.h"
 #include "unit.h"
 
 static void check_escape(const char *in, const char *want)
@@ -138,7 +139,7 @@ static void numbers(void)
 	size_t i;
 
 	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
-		CHECK(download_json_number(cases[i].text, strlen(cases[i].text)) == cases[i].want,
+		CHECK(value_json_number(cases[i].text, strlen(cases[i].text)) == cases[i].want,
 		      "'%s' is %sa JSON number", cases[i].text, cases[i].want ? "" : "not ");
 }
 

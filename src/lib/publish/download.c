@@ -14,11 +14,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-int download_json_number(const char *text, size_t len)
-{
-	return value_json_number(text, len);
-}
-
 static int make_dir(const char *path, mc_err *err)
 {
 	if (mkdir(path, 0755) && errno != EEXIST)

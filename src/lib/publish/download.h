@@ -76,7 +76,4 @@ int download_twin(const download_set *d, const struct model_view *m, const char 
 		  char *const *langs, size_t nlangs, const provenance_file *const *files,
 		  size_t nfiles, mc_err *err);
 
-/* Is text[0..len) a JSON number (RFC 8259: -?(0|[1-9]d*)(.d+)?([eE][+-]?d+)?)? */
-int download_json_number(const char *text, size_t len);
-
 #endif

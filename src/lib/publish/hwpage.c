@@ -2,6 +2,7 @@
 #include "base/textout.h"
 #include "publish/chart.h"
 #include "values/format.h"
+#include "values/value.h"
 #include "publish/template.h"
 
 #include <math.h>
@@ -15,7 +16,7 @@ int hwpage_fits(double params, int bits, double memory)
 
 int hwpage_memory(const hwlink_card *card, double *bytes)
 {
-	return format_parse_number(hwlink_value(card, "Memory (bytes)"), bytes) == 0 && *bytes > 0;
+	return value_parse_number(hwlink_value(card, "Memory (bytes)"), bytes) == 0 && *bytes > 0;
 }
 
 /* The widths of the weights, in bits, the pages tell what fits at. */

@@ -1,6 +1,7 @@
 #include "publish/page_internal.h"
 #include "publish/page.h"
 #include "values/format.h"
+#include "values/value.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -140,7 +141,7 @@ const char *page_builder_field(const builder *b, const char *name)
 
 int page_builder_field_number(const builder *b, const char *name, double *value)
 {
-	return format_parse_number(page_builder_field(b, name), value) == 0;
+	return value_parse_number(page_builder_field(b, name), value) == 0;
 }
 
 /* A date as the page writes it (format_date): 1 written, 0 not a date. */

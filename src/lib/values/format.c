@@ -31,18 +31,6 @@ void format_lang_init(format_lang *l, const char *code)
 	*l = *format_lang_of(code);
 }
 
-int format_parse_number(const char *text, double *value)
-{
-	char *end;
-
-	if (!text || !*text)
-		return -1;
-	*value = strtod(text, &end);
-	if (*end || !isfinite(*value))
-		return -1;
-	return 0;
-}
-
 void format_decimal(const format_lang *l, double value, int decimals, int trim, sbuf *out)
 {
 	char digits[400];
@@ -435,13 +423,10 @@ int format_number_list(const format_lang *l, const char *field, const char *text
 	const char *item = text;
 
 	while (item) {
-		const char *comma = strchr(item, ',');
-		char *copy = comma ? xstrndup(item, (size_t)(comma - item)) : NULL;
-		double value;
-		int bad = format_parse_number(copy ? copy : item, &value);
+		char *end;
+		double value = strtod(item, &end);
 
-		free(copy);
-		if (bad) {
+		if (end == item || (*end && *end != ',') || !isfinite(value)) {
 			out->len = at;
 			if (out->data)
 				out->data[at] = '\0';
@@ -450,18 +435,18 @@ int format_number_list(const format_lang *l, const char *field, const char *text
 		if (out->len > at)
 			sbuf_adds(out, "; ");
 		format_quantity(l, field, value, out);
-		item = comma ? comma + 1 : NULL;
+		item = *end ? end + 1 : NULL;
 	}
 	return 0;
 }
 
 void format_value(const format_lang *l, const char *field, const char *text, sbuf *out)
 {
+	value_kind kind = value_kind_of_field(field, text);
 	sbuf unique;
 	typed_value v;
 
-	if (value_read(value_kind_of_field(field, text), text, &v) &&
-	    value_kind_of_field(field, text) == VALUE_NUMBER && strchr(v.text, ',') &&
+	if (value_read(kind, text, &v) && kind == VALUE_NUMBER && strchr(v.text, ',') &&
 	    !format_number_list(l, field, v.text, out))
 		return;             /* a rollup field's several numbers */
 	switch (v.kind) {

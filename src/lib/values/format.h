@@ -85,9 +85,6 @@ void format_lower_first(sbuf *out, size_t from);
  * an item is not a number. */
 int format_number_list(const format_lang *l, const char *field, const char *text, sbuf *out);
 
-/* Parse a stored number ("3.9e+24"): 0 and *value, or -1. */
-int format_parse_number(const char *text, double *value);
-
 /* A date (stored ISO text, any precision; a date-time is shown as its
  * day): "23 February 2024"; with month_only, or a month's precision,
  * "February 2024"; a year's "2024". 1 written, 0 not a date (nothing

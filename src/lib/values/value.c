@@ -63,8 +63,7 @@ static const colmap_field *field_named(const char *name)
 	return NULL;
 }
 
-/* A strict number: the whole text, finite. */
-static int read_number(const char *text, double *x)
+int value_parse_number(const char *text, double *x)
 {
 	char *end;
 
@@ -94,7 +93,7 @@ value_kind value_kind_of_field(const char *field, const char *text)
 		return value_kind_of_type(f->type);
 	if (!text)
 		return VALUE_TEXT;
-	if (!read_number(text, &x))
+	if (!value_parse_number(text, &x))
 		return VALUE_NUMBER;
 	if (iso_date(text, &d))
 		return VALUE_DATE;
@@ -120,7 +119,7 @@ int value_read(value_kind kind, const char *text, typed_value *v)
 	v->kind = kind;
 	switch (kind) {
 	case VALUE_NUMBER:
-		if (read_number(v->text, &v->number))
+		if (value_parse_number(v->text, &v->number))
 			break;
 		v->decimals = decimals_of(v->text);
 		return 0;
@@ -186,18 +185,6 @@ void value_json(const typed_value *v, sbuf *out)
 		sbuf_adds(out, v->yes ? "true" : "false");
 	else
 		textout_json_string(out, v->text, len);
-}
-
-value_kind value_kind_named(const char *name)
-{
-	static const enum colmap_type types[] = { COL_KEY, COL_TEXT, COL_LIST, COL_NUMBER,
-						  COL_DATE, COL_ENUM, COL_BOOL };
-	size_t i;
-
-	for (i = 0; name && i < sizeof(types) / sizeof(types[0]); i++)
-		if (!strcmp(colmap_type_name(types[i]), name))
-			return value_kind_of_type(types[i]);
-	return VALUE_TEXT;
 }
 
 void value_json_text(value_kind kind, const char *text, size_t len, sbuf *out)

@@ -49,6 +49,9 @@ value_kind value_kind_of_field(const char *field, const char *text);
 
 /* Read text as a value of kind into *v: 0; -1 when it is not one (then
  * *v is the text as VALUE_TEXT). */
+/* A stored number ("3.9e+24"): the whole text, finite. 0 and *x, or -1. */
+int value_parse_number(const char *text, double *x);
+
 int value_read(value_kind kind, const char *text, typed_value *v);
 
 /* Is text[0..len) a JSON number (RFC 8259: -?(0|[1-9]d*)(.d+)?([eE][+-]?d+)?)? */
@@ -57,10 +60,6 @@ int value_json_number(const char *text, size_t len);
 /* v as JSON: a number as a JSON number (its stored digits), a boolean as
  * true or false, anything else as a string of its stored text. */
 void value_json(const typed_value *v, sbuf *out);
-
-/* The kind of the column map type named name ("number", "bool", ...);
- * VALUE_TEXT for a name it does not know. */
-value_kind value_kind_named(const char *name);
 
 /* The stored text[0..len) of a value of kind as JSON (value_json); an
  * empty text is null. */
