@@ -68,9 +68,11 @@ static int changed_elsewhere(const timeline_model *life, size_t i)
 
 /* The sentence telling event e (the first event is the model's addition);
  * named: name its export in a change. *same: 1 when e is a change whose
- * old and new values are written alike (nothing to tell). */
+ * old and new values are written alike (nothing to tell). value (reset)
+ * gets the value the sentence tells of a field: the new one, or for a
+ * column gone the old one. */
 static int event_text(const section *s, const timeline_event *e, int first, int named,
-		      sbuf *out, int *same)
+		      sbuf *out, int *same, sbuf *value)
 {
 	static const page_text_id ids[] = {
 		PT_HISTORY_ADDED_EXPORT, PT_HISTORY_RETURNED, PT_HISTORY_RENAMED,
@@ -96,6 +98,10 @@ static int event_text(const section *s, const timeline_event *e, int first, int 
 	}
 	*same = !rc && e->kind == TIMELINE_CHANGED && !first && old.len == new.len &&
 		(!old.len || !strcmp(old.data, new.data));
+	sbuf_reset(value);
+	if (e->field && e->kind != TIMELINE_RENAMED)
+		sbuf_adds(value, e->kind == TIMELINE_COLUMN_REMOVED ? (old.data ? old.data : "")
+								  : (new.data ? new.data : ""));
 	pairs[0] = "export";
 	pairs[1] = e->export && (e->kind != TIMELINE_CHANGED || named) ? e->export : "";
 	pairs[2] = "field";
@@ -136,12 +142,35 @@ static void html_date(const section *s, const char *date, const char *shown, sbu
 	sbuf_release(&href);
 }
 
-/* One entry of a date: the field it tells (NULL: not a field's) and its
- * sentence. */
+/* One entry of a date: the field it tells (NULL: not a field's), its
+ * sentence, and the values its sentences tell, each ended by a NUL. */
 typedef struct entry {
 	const char *field;
 	sbuf line;
+	sbuf values;
 } entry;
+
+/* Does entry e already tell value? */
+static int entry_tells(const entry *e, const sbuf *value)
+{
+	size_t at = 0;
+
+	while (at < e->values.len) {
+		const char *told = e->values.data + at;
+		size_t len = strlen(told);
+
+		if (len == value->len && !memcmp(told, value->data, len))
+			return 1;
+		at += len + 1;
+	}
+	return 0;
+}
+
+static void entry_release(entry *e)
+{
+	sbuf_release(&e->line);
+	sbuf_release(&e->values);
+}
 
 /* The entry of the date's entries[0..n) that tells field, or NULL. */
 static entry *entry_of(entry *entries, size_t n, const char *field)
@@ -163,43 +192,38 @@ static int date_entries(const section *s, size_t from, size_t to, entry *entries
 {
 	const timeline_event *ev = s->life->events;
 	size_t i;
-	sbuf line;
+	sbuf line, value;
 	int same, rc = 0;
 
 	*n = 0;
 	sbuf_init(&line);
+	sbuf_init(&value);
 	for (i = from; !rc && i < to; i++) {
 		const timeline_event *e = &ev[i];
 		const char *field = e->kind == TIMELINE_RENAMED ? NULL : e->field;
 		entry *told = entry_of(entries, *n, field);
 
 		sbuf_reset(&line);
-		rc = event_text(s, e, i == 0, changed_elsewhere(s->life, i), &line, &same);
+		rc = event_text(s, e, i == 0, changed_elsewhere(s->life, i), &line, &same, &value);
 		if (rc || same)
 			continue;
-		if (told && e->kind != TIMELINE_CHANGED) {
-			/* a column new or gone in one export, its value told: the
-			   sentence's value part (after the label) is in the entry */
-			const char *colon = strstr(line.data, ": ");
-			const char *value = colon ? colon + 2 : line.data;
-			size_t vlen = strcspn(value, "(");
-
-			while (vlen && value[vlen - 1] == ' ')
-				vlen--;
-			if (vlen && told->line.len && memmem(told->line.data, told->line.len, value, vlen))
-				continue;
-		}
+		/* a column new or gone in one export, its value told already */
+		if (told && e->kind != TIMELINE_CHANGED && value.len && entry_tells(told, &value))
+			continue;
 		if (told) {
 			sbuf_adds(&told->line, "; ");
-			sbuf_add(&told->line, line.data, line.len);
-			continue;
+		} else {
+			told = &entries[(*n)++];
+			told->field = field;
+			sbuf_init(&told->line);
+			sbuf_init(&told->values);
 		}
-		entries[*n].field = field;
-		sbuf_init(&entries[*n].line);
-		sbuf_add(&entries[*n].line, line.data, line.len);
-		(*n)++;
+		sbuf_add(&told->line, line.data, line.len);
+		sbuf_add(&told->values, value.data ? value.data : "", value.len);
+		sbuf_addc(&told->values, '\0');
 	}
 	sbuf_release(&line);
+	sbuf_release(&value);
 	return rc;
 }
 
@@ -225,7 +249,7 @@ static int add_dates(section *s, int text, sbuf *html)
 		    date_entries(s, i, j, entries, &n)) {
 			rc = -1;
 			for (k = 0; k < n; k++)
-				sbuf_release(&entries[k].line);
+				entry_release(&entries[k]);
 			break;
 		}
 		if (!n)
@@ -248,7 +272,7 @@ static int add_dates(section *s, int text, sbuf *html)
 			sbuf_adds(html, "</li>\n");
 			if (text)
 				page_add(&s->blocks, PAGE_LINK, 0, NULL, entries[k].line.data)->text_only = 1;
-			sbuf_release(&entries[k].line);
+			entry_release(&entries[k]);
 		}
 		sbuf_adds(html, "</ul></dd>\n");
 	}
