@@ -187,18 +187,25 @@ void value_json(const typed_value *v, sbuf *out)
 		textout_json_string(out, v->text, len);
 }
 
+/* The JSON of text (NUL-terminated) as a value of kind. */
+static void json_of_kind(value_kind kind, const char *text, sbuf *out)
+{
+	typed_value v;
+
+	value_read(kind, text, &v);
+	value_json(&v, out);
+}
+
 void value_json_text(value_kind kind, const char *text, size_t len, sbuf *out)
 {
 	char *copy;
-	typed_value v;
 
 	if (!text || !len) {
 		sbuf_adds(out, "null");
 		return;
 	}
 	copy = xstrndup(text, len);
-	value_read(kind, copy, &v);
-	value_json(&v, out);
+	json_of_kind(kind, copy, out);
 	free(copy);
 }
 
@@ -211,6 +218,6 @@ void value_json_of(const char *field, const char *text, size_t len, sbuf *out)
 		return;
 	}
 	copy = xstrndup(text, len);
-	value_json_text(value_kind_of_field(field, copy), copy, len, out);
+	json_of_kind(value_kind_of_field(field, copy), copy, out);
 	free(copy);
 }
