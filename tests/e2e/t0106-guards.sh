@@ -4,10 +4,10 @@
 # symlinked --db is written through to its target with mode and owner
 # kept; a store entry or an export file that is not a regular file fails
 # at once instead of hanging; an --as-of after tomorrow needs
-# --allow-future. Every command that could hang runs under `timeout 20`.
+# --allow-future. Every command that could hang runs under `timeout 600`: a bound on a hang, far above what any of them takes on a loaded machine.
 . "$(dirname "$0")/lib.sh"
 export MODELCAT_RETRY_BASE_MS=10
-T="timeout 20"
+T="timeout 600"
 
 # a small export (five models) and a small store of two dates
 python3 - "$SNAP/notable_ai_models/2025-05-06.csv.gz" "$TMP/small.csv" <<'EOF'

@@ -17,8 +17,8 @@ export MODELCAT_DATADIR=$TOP
 gzip -dc "$N/2024-12-24.csv.gz" >"$TMP/www/notable_ai_models.csv"
 SRC="notable_ai_models=file://$TMP/www/notable_ai_models.csv"
 # shellcheck disable=SC2086
-run() { timeout 20 $WRAP "$BIN/modelcat" run --snapshots "$STORE" --out "$TMP/public" --source "$SRC"; }
-T="timeout 20"
+run() { timeout 600 $WRAP "$BIN/modelcat" run --snapshots "$STORE" --out "$TMP/public" --source "$SRC"; }
+T="timeout 600"
 
 # put NAME FILE.gz [nomanifest]: store FILE as fetch would have, with its
 # manifest line unless told not to
