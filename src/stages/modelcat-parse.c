@@ -4,6 +4,7 @@
  * modelcat-load.
  */
 #include "ingest/bundleargs.h"
+#include "base/textout.h"
 #include "ingest/ingest.h"
 #include "store/naming.h"
 #include "cli/options.h"
@@ -53,7 +54,7 @@ static int records_only(const char *path)
 	while ((rc = csv_next(reader, &row, &err)) == 1)
 		records++;
 	if (rc == 0)
-		printf("%s: %lu records, %llu bytes (%s splitter)\n", path, records,
+		textout_line(stdout, "%s: %lu records, %llu bytes (%s splitter)", path, records,
 		       csv_bytes_read(reader), csv_path_name(csv_get_path(reader)));
 	else
 		stage_error(command.program, "%s", err.msg);
@@ -101,7 +102,8 @@ int main(int argc, char **argv)
 		stage_error(command.program, "%s", err.msg);
 		return MC_EXIT_FAILURE;
 	}
-	printf("%s (%s): %lu rows, %lu good, %lu quarantined%s%s\n", path, name, stats.rows,
+	textout_line(stdout, "%s (%s): %lu rows, %lu good, %lu quarantined%s%s", path, name,
+		     stats.rows,
 	       stats.loaded, stats.quarantined, out ? "; staged in " : "", out ? out : "");
 	return stage_status(stats.quarantined);
 }

@@ -45,22 +45,31 @@ static void show_text(const model_view *m, sbuf *out)
 {
 	size_t i, width = 0;
 
-	sbuf_addf(out, "%s\nas of %s, last updated %s, from", m->name, m->as_of,
+	/* every name and value escaped for the terminal (base/textout.h): a
+	 * crafted export cannot move the cursor or break a line */
+	textout_terms(out, m->name);
+	sbuf_addf(out, "\nas of %s, last updated %s, from", m->as_of,
 		  m->last_updated[0] ? m->last_updated : "(never)");
-	for (i = 0; i < m->exports.n; i++)
-		sbuf_addf(out, "%s %s", i ? "," : "", m->exports.items[i]);
+	for (i = 0; i < m->exports.n; i++) {
+		sbuf_adds(out, i ? ", " : " ");
+		textout_terms(out, m->exports.items[i]);
+	}
 	sbuf_adds(out, "\n\n");
 	for (i = 0; i < m->values.n; i++)
 		if (strlen(m->values.items[i].field) > width)
 			width = strlen(m->values.items[i].field);
 	for (i = 0; i < m->values.n; i++) {
 		const model_value *v = &m->values.items[i];
-		const char *p;
+		size_t start = out->len;
 
-		sbuf_addf(out, "%-*s  ", (int)width, v->field);
-		for (p = v->value; *p; p++)
-			sbuf_addc(out, *p == '\n' ? ' ' : *p);
-		sbuf_addf(out, "  [%s %s]\n", v->export, v->since);
+		textout_terms(out, v->field);
+		while (out->len - start < width)
+			sbuf_addc(out, ' ');
+		sbuf_adds(out, "  ");
+		textout_terms(out, v->value);
+		sbuf_adds(out, "  [");
+		textout_terms(out, v->export);
+		sbuf_addf(out, " %s]\n", v->since);
 	}
 }
 

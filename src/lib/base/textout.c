@@ -289,3 +289,95 @@ void textout_base64(sbuf *out, const void *data, size_t len)
 		sbuf_addc(out, '=');
 	}
 }
+
+/* The length of the valid UTF-8 character at p (at most len bytes) that
+ * is not a C1 control, or 0. */
+static size_t term_char_len(const unsigned char *p, size_t len)
+{
+	unsigned long cp;
+	size_t n, k;
+
+	if ((p[0] & 0xE0) == 0xC0) {
+		n = 2;
+		cp = p[0] & 0x1F;
+	} else if ((p[0] & 0xF0) == 0xE0) {
+		n = 3;
+		cp = p[0] & 0x0F;
+	} else if ((p[0] & 0xF8) == 0xF0) {
+		n = 4;
+		cp = p[0] & 0x07;
+	} else {
+		return 0;
+	}
+	if (n > len)
+		return 0;
+	for (k = 1; k < n; k++) {
+		if ((p[k] & 0xC0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (p[k] & 0x3F);
+	}
+	if ((n == 2 && cp < 0xA0) || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
+	    cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+		return 0;   /* overlong, a C1 control, a surrogate or out of range */
+	return n;
+}
+
+void textout_term(sbuf *out, const char *s, size_t len)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0, start = 0;
+
+	while (i < len) {
+		size_t n;
+
+		if (p[i] >= 0x20 && p[i] < 0x7f) {
+			i++;
+			continue;
+		}
+		n = p[i] >= 0x80 ? term_char_len(p + i, len - i) : 0;
+		if (n) {
+			i += n;
+			continue;
+		}
+		sbuf_add(out, s + start, i - start);
+		sbuf_addc(out, '\\');
+		sbuf_addc(out, 'x');
+		sbuf_addc(out, hex[p[i] >> 4]);
+		sbuf_addc(out, hex[p[i] & 0xF]);
+		start = ++i;
+	}
+	sbuf_add(out, s + start, len - start);
+}
+
+void textout_terms(sbuf *out, const char *s)
+{
+	textout_term(out, s, strlen(s));
+}
+
+void textout_vline(FILE *f, const char *prefix, const char *fmt, va_list ap)
+{
+	sbuf msg, line;
+
+	sbuf_init(&msg);
+	sbuf_init(&line);
+	sbuf_vaddf(&msg, fmt, ap);
+	if (prefix) {
+		sbuf_adds(&line, prefix);
+		sbuf_adds(&line, ": ");
+	}
+	textout_term(&line, msg.data ? msg.data : "", msg.len);
+	sbuf_addc(&line, '\n');
+	fwrite(line.data, 1, line.len, f);
+	sbuf_release(&msg);
+	sbuf_release(&line);
+}
+
+void textout_line(FILE *f, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	textout_vline(f, NULL, fmt, ap);
+	va_end(ap);
+}

@@ -2,28 +2,42 @@
 #include "base/sbuf.h"
 #include "base/textout.h"
 
+#include <stdarg.h>
 #include <string.h>
 
 /* ---- text ---- */
 
-/* A value on one line, in full: line breaks and tabs as spaces. */
+/* Append the formatted text escaped for the terminal (base/textout.h):
+ * names, values and paths from the catalogue cannot break a line or
+ * drive the terminal. */
+MC_PRINTF(2, 3)
+static void term_addf(sbuf *out, const char *fmt, ...)
+{
+	sbuf piece;
+	va_list ap;
+
+	sbuf_init(&piece);
+	va_start(ap, fmt);
+	sbuf_vaddf(&piece, fmt, ap);
+	va_end(ap);
+	textout_term(out, piece.data ? piece.data : "", piece.len);
+	sbuf_release(&piece);
+}
+
+/* A value on one line, in full, escaped for the terminal. */
 static void text_value(sbuf *out, const char *value)
 {
-	const char *p;
-
-	if (!value) {
+	if (!value)
 		sbuf_adds(out, "(none)");
-		return;
-	}
-	for (p = value; *p; p++)
-		sbuf_addc(out, *p == '\n' || *p == '\r' || *p == '\t' ? ' ' : *p);
+	else
+		textout_terms(out, value);
 }
 
 static void text_field(const history_field *f, sbuf *out)
 {
 	static const char *const note[] = { "", " (new column)", " (column removed)" };
 
-	sbuf_addf(out, "      %s: ", f->field);
+	term_addf(out, "      %s: ", f->field);
 	text_value(out, f->old);
 	sbuf_adds(out, " -> ");
 	text_value(out, f->new);
@@ -34,19 +48,22 @@ static void text_version(const history_version *v, sbuf *out)
 {
 	size_t i;
 
-	sbuf_addf(out, "  %s  %-8s %s  \"%s\"", v->valid_from, v->kind, v->export,
+	term_addf(out, "  %s  %-8s %s  \"%s\"", v->valid_from, v->kind, v->export,
 		  v->name ? v->name : "");
 	if (v->line)
 		sbuf_addf(out, " (line %ld)", v->line);
 	sbuf_addf(out, "%s%s\n", v->valid_to ? ", until " : "", v->valid_to ? v->valid_to : "");
-	for (i = 0; i < v->renames.n; i++)
-		sbuf_addf(out, "      renamed: %s -> %s (%s)\n", v->renames.items[i].old_name,
+	for (i = 0; i < v->renames.n; i++) {
+		term_addf(out, "      renamed: %s -> %s (%s)", v->renames.items[i].old_name,
 			  v->renames.items[i].new_name, v->renames.items[i].evidence);
+		sbuf_addc(out, '\n');
+	}
 	for (i = 0; i < v->fields.n; i++)
 		text_field(&v->fields.items[i], out);
 	for (i = 0; i < v->removed.n; i++) {
-		sbuf_addf(out, "  %s  columns  %s: %s removed\n", v->removed.items[i].date,
+		term_addf(out, "  %s  columns  %s: %s removed", v->removed.items[i].date,
 			  v->export, v->removed.items[i].field);
+		sbuf_addc(out, '\n');
 		text_field(&v->removed.items[i], out);
 	}
 }
@@ -59,11 +76,11 @@ void historyout_text(const history *h, sbuf *out)
 		const history_record *r = &h->records.items[i];
 
 		if (h->nth)
-			sbuf_addf(out, "%s: \"%s#%ld\"", r->export, r->name, r->occurrence);
+			term_addf(out, "%s: \"%s#%ld\"", r->export, r->name, r->occurrence);
 		else if (r->occurrence > 1)
-			sbuf_addf(out, "%s: \"%s\" (occurrence %ld)", r->export, r->name, r->occurrence);
+			term_addf(out, "%s: \"%s\" (occurrence %ld)", r->export, r->name, r->occurrence);
 		else
-			sbuf_addf(out, "%s: \"%s\"", r->export, r->name);
+			term_addf(out, "%s: \"%s\"", r->export, r->name);
 		sbuf_addf(out, ", last updated %s\n", r->last_updated ? r->last_updated : "(never)");
 		for (k = 0; k < r->versions.n; k++)
 			text_version(&r->versions.items[k], out);
@@ -71,8 +88,9 @@ void historyout_text(const history *h, sbuf *out)
 	for (i = 0; i < h->quarantined.n; i++) {
 		const history_quarantine *q = &h->quarantined.items[i];
 
-		sbuf_addf(out, "quarantined %s %s: %s:%ld: %s\n", q->as_of, q->export, q->file,
+		term_addf(out, "quarantined %s %s: %s:%ld: %s", q->as_of, q->export, q->file,
 			  q->line, q->reason);
+		sbuf_addc(out, '\n');
 	}
 }
 

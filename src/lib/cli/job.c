@@ -1,6 +1,7 @@
 #include "cli/job.h"
 #include "base/sbuf.h"
 #include "base/printf.h"
+#include "base/textout.h"
 #include "base/cleanup.h"
 #include "cli/stage.h"
 #include "publish/site.h"
@@ -58,19 +59,29 @@ void job_catch_signals(void)
 
 void job_log(const char *program, const char *fmt, ...)
 {
-	char when[32];
+	char when[128];
 	time_t now = time(NULL);
 	struct tm tm;
 	va_list ap;
 
 	gmtime_r(&now, &tm);
-	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	fprintf(stderr, "%s %s: ", when, program);
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ ", &tm);
+	mc_fmt(when + strlen(when), sizeof(when) - strlen(when), "%s", program);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	textout_vline(stderr, when, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 	fflush(stderr);
+}
+
+/* A stage's line as the run logs it: without the "NAME: " the stage's own
+ * messages start with, since job_log() puts the name before every line. */
+static const char *unprefixed(const char *name, const char *line)
+{
+	size_t n = strlen(name);
+
+	if (!strncmp(line, name, n) && line[n] == ':' && line[n + 1] == ' ')
+		return line + n + 2;
+	return line;
 }
 
 /* Log the complete lines in buf (from the child's stream), keep the rest. */
@@ -82,7 +93,7 @@ static void log_lines(const char *name, sbuf *buf, sbuf *out, int flush)
 		if (buf->data[i] != '\n')
 			continue;
 		buf->data[i] = '\0';
-		job_log(name, "%s", buf->data + start);
+		job_log(name, "%s", unprefixed(name, buf->data + start));
 		if (out) {
 			sbuf_add(out, buf->data + start, i - start);
 			sbuf_addc(out, '\n');
@@ -90,7 +101,9 @@ static void log_lines(const char *name, sbuf *buf, sbuf *out, int flush)
 		start = i + 1;
 	}
 	if (flush && start < buf->len) {
-		job_log(name, "%s", buf->data + start);
+		sbuf_addc(buf, '\0');
+		buf->len--;
+		job_log(name, "%s", unprefixed(name, buf->data + start));
 		if (out) {
 			sbuf_add(out, buf->data + start, buf->len - start);
 			sbuf_addc(out, '\n');

@@ -1,5 +1,6 @@
 #include "cli/stage.h"
 #include "base/sbuf.h"
+#include "base/textout.h"
 #include "base/cleanup.h"
 #include "base/version.h"
 #include "cli/writelock.h"
@@ -54,22 +55,22 @@ void stage_error(const char *program, const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", program);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	textout_vline(stderr, program, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
 }
 
 int stage_usage_error(const char *program, const char *fmt, ...)
 {
+	sbuf msg;
 	va_list ap;
 
-	fprintf(stderr, "%s: ", program);
+	sbuf_init(&msg);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	sbuf_vaddf(&msg, fmt, ap);
 	va_end(ap);
-	fprintf(stderr, " (see %s --help)\n", program);
+	textout_line(stderr, "%s: %s (see %s --help)", program, msg.data, program);
+	sbuf_release(&msg);
 	return MC_EXIT_USAGE;
 }
 

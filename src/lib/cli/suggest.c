@@ -255,12 +255,21 @@ static size_t text_width(const char *s)
 	return n;
 }
 
-/* s padded with spaces to width characters. */
+/* The width of s as a terminal line shows it (base/textout.h). */
+static size_t term_width(sbuf *tmp, const char *s)
+{
+	sbuf_reset(tmp);
+	textout_terms(tmp, s);
+	return tmp->len ? text_width(tmp->data) : 0;
+}
+
+/* s escaped for the terminal, padded with spaces to width characters. */
 static void add_padded(sbuf *out, const char *s, size_t width)
 {
-	size_t w = text_width(s);
+	size_t start = out->len, w;
 
-	sbuf_adds(out, s);
+	textout_terms(out, s);
+	w = out->len > start ? text_width(out->data + start) : 0;
 	while (w++ < width)
 		sbuf_addc(out, ' ');
 }
@@ -283,17 +292,18 @@ static void add_organizations(sbuf *out, const char *list)
 
 void suggest_text(const suggest_match *m, size_t n, sbuf *out)
 {
-	size_t i, name_width = 0, org_width = 0;
-	sbuf org;
+	size_t i, w, name_width = 0, org_width = 0;
+	sbuf org, tmp;
 
 	sbuf_init(&org);
+	sbuf_init(&tmp);
 	for (i = 0; i < n; i++) {
 		sbuf_reset(&org);
 		add_organizations(&org, m[i].model->organization);
-		if (text_width(m[i].model->name) > name_width)
-			name_width = text_width(m[i].model->name);
-		if (text_width(org.data) > org_width)
-			org_width = text_width(org.data);
+		if ((w = term_width(&tmp, m[i].model->name)) > name_width)
+			name_width = w;
+		if ((w = term_width(&tmp, org.data)) > org_width)
+			org_width = w;
 	}
 	name_width = name_width > 40 ? 40 : name_width;
 	org_width = org_width > 40 ? 40 : org_width;
@@ -304,12 +314,12 @@ void suggest_text(const suggest_match *m, size_t n, sbuf *out)
 		add_organizations(&org, m[i].model->organization);
 		add_padded(out, org.data, org_width);
 		sbuf_addf(out, "  %-10s  ", m[i].model->date ? m[i].model->date : "-");
-		if (m[i].what == SUGGEST_FORMER)
-			sbuf_addf(out, "formerly %.*s", (int)m[i].text_len, m[i].text);
-		else if (m[i].what == SUGGEST_ORGANIZATION)
-			sbuf_addf(out, "organisation %.*s", (int)m[i].text_len, m[i].text);
-		else
+		if (m[i].what == SUGGEST_FORMER || m[i].what == SUGGEST_ORGANIZATION) {
+			sbuf_adds(out, m[i].what == SUGGEST_FORMER ? "formerly " : "organisation ");
+			textout_term(out, m[i].text, m[i].text_len);
+		} else {
 			sbuf_adds(out, "name");
+		}
 		sbuf_addf(out, " (%s)", suggest_rank_name(m[i].rank));
 		/* a card says so; a model's line is as it was */
 		if (m[i].model->family && strcmp(m[i].model->family, "model"))
@@ -317,6 +327,7 @@ void suggest_text(const suggest_match *m, size_t n, sbuf *out)
 		sbuf_addc(out, '\n');
 	}
 	sbuf_release(&org);
+	sbuf_release(&tmp);
 }
 
 /* The organisations as a JSON array of strings. */

@@ -2,6 +2,7 @@
 #include "db/catalogue.h"
 #include "base/printf.h"
 #include "base/cleanup.h"
+#include "base/textout.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -160,11 +161,11 @@ int writelock_stage(writelock *l, const char *program, const char *db, long wait
 	if (!rc)
 		return MC_EXIT_OK;
 	if (rc > 0) {
-		fprintf(stderr, "%s: %s; another program is writing the catalogue (try again later,"
-			" or give --wait SECONDS)\n", program, err.msg);
+		textout_line(stderr, "%s: %s; another program is writing the catalogue (try again"
+			     " later, or give --wait SECONDS)", program, err.msg);
 		return MC_EXIT_LOCKED;
 	}
-	fprintf(stderr, "%s: %s\n", program, err.msg);
+	textout_line(stderr, "%s: %s", program, err.msg);
 	return MC_EXIT_FAILURE;
 }
 

@@ -1,4 +1,5 @@
 #include "ingest/accepting.h"
+#include "base/textout.h"
 #include "db/accepted.h"
 #include "store/acceptances.h"
 #include "store/naming.h"
@@ -59,6 +60,6 @@ int accepting_record(catalogue *cat, const char *arg, const char *reason, FILE *
 	a.reason = (char *)reason;
 	rc = store_acceptance_add(dir, &a, err);
 	if (rc == 0)
-		fprintf(out, "%s: acceptance recorded in %s/%s\n", name, dir, STORE_ACCEPTANCES);
+		textout_line(out, "%s: acceptance recorded in %s/%s", name, dir, STORE_ACCEPTANCES);
 	return rc < 0 ? -1 : 0;
 }

@@ -1,4 +1,5 @@
 #include "ingest/ingest.h"
+#include "base/textout.h"
 #include "store/check.h"
 #include "ingest/bundle.h"
 #include "ingest/hashing.h"
@@ -288,8 +289,8 @@ static int staged_row(void *arg, const load_row *row, mc_err *err)
 	if (!row->quarantined && (!row->norm_json || !row->raw_json))
 		return mc_error(err, "%s: row %lu has no values", sl->r->path, row->position);
 	if (row->quarantined && sl->ctx->errors)
-		fprintf(sl->ctx->errors, "%s:%lu: %s (row quarantined)\n", sl->r->file, row->line,
-			row->reason ? row->reason : "");
+		textout_line(sl->ctx->errors, "%s:%lu: %s (row quarantined)", sl->r->file, row->line,
+			     row->reason ? row->reason : "");
 	return load_row_add(sl->ctx->load, row, err);
 }
 
@@ -321,8 +322,8 @@ out:
 void ingest_describe(const char *export_name, const load_stats *stats, FILE *out)
 {
 	if (stats->held) {
-		fprintf(out, "%s: held for review, nothing applied: %s\n", export_name,
-			stats->held_reason);
+		textout_line(out, "%s: held for review, nothing applied: %s", export_name,
+			     stats->held_reason);
 		return;
 	}
 	if (stats->same_content) {

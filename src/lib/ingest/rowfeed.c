@@ -1,4 +1,5 @@
 #include "ingest/rowfeed.h"
+#include "base/textout.h"
 #include "ingest/queue.h"
 #include "read/parse.h"
 #include "read/record.h"
@@ -19,7 +20,7 @@ static void on_report(void *ctx, const char *message)
 	report_ctx *rc = ctx;
 
 	if (rc->errors)
-		fprintf(rc->errors, "%s\n", message);
+		textout_line(rc->errors, "%s", message);
 	if (!rc->failed && rc->out->notice(rc->out, message, NULL))
 		rc->failed = 1;
 }
@@ -71,8 +72,8 @@ static int feed_rows(void *ctx, ingest_sink *out, mc_err *err)
 			parse_row_raw_csv(&row, &rawcsv);
 			crow.raw_csv = rawcsv.data;
 			if (f->errors)
-				fprintf(f->errors, "%s:%lu: %s (row quarantined)\n", f->path, row.line,
-					row.reason);
+				textout_line(f->errors, "%s:%lu: %s (row quarantined)", f->path,
+					     row.line, row.reason);
 		} else if (out->wants_values) {
 			const char *form;
 

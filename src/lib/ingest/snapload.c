@@ -1,4 +1,5 @@
 #include "ingest/snapload.h"
+#include "base/textout.h"
 #include "ingest/accepting.h"
 #include "base/paths.h"
 #include "base/day.h"
@@ -82,7 +83,7 @@ static int load_args(const snapload_job *job, load *ld, FILE *out, FILE *errors,
 			       stats.held_reason);
 		}
 		if (stats.held) {
-			fprintf(errors, "%s%s%s: held for review: %s; ingest --accept to apply it\n",
+			textout_line(errors, "%s%s%s: held for review: %s; ingest --accept to apply it",
 				job->program ? job->program : "", job->program ? ": " : "", label,
 				stats.held_reason);
 			result->held++;
@@ -141,7 +142,7 @@ int snapload_run(const snapload_job *job, FILE *out, FILE *errors, snapload_resu
 		goto out;
 	}
 	mc_cleanup_remove(path);
-	fprintf(out, "snapshot %s loaded into %s\n", day, cat.path);
+	textout_line(out, "snapshot %s loaded into %s", day, cat.path);
 	rc = 0;
 	/* committed: the store remembers what was accepted, for its rebuilds;
 	 * a store that cannot be written is said, the snapshot stands */
@@ -150,7 +151,7 @@ int snapload_run(const snapload_job *job, FILE *out, FILE *errors, snapload_resu
 
 		if (accepting_record(&cat, job->args[accepted[i].arg], accepted[i].reason, out,
 				     &record_err))
-			fprintf(errors, "%s%s%s; a rebuild from the store will hold the file again\n",
+			textout_line(errors, "%s%s%s; a rebuild from the store will hold the file again",
 				job->program ? job->program : "", job->program ? ": " : "",
 				record_err.msg);
 	}
