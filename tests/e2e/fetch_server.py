@@ -27,6 +27,9 @@ interest, bytes of body sent.
   /bomb                    Content-Encoding: gzip, 10 GB of zeros once
                            inflated (10 MB sent at most)
   /bombfile                a gzip file of 64 MB of zeros (66 kB sent)
+  /encoded/NAME            DIR/NAME.gz's bytes as they are (a gzip file, of
+                           one member or several) sent with Content-Encoding:
+                           gzip: the body is NAME's content
 """
 import argparse
 import email.utils
@@ -146,6 +149,10 @@ class Handler(BaseHTTPRequestHandler):
         try:
             if kind == "data":
                 self.serve_data(parts[1])
+            elif kind == "encoded":
+                self.reply(200, self.read_data(parts[1] + ".gz"),
+                           [("Content-Type", "text/csv"), ("Content-Encoding", "gzip")],
+                           "encoded")
             elif kind == "plain":
                 self.reply(200, self.read_data(parts[1]), [("Content-Type", "text/csv")])
             elif kind == "stream":

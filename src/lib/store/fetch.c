@@ -53,6 +53,21 @@ static int nothing_stored(mc_err *err, const char *name)
 	return mc_error(err, "%s: %s; nothing stored", name, why);
 }
 
+/* Make err "NAME: MESSAGE (what came: the status and the size); nothing
+ * stored": the source, the status and the size name the body, never a
+ * byte of it. Returns -1. */
+static int body_refused(mc_err *err, const char *name, const http_response *resp)
+{
+	char why[MC_ERR_MAX];
+
+	memcpy(why, err->msg, sizeof(why));
+	if (resp->is_file)
+		return mc_error(err, "%s: %s (a file of %zu bytes); nothing stored", name, why,
+				resp->body.len);
+	return mc_error(err, "%s: %s (HTTP %ld, %zu bytes, %llu on the wire); nothing stored",
+			name, why, resp->status, resp->body.len, resp->wire_bytes);
+}
+
 /* A 304: note that the content is the one the validators came with. */
 static int not_modified(store *st, const source *src, const store_entry *last,
 			store_entry *note, const http_response *resp, fetch_outcome *out,
@@ -173,7 +188,7 @@ int fetch_source(store *st, const source *src, const colmap *map,
 	} else if (store_examine(resp.body.data, resp.body.len, src->url,
 				 colmap_for_export(map, src->name),
 				 defaults->max_bytes, &content, err)) {
-		rc = nothing_stored(err, src->name);
+		rc = body_refused(err, src->name, &resp);
 	} else if (!format_matches(src->format, &content)) {
 		rc = mc_error(err, "%s: %s: expected %s, got %s (see the source's format in"
 			      " sources.tsv); nothing stored", src->name, src->url,

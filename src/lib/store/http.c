@@ -1,6 +1,7 @@
 #include "store/http.h"
 
 #include <curl/curl.h>
+#include <zlib.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -29,6 +30,12 @@ struct transfer {
 	http_response *resp;         /* where the body and headers go */
 	int conditional;             /* validators were sent */
 	int over_cap;                /* the body passed max_bytes: stopped */
+	int gzip;                    /* Content-Encoding: gzip: decoded here */
+	char encoding[32];           /* a Content-Encoding not known, or "" */
+	int inflating;               /* zs is set up */
+	int member_open;             /* inside a gzip member (its end not seen) */
+	int decode_failed;           /* the gzip body is damaged: stopped */
+	z_stream zs;                 /* decoding the gzip body, member by member */
 	char *retry_after;           /* Retry-After of the last response; owned */
 	char status_line[256];       /* last status line, e.g. "HTTP/1.1 200 OK" */
 	mc_err *err;                 /* why the last attempt failed (never
@@ -99,17 +106,88 @@ void http_response_release(http_response *resp)
 	http_response_init(resp);
 }
 
+/* Add n decoded bytes to the body, within the cap; 0, or -1 (over it). */
+static int add_decoded(struct transfer *t, const void *data, size_t n)
+{
+	if (n > t->req->max_bytes - t->resp->body.len) {
+		t->over_cap = 1;
+		return -1;
+	}
+	sbuf_add(&t->resp->body, data, n);
+	return 0;
+}
+
+/* Decode n bytes of a gzip body: every member of it (a body of several
+ * gzip members, as gzip and pigz write them, is their contents one after
+ * the other), the cap applied to the decoded size as it grows. 0, or -1
+ * (over the cap, or damaged). */
+static int inflate_gzip(struct transfer *t, const char *data, size_t n)
+{
+	unsigned char out[16384];
+
+	if (!t->inflating) {
+		memset(&t->zs, 0, sizeof(t->zs));
+		if (inflateInit2(&t->zs, 16 + MAX_WBITS) != Z_OK)
+			return t->decode_failed = 1, -1;
+		t->inflating = 1;
+	}
+	t->zs.next_in = (unsigned char *)(uintptr_t)data;
+	t->zs.avail_in = (uInt)n;
+	while (t->zs.avail_in) {
+		int zrc;
+
+		if (!t->member_open) {
+			inflateReset(&t->zs);
+			t->member_open = 1;
+		}
+		t->zs.next_out = out;
+		t->zs.avail_out = sizeof(out);
+		zrc = inflate(&t->zs, Z_NO_FLUSH);
+		if (zrc != Z_OK && zrc != Z_STREAM_END && zrc != Z_BUF_ERROR)
+			return t->decode_failed = 1, -1;
+		if (add_decoded(t, out, sizeof(out) - t->zs.avail_out))
+			return -1;
+		if (zrc == Z_STREAM_END)
+			t->member_open = 0;   /* the next bytes start a member */
+		else if (zrc == Z_BUF_ERROR && t->zs.avail_out)
+			break;
+	}
+	return 0;
+}
+
 static size_t on_body(char *data, size_t size, size_t nmemb, void *userdata)
 {
 	struct transfer *t = userdata;
 	size_t n = size * nmemb;
 
-	if (n > t->req->max_bytes - t->resp->body.len) {
-		t->over_cap = 1;
+	if (t->encoding[0]) {
+		t->decode_failed = 1;
 		return 0;   /* libcurl stops the transfer: CURLE_WRITE_ERROR */
 	}
-	sbuf_add(&t->resp->body, data, n);
-	return n;
+	if (t->gzip)
+		return inflate_gzip(t, data, n) ? 0 : n;
+	return add_decoded(t, data, n) ? 0 : n;
+}
+
+/* Forget the decoding of a previous response or attempt. */
+static void reset_decoding(struct transfer *t)
+{
+	if (t->inflating)
+		inflateEnd(&t->zs);
+	t->inflating = t->member_open = t->gzip = t->decode_failed = 0;
+	t->encoding[0] = '\0';
+}
+
+/* Note the response's Content-Encoding: gzip is decoded by on_body();
+ * identity is none; any other is refused (we asked for gzip only). */
+static void note_encoding(struct transfer *t, const char *value, size_t len)
+{
+	if ((len == 4 && !strncasecmp(value, "gzip", 4)) ||
+	    (len == 6 && !strncasecmp(value, "x-gzip", 6)))
+		t->gzip = 1;
+	else if (len && !(len == 8 && !strncasecmp(value, "identity", 8)))
+		mc_fmt(t->encoding, sizeof(t->encoding), "%.*s",
+		       (int)(len < sizeof(t->encoding) ? len : sizeof(t->encoding) - 1), value);
 }
 
 /* Copy a header value into *slot (replacing what was there). */
@@ -130,6 +208,7 @@ static size_t on_header(char *data, size_t size, size_t nitems, void *userdata)
 	if (len >= 5 && !strncmp(data, "HTTP/", 5)) {
 		/* a new response (after a redirect, say): its headers only */
 		clear_headers(t);
+		reset_decoding(t);
 		mc_fmt(t->status_line, sizeof(t->status_line), "%.*s",
 		       (int)(len < sizeof(t->status_line) ? len : sizeof(t->status_line) - 1),
 		       data);
@@ -153,6 +232,8 @@ static size_t on_header(char *data, size_t size, size_t nitems, void *userdata)
 		keep_header(&t->resp->content_type, value, len);
 	else if (name_len == 11 && !strncasecmp(data, "Retry-After", 11))
 		keep_header(&t->retry_after, value, len);
+	else if (name_len == 16 && !strncasecmp(data, "Content-Encoding", 16))
+		note_encoding(t, value, len);
 	return n;
 }
 
@@ -304,6 +385,12 @@ static enum outcome classify(CURL *h, CURLcode rc, struct transfer *t, const cha
 					 resp->content_length);
 				return OUTCOME_RETRY;
 			}
+			if (t->member_open) {
+				mc_error(err, "truncated body: the gzip body (Content-Encoding:"
+					 " gzip) ends inside a member, after %zu decoded bytes",
+					 resp->body.len);
+				return OUTCOME_RETRY;
+			}
 			return OUTCOME_BODY;
 		}
 		if (resp->status == 304) {
@@ -330,6 +417,16 @@ static enum outcome classify(CURL *h, CURLcode rc, struct transfer *t, const cha
 			mc_error(err, "the body is larger than the size cap of %llu bytes"
 				 " (after decoding); stopped", req->max_bytes);
 			return OUTCOME_FAIL;
+		}
+		if (t->encoding[0]) {
+			mc_error(err, "the body is sent with Content-Encoding %s, which was not"
+				 " asked for (only gzip)", t->encoding);
+			return OUTCOME_FAIL;
+		}
+		if (t->decode_failed) {
+			mc_error(err, "the gzip body (Content-Encoding: gzip) is damaged after"
+				 " %zu decoded bytes", resp->body.len);
+			return OUTCOME_RETRY;
 		}
 		break;
 	case CURLE_FILESIZE_EXCEEDED:
@@ -370,14 +467,17 @@ static int add_header(struct curl_slist **list, const char *name, const char *va
 	return 0;
 }
 
-/* The validators of a conditional request as headers (none for file://);
- * 0, or -1 when out of memory. */
+/* The request's headers (none for file://): Accept-Encoding gzip (decoded
+ * by on_body(), every member of it) and the validators of a conditional
+ * request; 0, or -1 when out of memory. */
 static int conditional_headers(struct transfer *t, struct curl_slist **headers)
 {
 	const http_request *req = t->req;
 
 	if (t->resp->is_file)
 		return 0;
+	if (add_header(headers, "Accept-Encoding", "gzip"))
+		return -1;
 	if (req->etag && *req->etag) {
 		if (add_header(headers, "If-None-Match", req->etag))
 			return -1;
@@ -418,8 +518,9 @@ static int set_options(CURL *h, struct transfer *t, struct curl_slist *headers,
 #endif
 	SETOPT(h, CURLOPT_FOLLOWLOCATION, 1L);
 	SETOPT(h, CURLOPT_MAXREDIRS, req->max_redirects);
-	if (!t->resp->is_file)
-		SETOPT(h, CURLOPT_ACCEPT_ENCODING, "gzip");
+	/* a gzip body is decoded by on_body(): libcurl's decoder stops at the
+	 * end of the first gzip member and fails on the next */
+	SETOPT(h, CURLOPT_HTTP_CONTENT_DECODING, 0L);
 	SETOPT(h, CURLOPT_USERAGENT, http_user_agent());
 	SETOPT(h, CURLOPT_CONNECTTIMEOUT_MS, req->connect_timeout_ms);
 	SETOPT(h, CURLOPT_TIMEOUT_MS, req->timeout_ms);
@@ -466,6 +567,7 @@ static int attempts(CURL *h, struct transfer *t, char *errbuf)
 		sbuf_reset(&resp->body);
 		clear_headers(t);
 		t->over_cap = 0;
+		reset_decoding(t);
 		t->status_line[0] = '\0';
 		errbuf[0] = '\0';
 		resp->status = 0;
@@ -532,6 +634,7 @@ out:
 	if (result == HTTP_FAILED)
 		sbuf_release(&resp->body);
 	free(t.retry_after);
+	reset_decoding(&t);
 	curl_easy_cleanup(h);
 	curl_slist_free_all(headers);
 	return result;

@@ -574,10 +574,11 @@ static int check_header(const csv_row *row, const char *name, const colmap *map,
 	}
 	if (has_key)
 		return 0;
-	trimmed(row->fields[0], row->lengths[0], cell, 64);
+	/* no byte of the body in the message: a file:// source could be any
+	 * file on the machine, and the message goes to a log */
 	return mc_error(err, "%s:1: not an export the column map knows: no %s name"
-			" column in the header (first cell '%s')", name,
-			map->family ? map->family : "model", cell);
+			" column in the header (%zu columns, %zu of them known)", name,
+			map->family ? map->family : "model", row->nfields, out->known_columns);
 }
 
 /* The content of the bundle body's member named member into buf: at most
