@@ -2,6 +2,7 @@
 #include "cli/stage.h"
 #include "cli/writelock.h"
 #include "base/paths.h"
+#include "base/textout.h"
 #include "store/fetch.h"
 #include "store/naming.h"
 
@@ -254,7 +255,7 @@ static void fetch_all(fetch_run *r, unsigned long *stored, unsigned long *failed
 			progress_clear(&bar);
 			if (err.msg[0])
 				stage_error(r->program, "%s", err.msg);
-			printf("%s\n", out.summary);
+			textout_line(stdout, "%s", out.summary);
 			*stored += out.result == FETCH_STORED;
 		}
 		fflush(stdout);
