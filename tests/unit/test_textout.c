@@ -91,8 +91,29 @@ static void check_base64(const char *in, size_t len, const char *want)
 	sbuf_release(&out);
 }
 
+static void check_term(const char *in, size_t len, const char *want)
+{
+	sbuf out;
+
+	sbuf_init(&out);
+	textout_term(&out, in, len);
+	CHECK_STR(out.len ? out.data : "", want, "terminal text of %zu bytes", len);
+	sbuf_release(&out);
+}
+
 int main(void)
 {
+	/* terminal and log lines: controls, DEL, C1 and bad UTF-8 as \xNN */
+	check_term("plain", 5, "plain");
+	check_term("Evil\033[2J\007LM", 11, "Evil\\x1b[2J\\x07LM");
+	check_term("a\nb\tc\r", 6, "a\\x0ab\\x09c\\x0d");
+	check_term("del\177", 4, "del\\x7f");
+	check_term("C1\302\233x", 5, "C1\\xc2\\x9bx");
+	check_term("Caf\303\251 \302\240", 8, "Caf\303\251 \302\240");
+	check_term("bad\377\300\257", 6, "bad\\xff\\xc0\\xaf");
+	check_term("cut\342\202", 5, "cut\\xe2\\x82");
+	check_term("nul\0z", 5, "nul\\x00z");
+	check_term("back\\slash", 10, "back\\slash");
 	check_json("plain", 5, "\"plain\"");
 	check_json("", 0, "\"\"");
 	check_json("a\"b\\c", 5, "\"a\\\"b\\\\c\"");
