@@ -49,6 +49,9 @@ typedef struct site_options {
 	/* where the site is read: the URL of DIR (NULL or "": not known; the
 	 * feed's links stay relative) */
 	const char *base_url;
+	/* how long to wait for DIR's lock while another publish holds it, in
+	 * seconds (0: not at all) */
+	long wait;
 } site_options;
 
 /* What a publish did. */
