@@ -51,9 +51,9 @@ static const opt_command command = {
 		"naming the holder. It holds DIR's lock (DIR/.modelcat/lock) too: a publish\n"
 		"of another catalogue into DIR waits for it the same way. A DIR/.modelcat\n"
 		"that is a symbolic link, not a folder, or not this user's is refused (exit\n"
-		"3); publish removes only the folders it made there. --base-url (or a base-url line in pipelines/site.tsv)\n"
-		"is the URL of DIR: the Atom feed's links and the pages' hreflang links are\n"
-		"made absolute with it.\n",
+		"3); publish removes only the folders it made there. --base-url (or a\n"
+		"base-url line in pipelines/site.tsv) is the URL of DIR: the Atom feed's\n"
+		"links and the pages' hreflang links are made absolute with it.\n",
 	.exit =
 		"Exit: 0 published; 2 usage; 3 failure, the published site as it was; 75\n"
 		"another writer holds the catalogue's lock, or another publish DIR's; 128 + N\n"

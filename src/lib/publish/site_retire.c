@@ -246,8 +246,9 @@ size_t site_retire_folder(const publish *p, const char *old_base, const char *ne
 }
 
 /* Remove the folder path's MANIFEST (when manifest), then its mark, then
- * it: the mark goes only when nothing else is left but the two. */
-static void remove_emptied(const publish *p, const char *path, int manifest)
+ * it, when nothing else is left in it but the two: 0; else nothing is
+ * removed: 1 (the caller says why). */
+static int remove_emptied(const publish *p, const char *path, int manifest)
 {
 	char file[PATH_MAX];
 	size_t n, i, others = 0;
@@ -256,10 +257,8 @@ static void remove_emptied(const publish *p, const char *path, int manifest)
 	for (i = 0; i < n; i++)
 		others += strcmp(names[i], SITE_MADE) && (!manifest || strcmp(names[i], "MANIFEST"));
 	mc_free_strings(names, n);
-	if (others) {
-		site_note(p, "left %s in place: it holds files that are not modelcat's", path);
-		return;
-	}
+	if (others)
+		return 1;
 	if (manifest) {
 		mc_fmt(file, sizeof(file), "%s/MANIFEST", path);
 		unlink(file);
@@ -268,6 +267,7 @@ static void remove_emptied(const publish *p, const char *path, int manifest)
 	unlink(file);
 	if (rmdir(path))
 		site_note(p, "left %s in place: %s", path, strerror(errno));
+	return 0;
 }
 
 /* Retire the old version folder name (a site-ID) into the published one;
@@ -285,17 +285,15 @@ void site_retire_version(publish *p, const char *name, const char *into,
 	if (!known)
 		rc = site_manifest_read(path, &m, &err);
 	if (rc) {
-		if (rc > 0 && site_own_marked(p, path))
-			remove_emptied(p, path, 0);   /* (stopped as its MANIFEST went) */
-		else
+		/* (nothing but its mark: a retire stopped after its MANIFEST went) */
+		if (rc < 0 || !site_own_marked(p, path) || remove_emptied(p, path, 0))
 			site_note(p, "left %s in place: %s", path,
 				  rc < 0 ? err.msg : "it has no MANIFEST");
 		site_manifest_release(&m);
 		return;
 	}
-	if (!site_retire_folder(p, path, into, "", known ? known : &m))
-		remove_emptied(p, path, 1);
-	else
+	if (site_retire_folder(p, path, into, "", known ? known : &m) ||
+	    remove_emptied(p, path, 1))
 		site_note(p, "left the old version %s in place: it holds files that are not"
 			  " modelcat's", path);
 	site_manifest_release(&m);
@@ -363,8 +361,10 @@ void site_retire_stale(publish *p)
 			site_retire_version(p, name, into, NULL);
 		} else if (p->prev_name[0] && !site_reuse_old_wait(p, NULL)) {
 			mc_fmt(into, sizeof(into), "%s/%s/%.5s", p->state, p->prev_name, name + 4);
-			if (!site_retire_folder(p, path, into, name[4] == 'p' ? "pages/" : "audit/", &p->old))
-				remove_emptied(p, path, 0);
+			if (site_retire_folder(p, path, into, name[4] == 'p' ? "pages/" : "audit/", &p->old) ||
+			    remove_emptied(p, path, 0))
+				site_note(p, "left %s in place: it holds files that are not modelcat's",
+					  path);
 		}
 	}
 	mc_free_strings(names, n);
