@@ -29,7 +29,7 @@
  * version (hard links; a symbolic link is made again, never followed);
  * an old version loses only what its MANIFEST lists. DIR/.modelcat must be
  * a folder (not a symbolic link) of this user's, and every folder publish
- * makes in it carries a MADE mark with the site's id: only marked folders
+ * makes in it carries a MADE mark: only marked folders
  * are ever removed (site_internal.h, site_own.c).
  *
  * The caller holds the catalogue's writer lock; site_publish() holds

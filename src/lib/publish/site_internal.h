@@ -151,11 +151,10 @@ void site_retire_stale(publish *p);
 int site_own_lock(publish *p);
 /* Let the lock go. */
 void site_own_unlock(publish *p);
-/* Mark the folder dir, just made, as modelcat's for this site (its
- * SITE_MADE file; p->id known): 0, or -1 (p->err). */
+/* Mark the folder dir, just made, as publish's (its SITE_MADE file, never
+ * over one there): 0, or -1 (p->err). */
 int site_own_mark(publish *p, const char *dir);
-/* Is dir a folder of this user's that site_own_mark() marked for this
- * site? 1 or 0. Publish removes only such folders (and, of others, only
+/* Is dir a folder of this user's that site_own_mark() marked? 1 or 0. Publish removes only such folders (and, of others, only
  * an empty one). */
 int site_own_marked(const publish *p, const char *dir);
 

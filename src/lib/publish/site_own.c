@@ -113,26 +113,22 @@ void site_own_unlock(publish *p)
 	p->lock_fd = -1;
 }
 
-/* The mark's text: modelcat made the folder, for this site. */
-static void mark_text(const publish *p, char *text, size_t len)
-{
-	mc_fmt(text, len, "made by modelcat publish for site %s\n", p->id);
-}
+/* The mark's text: the same in every site (sites published from the same
+ * data have the same files, tests/e2e/t0134-publish-reuse.sh). */
+#define MARK_TEXT "made by modelcat publish: it removes this folder when done with it\n"
 
 int site_own_mark(publish *p, const char *dir)
 {
-	char path[PATH_MAX], text[128];
-	size_t len;
+	char path[PATH_MAX];
+	size_t len = strlen(MARK_TEXT);
 	int fd;
 
-	mark_text(p, text, sizeof(text));
-	len = strlen(text);
 	mc_fmt(path, sizeof(path), "%s/" SITE_MADE, dir);
 	/* never over a file already there */
 	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return mc_error(p->err, "%s: cannot create: %s", path, strerror(errno));
-	if (write(fd, text, len) != (ssize_t)len) {
+	if (write(fd, MARK_TEXT, len) != (ssize_t)len) {
 		close(fd);
 		unlink(path);
 		return mc_error(p->err, "%s: cannot write", path);
@@ -143,14 +139,14 @@ int site_own_mark(publish *p, const char *dir)
 
 int site_own_marked(const publish *p, const char *dir)
 {
-	char path[PATH_MAX], want[128], got[128];
+	char path[PATH_MAX], got[128];
 	struct stat st;
 	ssize_t n;
 	int fd;
 
+	(void)p;
 	if (lstat(dir, &st) || !S_ISDIR(st.st_mode) || st.st_uid != geteuid())
 		return 0;
-	mark_text(p, want, sizeof(want));
 	mc_fmt(path, sizeof(path), "%s/" SITE_MADE, dir);
 	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
@@ -160,5 +156,5 @@ int site_own_marked(const publish *p, const char *dir)
 	if (n < 0)
 		return 0;
 	got[n] = '\0';
-	return !strcmp(got, want);
+	return !strcmp(got, MARK_TEXT);
 }

@@ -320,7 +320,7 @@ static int not_made(const publish *p, const char *path)
 		return 0;
 	if (rmdir(path) && errno != ENOENT)
 		site_note(p, "left %s in place: not made by modelcat's publish (no " SITE_MADE
-			  " of this site in it)", path);
+			  " in it)", path);
 	return 1;
 }
 
