@@ -48,13 +48,17 @@ static const opt_command command = {
 		"write are kept.\n"
 		"Holds the catalogue's writer lock (PATH.lock) while it publishes, as run\n"
 		"does: when another writer holds it, waits up to --wait seconds, then exits 75\n"
-		"naming the holder. --base-url (or a base-url line in pipelines/site.tsv)\n"
-		"is the URL of DIR: the Atom feed's links and the pages' hreflang links are\n"
-		"made absolute with it.\n",
+		"naming the holder. It holds DIR's lock (DIR/.modelcat/lock) too: a publish\n"
+		"of another catalogue into DIR waits for it the same way. A DIR/.modelcat\n"
+		"that is a symbolic link, not a folder, or not this user's is refused (exit\n"
+		"3); publish removes only the folders it made there. --base-url (or a\n"
+		"base-url line in pipelines/site.tsv) is the URL of DIR: the Atom feed's\n"
+		"links and the pages' hreflang links are made absolute with it.\n",
 	.exit =
 		"Exit: 0 published; 2 usage; 3 failure, the published site as it was; 75\n"
-		"another writer holds the lock; 128 + N killed by signal N (SIGINT, SIGTERM,\n"
-		"SIGHUP): the half-built version is removed, the published site as it was.\n",
+		"another writer holds the catalogue's lock, or another publish DIR's; 128 + N\n"
+		"killed by signal N (SIGINT, SIGTERM, SIGHUP): the half-built version is\n"
+		"removed, the published site as it was.\n",
 };
 
 /* Publish under the lock; the exit status. */
@@ -62,7 +66,7 @@ static int publish(const char *db, const char *out, const char *as_of_arg, long 
 		   const char *base_url)
 {
 	char as_of[11] = "";
-	site_options o = { as_of, command.program, job_log, NULL, NULL, base_url };
+	site_options o = { as_of, command.program, job_log, NULL, NULL, base_url, wait };
 	writelock lock;
 	site_stats st;
 	catalogue cat;
@@ -79,8 +83,9 @@ static int publish(const char *db, const char *out, const char *as_of_arg, long 
 	}
 	if (as_of_arg[0] && snapref_day(&cat, as_of_arg, as_of, &err)) {
 		stage_error(command.program, "%s", err.msg);
-	} else if (site_publish(&cat, out, &o, &st, &err)) {
+	} else if ((status = site_publish(&cat, out, &o, &st, &err))) {
 		stage_error(command.program, "%s", err.msg);
+		status = status > 0 ? MC_EXIT_LOCKED : MC_EXIT_FAILURE;
 	} else {
 		printf("published %s in %s: %zu snapshot%s, %lu file%s (%lu written), %zu model%s"
 		       " (%zu made anew), %zu audit%s computed, %zu withdrawn\n", st.label, out,

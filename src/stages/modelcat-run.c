@@ -44,10 +44,10 @@ static const opt_command command = {
 	.exit =
 		"Exit: 0 done; 1 done, rows were quarantined or an export held; 2 usage;\n"
 		"3 or more failure, the catalogue and the published pages as they were;\n"
-		"75 another writer holds the lock, or another program held or changed the\n"
-		"catalogue during the run (nothing installed); 128 + N stopped by signal N\n"
-		"(SIGINT, SIGTERM, SIGHUP), the catalogue and the published pages as they\n"
-		"were.\n",
+		"75 another writer holds the lock, another publish DIR's (DIR/.modelcat/lock),\n"
+		"or another program held or changed the catalogue during the run (nothing\n"
+		"installed); 128 + N stopped by signal N (SIGINT, SIGTERM, SIGHUP), the\n"
+		"catalogue and the published pages as they were.\n",
 };
 
 int main(int argc, char **argv)

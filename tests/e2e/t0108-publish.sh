@@ -109,7 +109,8 @@ check_eq "a file added to it is moved into the published version" "$(cat "$P/pag
 check_eq "one whose name the published version has stays where it was" \
 	"$(cat "$P/.modelcat/site-1-1/pages/style.css")" "other body{}"
 check_grep "a log line says so" "left .*site-1-1/pages/style.css in place" "$TMP/err"
-check_eq "nothing else is left of it" "$(find "$P/.modelcat/site-1-1" ! -type d | wc -l)" 2
+check_eq "nothing else is left of it (but its MANIFEST and publish's mark)" \
+	"$(find "$P/.modelcat/site-1-1" ! -type d | wc -l)" 3
 check_eq "the user's style.css is the published one" "$(cat "$P/pages/style.css")" "body{}"
 rm -r "$P/.modelcat/site-1-1" "$P/pages/late.txt"
 
@@ -129,8 +130,9 @@ for dir in $dirs; do
 	mv "$P/.modelcat/site-1-2/MANIFEST.new" "$P/.modelcat/site-1-2/MANIFEST"
 	check_status "publish retires an old version with its own $file" 0 publish
 	check_grep "a log line says $file is left in place" "left .*site-1-2/$file in place" "$TMP/err"
-	check_eq "it and the old version's MANIFEST are all that is left of it ($dir)" \
-		"$(cd "$P/.modelcat/site-1-2" && find . ! -type d | sort | paste -sd' ' -)" "./MANIFEST ./$file"
+	check_eq "it, the old version's MANIFEST and mark are all that is left of it ($dir)" \
+		"$(cd "$P/.modelcat/site-1-2" && find . ! -type d | sort | paste -sd' ' -)" \
+		"./MADE ./MANIFEST ./$file"
 	check "the published $file is not the one left" test "$(cat "$P/.modelcat/current/$file")" != "a file of my own"
 	rm -r "$P/.modelcat/site-1-2"
 done

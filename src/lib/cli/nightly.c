@@ -158,11 +158,14 @@ static int install_copy(void *arg, mc_err *err)
 static int publish_site(nightly *r, catalogue *cat, const catalogue_stamp *seen)
 {
 	install_step step = { r, seen };
-	site_options o = { NULL, r->program, job_log, install_copy, &step, r->base_url };
+	site_options o = { NULL, r->program, job_log, install_copy, &step, r->base_url, r->wait };
 	site_stats st;
+	int rc = site_publish(cat, r->out, &o, &st, &r->err);
 
-	if (site_publish(cat, r->out, &o, &st, &r->err))
+	if (rc) {
+		install_conflict = rc > 0;   /* another publish holds DIR: 75 */
 		return -1;
+	}
 	r->pages = st.pages;
 	job_log(r->program, "published %lu page files and the audits of %zu snapshot%s up to %s"
 		" in %s (%lu files written, %lu unchanged; %zu audit%s computed, %zu withdrawn)",

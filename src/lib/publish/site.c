@@ -253,10 +253,17 @@ static void install_link(publish *p, const char *name)
 	}
 	site_note(p, "%s is now a symbolic link to %s; its files that modelcat did not write were"
 	     " carried over", path, target);
+	/* the user's folder of before, moved here: marked, so that a later
+	   publish retires what this one leaves of it (only that) */
+	if (site_own_mark(p, old))
+		site_note(p, "%s", p->err->msg);
 	mc_fmt(into, sizeof(into), "%s/%s", p->site, name);
 	mc_fmt(tmp, sizeof(tmp), "%s/", name);
-	if (!site_retire_folder(p, old, into, tmp, &p->now))
+	if (!site_retire_folder(p, old, into, tmp, &p->now)) {
+		mc_fmt(tmp, sizeof(tmp), "%s/" SITE_MADE, old);
+		unlink(tmp);
 		rmdir(old);
+	}
 }
 
 /* Make DIR/index.html the symbolic link .modelcat/current/index.html
@@ -385,15 +392,22 @@ static int base_url_find(publish *p)
 	return 0;
 }
 
-/* Where things are, what is published, what the catalogue holds. */
+/* Where things are, what is published, what the catalogue holds; DIR's
+ * lock taken. 0, 1 (another publish holds the lock), or -1 (p->err). */
 
 static int publish_prepare(publish *p, const char *out)
 {
+	int rc;
+
 	mc_fmt(p->out, sizeof(p->out), "%s", out);
 	mc_fmt(p->state, sizeof(p->state), "%s/" SITE_STATE, out);
 	mc_fmt(p->build, sizeof(p->build), "%s/build-%ld", p->state, (long)getpid());
-	if (site_fs_make_dir(p->out, p->err) || site_fs_make_dir(p->state, p->err) ||
-	    check_entry(p, "pages") || check_entry(p, "audit") || check_entry(p, "downloads") ||
+	if (site_fs_make_dir(p->out, p->err) || site_fs_make_dir(p->state, p->err))
+		return -1;
+	/* .modelcat checked, and one publish into DIR at a time, of any catalogue */
+	if ((rc = site_own_lock(p)))
+		return rc;
+	if (check_entry(p, "pages") || check_entry(p, "audit") || check_entry(p, "downloads") ||
 	    site_id(p))
 		return -1;
 	site_fs_current_name(p->state, p->prev_name);
@@ -414,7 +428,7 @@ static int publish_prepare(publish *p, const char *out)
 	if (p->o->as_of && *p->o->as_of) {
 		mc_fmt(p->as_of, sizeof(p->as_of), "%s", p->o->as_of);
 	} else {
-		int rc = snapshot_latest_day(p->cat, p->as_of, p->err);
+		rc = snapshot_latest_day(p->cat, p->as_of, p->err);
 
 		if (rc)
 			return rc < 0 ? -1 : mc_error(p->err, "%s: the catalogue holds no snapshot",
@@ -453,13 +467,19 @@ static int publish_build(publish *p)
 	int rc = -1;
 
 	mc_fmt(building, sizeof(building), "%s", p->build);
-	building_set = 1;
-	site_fs_remove_tree(p->build);
+	/* (a build-PID there now is not modelcat's: site_retire_stale()
+	   removed the marked ones; it stays, and this publish fails) */
 	for (k = 0; k < 4; k++) {
 		mc_fmt(path, sizeof(path), "%s%s", p->build, dirs[k]);
 		if (mkdir(path, 0755)) {
-			mc_error(p->err, "%s: cannot create: %s", path, strerror(errno));
+			mc_error(p->err, "%s: cannot create: %s%s", path, strerror(errno),
+				 !k && errno == EEXIST ? " (not made by modelcat: move it away)" : "");
 			goto out;
+		}
+		if (!k) {
+			building_set = 1;   /* made here: this publish's to remove */
+			if (site_own_mark(p, p->build))
+				goto out;
 		}
 	}
 	/* (the downloads are written by render_all(), beside the index
@@ -550,8 +570,12 @@ int site_publish(catalogue *cat, const char *out, const site_options *o, site_st
 	strmap_init(&p.models);
 	strmap_init(&p.explained);
 	atomic_init(&p.ndirs, 0);
-	if (publish_prepare(&p, out) || publish_build(&p) ||
-	    (o->before_switch && o->before_switch(o->arg, err)) || switch_version(&p)) {
+	p.lock_fd = -1;
+	if ((rc = publish_prepare(&p, out)))
+		goto out;
+	rc = -1;
+	if (publish_build(&p) || (o->before_switch && o->before_switch(o->arg, err)) ||
+	    switch_version(&p)) {
 		if (building_set)
 			site_fs_remove_tree(p.build);
 		goto out;
@@ -581,6 +605,7 @@ out:
 	free(p.snaps);
 	free(p.published);
 	free(p.withdrawn);
+	site_own_unlock(&p);
 	return rc;
 }
 

@@ -15,6 +15,9 @@
  *                               wrote in it, with its SHA-256)
  *   DIR/.modelcat/current       symbolic link "site-ID": the published one
  *   DIR/.modelcat/id            a random id of this site (feed entry ids)
+ *   DIR/.modelcat/lock          held (flock) by the publish under way:
+ *                               one publish into DIR at a time, of any
+ *                               catalogue
  *   DIR/pages, DIR/audit        symbolic links .modelcat/current/pages and
  *                               .modelcat/current/audit, made once
  *
@@ -24,9 +27,13 @@
  * version or the new one, never a mix, and never a temporary name. Files
  * modelcat did not write (in no MANIFEST) are carried from version to
  * version (hard links; a symbolic link is made again, never followed);
- * an old version loses only what its MANIFEST lists.
+ * an old version loses only what its MANIFEST lists. DIR/.modelcat must be
+ * a folder (not a symbolic link) of this user's, and every folder publish
+ * makes in it carries a MADE mark: only marked folders
+ * are ever removed (site_internal.h, site_own.c).
  *
- * The caller holds the catalogue's writer lock: one publisher at a time.
+ * The caller holds the catalogue's writer lock; site_publish() holds
+ * DIR's lock too (another catalogue may publish into DIR).
  */
 #ifndef MODELCAT_SITE_H
 #define MODELCAT_SITE_H
@@ -49,6 +56,9 @@ typedef struct site_options {
 	/* where the site is read: the URL of DIR (NULL or "": not known; the
 	 * feed's links stay relative) */
 	const char *base_url;
+	/* how long to wait for DIR's lock while another publish holds it, in
+	 * seconds (0: not at all) */
+	long wait;
 } site_options;
 
 /* What a publish did. */
@@ -67,8 +77,9 @@ typedef struct site_stats {
 
 /* Build the site of cat (pages, audits of every snapshot, audit index,
  * feed) and publish it under out in one switch; then remove the old
- * version and what killed publishes left. 0, or -1 (err; the published
- * site is as it was). */
+ * version and what killed publishes left. 0; 1 (err) when another publish
+ * held DIR's lock longer than o->wait seconds; or -1 (err). The published
+ * site is as it was unless 0. */
 int site_publish(catalogue *cat, const char *out, const site_options *o, site_stats *stats,
 		 mc_err *err);
 

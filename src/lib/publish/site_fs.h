@@ -13,6 +13,10 @@
  * its id (site.h) */
 #define SITE_STATE ".modelcat"
 
+/* The mark in each folder publish makes under DIR/.modelcat (build-PID,
+ * site-ID, old-pages-PID, old-audit-PID): only marked folders are removed. */
+#define SITE_MADE "MADE"
+
 /* Remove path and, when it is a folder (never through a symbolic link),
  * everything in it. Only system calls: async-signal-safe. */
 void site_fs_remove_tree(const char *path);

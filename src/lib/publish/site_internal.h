@@ -13,6 +13,8 @@
  *   site_audits.c   every snapshot's audit, the withdrawn ones, the feed
  *   site_changes.c  what explains the changed pages (changes.h)
  *   site_root.c     the root page
+ *   site_own.c      what publish owns: DIR/.modelcat checked, its lock,
+ *                   the MADE mark of every folder it makes
  * (site_verify.c, site_fs.c and site_manifest.c need none of this.)
  */
 #ifndef MODELCAT_SITE_INTERNAL_H
@@ -39,8 +41,6 @@ struct reuse_dir;      /* site_reuse.c */
 
 /* ---- one publish ---- */
 
-/* ---- one publish ---- */
-
 /* A row of published.tsv (label, content, fingerprint, loaded) or of
  * withdrawn.tsv (label, content, when withdrawn, loaded). */
 typedef struct site_row {
@@ -62,6 +62,7 @@ typedef struct publish {
 	char site[PATH_MAX];         /* the new version, once renamed */
 	char as_of[11];              /* the date rendered */
 	char id[40];                 /* the site's id */
+	int lock_fd;                 /* DIR/.modelcat/lock, held (site_own_lock()); -1 */
 	int legacy;                  /* DIR/pages or DIR/audit are folders of their own */
 	site_manifest old;           /* the published version's manifest */
 	/* old and prev_keys are read on a thread of their own while the
@@ -140,6 +141,22 @@ void site_retire_version(publish *p, const char *name, const char *into,
 /* Under the lock, before building: what killed publishes left (build
  * folders, links being made) and old versions not yet removed. */
 void site_retire_stale(publish *p);
+
+/* ---- site_own.c ---- */
+
+/* DIR/.modelcat (p->state) checked: a folder, not a symbolic link, of this
+ * user's; then its lock taken for the whole publish, waiting up to
+ * p->o->wait seconds. 0, 1 (another publish holds it: p->err), or -1
+ * (p->err; nothing touched). */
+int site_own_lock(publish *p);
+/* Let the lock go. */
+void site_own_unlock(publish *p);
+/* Mark the folder dir, just made, as publish's (its SITE_MADE file, never
+ * over one there): 0, or -1 (p->err). */
+int site_own_mark(publish *p, const char *dir);
+/* Is dir a folder of this user's that site_own_mark() marked? 1 or 0. Publish removes only such folders (and, of others, only
+ * an empty one). */
+int site_own_marked(const publish *p, const char *dir);
 
 /* ---- site_reuse.c ---- */
 

@@ -205,8 +205,8 @@ static void retire_dir(retire_ctx *c, const char *rel)
 
 		mc_fmt(sub, sizeof(sub), "%s%s%s", rel, *rel ? "/" : "", names[i]);
 		mc_fmt(path, sizeof(path), "%s/%s", c->old_base, sub);
-		if (!*rel && !strcmp(names[i], "MANIFEST"))
-			continue;
+		if (!*rel && (!strcmp(names[i], "MANIFEST") || !strcmp(names[i], SITE_MADE)))
+			continue;   /* (the caller's, once nothing else is left) */
 		if (types[i] == DT_REG &&
 		    retire_mine(c, sub, dirfd, dirfd == AT_FDCWD ? path : names[i]))
 			continue;   /* (most of a version: no lstat() for them) */
@@ -245,12 +245,37 @@ size_t site_retire_folder(const publish *p, const char *old_base, const char *ne
 	return c.kept;
 }
 
+/* Remove the folder path's MANIFEST (when manifest), then its mark, then
+ * it, when nothing else is left in it but the two: 0; else nothing is
+ * removed: 1 (the caller says why). */
+static int remove_emptied(const publish *p, const char *path, int manifest)
+{
+	char file[PATH_MAX];
+	size_t n, i, others = 0;
+	char **names = site_fs_list_names(path, &n, NULL);
+
+	for (i = 0; i < n; i++)
+		others += strcmp(names[i], SITE_MADE) && (!manifest || strcmp(names[i], "MANIFEST"));
+	mc_free_strings(names, n);
+	if (others)
+		return 1;
+	if (manifest) {
+		mc_fmt(file, sizeof(file), "%s/MANIFEST", path);
+		unlink(file);
+	}
+	mc_fmt(file, sizeof(file), "%s/" SITE_MADE, path);
+	unlink(file);
+	if (rmdir(path))
+		site_note(p, "left %s in place: %s", path, strerror(errno));
+	return 0;
+}
+
 /* Retire the old version folder name (a site-ID) into the published one;
  * known: its MANIFEST as read already (NULL: read it). */
 void site_retire_version(publish *p, const char *name, const char *into,
 			 const site_manifest *known)
 {
-	char path[PATH_MAX], file[PATH_MAX];
+	char path[PATH_MAX];
 	site_manifest m;
 	mc_err err;
 	int rc = 0;
@@ -260,24 +285,53 @@ void site_retire_version(publish *p, const char *name, const char *into,
 	if (!known)
 		rc = site_manifest_read(path, &m, &err);
 	if (rc) {
-		site_note(p, "left %s in place: %s", path, rc < 0 ? err.msg : "it has no MANIFEST");
+		/* (nothing but its mark: a retire stopped after its MANIFEST went) */
+		if (rc < 0 || !site_own_marked(p, path) || remove_emptied(p, path, 0))
+			site_note(p, "left %s in place: %s", path,
+				  rc < 0 ? err.msg : "it has no MANIFEST");
 		site_manifest_release(&m);
 		return;
 	}
-	if (!site_retire_folder(p, path, into, "", known ? known : &m)) {
-		mc_fmt(file, sizeof(file), "%s/MANIFEST", path);
-		unlink(file);
-		if (rmdir(path))
-			site_note(p, "left %s in place: %s", path, strerror(errno));
-	} else {
-		site_note(p, "left the old version %s in place: it holds files that are not modelcat's",
-		     path);
-	}
+	if (site_retire_folder(p, path, into, "", known ? known : &m) ||
+	    remove_emptied(p, path, 1))
+		site_note(p, "left the old version %s in place: it holds files that are not"
+			  " modelcat's", path);
 	site_manifest_release(&m);
 }
 
-/* Under the lock, before building: what killed publishes left (build
- * folders, links being made) and old versions not yet removed. */
+/* A temporary name of a publish that no longer runs, of the kind it is:
+ * current.new-PID and link-PID symbolic links, id.new-PID a file. */
+static int stale_temp(const char *path, const char *name)
+{
+	struct stat st;
+
+	if (lstat(path, &st))
+		return 0;
+	if (site_fs_dead_pid_name(name, "current.new-") || site_fs_dead_pid_name(name, "link-"))
+		return S_ISLNK(st.st_mode);
+	return site_fs_dead_pid_name(name, "id.new-") && S_ISREG(st.st_mode);
+}
+
+/* A folder of the kinds publish makes that site_own_marked() does not
+ * know: removed when empty, else left, and said. 1 when it was one. */
+static int not_made(const publish *p, const char *path)
+{
+	if (site_own_marked(p, path))
+		return 0;
+	if (rmdir(path) && errno != ENOENT)
+		site_note(p, "left %s in place: not made by modelcat's publish (no " SITE_MADE
+			  " in it)", path);
+	return 1;
+}
+
+/*
+ * Under DIR's lock, before building: what killed publishes left (build
+ * folders, links being made) and old versions not yet removed. No other
+ * publish runs (the lock), so every build-PID it marked is left over;
+ * a folder it did not mark is never removed (but an empty one), whatever
+ * its name. The published version may be one of a modelcat that made no
+ * marks: current names it, and it loses only what its MANIFEST lists.
+ */
 void site_retire_stale(publish *p)
 {
 	char path[PATH_MAX], into[PATH_MAX];
@@ -286,27 +340,31 @@ void site_retire_stale(publish *p)
 
 	for (i = 0; i < n; i++) {
 		const char *name = names[i];
+		int old = !strncmp(name, "old-pages-", 10) || !strncmp(name, "old-audit-", 10);
 
 		mc_fmt(path, sizeof(path), "%s/%s", p->state, name);
-		if (site_fs_dead_pid_name(name, "build-")) {
-			site_fs_remove_tree(path);
-		} else if (site_fs_dead_pid_name(name, "current.new-") || site_fs_dead_pid_name(name, "link-") ||
-			   site_fs_dead_pid_name(name, "id.new-")) {
+		if (stale_temp(path, name)) {
 			unlink(path);
-		} else if (!strncmp(name, "site-", 5) && strcmp(name, p->prev_name)) {
-			if (!p->prev_name[0]) {
-				/* never published: nothing in it but modelcat's and links */
-				site_fs_remove_tree(path);
-				continue;
-			}
+			continue;
+		}
+		if (strncmp(name, "build-", 6) && (strncmp(name, "site-", 5) || !strcmp(name, p->prev_name)) &&
+		    !old)
+			continue;
+		if (not_made(p, path))
+			continue;
+		if (!strncmp(name, "build-", 6) || (!old && !p->prev_name[0])) {
+			/* a half-built version, or one never published: modelcat's
+			   files and links only */
+			site_fs_remove_tree(path);
+		} else if (!old) {
 			mc_fmt(into, sizeof(into), "%s/%s", p->state, p->prev_name);
 			site_retire_version(p, name, into, NULL);
-		} else if (p->prev_name[0] && (!strncmp(name, "old-pages-", 10) ||
-					       !strncmp(name, "old-audit-", 10)) &&
-			   !site_reuse_old_wait(p, NULL)) {
+		} else if (p->prev_name[0] && !site_reuse_old_wait(p, NULL)) {
 			mc_fmt(into, sizeof(into), "%s/%s/%.5s", p->state, p->prev_name, name + 4);
-			if (!site_retire_folder(p, path, into, name[4] == 'p' ? "pages/" : "audit/", &p->old))
-				rmdir(path);
+			if (site_retire_folder(p, path, into, name[4] == 'p' ? "pages/" : "audit/", &p->old) ||
+			    remove_emptied(p, path, 0))
+				site_note(p, "left %s in place: it holds files that are not modelcat's",
+					  path);
 		}
 	}
 	mc_free_strings(names, n);
