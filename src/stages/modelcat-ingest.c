@@ -10,6 +10,7 @@
 #include "cli/stage.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* the --help texts; main has the option table (opt_parse_table) */
@@ -68,6 +69,26 @@ static int load_one(ingest_ctx *ctx, const char *arg, load_stats *stats,
 	return ingest_file(ctx, label, path, stats, err);
 }
 
+/* Does each --accept-export name an export of the files given? 0, or a
+ * usage error (exit status) naming it and the exports given. */
+static int check_accept_exports(char *const *args, int n, const opt_list *accept)
+{
+	char (*names)[NAMING_EXPORT_MAX + 1] = xcalloc((size_t)n + 1, sizeof(*names));
+	const char **known = xcalloc((size_t)n + 1, sizeof(*known));
+	const char *path;
+	int i, rc;
+
+	for (i = 0; i < n; i++) {
+		naming_split_arg(args[i], names[i], sizeof(names[i]), &path);
+		known[i] = names[i];
+	}
+	rc = opt_check_known(command.program, "accept-export", accept, known, (size_t)n, NULL,
+			     "no file of that export is given");
+	free(known);
+	free(names);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	const char *db = NULL;
@@ -114,6 +135,11 @@ int main(int argc, char **argv)
 			mc_free_strings(args, (size_t)nargs);
 			return rc;
 		}
+	}
+	if ((rc = check_accept_exports(argv + first, argc - first, &accept_exports))) {
+		mc_free_strings(args, (size_t)nargs);
+		opt_release(options);
+		return rc;
 	}
 	/* files from the snapshot store are dated by their names */
 	if (!as_of[0]) {
