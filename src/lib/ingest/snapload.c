@@ -161,7 +161,7 @@ int snapload_run(const snapload_job *job, FILE *out, FILE *errors, snapload_resu
 		goto out;
 	/* files of a snapshot store that someone accepted are applied again */
 	if (snapload_guards(ld, job->accept, err) ||
-	    accepting_import_args(&cat, job->args, job->n, err) ||
+	    accepting_import_args(&cat, job->store, job->args, job->n, err) ||
 	    load_args(job, ld, sum.out, sum.errors, result, &accepted, &naccepted, err)) {
 		result->aborted = 1;
 		load_abort(ld);
@@ -187,7 +187,7 @@ int snapload_run(const snapload_job *job, FILE *out, FILE *errors, snapload_resu
 	for (i = 0; i < naccepted; i++) {
 		mc_err record_err;
 
-		if (accepting_record(&cat, job->args[accepted[i].arg], accepted[i].reason, out,
+		if (accepting_record(&cat, job->store, job->args[accepted[i].arg], accepted[i].reason, out,
 				     &record_err))
 			fprintf(errors, "%s%s%s; a rebuild from the store will hold the file again\n",
 				job->program ? job->program : "", job->program ? ": " : "",

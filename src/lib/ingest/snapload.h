@@ -38,6 +38,8 @@ typedef struct snapload_job {
 	const char *const *accept_exports; /* --accept-export: only these exports' */
 	size_t naccept_exports;     /* entries in accept_exports */
 	const char *program;        /* prefixes the held lines, or NULL */
+	const char *store;          /* the snapshot store whose acceptances its files
+				       have (ingest --snapshots), or NULL: none */
 } snapload_job;
 
 /* How a snapshot's load went. */
