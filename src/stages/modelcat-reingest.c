@@ -9,6 +9,8 @@
 #include "cli/options.h"
 #include "cli/stage.h"
 #include "cli/writelock.h"
+#include "cli/job.h"
+#include "base/paths.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -17,7 +19,8 @@
 static const opt_command command = {
 	.program = "modelcat-reingest",
 	.usage =
-		"usage: modelcat reingest [--db PATH] [--snapshots DIR] [--strict] [--wait SECONDS]\n",
+		"usage: modelcat reingest [--db PATH] [--snapshots DIR] [--strict] [--wait SECONDS]\n"
+		"                         [--out SITE]\n",
 	.description =
 		"Rebuilds the catalogue from every stored snapshot in DIR (default:\n"
 		"./snapshots if it exists, else the installed snapshots), oldest first.\n"
@@ -35,7 +38,12 @@ static const opt_command command = {
 		"Prints a line per export and a summary.\n"
 		"Rows quarantined in stored snapshots (reported when each was first\n"
 		"ingested) are quarantined again, counted in the summary and kept in the\n"
-		"quarantine table; they do not fail the rebuild unless --strict.\n",
+		"quarantine table; they do not fail the rebuild unless --strict.\n"
+		"With --out SITE, the rebuilt catalogue is then published under SITE: the\n"
+		"page texts merged (modelcat translate, the installed catalogues) and\n"
+		"every page, audit and download written (modelcat publish --out SITE),\n"
+		"under the same lock; the last line names the page to open,\n"
+		"SITE/index.html.\n",
 	.exit =
 		"Exit: 0 rebuilt; 1 rebuilt with rows quarantined (--strict only); 2 usage;\n"
 		"3 failure, the old catalogue unchanged; 75 another writer held the\n"
@@ -80,9 +88,35 @@ static int rebuild(const rebuild_plan *plan, const char *path, int strict, long 
 	return strict ? stage_status(stats.quarantined) : MC_EXIT_OK;
 }
 
+/* Merge the page texts and publish the catalogue db under out, the writer
+ * lock handed on; the exit status. */
+static int publish(const char *db, const char *out)
+{
+	char *translate[] = { (char *)"modelcat-translate", (char *)"--db", (char *)db, NULL };
+	char *site[] = { (char *)"modelcat-publish", (char *)"--db", (char *)db,
+			 (char *)"--out", (char *)out, NULL };
+	mc_err err;
+	int rc;
+
+	fflush(stdout);
+	/* exit 1: texts stored, some entry missing (English used) */
+	rc = job_run(paths_bindir(), translate, NULL, NULL, &err);
+	if (rc < 0 || rc > 1) {
+		stage_error(command.program, "%s", rc < 0 ? err.msg : "translate failed");
+		return MC_EXIT_FAILURE;
+	}
+	rc = job_run(paths_bindir(), site, NULL, NULL, &err);
+	if (rc < 0 || rc > 1) {
+		stage_error(command.program, "%s", rc < 0 ? err.msg : "publish failed");
+		return MC_EXIT_FAILURE;
+	}
+	printf("published the site in %s: open %s/index.html\n", out, out);
+	return MC_EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
-	const char *db = NULL, *snapshot_dir = NULL;
+	const char *db = NULL, *snapshot_dir = NULL, *out = NULL;
 	int first, rc, strict = 0;
 	long wait = 0;
 	opt_spec options[] = {
@@ -92,6 +126,8 @@ int main(int argc, char **argv)
 		{ .name = "strict", .type = OPT_FLAG, .dest = &strict,
 		  .help = "exit 1 when any row was quarantined" },
 		OPT_WAIT(&wait),
+		{ .name = "out", .arg = "SITE", .type = OPT_STRING, .dest = &out,
+		  .help = "then translate and publish the site under SITE" },
 		OPT_DONE
 	};
 	rebuild_plan plan;
@@ -120,6 +156,11 @@ int main(int argc, char **argv)
 		rc = MC_EXIT_FAILURE;
 	} else {
 		rc = rebuild(&plan, db, strict, wait);
+	}
+	if (out && (rc == MC_EXIT_OK || rc == MC_EXIT_QUARANTINE)) {
+		int published = publish(db, out);
+
+		rc = published ? published : rc;
 	}
 	rebuild_plan_release(&plan);
 	writelock_release(&lock);
