@@ -4,12 +4,14 @@
  */
 #include "ingest/bundle.h"
 #include "ingest/ingest.h"
+#include "ingest/rebuild.h"
 #include "base/alloc.h"
 #include "store/naming.h"
 #include "cli/options.h"
 #include "cli/stage.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* the --help texts; main has the option table (opt_parse_table) */
@@ -18,7 +20,7 @@ static const opt_command command = {
 	.usage =
 		"usage: modelcat ingest [--db PATH] [--as-of YYYY-MM-DD [--allow-future]]\n"
 		"                       [--wait SECONDS] [--accept | --accept-export EXPORT...]\n"
-		"                       [EXPORT=]FILE...\n",
+		"                       [--snapshots DIR] [EXPORT=]FILE...\n",
 	.description =
 		"Parses each FILE (.csv, .csv.gz or .zip), normalises its values and loads\n"
 		"all of them into the catalogue as one snapshot dated --as-of (default:\n"
@@ -48,8 +50,13 @@ static const opt_command command = {
 		"many models removed, rows quarantined, or columns gained or lost) is held\n"
 		"for review: nothing of it is applied, one line on stderr names the guard\n"
 		"and the numbers, and the snapshot records it. --accept applies it (every\n"
-		"export; --accept-export EXPORT: that one), and the content so accepted is\n"
-		"applied by later loads and reingest too.\n"
+		"export; --accept-export EXPORT: that one; an EXPORT no FILE is of is a usage\n"
+		"error), and the content so accepted is applied by later loads of this\n"
+		"catalogue. When the FILE is a file of the snapshot store (--snapshots DIR,\n"
+		"DIR/EXPORT/DATE.csv.gz: that folder, not any path of that shape), the\n"
+		"acceptance is also recorded in DIR/ACCEPTED.tsv, so that reingest applies\n"
+		"it too; a FILE elsewhere is accepted in the catalogue only (said on stdout)\n"
+		"and nothing is written beside it.\n"
 		"\n"
 		"It holds the catalogue's writer lock (PATH.lock) while it loads; when\n"
 		"another writer holds it, it waits up to --wait seconds, then exits 75.\n",
@@ -68,6 +75,26 @@ static int load_one(ingest_ctx *ctx, const char *arg, load_stats *stats,
 	return ingest_file(ctx, label, path, stats, err);
 }
 
+/* Does each --accept-export name an export of the files given? 0, or a
+ * usage error (exit status) naming it and the exports given. */
+static int check_accept_exports(char *const *args, int n, const opt_list *accept)
+{
+	char (*names)[NAMING_EXPORT_MAX + 1] = xcalloc((size_t)n + 1, sizeof(*names));
+	const char **known = xcalloc((size_t)n + 1, sizeof(*known));
+	const char *path;
+	int i, rc;
+
+	for (i = 0; i < n; i++) {
+		naming_split_arg(args[i], names[i], sizeof(names[i]), &path);
+		known[i] = names[i];
+	}
+	rc = opt_check_known(command.program, "accept-export", accept, known, (size_t)n, NULL,
+			     "no file of that export is given");
+	free(known);
+	free(names);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	const char *db = NULL;
@@ -75,6 +102,7 @@ int main(int argc, char **argv)
 	int allow_future = 0, accept = 0;
 	long wait = 0;
 	opt_list accept_exports = { NULL, 0 };
+	const char *store = NULL;
 	opt_spec options[] = {
 		OPT_DB(&db),
 		OPT_AS_OF(as_of, "the snapshot's date, YYYY-MM-DD"),
@@ -84,6 +112,10 @@ int main(int argc, char **argv)
 		  .help = "apply the exports a guard would hold" },
 		{ .name = "accept-export", .arg = "EXPORT", .type = OPT_LIST,
 		  .dest = &accept_exports, .help = "apply EXPORT if a guard would hold it" },
+		{ .name = "snapshots", .arg = "DIR", .type = OPT_STRING, .dest = &store,
+		  .help = "the snapshot store whose ACCEPTED.tsv its files' acceptances\n"
+			  "are read from and recorded in (default ./snapshots if a\n"
+			  "folder, else the installed one)" },
 		OPT_DONE
 	};
 	colmap map;
@@ -115,6 +147,11 @@ int main(int argc, char **argv)
 			return rc;
 		}
 	}
+	if ((rc = check_accept_exports(argv + first, argc - first, &accept_exports))) {
+		mc_free_strings(args, (size_t)nargs);
+		opt_release(options);
+		return rc;
+	}
 	/* files from the snapshot store are dated by their names */
 	if (!as_of[0]) {
 		char day[11], day0[11] = "";
@@ -138,7 +175,7 @@ int main(int argc, char **argv)
 	}
 	status = stage_load_snapshot(command.program, db, as_of, wait, &map, argv + first,
 				     argc - first, load_one, accept, accept_exports.items,
-				     accept_exports.n);
+				     accept_exports.n, store ? store : rebuild_default_store());
 	colmap_release(&map);
 	opt_release(options);
 	mc_free_strings(args, (size_t)nargs);

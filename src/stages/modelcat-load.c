@@ -61,5 +61,5 @@ int main(int argc, char **argv)
 	if (first >= argc)
 		return stage_usage_error(command.program, "no staging file given");
 	return stage_load_snapshot(command.program, db, as_of, wait, NULL, argv + first,
-				   argc - first, load_one, accept, NULL, 0);
+				   argc - first, load_one, accept, NULL, 0, NULL);
 }

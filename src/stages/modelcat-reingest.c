@@ -9,15 +9,21 @@
 #include "cli/options.h"
 #include "cli/stage.h"
 #include "cli/writelock.h"
+#include "base/paths.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 /* the --help texts; main has the option table (opt_parse_table) */
 static const opt_command command = {
 	.program = "modelcat-reingest",
 	.usage =
-		"usage: modelcat reingest [--db PATH] [--snapshots DIR] [--strict] [--wait SECONDS]\n",
+		"usage: modelcat reingest [--db PATH] [--snapshots DIR] [--strict] [--wait SECONDS]\n"
+		"                         [--out SITE]\n",
 	.description =
 		"Rebuilds the catalogue from every stored snapshot in DIR (default:\n"
 		"./snapshots if it exists, else the installed snapshots), oldest first.\n"
@@ -35,7 +41,12 @@ static const opt_command command = {
 		"Prints a line per export and a summary.\n"
 		"Rows quarantined in stored snapshots (reported when each was first\n"
 		"ingested) are quarantined again, counted in the summary and kept in the\n"
-		"quarantine table; they do not fail the rebuild unless --strict.\n",
+		"quarantine table; they do not fail the rebuild unless --strict.\n"
+		"With --out SITE, the rebuilt catalogue is then published under SITE: the\n"
+		"page texts merged (modelcat translate, the installed catalogues) and\n"
+		"every page, audit and download written (modelcat publish --out SITE),\n"
+		"under the same lock, their reports on stderr; the last line (stdout)\n"
+		"names the page to open, SITE/index.html.\n",
 	.exit =
 		"Exit: 0 rebuilt; 1 rebuilt with rows quarantined (--strict only); 2 usage;\n"
 		"3 failure, the old catalogue unchanged; 75 another writer held the\n"
@@ -80,9 +91,57 @@ static int rebuild(const rebuild_plan *plan, const char *path, int strict, long 
 	return strict ? stage_status(stats.quarantined) : MC_EXIT_OK;
 }
 
+/* Run the stage argv[0] installed beside us, the writer lock handed on,
+ * its report on stderr (stdout keeps our summary); 0 when it exits 0 or 1
+ * (done; translate: some entry missing, English used), else -1 (said). */
+static int run_stage(char *const *argv)
+{
+	char path[PATH_MAX];
+	pid_t pid;
+	int status;
+
+	mc_fmt(path, sizeof(path), "%s/%s", paths_bindir(), argv[0]);
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		dup2(STDERR_FILENO, STDOUT_FILENO);
+		writelock_hand_on();
+		execv(path, argv);
+		fprintf(stderr, "%s: cannot run %s: %s\n", command.program, path, strerror(errno));
+		_exit(127);
+	}
+	if (pid < 0) {
+		stage_error(command.program, "cannot run %s: %s", path, strerror(errno));
+		return -1;
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	if (WIFEXITED(status) && WEXITSTATUS(status) <= 1)
+		return 0;
+	stage_error(command.program, "%s failed (%s %d); the catalogue is rebuilt, the site"
+		    " not published", argv[0], WIFEXITED(status) ? "exit" : "signal",
+		    WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status));
+	return -1;
+}
+
+/* Merge the page texts and publish the catalogue db under out, the writer
+ * lock handed on; the exit status. */
+static int publish(const char *db, const char *out)
+{
+	char *translate[] = { (char *)"modelcat-translate", (char *)"--db", (char *)db, NULL };
+	char *site[] = { (char *)"modelcat-publish", (char *)"--db", (char *)db,
+			 (char *)"--out", (char *)out, NULL };
+
+	if (run_stage(translate) || run_stage(site))
+		return MC_EXIT_FAILURE;
+	printf("published the site in %s: open %s/index.html\n", out, out);
+	return MC_EXIT_OK;
+}
+
 int main(int argc, char **argv)
 {
-	const char *db = NULL, *snapshot_dir = NULL;
+	const char *db = NULL, *snapshot_dir = NULL, *out = NULL;
 	int first, rc, strict = 0;
 	long wait = 0;
 	opt_spec options[] = {
@@ -92,6 +151,8 @@ int main(int argc, char **argv)
 		{ .name = "strict", .type = OPT_FLAG, .dest = &strict,
 		  .help = "exit 1 when any row was quarantined" },
 		OPT_WAIT(&wait),
+		{ .name = "out", .arg = "SITE", .type = OPT_STRING, .dest = &out,
+		  .help = "then translate and publish the site under SITE" },
 		OPT_DONE
 	};
 	rebuild_plan plan;
@@ -120,6 +181,11 @@ int main(int argc, char **argv)
 		rc = MC_EXIT_FAILURE;
 	} else {
 		rc = rebuild(&plan, db, strict, wait);
+	}
+	if (out && (rc == MC_EXIT_OK || rc == MC_EXIT_QUARANTINE)) {
+		int published = publish(db, out);
+
+		rc = published ? published : rc;
 	}
 	rebuild_plan_release(&plan);
 	writelock_release(&lock);

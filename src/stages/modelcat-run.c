@@ -9,6 +9,15 @@
 #include "cli/stage.h"
 #include "publish/render.h"
 #include "publish/site.h"
+#include "base/alloc.h"
+#include "base/paths.h"
+#include "store/naming.h"
+#include "store/sources.h"
+
+#include <dirent.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
 
 /* the --help texts; main has the option table (opt_parse_table) */
 static const opt_command command = {
@@ -50,6 +59,78 @@ static const opt_command command = {
 		"catalogue and the published pages as they were.\n",
 };
 
+/* Add to known (*n of them) the export folders of the store dir. */
+static void store_exports(const char *dir, char ***known, size_t *n)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+
+	while (d && (e = readdir(d))) {
+		char path[PATH_MAX];
+		DIR *sub;
+
+		if (!naming_export_valid(e->d_name))
+			continue;
+		mc_fmt(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (!(sub = opendir(path)))
+			continue;
+		closedir(sub);
+		*known = xrealloc(*known, (*n + 1) * sizeof(**known));
+		(*known)[(*n)++] = xstrdup(e->d_name);
+	}
+	if (d)
+		closedir(d);
+}
+
+/* Does each --accept name an export the run can meet: a source (of the
+ * sources file or --source), an export folder of the store, or a name the
+ * column map's families take (pipelines/families.tsv)? 0, or a usage error
+ * (exit status) before any work. */
+static int check_accept(const fetch_settings *s, const opt_list *accept)
+{
+	char path[PATH_MAX], **known = NULL;
+	const char **patterns = NULL;
+	size_t n = 0, np = 0, i, j;
+	source_list sources;
+	colmap map;
+	mc_err err;
+	int rc;
+
+	if (!accept->n)
+		return 0;
+	sources_init(&sources);
+	if (!s->config)
+		paths_data_file(path, sizeof(path), "pipelines/sources.tsv");
+	/* a sources file that cannot be read is fetch's to report */
+	sources_load(&sources, s->config ? s->config : path, &err);
+	known = xcalloc(sources.n + s->sources.n + 1, sizeof(*known));
+	for (i = 0; i < sources.n; i++)
+		known[n++] = xstrdup(sources.items[i].name);
+	for (i = 0; i < s->sources.n; i++)
+		known[n++] = xstrndup(s->sources.items[i], strcspn(s->sources.items[i], "="));
+	sources_release(&sources);
+	store_exports(s->snapshots, &known, &n);
+	if (stage_colmap(command.program, &map)) {
+		mc_free_strings(known, n);
+		return MC_EXIT_FAILURE;
+	}
+	for (i = 0; i <= map.nothers; i++) {
+		const colmap *fam = i ? &map.others[i - 1] : &map;
+
+		for (j = 0; fam->exports && fam->exports[j]; j++) {
+			patterns = xrealloc(patterns, (np + 2) * sizeof(*patterns));
+			patterns[np++] = fam->exports[j];
+			patterns[np] = NULL;
+		}
+	}
+	rc = opt_check_known(command.program, "accept", accept, (const char *const *)known, n,
+			     patterns, "no such export");
+	free(patterns);
+	colmap_release(&map);
+	mc_free_strings(known, n);
+	return rc;
+}
+
 int main(int argc, char **argv)
 {
 	const char *db = NULL;
@@ -87,6 +168,8 @@ int main(int argc, char **argv)
 				       r.base_url);
 	} else if (render_threads_check(&err)) {
 		rc = stage_usage_error(command.program, "%s", err.msg);
+	} else if ((rc = check_accept(&settings, &accept))) {
+		/* said */
 	} else {
 		r.db = db;
 		r.store = settings.snapshots;

@@ -59,8 +59,9 @@ check_eq "reingest holds exactly those exports" "$got" "$want_held"
 check_grep "its summary counts them" "$(echo $want_held | wc -w | tr -d ' ') held for review" "$TMP/re1.out"
 check "no ACCEPTED.tsv yet" test ! -e "$STORE/ACCEPTED.tsv"
 
-# ingest --accept of the bundle, a store file: the store records it
-mc ingest --accept "$BUNDLE" >"$TMP/acc.out" 2>"$TMP/acc.err"
+# ingest --accept of the bundle, a file of the store named by --snapshots:
+# the store records it
+mc ingest --snapshots "$STORE" --accept "$BUNDLE" >"$TMP/acc.out" 2>"$TMP/acc.err"
 check_eq "ingest --accept of the bundle: exit 0" "$?" 0
 for e in $want_held; do
 	check_grep "it says the acceptance of $e is recorded" \
@@ -75,7 +76,7 @@ import re, sys
 lines = open(sys.argv[1]).read().splitlines()[1:]
 sys.exit(not lines or not all(re.match(r'\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\tit would remove \d+ of \d+ models', '\t'.join(l.split('\t')[3:])) for l in lines))" "$STORE/ACCEPTED.tsv"
 cp "$STORE/ACCEPTED.tsv" "$TMP/accepted.before"
-mc ingest --accept "$BUNDLE" >/dev/null 2>&1
+mc ingest --snapshots "$STORE" --accept "$BUNDLE" >/dev/null 2>&1
 check "the same acceptance again adds no line" cmp -s "$STORE/ACCEPTED.tsv" "$TMP/accepted.before"
 
 # a catalogue rebuilt from nothing applies them
@@ -96,8 +97,8 @@ done
 # ingests store files the same way)
 export MODELCAT_DB=$TMP/catchup.db
 for e in notable_ai_models; do
-	mc ingest "$(ls "$STORE/$e"/*.csv.gz)" >/dev/null 2>&1
-	mc ingest "$BUNDLE/$e.csv" >"$TMP/cu.out" 2>"$TMP/cu.err"
+	mc ingest --snapshots "$STORE" "$(ls "$STORE/$e"/*.csv.gz)" >/dev/null 2>&1
+	mc ingest --snapshots "$STORE" "$BUNDLE/$e.csv" >"$TMP/cu.out" 2>"$TMP/cu.err"
 	check_eq "ingest of $e's member without --accept: exit 0 (accepted in the store)" "$?" 0
 	check_grep "it is applied as accepted" "accepted although a guard would hold it" "$TMP/cu.out"
 done
@@ -106,8 +107,8 @@ export MODELCAT_DB=$TMP/outside.db
 mkdir -p "$TMP/elsewhere"
 python3 -c "import sys, zipfile; sys.stdout.buffer.write(zipfile.ZipFile(sys.argv[1]).read('notable_ai_models.csv'))" \
 	"$BUNDLE" >"$TMP/elsewhere/notable_ai_models.csv"
-mc ingest "$(ls "$STORE/notable_ai_models"/*.csv.gz)" >/dev/null 2>&1
-mc ingest --as-of 2025-11-01 "$TMP/elsewhere/notable_ai_models.csv" >/dev/null 2>"$TMP/out.err"
+mc ingest --snapshots "$STORE" "$(ls "$STORE/notable_ai_models"/*.csv.gz)" >/dev/null 2>&1
+mc ingest --snapshots "$STORE" --as-of 2025-11-01 "$TMP/elsewhere/notable_ai_models.csv" >/dev/null 2>"$TMP/out.err"
 check_eq "the same file outside a store is held (exit 1)" "$?" 1
 check_grep "with the guard's line" "notable_ai_models: held for review" "$TMP/out.err"
 

@@ -85,14 +85,27 @@ static int ingest_fresh(nightly *r, int *quarantined)
 
 	*quarantined = 0;
 	for (i = 0; i < r->nfresh; i = j) {
-		char **argv = xcalloc(r->nfresh + 2 * r->naccept + 5, sizeof(*argv));
+		char **argv = xcalloc(r->nfresh + 2 * r->naccept + 7, sizeof(*argv));
 		size_t n = 0, k;
 		int status;
 
 		argv[n++] = (char *)"modelcat-ingest";
 		argv[n++] = (char *)"--as-of";
 		argv[n++] = r->fresh[i].day;
+		/* the store the files are of: its acceptances are read and kept */
+		argv[n++] = (char *)"--snapshots";
+		argv[n++] = (char *)r->store;
+		/* --accept EXPORT for the days that have a file of it (ingest
+		 * refuses to accept an export it is not given) */
 		for (k = 0; k < r->naccept; k++) {
+			size_t len = strlen(r->accept[k]);
+
+			for (j = i; j < r->nfresh && !strcmp(r->fresh[j].day, r->fresh[i].day); j++)
+				if (!strncmp(r->fresh[j].arg, r->accept[k], len) &&
+				    r->fresh[j].arg[len] == '=')
+					break;
+			if (j == r->nfresh || strcmp(r->fresh[j].day, r->fresh[i].day))
+				continue;
 			argv[n++] = (char *)"--accept-export";
 			argv[n++] = (char *)r->accept[k];
 		}

@@ -10,6 +10,7 @@
 #include "db/snapshot.h"
 
 #include <errno.h>
+#include <fnmatch.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -339,6 +340,49 @@ void opt_argv(const opt_spec *table, char ***argv, size_t *n)
 			(*argv)[*n] = NULL;
 		}
 	}
+}
+
+/* Is name among known[0..n) or matched by a pattern? */
+static int name_known(const char *name, const char *const *known, size_t n,
+		      const char *const *patterns)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(name, known[i]))
+			return 1;
+	for (i = 0; patterns && patterns[i]; i++)
+		if (!fnmatch(patterns[i], name, 0))
+			return 1;
+	return 0;
+}
+
+int opt_check_known(const char *program, const char *option, const opt_list *given,
+		    const char *const *known, size_t nknown, const char *const *patterns,
+		    const char *what)
+{
+	size_t i, k;
+	sbuf list;
+	int rc;
+
+	for (i = 0; i < given->n; i++)
+		if (!name_known(given->items[i], known, nknown, patterns))
+			break;
+	if (i == given->n)
+		return 0;
+	sbuf_init(&list);
+	for (k = 0; k < nknown; k++)
+		/* each name once, in the order first given */
+		if (!name_known(known[k], known, k, NULL))
+			sbuf_addf(&list, "%s%s", list.len ? ", " : "", known[k]);
+	if (!list.len)
+		sbuf_adds(&list, "none");
+	for (k = 0; patterns && patterns[k]; k++)
+		sbuf_addf(&list, "%s%s", k ? ", " : "; and names of the form ", patterns[k]);
+	rc = stage_usage_error(program, "--%s %s: %s (the known ones: %s)", option,
+			       given->items[i], what, list.data);
+	sbuf_release(&list);
+	return rc;
 }
 
 void opt_release(opt_spec *table)

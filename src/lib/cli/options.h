@@ -128,6 +128,17 @@ void opt_help_text(const opt_command *cmd, sbuf *out);
  */
 void opt_argv(const opt_spec *table, char ***argv, size_t *n);
 
+/*
+ * Is every argument given to the repeatable option --option among the
+ * names known (nknown of them) or matched by one of the fnmatch patterns
+ * (NULL-terminated, or NULL)? 0; else one usage error on stderr naming
+ * the unknown argument and what is known ("--accept-export X: WHAT (the
+ * known ones: a, b; and names of the form *_x)"), and MC_EXIT_USAGE.
+ */
+int opt_check_known(const char *program, const char *option, const opt_list *given,
+		    const char *const *known, size_t nknown, const char *const *patterns,
+		    const char *what);
+
 /* Free what opt_parse() allocated for the table's OPT_LIST entries. */
 void opt_release(opt_spec *table);
 

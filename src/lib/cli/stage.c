@@ -142,10 +142,11 @@ int stage_check_as_of(const char *program, const char *as_of, int allow_future)
 
 int stage_load_snapshot(const char *program, const char *db, const char *as_of, long wait,
 			const colmap *map, char *const *args, int n, snapload_fn *load_one,
-			int accept, const char *const *accept_exports, size_t naccept)
+			int accept, const char *const *accept_exports, size_t naccept,
+			const char *store)
 {
 	snapload_job job = { db, as_of, map, args, n, load_one, accept, accept_exports, naccept,
-			     program };
+			     program, store };
 	snapload_result result;
 	writelock lock;
 	mc_err err;

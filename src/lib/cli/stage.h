@@ -67,11 +67,13 @@ int stage_check_as_of(const char *program, const char *as_of, int allow_future);
  * NULL when load_one does not parse; accept: --accept (apply what a guard
  * of pipelines/guards.tsv would hold), accept_exports (naccept of them):
  * --accept-export, the same for those exports only; a held export makes the status
- * MC_EXIT_QUARANTINE). Returns the exit status
+ * MC_EXIT_QUARANTINE); store: the snapshot store whose ACCEPTED.tsv the
+ * files of it are read and recorded in (NULL: none). Returns the exit status
  * (MC_EXIT_LOCKED: another writer held the lock). */
 int stage_load_snapshot(const char *program, const char *db, const char *as_of, long wait,
 			const colmap *map, char *const *args, int n, snapload_fn *load_one,
-			int accept, const char *const *accept_exports, size_t naccept);
+			int accept, const char *const *accept_exports, size_t naccept,
+			const char *store);
 
 /* Write out to stdout: MC_EXIT_OK, or MC_EXIT_FAILURE with the error printed. */
 int stage_write_stdout(const char *program, const sbuf *out);

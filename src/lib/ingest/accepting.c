@@ -25,7 +25,8 @@ int accepting_import(catalogue *cat, const char *dir, const char *file, mc_err *
 	return rc;
 }
 
-int accepting_import_args(catalogue *cat, char *const *args, int n, mc_err *err)
+int accepting_import_args(catalogue *cat, const char *store, char *const *args, int n,
+			  mc_err *err)
 {
 	char dir[PATH_MAX], name[NAMING_EXPORT_MAX + 1];
 	const char *path, *file;
@@ -33,23 +34,29 @@ int accepting_import_args(catalogue *cat, char *const *args, int n, mc_err *err)
 
 	for (i = 0; i < n; i++)
 		if (!naming_split_arg(args[i], name, sizeof(name), &path) &&
-		    store_acceptance_where(path, dir, sizeof(dir), &file) &&
+		    store_acceptance_where(store, path, dir, sizeof(dir), &file) &&
 		    accepting_import(cat, dir, file, err))
 			return -1;
 	return 0;
 }
 
-int accepting_record(catalogue *cat, const char *arg, const char *reason, FILE *out,
-		     mc_err *err)
+int accepting_record(catalogue *cat, const char *store, const char *arg, const char *reason,
+		     FILE *out, mc_err *err)
 {
 	char dir[PATH_MAX], name[NAMING_EXPORT_MAX + 1], sha[65], when[32];
 	const char *path, *file;
 	store_acceptance a;
 	int rc;
 
-	if (naming_split_arg(arg, name, sizeof(name), &path) ||
-	    !store_acceptance_where(path, dir, sizeof(dir), &file))
+	if (naming_split_arg(arg, name, sizeof(name), &path))
 		return 0;
+	if (!store_acceptance_where(store, path, dir, sizeof(dir), &file)) {
+		/* a folder shaped like a store is not one: the user's, left alone */
+		fprintf(out, "%s: accepted in this catalogue only: %s is not a file of the snapshot"
+			" store%s%s (no ACCEPTED.tsv written; a rebuild from the store holds it"
+			" again)\n", name, path, store ? " " : "", store ? store : "");
+		return 0;
+	}
 	if ((rc = accepted_latest_content(cat, name, sha, err)))
 		return rc < 0 ? -1 : 0;
 	day_now(when);

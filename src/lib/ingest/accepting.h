@@ -19,17 +19,22 @@
  * all of them (file NULL), or those of the file (relative to dir). */
 int accepting_import(catalogue *cat, const char *dir, const char *file, mc_err *err);
 
-/* The same for each argument ("[EXPORT=]FILE") that is a file of a
- * store: the acceptances of that file. */
-int accepting_import_args(catalogue *cat, char *const *args, int n, mc_err *err);
+/* The same for each argument ("[EXPORT=]FILE") that is a file of the
+ * store at store (store/acceptances.h, store_acceptance_where(): the
+ * store is named, never guessed from a path's shape; NULL: none): the
+ * acceptances of that file. */
+int accepting_import_args(catalogue *cat, const char *store, char *const *args, int n,
+			  mc_err *err);
 
 /*
  * The argument arg (its export's content now the latest in cat) was
- * applied although a guard held it, for reason: when its file is in a
- * store, record that in the store's ACCEPTED.tsv, unless it is there, and
- * say so on out. 0, or -1.
+ * applied although a guard held it, for reason: when its file is in the
+ * store at store, record that in the store's ACCEPTED.tsv, unless it is
+ * there, and say so on out; a file elsewhere (even in a folder shaped like
+ * a store) is accepted in cat only, which out says, and no file is
+ * written beside it. 0, or -1.
  */
-int accepting_record(catalogue *cat, const char *arg, const char *reason, FILE *out,
-		     mc_err *err);
+int accepting_record(catalogue *cat, const char *store, const char *arg, const char *reason,
+		     FILE *out, mc_err *err);
 
 #endif

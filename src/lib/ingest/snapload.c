@@ -6,6 +6,7 @@
 #include "store/naming.h"
 #include "db/hwlink.h"
 
+#include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,6 +96,38 @@ static int load_args(const snapload_job *job, load *ld, FILE *out, FILE *errors,
 	return 0;
 }
 
+/* The lines of a load's summary, held until its commit: a load that fails
+ * says its error only, not what it would have done. */
+typedef struct summary {
+	FILE *out, *errors;         /* in memory: the lines for out and errors */
+	char *out_text, *errors_text;
+	size_t out_len, errors_len;
+} summary;
+
+/* Close s, writing its lines to out and errors when they are not NULL;
+ * again, nothing. */
+static void summary_close(summary *s, FILE *out, FILE *errors)
+{
+	if (s->out && !fclose(s->out) && out)
+		fwrite(s->out_text, 1, s->out_len, out);
+	if (s->errors && !fclose(s->errors) && errors)
+		fwrite(s->errors_text, 1, s->errors_len, errors);
+	free(s->out_text);
+	free(s->errors_text);
+	memset(s, 0, sizeof(*s));
+}
+
+static int summary_open(summary *s, mc_err *err)
+{
+	memset(s, 0, sizeof(*s));
+	s->out = open_memstream(&s->out_text, &s->out_len);
+	s->errors = open_memstream(&s->errors_text, &s->errors_len);
+	if (s->out && s->errors)
+		return 0;
+	summary_close(s, NULL, NULL);
+	return mc_error(err, "cannot hold the summary: %s", strerror(errno));
+}
+
 int snapload_run(const snapload_job *job, FILE *out, FILE *errors, snapload_result *result,
 		 mc_err *err)
 {
@@ -105,8 +138,11 @@ int snapload_run(const snapload_job *job, FILE *out, FILE *errors, snapload_resu
 	char day[11], sqldir[PATH_MAX];
 	size_t naccepted = 0, i;
 	int existed, rc = -1;
+	summary sum;
 
 	memset(result, 0, sizeof(*result));
+	if (summary_open(&sum, err))
+		return -1;
 	if (job->as_of && *job->as_of)
 		mc_fmt(day, sizeof(day), "%s", job->as_of);
 	else
@@ -119,14 +155,15 @@ int snapload_run(const snapload_job *job, FILE *out, FILE *errors, snapload_resu
 		mc_cleanup_remove(path);
 		if (!existed)
 			catalogue_remove(path);
+		summary_close(&sum, NULL, NULL);
 		return -1;
 	}
 	if (snapload_begin(&cat, day, &ld, err))
 		goto out;
 	/* files of a snapshot store that someone accepted are applied again */
 	if (snapload_guards(ld, job->accept, err) ||
-	    accepting_import_args(&cat, job->args, job->n, err) ||
-	    load_args(job, ld, out, errors, result, &accepted, &naccepted, err)) {
+	    accepting_import_args(&cat, job->store, job->args, job->n, err) ||
+	    load_args(job, ld, sum.out, sum.errors, result, &accepted, &naccepted, err)) {
 		result->aborted = 1;
 		load_abort(ld);
 		goto out;
@@ -142,6 +179,8 @@ int snapload_run(const snapload_job *job, FILE *out, FILE *errors, snapload_resu
 		goto out;
 	}
 	mc_cleanup_remove(path);
+	/* the summary of what was committed, only now that it was */
+	summary_close(&sum, out, errors);
 	textout_line(out, "snapshot %s loaded into %s", day, cat.path);
 	rc = 0;
 	/* committed: the store remembers what was accepted, for its rebuilds;
@@ -149,13 +188,14 @@ int snapload_run(const snapload_job *job, FILE *out, FILE *errors, snapload_resu
 	for (i = 0; i < naccepted; i++) {
 		mc_err record_err;
 
-		if (accepting_record(&cat, job->args[accepted[i].arg], accepted[i].reason, out,
+		if (accepting_record(&cat, job->store, job->args[accepted[i].arg], accepted[i].reason, out,
 				     &record_err))
 			textout_line(errors, "%s%s%s; a rebuild from the store will hold the file again",
 				job->program ? job->program : "", job->program ? ": " : "",
 				record_err.msg);
 	}
 out:
+	summary_close(&sum, NULL, NULL);
 	free(accepted);
 	catalogue_close(&cat);
 	if (rc && !existed) {

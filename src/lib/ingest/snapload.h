@@ -38,6 +38,8 @@ typedef struct snapload_job {
 	const char *const *accept_exports; /* --accept-export: only these exports' */
 	size_t naccept_exports;     /* entries in accept_exports */
 	const char *program;        /* prefixes the held lines, or NULL */
+	const char *store;          /* the snapshot store whose acceptances its files
+				       have (ingest --snapshots), or NULL: none */
 } snapload_job;
 
 /* How a snapshot's load went. */
@@ -52,8 +54,10 @@ typedef struct snapload_result {
  * migrated when missing), in one transaction: one summary line per
  * argument and a last "snapshot DAY loaded into DB" line on out; an
  * export a guard held has its line on errors ("EXPORT: held for review:
- * REASON; ingest --accept to apply it"). On
- * failure nothing is written, and a catalogue the run created is removed.
+ * REASON; ingest --accept to apply it"). These lines are printed once the
+ * transaction has committed, never before. On failure nothing is written
+ * and nothing of the summary printed (only quarantined rows' and notices'
+ * lines, as they were met), and a catalogue the run created is removed.
  * 0 or -1.
  */
 int snapload_run(const snapload_job *job, FILE *out, FILE *errors, snapload_result *result,

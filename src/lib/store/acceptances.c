@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 static const char header[] = "export\tsha256\tfile\taccepted_at\treason\n";
 
@@ -220,7 +221,17 @@ static const char *last_part(const char *path, const char *end)
 	return p;
 }
 
-int store_acceptance_where(const char *path, char *dir, size_t dirlen, const char **file)
+/* Are a and b the same folder on disk? */
+static int same_folder(const char *a, const char *b)
+{
+	struct stat x, y;
+
+	return !stat(a, &x) && !stat(b, &y) && S_ISDIR(x.st_mode) && x.st_dev == y.st_dev &&
+	       x.st_ino == y.st_ino;
+}
+
+int store_acceptance_where(const char *store, const char *path, char *dir, size_t dirlen,
+			   const char **file)
 {
 	char date[11], name[PATH_MAX], folder[NAMING_EXPORT_MAX + 1];
 	const char *end = path + strlen(path), *zip = strstr(path, ".zip/"), *base, *up;
@@ -247,6 +258,8 @@ int store_acceptance_where(const char *path, char *dir, size_t dirlen, const cha
 		mc_fmt(dir, dirlen, "%.*s", (int)(up - 1 - path), path);
 	if (!dir[0])
 		mc_fmt(dir, dirlen, "/");
+	if (!store || !same_folder(dir, store))
+		return 0;
 	*file = up;
 	return 1;
 }

@@ -53,11 +53,14 @@ void store_acceptances_release(store_acceptances *a);
 int store_acceptance_add(const char *dir, const store_acceptance *a, mc_err *err);
 
 /*
- * Is path a file of a snapshot store: DIR/EXPORT/NAME where NAME is a
- * snapshot's (store/naming.h), or a member of one, DIR/EXPORT/NAME.zip/
- * MEMBER? Then 1, DIR into dir and *file pointing at EXPORT/... in path;
- * else 0.
+ * Is path a file of the snapshot store at store: DIR/EXPORT/NAME where
+ * NAME is a snapshot's (store/naming.h), or a member of one,
+ * DIR/EXPORT/NAME.zip/MEMBER, and DIR is the folder store (the same
+ * folder on disk, however written)? Then 1, DIR into dir and *file
+ * pointing at EXPORT/... in path; else 0: a path of that shape elsewhere
+ * (a user's folder) is no store's, and store NULL is none.
  */
-int store_acceptance_where(const char *path, char *dir, size_t dirlen, const char **file);
+int store_acceptance_where(const char *store, const char *path, char *dir, size_t dirlen,
+			   const char **file);
 
 #endif

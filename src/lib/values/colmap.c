@@ -526,7 +526,7 @@ int colmap_guards_read(const char *dir, colmap_guards *g, mc_err *err)
 	static const char *const names[] = { "remove", "quarantine", "columns" };
 	char *line = NULL, *parts[3];
 	size_t cap = 0, n, i;
-	unsigned long lineno = 0;
+	unsigned long lineno = 0, given[3] = { 0, 0, 0 };
 	int got, seen = 0, rc = -1;
 	sbuf path;
 	FILE *f;
@@ -552,6 +552,13 @@ int colmap_guards_read(const char *dir, colmap_guards *g, mc_err *err)
 				 path.data, lineno);
 			goto out;
 		}
+		/* a guard given twice is a mistake, not a silent override */
+		if (given[i]) {
+			mc_error(err, "%s:%lu: the guard '%s' is given twice (lines %lu and %lu);"
+				 " keep one", path.data, lineno, names[i], given[i], lineno);
+			goto out;
+		}
+		given[i] = lineno;
 		seen |= 1 << i;
 		if (i == 0) {
 			g->remove_pct = a;

@@ -131,7 +131,8 @@ typedef struct colmap_guards {
 	unsigned long columns;       /* columns N */
 } colmap_guards;
 
-/* Read dir/guards.tsv into *g (every guard must be given). Returns 0, or
+/* Read dir/guards.tsv into *g (every guard must be given, each once: a
+ * guard on two lines is an error naming both). Returns 0, or
  * -1 with a message naming file and line in err. */
 int colmap_guards_read(const char *dir, colmap_guards *g, mc_err *err);
 
