@@ -5,10 +5,13 @@
  * volatile-only changes in their own section; a returned model marked; a
  * quarantined row named by export, line and model, never by its file;
  * links to pages and neighbours only when asked for; the feed's title
- * with every count.
+ * with every count. The hardware section: a card with the models its
+ * lists gained and lost, long lists cut in text and HTML ("and N more")
+ * and whole in the JSON, names escaped in the HTML.
  */
 #include "publish/audit.h"
 #include "publish/feed.h"
+#include "publish/hwaudit.h"
 #include "unit.h"
 
 #include <stdlib.h>
@@ -206,11 +209,60 @@ static void test_order(const diff_result *d, const audit_links *l)
 	CHECK(!o.sorted[0] && !o.sorted[3], "released");
 }
 
+/* The hardware section of the three audits, on a card made by hand. */
+static void test_hardware(const diff_result *d, const audit_links *l)
+{
+	static char *many[] = { S("m1"), S("m2"), S("m3"), S("m4"), S("m5"), S("m6"), S("m7"),
+				S("m8"), S("m9"), S("m10") };
+	static char *lost[] = { S("Old <one>") };
+	hwaudit_card card;
+	hwaudit hw = { &card, 1 };
+	audit_links with = *l;
+	sbuf out;
+
+	memset(&card, 0, sizeof(card));
+	card.name = S("Card <X>");
+	card.added[0].v = many;           /* 16 bits: ten models */
+	card.added[0].n = 10;
+	card.added[2].v = many;           /* 4 bits: the first two */
+	card.added[2].n = 2;
+	card.removed[1].v = lost;
+	card.removed[1].n = 1;
+	card.trained_added.v = many + 9;
+	card.trained_added.n = 1;
+	with.hardware = &hw;
+	sbuf_init(&out);
+	audit_text_with(d, &with, &out);
+	CHECK(strstr(out.data, "\nHardware pages (1): ") != NULL, "text: the section");
+	CHECK(strstr(out.data, "  Card <X>: fits now: m1 (16, 4 bits), m2 (16, 4 bits), m3 (16 bits),") != NULL,
+	      "text: a model once, with its widths");
+	CHECK(strstr(out.data, "m8 (16 bits) and 2 more; fits no longer: Old <one> (8 bits); "
+			       "trained on it, now listed: m10\n") != NULL, "text: a long list cut");
+	sbuf_reset(&out);
+	audit_json_with(d, &with, &out);
+	CHECK(strstr(out.data, "\"hardware\": [\n   {\"name\": \"Card <X>\", \"fits\": [{\"bits\": 16, "
+			       "\"added\": [\"m1\", \"m2\", \"m3\", \"m4\", \"m5\", \"m6\", \"m7\", \"m8\", "
+			       "\"m9\", \"m10\"], \"removed\": [], \"parameters_changed\": []}, {\"bits\": 8, ")
+	      != NULL, "json: every name, per width");
+	CHECK(strstr(out.data, "\"trained\": {\"added\": [\"m10\"], \"removed\": []}}]}\n") != NULL,
+	      "json: the trained list, the object closed");
+	sbuf_reset(&out);
+	audit_html_linked(d, &with, &out);
+	CHECK(strstr(out.data, "<li><a href=\"../pages/en/hardware/") != NULL, "html: the card linked");
+	CHECK(strstr(out.data, ">Card &lt;X&gt;</a>: fits now: ") != NULL &&
+	      strstr(out.data, "Old &lt;one&gt; (8 bits)") != NULL && !strstr(out.data, "<one>"),
+	      "html: names escaped");
+	sbuf_reset(&out);
+	audit_json_with(d, l, &out);
+	CHECK(!strstr(out.data, "\"hardware\""), "json: none without the section");
+	sbuf_release(&out);
+}
+
 int main(void)
 {
 	char *vol[] = { S("Citations") };
 	audit_links l = { "2025-05-06", NULL, 1, "../pages/en", has_page, NULL, vol, 1, NULL,
-			  "<div class=\"cite\">CITED</div>\n", NULL, NULL };
+			  "<div class=\"cite\">CITED</div>\n", NULL, NULL, NULL };
 	diff_result d;
 
 	make(&d);
@@ -218,6 +270,7 @@ int main(void)
 	test_json(&d, &l);
 	test_html(&d, &l);
 	test_order(&d, &l);
+	test_hardware(&d, &l);
 	test_feed(&d);
 	return unit_done();
 }

@@ -1,4 +1,5 @@
 #include "publish/audit.h"
+#include "publish/hwaudit.h"
 #include "values/format.h"
 #include "publish/render.h"
 #include "base/textout.h"
@@ -385,6 +386,7 @@ void audit_text_with(const diff_result *d, const audit_links *l, sbuf *out)
 	}
 	text_volatile(d, l, v, out);
 	free(v);
+	hwaudit_text(l ? l->hardware : NULL, out);
 	if (d->quarantined.n)
 		sbuf_adds(out, "\nQuarantined\n");
 	for (i = 0; i < d->quarantined.n; i++) {
@@ -603,6 +605,8 @@ void audit_json_with(const diff_result *d, const audit_links *l, sbuf *out)
 	sbuf_adds(out, "}");
 	column_values_section(d, out, HELD_JSON);
 	held_section(d, out, HELD_JSON);
+	if (l && l->hardware)
+		hwaudit_json(l->hardware, out);
 	sbuf_adds(out, "}\n");
 }
 
@@ -942,6 +946,7 @@ void audit_html_linked(const diff_result *d, const audit_links *l, sbuf *out)
 	}
 	html_volatile(d, l, v, out);
 	free(v);
+	hwaudit_html(l ? l->hardware : NULL, l ? l->pages : NULL, out);
 	html_quarantined(d, out);
 	column_values_section(d, out, HELD_HTML);
 	held_section(d, out, HELD_HTML);

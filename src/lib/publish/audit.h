@@ -54,6 +54,9 @@ typedef struct audit_links {
 	const frame *frame;          /* the site's frame around the HTML (NULL: none) */
 	const audit_order *order;    /* the diff's lists sorted (NULL: sorted by
 					each audit) */
+	/* the hardware pages whose lists changed (hwaudit.h), a section of
+	 * each audit; NULL: none (the JSON has no "hardware") */
+	const struct hwaudit *hardware;
 } audit_links;
 
 /* The text and JSON audits with links' volatile fields (links NULL: none;

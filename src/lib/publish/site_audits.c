@@ -3,6 +3,7 @@
 #include "publish/site_fs.h"
 #include "publish/audit.h"
 #include "publish/feed.h"
+#include "publish/hwaudit.h"
 #include "db/credit.h"
 #include "db/query.h"
 #include "base/day.h"
@@ -20,7 +21,7 @@
 static const char *const audit_kinds[] = { "txt", "json", "html" };
 
 /* The audits' format: a new one makes every audit again. */
-#define AUDIT_FORMAT "audit-5"   /* 5: the citation block */
+#define AUDIT_FORMAT "audit-6"   /* 5: the citation block; 6: the hardware pages */
 
 /* What snapshot i's audit depends on: it, the snapshots before and after
  * it (its links), the volatile fields, the audit's format and the words
@@ -206,6 +207,23 @@ static void explain(publish *p, const diff_result *d)
 			explain_name(p, d->column_values.items[k].names[i]);
 }
 
+/* The hardware pages whose lists snapshot i changed into *hw: the pages
+ * are made by date, so the last snapshot of a day names what its day
+ * changed since the day before (the last earlier snapshot's), and the
+ * others of the day nothing. 0, or -1 (p->err). */
+static int hardware_of(publish *p, size_t i, hwaudit *hw)
+{
+	const snapshot_entry *s = &p->snaps[i];
+	size_t j = i;
+
+	memset(hw, 0, sizeof(*hw));
+	if (i + 1 < p->nsnaps && !strcmp(p->snaps[i + 1].day, s->day))
+		return 0;
+	while (j > 0 && !strcmp(p->snaps[j - 1].day, s->day))
+		j--;
+	return hwaudit_compare(p->cat, j ? p->snaps[j - 1].day : NULL, s->day, hw, p->err);
+}
+
 /* Compute snapshot i's audit (from the snapshot before it) and its feed
  * entry text ("TITLE\nTEXT") into the build. */
 static int audit_make(publish *p, size_t i)
@@ -213,6 +231,7 @@ static int audit_make(publish *p, size_t i)
 	const snapshot_entry *s = &p->snaps[i];
 	char path[PATH_MAX];
 	diff_result d;
+	hwaudit hw;
 	sbuf text;
 	size_t k;
 	int rc = 0;
@@ -220,7 +239,7 @@ static int audit_make(publish *p, size_t i)
 	audit_links links = { i ? p->snaps[i - 1].label : NULL,
 			      i + 1 < p->nsnaps ? p->snaps[i + 1].label : NULL, 1, "../pages/en",
 			      site_audits_has_page, p, p->volatile_fields, p->nvolatile, NULL, NULL, &p->frame,
-			      NULL };
+			      NULL, NULL };
 
 	char *citation = NULL, key[40];
 	const provenance_file **files = xcalloc(p->cite.n + 1, sizeof(*files));
@@ -244,6 +263,9 @@ static int audit_make(publish *p, size_t i)
 		sbuf_release(&cite);
 		return -1;
 	}
+	if (hardware_of(p, i, &hw))
+		rc = -1;
+	links.hardware = &hw;
 	if (!was_published(p, s))
 		explain(p, &d);
 	audit_order_make(&order, &d);
@@ -275,6 +297,7 @@ static int audit_make(publish *p, size_t i)
 	}
 	sbuf_release(&text);
 	audit_order_release(&order);
+	hwaudit_release(&hw);
 	diff_result_release(&d);
 	free(citation);
 	sbuf_release(&cite);
