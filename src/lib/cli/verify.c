@@ -190,5 +190,11 @@ int verify_catalogue(catalogue *cat, const char *dir, FILE *report, verify_resul
  * there with its SHA-256 (out/site.h). */
 int verify_site(const char *out, FILE *report, verify_result *v, mc_err *err)
 {
-	return site_verify(out, report, &v->problems, err);
+	size_t problems = 0;
+	int rc = site_verify(out, report, &problems, err);
+
+	/* site_verify() counts from 0: the store's and catalogue's problems
+	 * found before stay counted */
+	v->problems += problems;
+	return rc;
 }
