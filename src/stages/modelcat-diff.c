@@ -182,7 +182,8 @@ int main(int argc, char **argv)
 		audit_html(&d, &out);
 	else
 		audit_text(&d, &out);
-	status = stage_write_stdout(command.program, &out);
+	status = strcmp(format, "text") ? stage_write_stdout(command.program, &out) :
+		stage_write_text(command.program, &out);
 out:
 	diff_result_release(&d);
 	sbuf_release(&out);

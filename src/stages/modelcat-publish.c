@@ -3,6 +3,7 @@
  * of every snapshot, the audit index, the Atom feed) and publish it under
  * DIR in one switch (out/site.h), as `modelcat run` does after ingesting.
  */
+#include "base/textout.h"
 #include "cli/job.h"
 #include "cli/options.h"
 #include "cli/snapref.h"
@@ -87,11 +88,12 @@ static int publish(const char *db, const char *out, const char *as_of_arg, long 
 		stage_error(command.program, "%s", err.msg);
 		status = status > 0 ? MC_EXIT_LOCKED : MC_EXIT_FAILURE;
 	} else {
-		printf("published %s in %s: %zu snapshot%s, %lu file%s (%lu written), %zu model%s"
-		       " (%zu made anew), %zu audit%s computed, %zu withdrawn\n", st.label, out,
-		       st.snapshots, st.snapshots == 1 ? "" : "s", st.files, st.files == 1 ? "" : "s",
-		       st.written, st.models, st.models == 1 ? "" : "s", st.models_made, st.audits,
-		       st.audits == 1 ? "" : "s", st.withdrawn);
+		textout_line(stdout, "published %s in %s: %zu snapshot%s, %lu file%s (%lu written),"
+			     " %zu model%s (%zu made anew), %zu audit%s computed, %zu withdrawn",
+			     st.label, out, st.snapshots, st.snapshots == 1 ? "" : "s", st.files,
+			     st.files == 1 ? "" : "s", st.written, st.models,
+			     st.models == 1 ? "" : "s", st.models_made, st.audits,
+			     st.audits == 1 ? "" : "s", st.withdrawn);
 		status = fflush(stdout) ? MC_EXIT_FAILURE : MC_EXIT_OK;
 	}
 	catalogue_close(&cat);

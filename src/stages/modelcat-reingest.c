@@ -4,6 +4,7 @@
  * built beside the old one and copied into it only when complete, so a
  * failure leaves the old one as it was.
  */
+#include "base/textout.h"
 #include "ingest/rebuild.h"
 #include "db/catalogue.h"
 #include "cli/options.h"
@@ -83,11 +84,11 @@ static int rebuild(const rebuild_plan *plan, const char *path, int strict, long 
 		stage_error(command.program, "the catalogue %s was left as it was", target);
 		return stats.conflict ? MC_EXIT_LOCKED : MC_EXIT_FAILURE;
 	}
-	printf("rebuilt %s from %zu snapshots (%zu export files): %lu rows loaded,"
-	       " %lu quarantined%s, %lu held for review%s\n", target, stats.snapshots, plan->n,
-	       stats.loaded, stats.quarantined,
-	       stats.quarantined ? " (listed in the quarantine table)" : "", stats.held,
-	       stats.held ? " (a guard held them: ingest --accept applies one)" : "");
+	textout_line(stdout, "rebuilt %s from %zu snapshots (%zu export files): %lu rows loaded,"
+		     " %lu quarantined%s, %lu held for review%s", target, stats.snapshots, plan->n,
+		     stats.loaded, stats.quarantined,
+		     stats.quarantined ? " (listed in the quarantine table)" : "", stats.held,
+		     stats.held ? " (a guard held them: ingest --accept applies one)" : "");
 	return strict ? stage_status(stats.quarantined) : MC_EXIT_OK;
 }
 

@@ -3,6 +3,7 @@
  * modelcat translate stored: one page on stdout, or every model in every
  * language and format into a folder, with an index page per language.
  */
+#include "base/textout.h"
 #include "publish/page.h"
 #include "db/credit.h"
 #include "db/query.h"
@@ -126,8 +127,8 @@ int main(int argc, char **argv)
 			stage_error(command.program, "%s", err.msg);
 			goto out;
 		}
-		printf("%zu models as of %s in %zu languages: %zu files written to %s\n",
-		       stats.models, as_of, stats.languages, stats.files, outdir);
+		textout_line(stdout, "%zu models as of %s in %zu languages: %zu files written to %s",
+			     stats.models, as_of, stats.languages, stats.files, outdir);
 		printf("%zu hardware pages: %zu files written\n", stats.cards, stats.hardware_files);
 		status = MC_EXIT_OK;
 	}

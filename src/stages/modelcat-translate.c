@@ -5,6 +5,7 @@
  * invalid and unknown.
  */
 #include "base/paths.h"
+#include "base/textout.h"
 #include "cli/options.h"
 #include "cli/stage.h"
 #include "cli/writelock.h"
@@ -89,23 +90,24 @@ int main(int argc, char **argv)
 
 		stored += r->loaded != 0;
 		if (!r->loaded) {
-			printf("%s: not loaded (%s)\n", r->lang, r->path);
+			textout_line(stdout, "%s: not loaded (%s)", r->lang, r->path);
 			status = MC_EXIT_QUARANTINE;
 		} else if (i == 0) {
-			printf("%s: %zu entries (the English base)%s\n", r->lang, r->counts.entries,
-			       r->counts.unknown ? "; some unused entries, see above" : "");
+			textout_line(stdout, "%s: %zu entries (the English base)%s", r->lang,
+				     r->counts.entries, r->counts.unknown ? "; some unused entries, see above" : "");
 		} else {
-			printf("%s: %zu entries: %zu translated, %zu missing, %zu stale, %zu invalid, "
-			       "%zu unknown\n", r->lang, r->counts.entries, r->counts.translated, r->counts.missing, r->counts.stale,
-			       r->counts.invalid, r->counts.unknown);
+			textout_line(stdout, "%s: %zu entries: %zu translated, %zu missing, %zu stale, "
+				     "%zu invalid, %zu unknown", r->lang, r->counts.entries,
+				     r->counts.translated, r->counts.missing, r->counts.stale,
+				     r->counts.invalid, r->counts.unknown);
 			if (r->counts.missing || r->counts.stale || r->counts.invalid || r->counts.unknown)
 				status = MC_EXIT_QUARANTINE;
 		}
 	}
 	if (result.skipped)
 		status = MC_EXIT_QUARANTINE;
-	printf("page texts of %zu language%s stored in %s\n", stored, stored == 1 ? "" : "s",
-	       cat.path);
+	textout_line(stdout, "page texts of %zu language%s stored in %s", stored,
+		     stored == 1 ? "" : "s", cat.path);
 	translate_result_release(&result);
 	catalogue_close(&cat);
 	writelock_release(&lock);

@@ -74,6 +74,54 @@ check_status "history prints the crafted model" 0 mc history "$(printf 'C1\302\2
 check_eq "history prints no raw control byte" "$(raw out)" 0
 check "history names the model escaped" grep -qF -- "\"$c1\"" out
 
+# ---- translate, render, diff, publish ----
+# a catalogue folder whose name holds ESC ]0; and BEL (a window title), a
+# file in it that is not a language code, and a Dutch catalogue with a
+# text and an entry id holding a C1 CSI and DEL (XML allows those two; it
+# forbids ESC and BEL even as character references)
+esc_bel=$(printf '\033]0;x\007')
+tdir="$TMP/tr${esc_bel}dir"
+mkdir -p "$tdir"
+cp "$TOP/translations/en.xlf" "$tdir/"
+: >"$tdir/x$(printf '\033')y.xlf"
+crafted_text=$(printf 'Geen\302\2332J\177schatting')
+crafted_id=$(printf 'bogus\302\233id')
+python3 - "$TOP/translations/nl.xlf" "$tdir/nl.xlf" "$crafted_text" "$crafted_id" <<'PY'
+import sys
+src, dst, text, uid = sys.argv[1:5]
+s = open(src, encoding='utf-8').read()
+old = '<target>Geen schatting</target>'
+unit = '<trans-unit id="hardware.no_estimate">'
+assert old in s and unit in s
+s = s.replace(old, '<target>%s</target>' % text, 1)
+s = s.replace(unit, '<trans-unit id="%s"><source>x</source><target>y</target></trans-unit>\n%s'
+              % (uid, unit), 1)
+open(dst, 'w', encoding='utf-8').write(s)
+PY
+check_status "translate of the crafted catalogues (exit 1: problems)" 1 \
+	mc translate --catalogues "$tdir"
+cat out err >translate.all
+check_eq "translate's lines hold no raw control byte" "$(raw translate.all)" 0
+check "the skipped file is named with its folder escaped" grep -qF -- \
+	"$(python3 esc.py path "$tdir/x$(printf '\033')y.xlf"): the name is not a language code" err
+check "the unknown entry is named escaped" grep -qF -- \
+	"'$(python3 esc.py path "$crafted_id")' is unknown" err
+check_status "render of the crafted model in Dutch, as text" 0 \
+	mc render --lang nl --format text "$(printf 'Evil\033[2J\007LM')"
+check_eq "render's text holds no raw control byte" "$(raw out)" 0
+check_eq "its first line is the escaped name" "$(head -1 out)" "$evil"
+check "the crafted translation is written escaped" grep -qxF -- \
+	"$(python3 esc.py path "$crafted_text")" out
+check_status "diff as text names the crafted models" 0 mc diff --to 2024-02-01
+check_eq "diff's text holds no raw control byte" "$(raw out)" 0
+check "diff names the ESC/BEL model escaped" grep -qxF -- "  notable_ai_models: $evil" out
+pub="$TMP/pub${esc_bel}site"
+check_status "publish into a folder whose name holds ESC and BEL" 0 mc publish --out "$pub"
+cat out err >publish.all
+check_eq "publish's lines hold no raw control byte" "$(raw publish.all)" 0
+check "publish's summary names the folder escaped" grep -qF -- \
+	" in $(python3 esc.py path "$pub"): " out
+
 # ---- a line feed in a file's path: one line, \x0a ----
 nl='
 '
@@ -115,5 +163,35 @@ check_eq "every line of its log starts with timestamp and program" \
 check_eq "no line names its program twice" "$(grep -c "$doubled" run2.log)" 0
 check "fetch's error is logged once, under its name, with the URL escaped" \
 	grep -qF -- "modelcat-fetch: notable_ai_models: $(python3 esc.py path "$bad_url")" run2.log
+
+
+# ---- verify and reingest of a store whose path holds ESC and BEL ----
+store2="$TMP/st${esc_bel}ore"
+cp -R "$store" "$store2"
+for f in "$store2"/notable_ai_models/*.csv*; do printf 'x' >>"$f"; done
+check_status "verify of a damaged store and a missing site finds problems (exit 1)" 1 \
+	mc verify --snapshots "$store2" --out "$pub.none"
+cp out verify.out
+check_eq "verify's lines hold no raw control byte" "$(raw verify.out)" 0
+check "a store problem names the store escaped" grep -qF -- \
+	"$(python3 esc.py path "$store2")/notable_ai_models/" verify.out
+check "the site problem names the folder escaped" grep -qF -- \
+	"$(python3 esc.py path "$pub.none")/" verify.out
+problems=$(sed -n 's/^verify: .*: \([0-9]*\) problems\{0,1\}$/\1/p' verify.out)
+check_eq "each problem is one line, then the summary" "$(wc -l <verify.out)" "$((problems + 1))"
+check_status "verify of the damaged store with the site run published (exit 1)" 1 \
+	mc verify --snapshots "$store2" --out "$TMP/public"
+check "the store's problem stays counted after the site's check" \
+	grep -q '^verify: .*, the published site: [1-9][0-9]* problems\{0,1\}$' out
+rm -rf "$store2"
+cp -R "$store" "$store2"
+redb="$TMP/re${esc_bel}.db"
+check_status "reingest of that store into a catalogue whose path holds ESC and BEL" 0 \
+	mc reingest --snapshots "$store2" --db "$redb"
+cat out err >reingest.all
+check_eq "reingest's lines hold no raw control byte" "$(raw reingest.all)" 0
+check "its per-snapshot lines are there" grep -q '^snapshot [0-9-]*$' out
+check "its summary names the catalogue escaped" grep -qF -- \
+	"rebuilt $(python3 esc.py path "$redb") from " out
 
 done_testing

@@ -101,6 +101,16 @@ static void check_term(const char *in, size_t len, const char *want)
 	sbuf_release(&out);
 }
 
+static void check_text(const char *in, size_t len, const char *want)
+{
+	sbuf out;
+
+	sbuf_init(&out);
+	textout_text(&out, in, len);
+	CHECK_STR(out.len ? out.data : "", want, "terminal text of %zu bytes, several lines", len);
+	sbuf_release(&out);
+}
+
 int main(void)
 {
 	/* terminal and log lines: controls, DEL, C1 and bad UTF-8 as \xNN */
@@ -114,6 +124,11 @@ int main(void)
 	check_term("cut\342\202", 5, "cut\\xe2\\x82");
 	check_term("nul\0z", 5, "nul\\x00z");
 	check_term("back\\slash", 10, "back\\slash");
+	/* a text of several lines: each line so, its line feeds kept */
+	check_text("", 0, "");
+	check_text("a\nb\n", 4, "a\nb\n");
+	check_text("\033[2J\n\tx\r\n\302\233", 11, "\\x1b[2J\n\\x09x\\x0d\n\\xc2\\x9b");
+	check_text("no end\007", 7, "no end\\x07");
 	check_json("plain", 5, "\"plain\"");
 	check_json("", 0, "\"\"");
 	check_json("a\"b\\c", 5, "\"a\\\"b\\\\c\"");

@@ -355,6 +355,20 @@ void textout_terms(sbuf *out, const char *s)
 	textout_term(out, s, strlen(s));
 }
 
+void textout_text(sbuf *out, const char *s, size_t len)
+{
+	size_t start = 0, i;
+
+	for (i = 0; i < len; i++) {
+		if (s[i] != '\n')
+			continue;
+		textout_term(out, s + start, i - start);
+		sbuf_addc(out, '\n');
+		start = i + 1;
+	}
+	textout_term(out, s + start, len - start);
+}
+
 void textout_vline(FILE *f, const char *prefix, const char *fmt, va_list ap)
 {
 	sbuf msg, line;

@@ -70,14 +70,13 @@ int stage_render_model(const char *program, catalogue *cat, const char *name, co
 		stage_error(program, "%s", cerr.msg);
 		goto out;
 	}
-	if (!strcmp(format, "html"))
+	if (!strcmp(format, "html")) {
 		page_render_html(&p, &out);
-	else
+		status = stage_write_stdout(program, &out);
+	} else {
 		page_render_text(&p, &out);
-	if (fwrite(out.data, 1, out.len, stdout) != out.len || fflush(stdout))
-		stage_error(program, "cannot write to standard output");
-	else
-		status = MC_EXIT_OK;
+		status = stage_write_text(program, &out);
+	}
 out:
 	former_names_release(formers, nformers);
 	page_release(&p);

@@ -175,6 +175,18 @@ int stage_write_stdout(const char *program, const sbuf *out)
 	return MC_EXIT_OK;
 }
 
+int stage_write_text(const char *program, const sbuf *out)
+{
+	sbuf text;
+	int status;
+
+	sbuf_init(&text);
+	textout_text(&text, out->data ? out->data : "", out->len);
+	status = stage_write_stdout(program, &text);
+	sbuf_release(&text);
+	return status;
+}
+
 char *stage_model_name(const char *arg)
 {
 	sbuf name;

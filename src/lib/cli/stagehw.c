@@ -60,7 +60,8 @@ int stage_render_hardware(const char *program, catalogue *cat, const char *name,
 			    as_of);
 		suggest_cards(program, cat, canonical, as_of);
 	} else {
-		status = stage_write_stdout(program, &out);
+		status = strcmp(format, "html") ? stage_write_text(program, &out) :
+			stage_write_stdout(program, &out);
 	}
 	sbuf_release(&out);
 	free(canonical);

@@ -7,6 +7,7 @@
 #include "base/strmap.h"
 #include "base/alloc.h"
 #include "base/printf.h"
+#include "base/textout.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -74,7 +75,7 @@ int verify_store(const char *dir, FILE *report, verify_result *v, mc_err *err)
 			mc_fmt(file, sizeof(file), "%s/%s", f->name, f->files[j].name);
 			v->files++;
 			if (store_check_file(&sc, file, sha, &recorded, &why)) {
-				fprintf(report, "%s\n", why.msg);
+				textout_line(report, "%s", why.msg);
 				v->problems++;
 				sha[0] = '\0';
 			} else if (!recorded) {
@@ -104,7 +105,7 @@ static void integrity_line(void *arg, const char *line)
 		size_t n = strcspn(line, "\n");
 
 		if (n && strncmp(line, "*** in database", 15)) {
-			fprintf(w->report, "%s: integrity_check: %.*s\n", w->path, (int)n, line);
+			textout_line(w->report, "%s: integrity_check: %.*s", w->path, (int)n, line);
 			w->v->problems++;
 		}
 		line += n + (line[n] == '\n');
@@ -122,11 +123,11 @@ static void member_content(catalogue_walk *w, const integrity_file *f, const cha
 
 	mc_fmt(path, sizeof(path), "%s/%s/%s", w->dir, name, member);
 	if (input_file_sha256(path, sha, &bytes, &why)) {
-		fprintf(w->report, "%s\n", why.msg);
+		textout_line(w->report, "%s", why.msg);
 		w->v->problems++;
 	} else if (f->sha256[0] && strcmp(sha, f->sha256)) {
-		fprintf(w->report, "%s: content differs from what snapshot %s of %s loaded"
-			" (catalogue: %s, file: %s)\n", path, label, f->export_name, f->sha256, sha);
+		textout_line(w->report, "%s: content differs from what snapshot %s of %s loaded"
+			     " (catalogue: %s, file: %s)", path, label, f->export_name, f->sha256, sha);
 		w->v->problems++;
 	}
 }
@@ -161,12 +162,12 @@ static void snapshot_file(void *arg, const integrity_file *f)
 	if (slot && member)
 		member_content(w, f, name, member, label);
 	else if (!slot) {
-		fprintf(w->report, "%s: snapshot %s of %s was loaded from %s, which is not in the"
-			" store %s\n", w->path, label, f->export_name, f->file, w->dir);
+		textout_line(w->report, "%s: snapshot %s of %s was loaded from %s, which is not in"
+			     " the store %s", w->path, label, f->export_name, f->file, w->dir);
 		w->v->problems++;
 	} else if (h->sha[*slot][0] && f->sha256[0] && strcmp(h->sha[*slot], f->sha256)) {
-		fprintf(w->report, "%s/%s: content differs from what snapshot %s of %s loaded"
-			" (catalogue: %s, file: %s)\n", w->dir, name, label, f->export_name,
+		textout_line(w->report, "%s/%s: content differs from what snapshot %s of %s"
+			     " loaded (catalogue: %s, file: %s)", w->dir, name, label, f->export_name,
 			f->sha256, h->sha[*slot]);
 		w->v->problems++;
 	}
@@ -189,5 +190,11 @@ int verify_catalogue(catalogue *cat, const char *dir, FILE *report, verify_resul
  * there with its SHA-256 (out/site.h). */
 int verify_site(const char *out, FILE *report, verify_result *v, mc_err *err)
 {
-	return site_verify(out, report, &v->problems, err);
+	size_t problems = 0;
+	int rc = site_verify(out, report, &problems, err);
+
+	/* site_verify() counts from 0: the store's and catalogue's problems
+	 * found before stay counted */
+	v->problems += problems;
+	return rc;
 }

@@ -321,34 +321,38 @@ out:
 
 void ingest_describe(const char *export_name, const load_stats *stats, FILE *out)
 {
+	sbuf line;
+
 	if (stats->held) {
 		textout_line(out, "%s: held for review, nothing applied: %s", export_name,
 			     stats->held_reason);
 		return;
 	}
 	if (stats->same_content) {
-		fprintf(out, "%s: same content as its previous snapshot; no change (%lu rows)\n",
-			export_name, stats->rows);
+		textout_line(out, "%s: same content as its previous snapshot; no change (%lu rows)",
+			     export_name, stats->rows);
 		return;
 	}
-	fprintf(out, "%s: %lu rows: %lu added, %lu removed, %lu renamed, %lu changed,"
-		" %lu unchanged, %lu quarantined", export_name, stats->rows, stats->added,
-		stats->removed, stats->renamed, stats->changed, stats->unchanged,
-		stats->quarantined);
+	sbuf_init(&line);
+	sbuf_addf(&line, "%s: %lu rows: %lu added, %lu removed, %lu renamed, %lu changed,"
+		  " %lu unchanged, %lu quarantined", export_name, stats->rows, stats->added,
+		  stats->removed, stats->renamed, stats->changed, stats->unchanged,
+		  stats->quarantined);
 	if (stats->revised)
-		fprintf(out, ", %lu given values of new columns", stats->revised);
+		sbuf_addf(&line, ", %lu given values of new columns", stats->revised);
 	if (stats->columns_added || stats->columns_removed)
-		fprintf(out, "; columns: %lu added, %lu removed", stats->columns_added,
-			stats->columns_removed);
+		sbuf_addf(&line, "; columns: %lu added, %lu removed", stats->columns_added,
+			  stats->columns_removed);
 	if (stats->models_held)
-		fprintf(out, "; %lu model%s held (name inside a quarantined row)", stats->models_held,
-			stats->models_held == 1 ? "" : "s");
+		sbuf_addf(&line, "; %lu model%s held (name inside a quarantined row)",
+			  stats->models_held, stats->models_held == 1 ? "" : "s");
 	if (stats->accepted)
-		fprintf(out, "; accepted although a guard would hold it");
+		sbuf_adds(&line, "; accepted although a guard would hold it");
 	if (stats->headers_respelled)
-		fprintf(out, "; %lu header%s respelled (same field)", stats->headers_respelled,
-			stats->headers_respelled == 1 ? "" : "s");
+		sbuf_addf(&line, "; %lu header%s respelled (same field)", stats->headers_respelled,
+			  stats->headers_respelled == 1 ? "" : "s");
 	if (stats->notices)
-		fprintf(out, "; %lu notice%s", stats->notices, stats->notices == 1 ? "" : "s");
-	fputc('\n', out);
+		sbuf_addf(&line, "; %lu notice%s", stats->notices, stats->notices == 1 ? "" : "s");
+	textout_line(out, "%s", line.data);
+	sbuf_release(&line);
 }

@@ -12,6 +12,7 @@
 #include "base/printf.h"
 #include "base/text.h"
 #include "base/cleanup.h"
+#include "base/textout.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -140,7 +141,7 @@ static int load_date(catalogue *cat, const rebuild_plan *plan, size_t i, size_t 
 		load_abort(ld);
 		return -1;
 	}
-	fprintf(out, "snapshot %s\n", plan->files[i].date);
+	textout_line(out, "snapshot %s", plan->files[i].date);
 	for (; i < end; i++) {
 		ingest_ctx ctx = { ld, map, stderr };
 		load_stats ls;
@@ -199,8 +200,8 @@ static void carry_accepted(catalogue *cat, const char *target, FILE *out)
 	mc_err err;
 
 	if (load_carry_accepted(cat, target, &err))
-		fprintf(out, "accepted files: not carried over (%s); a file a guard holds is held"
-			" again until accepted again\n", err.msg);
+		textout_line(out, "accepted files: not carried over (%s); a file a guard holds is"
+			     " held again until accepted again", err.msg);
 }
 
 /* The page texts the catalogue being replaced had (modelcat translate's
@@ -213,10 +214,10 @@ static void carry_texts(catalogue *cat, const char *target, FILE *out)
 	mc_err err;
 
 	if (translation_carry(cat, target, &langs, &err))
-		fprintf(out, "page texts: not carried over (%s); run modelcat translate\n", err.msg);
+		textout_line(out, "page texts: not carried over (%s); run modelcat translate", err.msg);
 	else if (langs)
-		fprintf(out, "page texts: %zu language%s carried over from the catalogue it replaces\n",
-			langs, langs == 1 ? "" : "s");
+		textout_line(out, "page texts: %zu language%s carried over from the catalogue it"
+			     " replaces", langs, langs == 1 ? "" : "s");
 }
 
 int rebuild_run(const rebuild_plan *plan, const char *target, const colmap *map, long wait,

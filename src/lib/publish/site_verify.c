@@ -2,6 +2,7 @@
 #include "publish/site_fs.h"
 #include "publish/site_manifest.h"
 #include "base/sha256.h"
+#include "base/textout.h"
 
 #include <limits.h>
 #include <stdarg.h>
@@ -11,7 +12,7 @@
 
 /* ---- checking the published site ---- */
 
-/* A problem line; counts it. */
+/* A problem line (one line, escaped: base/textout.h); counts it. */
 static void problem(FILE *report, size_t *problems, const char *fmt, ...) MC_PRINTF(3, 4);
 static void problem(FILE *report, size_t *problems, const char *fmt, ...)
 {
@@ -21,9 +22,8 @@ static void problem(FILE *report, size_t *problems, const char *fmt, ...)
 	if (!report)
 		return;
 	va_start(ap, fmt);
-	vfprintf(report, fmt, ap);
+	textout_vline(report, NULL, fmt, ap);   /* a path's control bytes as \xNN */
 	va_end(ap);
-	fputc('\n', report);
 }
 
 int site_verify(const char *out, FILE *report, size_t *problems, mc_err *err)

@@ -3,6 +3,7 @@
 #include "publish/xliff.h"
 #include "db/translation.h"
 #include "base/day.h"
+#include "base/textout.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -89,8 +90,8 @@ static int list_languages(const char *dir, FILE *problems, char ***langs, size_t
 			continue;
 		mc_fmt(code, sizeof(code), "%.*s", (int)(len - 4), ent->d_name);
 		if (!translate_valid_lang(code)) {
-			fprintf(problems, "%s/%s: the name is not a language code (like nl.xlf or "
-				"pt-BR.xlf); skipped\n", dir, ent->d_name);
+			textout_line(problems, "%s/%s: the name is not a language code (like nl.xlf or "
+				"pt-BR.xlf); skipped", dir, ent->d_name);
 			(*skipped)++;
 			continue;
 		}
@@ -141,7 +142,7 @@ static int check_english(const xliff_catalogue *en, FILE *problems, translate_re
 			return -1;
 		}
 		if (page_text_find(u->id, &id)) {
-			fprintf(problems, "%s:%ld: '%s' is not used by the pages (ignored)\n",
+			textout_line(problems, "%s:%ld: '%s' is not used by the pages (ignored)",
 				en->path, u->line, u->id);
 			rep->counts.unknown++;
 		}
@@ -167,23 +168,23 @@ static void merge_language(const xliff_catalogue *en, const xliff_catalogue *tr,
 			texts[i].status = "missing";
 			rep->counts.missing++;
 			if (u)
-				fprintf(problems, "%s:%ld: '%s' has no translation (missing: English "
-					"is used)\n", tr->path, u->line, key);
+				textout_line(problems, "%s:%ld: '%s' has no translation (missing: English "
+					"is used)", tr->path, u->line, key);
 			else
-				fprintf(problems, "%s: '%s' is missing (English is used)\n", tr->path,
+				textout_line(problems, "%s: '%s' is missing (English is used)", tr->path,
 					key);
 		} else if (strcmp(u->source, source->source)) {
 			texts[i].status = "stale";
 			rep->counts.stale++;
-			fprintf(problems, "%s:%ld: '%s' is stale: the English text changed since it "
+			textout_line(problems, "%s:%ld: '%s' is stale: the English text changed since it "
 				"was translated (English is used until the translation is "
-				"updated)\n", tr->path, u->line, key);
+				"updated)", tr->path, u->line, key);
 		} else if (template_placeholders_within(u->target, source->source) != 1) {
 			texts[i].status = "invalid";
 			rep->counts.invalid++;
-			fprintf(problems, "%s:%ld: '%s': the translation names a placeholder the "
+			textout_line(problems, "%s:%ld: '%s': the translation names a placeholder the "
 				"English text does not have, or is not a valid template (English is "
-				"used)\n", tr->path, u->line, key);
+				"used)", tr->path, u->line, key);
 		} else {
 			texts[i].text = u->target;
 			texts[i].status = "translated";
@@ -194,8 +195,8 @@ static void merge_language(const xliff_catalogue *en, const xliff_catalogue *tr,
 	for (i = 0; i < tr->n; i++) {
 		if (!xliff_find(en, tr->units[i].id)) {
 			rep->counts.unknown++;
-			fprintf(problems, "%s:%ld: '%s' is unknown: English has no such entry "
-				"(ignored)\n", tr->path, tr->units[i].line, tr->units[i].id);
+			textout_line(problems, "%s:%ld: '%s' is unknown: English has no such entry "
+				"(ignored)", tr->path, tr->units[i].line, tr->units[i].id);
 		}
 	}
 }
@@ -266,7 +267,7 @@ int translate_catalogues(catalogue *cat, const char *dir, FILE *problems,
 				mc_error(err, "%s", rep->error);
 				goto out;
 			}
-			fprintf(problems, "%s (the %s catalogue is not loaded)\n", rep->error, rep->lang);
+			textout_line(problems, "%s (the %s catalogue is not loaded)", rep->error, rep->lang);
 			continue;
 		}
 		if (i == 0) {
@@ -286,7 +287,7 @@ int translate_catalogues(catalogue *cat, const char *dir, FILE *problems,
 			mc_fmt(rep->error, sizeof(rep->error), "%s: source-language must be \"en\" and "
 			       "target-language \"%s\" (the file's name), not \"%s\" and \"%s\"",
 			       rep->path, rep->lang, cats[i].source_lang, cats[i].target_lang);
-			fprintf(problems, "%s (the %s catalogue is not loaded)\n", rep->error, rep->lang);
+			textout_line(problems, "%s (the %s catalogue is not loaded)", rep->error, rep->lang);
 			xliff_release(&cats[i]);
 			continue;
 		}
