@@ -85,7 +85,7 @@ static int ingest_fresh(nightly *r, int *quarantined)
 
 	*quarantined = 0;
 	for (i = 0; i < r->nfresh; i = j) {
-		char **argv = xcalloc(r->nfresh + 2 * r->naccept + 7, sizeof(*argv));
+		char **argv = xcalloc(r->nfresh + 2 * r->naccept + 8, sizeof(*argv));
 		size_t n = 0, k;
 		int status;
 
@@ -95,6 +95,8 @@ static int ingest_fresh(nightly *r, int *quarantined)
 		/* the store the files are of: its acceptances are read and kept */
 		argv[n++] = (char *)"--snapshots";
 		argv[n++] = (char *)r->store;
+		if (r->verbose)
+			argv[n++] = (char *)"--verbose";
 		/* --accept EXPORT for the days that have a file of it (ingest
 		 * refuses to accept an export it is not given) */
 		for (k = 0; k < r->naccept; k++) {
