@@ -24,7 +24,8 @@ static const opt_command command = {
 	.usage =
 		"usage: modelcat diff [--db PATH] [--from DATE[.N]] [--to DATE[.N]]\n"
 		"                     [--format text|json|html]\n"
-		"       modelcat diff [--db PATH] [--to DATE] [--format ...] [EXPORT=]FILE...\n",
+		"       modelcat diff [--db PATH] [--to DATE] [--format ...] [--verbose]\n"
+		"                     [EXPORT=]FILE...\n",
 	.description =
 		"Compares the catalogue as it stood on --from with how it stood on --to\n"
 		"(default: the last two snapshots; --to alone compares with the snapshot\n"
@@ -54,7 +55,7 @@ static int stage_one(ingest_ctx *ctx, const char *arg, load_stats *stats, mc_err
  * with the state before, and roll back. 0 or -1 (error printed).
  */
 static int diff_files(catalogue *cat, char *const *files, int n, const char *to, int accept,
-		      diff_result *d)
+		      int verbose, diff_result *d)
 {
 	colmap map;
 	load *ld = NULL;
@@ -71,7 +72,7 @@ static int diff_files(catalogue *cat, char *const *files, int n, const char *to,
 	if (stage_begin_load(command.program, cat, to, accept, &ld))
 		goto out;
 	for (i = 0; i < n; i++) {
-		ingest_ctx ctx = { ld, &map, stderr };
+		ingest_ctx ctx = { ld, &map, stderr, verbose };
 		load_stats stats;
 
 		if (stage_one(&ctx, files[i], &stats, &err)) {
@@ -114,7 +115,7 @@ int main(int argc, char **argv)
 {
 	static const char *const formats[] = { "text", "json", "html", NULL };
 	const char *db = NULL, *format = "text";
-	int accept_held = 0;
+	int accept_held = 0, verbose = 0;
 	char from[16] = "", to[16] = "";
 	opt_spec options[] = {
 		OPT_DB(&db),
@@ -127,6 +128,7 @@ int main(int argc, char **argv)
 		OPT_FORMAT(&format, formats, "text (default: counts, then each change\n"
 			   "`field: old -> new`), json (docs/diff-json.md), or html\n"
 			   "(one self-contained page)"),
+		OPT_VERBOSE(&verbose),
 		OPT_DONE
 	};
 	catalogue cat;
@@ -156,7 +158,7 @@ int main(int argc, char **argv)
 	if (!to[0] && (first < argc || numbered || from[0]))
 		day_today(to);
 	if (first < argc) {
-		if (diff_files(&cat, argv + first, argc - first, to, accept_held, &d))
+		if (diff_files(&cat, argv + first, argc - first, to, accept_held, verbose, &d))
 			goto out;
 	} else if (numbered) {
 		if ((status = diff_numbered(&cat, from, to, &d)) != 0)

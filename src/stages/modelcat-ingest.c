@@ -20,7 +20,7 @@ static const opt_command command = {
 	.usage =
 		"usage: modelcat ingest [--db PATH] [--as-of YYYY-MM-DD [--allow-future]]\n"
 		"                       [--wait SECONDS] [--accept | --accept-export EXPORT...]\n"
-		"                       [--snapshots DIR] [EXPORT=]FILE...\n",
+		"                       [--snapshots DIR] [--verbose] [EXPORT=]FILE...\n",
 	.description =
 		"Parses each FILE (.csv, .csv.gz or .zip), normalises its values and loads\n"
 		"all of them into the catalogue as one snapshot dated --as-of (default:\n"
@@ -43,8 +43,11 @@ static const opt_command command = {
 		"Names (the model's, list items such as organisations) are read in\n"
 		"Unicode canonical form: NFC, zero-width characters and byte-order marks\n"
 		"removed, no-break spaces made spaces; a name so changed is a notice on\n"
-		"stderr (FILE:LINE: FIELD: name normalised (why)). The summary line\n"
-		"counts each file's notices.\n"
+		"stderr (FILE:LINE: FIELD: name normalised (why)). The columns of a file\n"
+		"that the column map lacks are kept as text fields and counted in one line\n"
+		"on stderr (--verbose: each named on a line of its own); every notice, each\n"
+		"of those columns too, is kept in the catalogue's notice table. The\n"
+		"summary line counts each file's notices.\n"
 		"\n"
 		"An export whose file trips a guard of pipelines/guards.tsv (no rows; too\n"
 		"many models removed, rows quarantined, or columns gained or lost) is held\n"
@@ -66,11 +69,15 @@ static const opt_command command = {
 		"unchanged.\n",
 };
 
+/* --verbose: each column not in the column map listed (load_one's) */
+static int verbose;
+
 static int load_one(ingest_ctx *ctx, const char *arg, load_stats *stats,
 		    char *label, size_t labellen, mc_err *err)
 {
 	const char *path;
 
+	ctx->verbose = verbose;
 	naming_split_arg(arg, label, labellen, &path);
 	return ingest_file(ctx, label, path, stats, err);
 }
@@ -116,6 +123,7 @@ int main(int argc, char **argv)
 		  .help = "the snapshot store whose ACCEPTED.tsv its files' acceptances\n"
 			  "are read from and recorded in (default ./snapshots if a\n"
 			  "folder, else the installed one)" },
+		OPT_VERBOSE(&verbose),
 		OPT_DONE
 	};
 	colmap map;

@@ -17,7 +17,7 @@
 static const opt_command command = {
 	.program = "modelcat-parse",
 	.usage =
-		"usage: modelcat parse [--out STAGING.db] [EXPORT=]FILE\n"
+		"usage: modelcat parse [--out STAGING.db] [--verbose] [EXPORT=]FILE\n"
 		"       modelcat parse --records-only FILE\n",
 	.description =
 		"Reads FILE (.csv, .csv.gz or .zip), maps its header onto the column map\n"
@@ -69,12 +69,13 @@ int main(int argc, char **argv)
 	mc_err err;
 	load_stats stats;
 	colmap map;
-	int first, rc, only_records = 0;
+	int first, rc, only_records = 0, verbose = 0;
 	opt_spec options[] = {
 		{ .name = "out", .arg = "FILE", .type = OPT_STRING, .dest = &out,
 		  .help = "write the staging file (replaced if it exists)" },
 		{ .name = "records-only", .type = OPT_FLAG, .dest = &only_records,
 		  .help = "only split FILE into CSV records and count them" },
+		OPT_VERBOSE(&verbose),
 		OPT_DONE
 	};
 
@@ -94,9 +95,10 @@ int main(int argc, char **argv)
 	if (stage_colmap(command.program, &map))
 		return MC_EXIT_FAILURE;
 	if (out)
-		rc = ingest_stage(&map, name, path, out, stderr, &stats, &err);
+		rc = ingest_stage(&map, name, path, out, stderr, verbose, &stats, &err);
 	else
-		rc = ingest_check(colmap_for_export(&map, name), path, stderr, &stats, &err);
+		rc = ingest_check(colmap_for_export(&map, name), path, stderr, verbose, &stats,
+				  &err);
 	colmap_release(&map);
 	if (rc) {
 		stage_error(command.program, "%s", err.msg);

@@ -24,7 +24,7 @@ static const opt_command command = {
 	.program = "modelcat-reingest",
 	.usage =
 		"usage: modelcat reingest [--db PATH] [--snapshots DIR] [--strict] [--wait SECONDS]\n"
-		"                         [--out SITE]\n",
+		"                         [--out SITE] [--verbose]\n",
 	.description =
 		"Rebuilds the catalogue from every stored snapshot in DIR (default:\n"
 		"./snapshots if it exists, else the installed snapshots), oldest first.\n"
@@ -39,7 +39,9 @@ static const opt_command command = {
 		"writer holds it, it waits up to --wait seconds, then exits 75. A program\n"
 		"that does not take the lock (the sqlite3 shell) and changes the catalogue\n"
 		"meanwhile makes it install nothing (exit 75).\n"
-		"Prints a line per export and a summary.\n"
+		"Prints a line per export and a summary; on stderr, the notices of each\n"
+		"file, its columns that the column map lacks counted in one line\n"
+		"(--verbose: each named).\n"
 		"Rows quarantined in stored snapshots (reported when each was first\n"
 		"ingested) are quarantined again, counted in the summary and kept in the\n"
 		"quarantine table; they do not fail the rebuild unless --strict.\n"
@@ -57,7 +59,8 @@ static const opt_command command = {
 
 /* Rebuild the catalogue at path (through a symbolic link, its target)
  * from the plan; the exit status. */
-static int rebuild(const rebuild_plan *plan, const char *path, int strict, long wait)
+static int rebuild(const rebuild_plan *plan, const char *path, int strict, int verbose,
+		   long wait)
 {
 	char target[PATH_MAX];
 	rebuild_stats stats;
@@ -77,7 +80,7 @@ static int rebuild(const rebuild_plan *plan, const char *path, int strict, long 
 		colmap_release(&map);
 		return MC_EXIT_FAILURE;
 	}
-	rc = rebuild_run(plan, target, &map, wait, stdout, &stats, &err);
+	rc = rebuild_run(plan, target, &map, verbose, wait, stdout, &stats, &err);
 	colmap_release(&map);
 	if (rc) {
 		stage_error(command.program, "%s", err.msg);
@@ -143,7 +146,7 @@ static int publish(const char *db, const char *out)
 int main(int argc, char **argv)
 {
 	const char *db = NULL, *snapshot_dir = NULL, *out = NULL;
-	int first, rc, strict = 0;
+	int first, rc, strict = 0, verbose = 0;
 	long wait = 0;
 	opt_spec options[] = {
 		OPT_DB(&db),
@@ -154,6 +157,7 @@ int main(int argc, char **argv)
 		OPT_WAIT(&wait),
 		{ .name = "out", .arg = "SITE", .type = OPT_STRING, .dest = &out,
 		  .help = "then translate and publish the site under SITE" },
+		OPT_VERBOSE(&verbose),
 		OPT_DONE
 	};
 	rebuild_plan plan;
@@ -181,7 +185,7 @@ int main(int argc, char **argv)
 			    snapshot_dir);
 		rc = MC_EXIT_FAILURE;
 	} else {
-		rc = rebuild(&plan, db, strict, wait);
+		rc = rebuild(&plan, db, strict, verbose, wait);
 	}
 	if (out && (rc == MC_EXIT_OK || rc == MC_EXIT_QUARANTINE)) {
 		int published = publish(db, out);

@@ -25,7 +25,8 @@ static const opt_command command = {
 	.usage =
 		"usage: modelcat run [--db PATH] [--config FILE] [--snapshots DIR]\n"
 		"                    [--source NAME[=URL]]... [--out DIR] [--catalogues DIR]\n"
-		"                    [--wait SECONDS] [--accept EXPORT]... [--base-url URL]\n",
+		"                    [--wait SECONDS] [--accept EXPORT]... [--base-url URL]\n"
+		"                    [--verbose]\n",
 	.description =
 		"The nightly job: takes the catalogue's writer lock (PATH.lock; when another\n"
 		"run or writer holds it, it waits up to --wait seconds, then exits 75 naming\n"
@@ -49,7 +50,8 @@ static const opt_command command = {
 		"it under \"Held for review\"; exit 1) and is tried again by the next run;\n"
 		"--accept EXPORT applies it. --base-url (or a base-url line in\n"
 		"pipelines/site.tsv) is the URL of DIR: the Atom feed's links are made\n"
-		"absolute with it.\n",
+		"absolute with it. The columns of an export file that the column map lacks\n"
+		"are counted in one log line per file (--verbose: each named).\n",
 	.exit =
 		"Exit: 0 done; 1 done, rows were quarantined or an export held; 2 usage;\n"
 		"3 or more failure, the catalogue and the published pages as they were;\n"
@@ -150,6 +152,7 @@ int main(int argc, char **argv)
 		  .help = "apply EXPORT's file if a guard would hold it" },
 		{ .name = "base-url", .arg = "URL", .type = OPT_STRING, .dest = &r.base_url,
 		  .help = "the URL of DIR: absolute links in the feed" },
+		OPT_VERBOSE(&r.verbose),
 		OPT_DONE
 	};
 	mc_err err;

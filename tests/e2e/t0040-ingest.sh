@@ -104,7 +104,9 @@ check_status "invalid UTF-8 and NUL bytes: exit 1" 1 mc ingest --as-of 2025-01-0
 check_grep "invalid UTF-8 is reported with file, line and field" "bytes.csv:3: Notes: invalid UTF-8" "$TMP/err"
 check_grep "a NUL byte is reported with file, line and field" "bytes.csv:4: Notes: NUL byte" "$TMP/err"
 check_eq "the good row loaded" "$(sql "SELECT name FROM record WHERE export = 'bytes'")" Good
-check_grep "the undeclared column is reported once" "column 'Notes' is not in the column map" "$TMP/err"
+check_grep "the undeclared column is counted in one line" \
+	"bytes.csv: 1 column not in the column map; kept as text fields (--verbose lists them)" "$TMP/err"
+check_eq "the catalogue keeps its notice" "$(sql "SELECT count(*) FROM notice WHERE message LIKE '%bytes.csv: column ''Notes'' is not in the column map%'")" 1
 check_eq "and kept as a field" \
 	"$(sql "SELECT json_extract(v.norm, '\$.Notes') FROM record r JOIN version v ON v.record_id = r.id WHERE r.export = 'bytes'")" fine
 check_status "an unterminated quote quarantines the row (exit 1)" 1 mc ingest --as-of 2025-01-01 "broken=$TMP/broken.csv"

@@ -58,9 +58,15 @@ mkdir -p "$P/.build-2147483646/pages"
 echo half >"$P/pages/en/gone.html.tmp-2147483646"
 
 check_status "a first run publishes over the old layout (exit 0)" 0 run --source "notable_ai_models=$first"
-check "the old layout's leftover build folder is removed" test ! -e "$P/.build-2147483646"
-check "and its half-written page, not carried into the version" \
-	test ! -e "$P/pages/en/gone.html.tmp-2147483646"
+# publish removes nothing it did not make (issue 46): the old layout made
+# no marks, so nothing shows that these are a run's; they stay, each said
+check "the old layout's build folder (unmarked) is left as it is" test -d "$P/.build-2147483646/pages"
+check_grep "a log line says so" "left $P/.build-2147483646 in place: not made by modelcat's publish" "$TMP/err"
+check "a file named as its half-written page is left (carried as a file of the user's)" \
+	test -f "$P/pages/en/gone.html.tmp-2147483646"
+check_grep "a log line says so" "left $P/pages/en/gone.html.tmp-2147483646 in place: named as" "$TMP/err"
+# (the operator, told, removes them)
+rm -r "$P/.build-2147483646" "$P/pages/en/gone.html.tmp-2147483646"
 check "DIR/pages is now a symbolic link" test -L "$P/pages"
 check "DIR/audit is now a symbolic link" test -L "$P/audit"
 check_eq "to the current version" "$(readlink "$P/pages") $(readlink "$P/audit")" \

@@ -6,7 +6,9 @@
 # touched. Under a real DIR/.modelcat, folders named as publish names its
 # own (site-*, build-*, old-pages-*) but not marked by it survive publish
 # after publish, even one with a MANIFEST listing its files; what a killed
-# publish left (marked) is still removed. Two catalogues publishing into
+# publish left (marked) is still removed. A site of the layout before
+# versions: run removes a DIR/.build-PID only if marked, and leaves a file
+# named FILE.tmp-PID (nothing proves a run wrote it), each said. Two catalogues publishing into
 # one DIR: while DIR/.modelcat/lock is held (flock(1), as the test holds
 # it), a publish exits 75 and changes nothing, one given --wait waits and
 # publishes once it is let go; two at once both publish, one after the
@@ -180,5 +182,35 @@ check_eq "one version is left (none orphaned), no build" "$(versions "$P")" 1
 check "every file of the manifest is there with its hash" whole "$P"
 check_eq "DIR/pages and DIR/audit lead to it" "$(readlink "$P/pages") $(readlink "$P/audit")" \
 	".modelcat/current/pages .modelcat/current/audit"
+
+# ---- the layout before versions: what run removes of killed runs' ----
+# DIR/pages a folder; a DIR/.build-PID of a process that is no more holding
+# a file of the user's (no mark: left), one with publish's mark (removed),
+# a file named as a half-written page (left, said)
+made=$TMP/p5/.modelcat/current/MADE
+P=$TMP/p6
+mkdir -p "$P/pages/en" "$P/audit" "$P/.build-2147483646/pages" "$P/.build-2147483645/pages/en"
+echo "old page" >"$P/pages/en/index.html"
+echo "my thesis" >"$P/.build-2147483646/thesis.txt"
+echo half >"$P/.build-2147483645/pages/en/x.html"
+cp "$made" "$P/.build-2147483645/"
+echo "my draft" >"$P/pages/en/draft.html.tmp-2147483646"
+before=$(tree "$P/.build-2147483646")
+check_status "run over the old layout publishes (exit 0)" 0 mc --db "$TMP/run.db" run \
+	--snapshots "$TMP/store6" --out "$P" --source "notable_ai_models=file://$TMP/notable_ai_models.a.csv"
+check_eq "run publishes A's rows" "$(site_of "$P" | cut -d" " -f2)" "$na"
+check_eq "an old-layout .build-PID without publish's mark is untouched" \
+	"$(tree "$P/.build-2147483646")" "$before"
+check_eq "the user's file in it is there" "$(cat "$P/.build-2147483646/thesis.txt")" "my thesis"
+check_grep "a log line says it is left in place" \
+	"left $P/.build-2147483646 in place: not made by modelcat's publish" "$TMP/err"
+check "one with publish's mark (a killed run's) is removed" test ! -e "$P/.build-2147483645"
+check_eq "a file named as a half-written page is left (nothing proves a run wrote it)" \
+	"$(cat "$P/pages/en/draft.html.tmp-2147483646")" "my draft"
+check_grep "a log line says so" "left $P/pages/en/draft.html.tmp-2147483646 in place" "$TMP/err"
+check_status "a publish after it (exit 0)" 0 mc publish --db "$TMP/run.db" --out "$P"
+check_eq "the unmarked .build-PID is still untouched" "$(tree "$P/.build-2147483646")" "$before"
+check_eq "and the user's file named as a half-written page is there" \
+	"$(cat "$P/pages/en/draft.html.tmp-2147483646")" "my draft"
 
 done_testing

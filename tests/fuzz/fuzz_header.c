@@ -61,8 +61,9 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 
 /* Reports go into ctx (an sbuf) when there is one; the text must be a
  * terminated line. */
-static void on_report(void *ctx, const char *message)
+static void on_report(void *ctx, enum parse_notice kind, const char *message)
 {
+	(void)kind;
 	REQUIRE(message && !strchr(message, '\n'));
 	if (ctx)
 		sbuf_addf(ctx, "R %s\n", message);

@@ -20,8 +20,9 @@
 
 static colmap map;
 
-static void on_report(void *ctx, const char *message)
+static void on_report(void *ctx, enum parse_notice kind, const char *message)
 {
+	(void)kind;
 	sbuf_addf(ctx, "R: %s\n", message);
 }
 

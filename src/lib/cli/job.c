@@ -285,7 +285,7 @@ static int stale_temp(const char *name)
 	return kill((pid_t)pid, 0) != 0 && errno == ESRCH;
 }
 
-void job_remove_stale_temps(const char *path)
+void job_note_stale_temps(const char *program, const char *path)
 {
 	DIR *d = opendir(path);
 	struct dirent *e;
@@ -302,9 +302,10 @@ void job_remove_stale_temps(const char *path)
 		if (lstat(sub, &st))
 			continue;
 		if (S_ISDIR(st.st_mode))
-			job_remove_stale_temps(sub);
+			job_note_stale_temps(program, sub);
 		else if (S_ISREG(st.st_mode) && stale_temp(e->d_name))
-			unlink(sub);
+			job_log(program, "left %s in place: named as a file a killed run wrote"
+				" (FILE.tmp-PID), but nothing shows that modelcat made it", sub);
 	}
 	closedir(d);
 }

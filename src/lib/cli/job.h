@@ -38,9 +38,11 @@ void job_catch_signals(void);
  * symbolic link, at path or inside, is removed itself, never followed. */
 void job_remove_tree(const char *path);
 
-/* Remove, in the folder path and below, the temporary files named
- * FILE.tmp-PID that runs publishing file by file (before site versions,
- * out/site.h) left when killed (PID no longer runs). */
-void job_remove_stale_temps(const char *path);
+/* Say, one log line each, the files in the folder path and below named
+ * FILE.tmp-PID (PID no longer running), as runs publishing file by file
+ * (before site versions, publish/site.h) left them when killed: nothing
+ * proves that one of them is such a file rather than a user's, so each is
+ * left as it is. */
+void job_note_stale_temps(const char *program, const char *path);
 
 #endif

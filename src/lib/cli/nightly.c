@@ -85,7 +85,7 @@ static int ingest_fresh(nightly *r, int *quarantined)
 
 	*quarantined = 0;
 	for (i = 0; i < r->nfresh; i = j) {
-		char **argv = xcalloc(r->nfresh + 2 * r->naccept + 7, sizeof(*argv));
+		char **argv = xcalloc(r->nfresh + 2 * r->naccept + 8, sizeof(*argv));
 		size_t n = 0, k;
 		int status;
 
@@ -95,6 +95,8 @@ static int ingest_fresh(nightly *r, int *quarantined)
 		/* the store the files are of: its acceptances are read and kept */
 		argv[n++] = (char *)"--snapshots";
 		argv[n++] = (char *)r->store;
+		if (r->verbose)
+			argv[n++] = (char *)"--verbose";
 		/* --accept EXPORT for the days that have a file of it (ingest
 		 * refuses to accept an export it is not given) */
 		for (k = 0; k < r->naccept; k++) {
@@ -198,9 +200,11 @@ static void summary(const nightly *r, const struct timespec *start)
 		(double)(now.tv_sec - start->tv_sec) + (now.tv_nsec - start->tv_nsec) / 1e9);
 }
 
-/* Remove the build folders (DIR/.build-PID) that killed runs of the layout
- * before site versions left. */
-static void remove_stale_builds(const char *out)
+/* Remove the build folders (DIR/.build-PID of a process that no longer
+ * runs) that killed runs of the layout before site versions left, those
+ * only that publish marked as its own (site_marked()): another is removed
+ * only when empty, else left, and said. */
+static void remove_stale_builds(const char *program, const char *out)
 {
 	char path[PATH_MAX];
 	struct dirent *e;
@@ -221,7 +225,11 @@ static void remove_stale_builds(const char *out)
 		if (kill((pid_t)pid, 0) == 0 || errno != ESRCH)
 			continue;
 		mc_fmt(path, sizeof(path), "%s/%s", out, e->d_name);
-		job_remove_tree(path);
+		if (site_marked(path))
+			job_remove_tree(path);
+		else if (rmdir(path) && errno != ENOENT)
+			job_log(program, "left %s in place: not made by modelcat's publish (no MADE"
+				" in it)", path);
 	}
 	closedir(d);
 }
@@ -366,10 +374,11 @@ static int ingest_and_publish(nightly *r)
 /* Under the lock: what killed runs left (no run is working now): their
  * catalogue copies. (A killed publish's version is site_publish()'s to
  * remove.) While DIR/pages is still a folder of the layout before site
- * versions, also the build folders and half-written files that runs of
- * that layout left: once, before the first publish carries the folder's
- * files into a version; never again walking the whole published site, or
- * touching a file of the user's that only looks like one of them. */
+ * versions, also the build folders that runs of that layout left, if
+ * marked as publish's, and a line for each file named as their
+ * half-written ones (left: nothing proves a run made it): once, before
+ * the first publish carries the folder's files into a version; never
+ * again walking the whole published site. */
 static void remove_leftovers(const nightly *r)
 {
 	char prefix[PATH_MAX], pages[PATH_MAX];
@@ -379,10 +388,10 @@ static void remove_leftovers(const nightly *r)
 	mc_remove_stale(prefix);
 	mc_fmt(pages, sizeof(pages), "%s/pages", r->out);
 	if (!lstat(pages, &st) && S_ISDIR(st.st_mode)) {
-		remove_stale_builds(r->out);
-		job_remove_stale_temps(pages);
+		remove_stale_builds(r->program, r->out);
+		job_note_stale_temps(r->program, pages);
 		mc_fmt(pages, sizeof(pages), "%s/audit", r->out);
-		job_remove_stale_temps(pages);
+		job_note_stale_temps(r->program, pages);
 	}
 }
 

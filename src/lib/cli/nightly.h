@@ -45,6 +45,8 @@ typedef struct nightly {
 					 applies (ingest --accept-export) */
 	size_t naccept;               /* entries in accept */
 	const char *base_url;         /* --base-url: the site's URL, or NULL */
+	int verbose;                  /* --verbose: ingest lists each column not in
+					 the column map (ingest --verbose) */
 	/* what the run finds */
 	nightly_fresh *fresh;         /* new content to ingest, oldest first */
 	size_t nfresh;                /* entries in fresh */

@@ -90,6 +90,12 @@ typedef struct opt_command {
 	  .max = 86400, .what = "a number of seconds", \
 	  .help = "wait up to SECONDS for another writer of the\n" \
 		  "catalogue to finish (default 0: exit 75 at once)" }
+/* The programs that parse export files: each column of a file that the
+ * column map lacks on a line of its own, not only their count (int *). */
+#define OPT_VERBOSE(to) \
+	{ .name = "verbose", .type = OPT_FLAG, .dest = (to), \
+	  .help = "list each column not in the column map (default:\n" \
+		  "their count, a line per file)" }
 #define OPT_FORMAT(to, words, text) \
 	{ .name = "format", .arg = "FORMAT", .type = OPT_CHOICE, .dest = (to), \
 	  .choices = (words), .help = (text) }

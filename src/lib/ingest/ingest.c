@@ -68,7 +68,7 @@ static int feed_and_hash(ingest_ctx *ctx, load_sink *ls, ingest_sink *out, mc_er
 	char previous[65], content[65];
 	unsigned long long bytes = 0, previous_bytes = 0, size;
 	rowfeed_job job = { colmap_for_export(ctx->map, ls->export_name), ls->file, ctx->errors,
-			     1, NULL, &bytes };
+			     1, NULL, &bytes, ctx->verbose };
 	hashing_thread h;
 	int rc, hashing = 0, sized;
 
@@ -172,11 +172,11 @@ static int count_notice(ingest_sink *s, const char *message, mc_err *err)
 	return 0;
 }
 
-int ingest_check(const colmap *map, const char *path, FILE *errors,
+int ingest_check(const colmap *map, const char *path, FILE *errors, int verbose,
 		 load_stats *stats, mc_err *err)
 {
 	ingest_sink out = { count_begin, count_row, count_notice, NULL, stats, 0, 0, 0 };
-	rowfeed_job job = { map, path, errors, 0, NULL, NULL };
+	rowfeed_job job = { map, path, errors, 0, NULL, NULL, verbose };
 	mc_err spare;
 
 	memset(stats, 0, sizeof(*stats));
@@ -205,14 +205,15 @@ static int stage_notice(ingest_sink *s, const char *message, mc_err *err)
 
 /* Parse path into the staging file tmp (to become out). 0 or -1. */
 static int stage_into(const colmap *map, const char *export_name, const char *path,
-		      const char *tmp, const char *out, FILE *errors, load_stats *stats,
-		      mc_err *err)
+		      const char *tmp, const char *out, FILE *errors, int verbose,
+		      load_stats *stats, mc_err *err)
 {
 	staging_writer *w;
 	ingest_sink snk = { stage_begin, stage_row, stage_notice, NULL, NULL, 1, 0, 0 };
 	char sha[65];
 	unsigned long long bytes;
-	rowfeed_job job = { colmap_for_export(map, export_name), path, errors, 0, sha, &bytes };
+	rowfeed_job job = { colmap_for_export(map, export_name), path, errors, 0, sha, &bytes,
+			     verbose };
 	unsigned long rows, quarantined;
 
 	if (staging_writer_open(&w, tmp, out, err))
@@ -235,7 +236,7 @@ static int stage_into(const colmap *map, const char *export_name, const char *pa
 }
 
 int ingest_stage(const colmap *map, const char *export_name, const char *path,
-		 const char *out, FILE *errors, load_stats *stats, mc_err *err)
+		 const char *out, FILE *errors, int verbose, load_stats *stats, mc_err *err)
 {
 	char tmp[4096];
 	struct stat sb;
@@ -255,7 +256,7 @@ int ingest_stage(const colmap *map, const char *export_name, const char *path,
 	mc_fmt(tmp, sizeof(tmp), "%s.tmp-%ld", out, (long)getpid());
 	unlink(tmp);
 	mc_cleanup_add(tmp);
-	if (stage_into(map, export_name, path, tmp, out, errors, stats, err))
+	if (stage_into(map, export_name, path, tmp, out, errors, verbose, stats, err))
 		goto out;
 	if (rename(tmp, out)) {
 		mc_error(err, "%s: cannot replace: %s", out, strerror(errno));

@@ -18,25 +18,28 @@
 #include "values/colmap.h"
 
 /* Where an ingest writes its messages: quarantined rows and notices go to
- * errors (one line each), nothing else. */
+ * errors (one line each; the columns of a file not in the column map in
+ * one line, each listed with verbose), nothing else. */
 typedef struct ingest_ctx {
 	load *load;                 /* the open load */
 	const colmap *map;          /* column map */
 	FILE *errors;               /* one line per bad row or notice */
+	int verbose;                /* list each column not in the column map */
 } ingest_ctx;
 
 /* Parse path and load it as export_name into ctx->load. 0 or -1. */
 int ingest_file(ingest_ctx *ctx, const char *export_name, const char *path,
 		load_stats *stats, mc_err *err);
 
-/* Parse and normalise path, report bad rows to errors, keep nothing:
- * stats gets the row counts. 0 or -1. */
-int ingest_check(const colmap *map, const char *path, FILE *errors,
+/* Parse and normalise path, report bad rows and notices to errors (as
+ * ingest_ctx's), keep nothing: stats gets the row counts. 0 or -1. */
+int ingest_check(const colmap *map, const char *path, FILE *errors, int verbose,
 		 load_stats *stats, mc_err *err);
 /* Parse path into a new staging file out (replaced if it exists; a failed
- * parse leaves it as it was). 0 or -1. */
+ * parse leaves it as it was), reporting to errors as ingest_check. 0 or
+ * -1. */
 int ingest_stage(const colmap *map, const char *export_name, const char *path,
-		 const char *out, FILE *errors, load_stats *stats, mc_err *err);
+		 const char *out, FILE *errors, int verbose, load_stats *stats, mc_err *err);
 /* Load a staging file into ctx->load. 0 or -1. */
 int ingest_load_staged(ingest_ctx *ctx, const char *staging, load_stats *stats, mc_err *err);
 

@@ -131,8 +131,8 @@ int rebuild_replaceable(const char *path)
 
 /* Load the files [i, end) of one date as one snapshot into cat. */
 static int load_date(catalogue *cat, const rebuild_plan *plan, size_t i, size_t end,
-		     char **precedence, size_t nprecedence, const colmap *map, FILE *out,
-		     rebuild_stats *stats, mc_err *err)
+		     char **precedence, size_t nprecedence, const colmap *map, int verbose,
+		     FILE *out, rebuild_stats *stats, mc_err *err)
 {
 	load *ld = NULL;
 
@@ -143,7 +143,7 @@ static int load_date(catalogue *cat, const rebuild_plan *plan, size_t i, size_t 
 	}
 	textout_line(out, "snapshot %s", plan->files[i].date);
 	for (; i < end; i++) {
-		ingest_ctx ctx = { ld, map, stderr };
+		ingest_ctx ctx = { ld, map, stderr, verbose };
 		load_stats ls;
 
 		if (ingest_file(&ctx, plan->files[i].export_name, plan->files[i].path, &ls, err)) {
@@ -170,8 +170,8 @@ static int load_date(catalogue *cat, const rebuild_plan *plan, size_t i, size_t 
 }
 
 /* Load every date of the plan into cat. */
-static int load_all(catalogue *cat, const rebuild_plan *plan, const colmap *map, FILE *out,
-		    rebuild_stats *stats, mc_err *err)
+static int load_all(catalogue *cat, const rebuild_plan *plan, const colmap *map, int verbose,
+		    FILE *out, rebuild_stats *stats, mc_err *err)
 {
 	char dir[PATH_MAX], **names = NULL;
 	size_t i, j, n = 0;
@@ -185,7 +185,7 @@ static int load_all(catalogue *cat, const rebuild_plan *plan, const colmap *map,
 	for (i = 0; i < plan->n && !rc; i = j) {
 		for (j = i; j < plan->n && !strcmp(plan->files[j].date, plan->files[i].date); j++)
 			;
-		rc = load_date(cat, plan, i, j, names, n, map, out, stats, err);
+		rc = load_date(cat, plan, i, j, names, n, map, verbose, out, stats, err);
 	}
 	colmap_free_list(names);
 	return rc;
@@ -220,8 +220,8 @@ static void carry_texts(catalogue *cat, const char *target, FILE *out)
 			     " replaces", langs, langs == 1 ? "" : "s");
 }
 
-int rebuild_run(const rebuild_plan *plan, const char *target, const colmap *map, long wait,
-		FILE *out, rebuild_stats *stats, mc_err *err)
+int rebuild_run(const rebuild_plan *plan, const char *target, const colmap *map, int verbose,
+		long wait, FILE *out, rebuild_stats *stats, mc_err *err)
 {
 	char tmp[PATH_MAX], sql[PATH_MAX];
 	catalogue_stamp seen;
@@ -248,7 +248,7 @@ int rebuild_run(const rebuild_plan *plan, const char *target, const colmap *map,
 		catalogue_close(&cat);
 		goto out;
 	}
-	rc = load_all(&cat, plan, map, out, stats, err);
+	rc = load_all(&cat, plan, map, verbose, out, stats, err);
 	if (!rc)
 		carry_texts(&cat, target, out);
 	catalogue_close(&cat);

@@ -69,10 +69,12 @@ int rebuild_replaceable(const char *path);
  * (catalogue_install(): same file, mode and owner), refused when another
  * program changed target since the rebuild began, or still holds it after
  * wait seconds (stats->conflict). Writes "snapshot DATE" and a line per
- * export file (ingest_describe()) to out, quarantine notices to stderr. 0
- * with stats, or -1 with err and target as it was.
+ * export file (ingest_describe()) to out, quarantine notices to stderr
+ * (a file's columns not in the column map counted in one line; with
+ * verbose, each listed too). 0 with stats, or -1 with err and target as it
+ * was.
  */
-int rebuild_run(const rebuild_plan *plan, const char *target, const colmap *map, long wait,
-		FILE *out, rebuild_stats *stats, mc_err *err);
+int rebuild_run(const rebuild_plan *plan, const char *target, const colmap *map, int verbose,
+		long wait, FILE *out, rebuild_stats *stats, mc_err *err);
 
 #endif

@@ -11,15 +11,17 @@
  * parsed on another thread) and the errors file. */
 typedef struct report_ctx {
 	ingest_sink *out;           /* notices go here */
-	FILE *errors;               /* and here, one line each */
+	FILE *errors;               /* and here, one line each, but for the
+				       columns not in the column map
+				       (unmapped_line()) */
 	int failed;                 /* a notice could not be stored */
 } report_ctx;
 
-static void on_report(void *ctx, const char *message)
+static void on_report(void *ctx, enum parse_notice kind, const char *message)
 {
 	report_ctx *rc = ctx;
 
-	if (rc->errors)
+	if (rc->errors && kind != PARSE_NOTICE_UNMAPPED)
 		textout_line(rc->errors, "%s", message);
 	if (!rc->failed && rc->out->notice(rc->out, message, NULL))
 		rc->failed = 1;
@@ -106,6 +108,33 @@ out:
 	return rc;
 }
 
+/*
+ * The columns of the header that are not in the column map, in one line
+ * on errors: a wide export can have dozens, and each is stored as a
+ * notice anyway (the catalogue's notice table, a staging file). With
+ * verbose, a line for each follows, its header in full.
+ */
+static void unmapped_line(const parse_export *parse, const char *path, FILE *errors,
+			  int verbose)
+{
+	const parse_column *cols;
+	size_t ncols, i, n = 0;
+
+	if (!errors)
+		return;
+	cols = parse_columns(parse, &ncols);
+	for (i = 0; i < ncols; i++)
+		n += cols[i].unmapped != 0;
+	if (!n)
+		return;
+	textout_line(errors, "%s: %zu column%s not in the column map; kept as text fields%s",
+		     path, n, n == 1 ? "" : "s", verbose ? ":" : " (--verbose lists them)");
+	for (i = 0; verbose && i < ncols; i++)
+		if (cols[i].unmapped)
+			textout_line(errors, "%s: column %zu '%s' is not in the column map", path,
+				     cols[i].position + 1, cols[i].header);
+}
+
 /* Hand the header to out; *skip when out wants no rows. 0 or -1. */
 static int feed_header(feeder *f, ingest_sink *out, int *skip, mc_err *err)
 {
@@ -158,6 +187,7 @@ int rowfeed_run(const rowfeed_job *job, ingest_sink *out, mc_err *err)
 	if (parse_open(&f.parse, job->path, job->map, on_report, &rep, job->content_sha != NULL,
 		       err))
 		goto out;
+	unmapped_line(f.parse, job->path, job->errors, job->verbose);
 	if (feed_header(&f, out, &skip, err))
 		goto out;
 	if (skip) {

@@ -16,13 +16,17 @@
 typedef struct rowfeed_job {
 	const colmap *map;          /* column map */
 	const char *path;           /* the export file */
-	FILE *errors;               /* one line per quarantined row or notice, or NULL */
+	FILE *errors;               /* one line per quarantined row or notice (the
+				       columns not in the column map counted in
+				       one), or NULL */
 	int threaded;               /* 1: parse on a second thread (queue.h);
 				       0: parse here, the records split on
 				       another core when there is one
 				       (parse_read_ahead()) */
 	char *content_sha;          /* [65]: the content's SHA-256 goes here, or NULL */
 	unsigned long long *bytes;  /* the content's size goes here, or NULL */
+	int verbose;                /* errors lists each column not in the column
+				       map, not only their count */
 } rowfeed_job;
 
 /* Parse job->path and feed its header and every row to out. 0 or -1. */

@@ -63,7 +63,7 @@ static int load_args(const snapload_job *job, load *ld, FILE *out, FILE *errors,
 	int i;
 
 	for (i = 0; i < job->n; i++) {
-		ingest_ctx ctx = { ld, job->map, stderr };
+		ingest_ctx ctx = { ld, job->map, stderr, 0 };  /* load_one sets verbose */
 		load_stats stats;
 		char name[NAMING_EXPORT_MAX + 1];
 		const char *path;

@@ -92,6 +92,11 @@ int site_up_to_date(catalogue *cat, const char *out, const char *as_of, int *sam
  * or markup)? 1 or 0. */
 int site_base_url_ok(const char *url);
 
+/* Is dir a folder of this user's that publish marked as made by it (its
+ * MADE file, docs/operations.md, "Only what it made")? 1 or 0. Only such
+ * a folder is ever removed, by publish or by run. */
+int site_marked(const char *dir);
+
 /* Remove the version this process is building, if any. Async-signal-safe:
  * for a signal handler, which then ends the process. */
 void site_signal_cleanup(void);

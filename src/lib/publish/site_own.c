@@ -139,12 +139,17 @@ int site_own_mark(publish *p, const char *dir)
 
 int site_own_marked(const publish *p, const char *dir)
 {
+	(void)p;
+	return site_marked(dir);
+}
+
+int site_marked(const char *dir)
+{
 	char path[PATH_MAX], got[128];
 	struct stat st;
 	ssize_t n;
 	int fd;
 
-	(void)p;
 	if (lstat(dir, &st) || !S_ISDIR(st.st_mode) || st.st_uid != geteuid())
 		return 0;
 	mc_fmt(path, sizeof(path), "%s/" SITE_MADE, dir);

@@ -69,9 +69,10 @@ struct parse_export {
 	unsigned long quarantined; /* data rows quarantined */
 };
 
-static void report(parse_export *p, const char *fmt, ...) MC_PRINTF(2, 3);
+static void report(parse_export *p, enum parse_notice kind, const char *fmt, ...)
+	MC_PRINTF(3, 4);
 
-static void report(parse_export *p, const char *fmt, ...)
+static void report(parse_export *p, enum parse_notice kind, const char *fmt, ...)
 {
 	sbuf msg;
 	va_list ap;
@@ -83,7 +84,7 @@ static void report(parse_export *p, const char *fmt, ...)
 	sbuf_vaddf(&msg, fmt, ap);
 	va_end(ap);
 	mc_one_line(msg.data, msg.len);
-	p->report(p->report_ctx, msg.data);
+	p->report(p->report_ctx, kind, msg.data);
 	sbuf_release(&msg);
 }
 
@@ -117,8 +118,9 @@ static void report_repeat(parse_export *p, const parse_row *row)
 		return;
 	sbuf_init(&name);
 	excerpt_bare(&name, row->name, strlen(row->name));
-	report(p, "%s:%lu: model name '%s' repeats (occurrence %zu); kept as '%s#%zu'",
-	       p->path, row->line, name.data, row->occurrence, name.data, row->occurrence);
+	report(p, PARSE_NOTICE_ROW, "%s:%lu: model name '%s' repeats (occurrence %zu); kept as"
+	       " '%s#%zu'", p->path, row->line, name.data, row->occurrence, name.data,
+	       row->occurrence);
 	sbuf_release(&name);
 }
 
@@ -175,25 +177,27 @@ static int setup_columns(parse_export *p, const csv_row *header, mc_err *err)
 			sbuf_addf(&text, "%s (column %zu)", col->header, i + 1);
 			col->field = sbuf_detach(&text, NULL);
 			if (++repeated <= COLUMN_REPORTS)
-				report(p, "%s: column %zu '%s' repeats a field already in the "
-				       "header; kept as '%s (column %zu)'", p->path, i + 1,
+				report(p, PARSE_NOTICE_COLUMN, "%s: column %zu '%s' repeats a"
+				       " field already in the header; kept as '%s (column %zu)'", p->path, i + 1,
 				       shown.data, shown.data, i + 1);
 			strmap_get_or_add(&seen, col->field, strlen(col->field), NULL);
 		} else {
 			col->field = xstrdup(col->header);
+			col->unmapped = 1;
 			if (++unmapped <= COLUMN_REPORTS)
-				report(p, "%s: column '%s' is not in the column map; kept as a text "
-				       "field", p->path, shown.data);
+				report(p, PARSE_NOTICE_UNMAPPED, "%s: column '%s' is not in the"
+				       " column map; kept as a text field", p->path, shown.data);
 		}
 	}
 	sbuf_release(&shown);
 	if (repeated > COLUMN_REPORTS)
-		report(p, "%s: %zu more columns repeat a field already in the header (the first %d "
-		       "are listed); each kept under its name and column number", p->path,
-		       repeated - COLUMN_REPORTS, COLUMN_REPORTS);
+		report(p, PARSE_NOTICE_COLUMN, "%s: %zu more columns repeat a field already in the"
+		       " header (the first %d are listed); each kept under its name and column"
+		       " number", p->path, repeated - COLUMN_REPORTS, COLUMN_REPORTS);
 	if (unmapped > COLUMN_REPORTS)
-		report(p, "%s: %zu more columns are not in the column map (the first %d are listed); "
-		       "kept as text fields", p->path, unmapped - COLUMN_REPORTS, COLUMN_REPORTS);
+		report(p, PARSE_NOTICE_UNMAPPED, "%s: %zu more columns are not in the column map"
+		       " (the first %d are listed); kept as text fields", p->path,
+		       unmapped - COLUMN_REPORTS, COLUMN_REPORTS);
 	for (i = 0; i < p->ncolumns; i++)
 		if (p->columns[i].type == COL_KEY)
 			break;
@@ -438,8 +442,8 @@ static void report_canonical(parse_export *p, const parse_row *row)
 		const parse_value *v = &p->values[p->canonical[k].column];
 
 		if (!names_column(col)) {
-			report(p, "%s:%lu: %s: byte-order mark at the start of the cell removed",
-			       p->path, row->line, col->field);
+			report(p, PARSE_NOTICE_ROW, "%s:%lu: %s: byte-order mark at the start"
+			       " of the cell removed", p->path, row->line, col->field);
 			continue;
 		}
 		sbuf_reset(&words);
@@ -447,8 +451,8 @@ static void report_canonical(parse_export *p, const parse_row *row)
 		unicode_describe_changes(p->canonical[k].changes, &words);
 		excerpt(&value, col->type == COL_KEY ? row->name : v->norm,
 			col->type == COL_KEY ? strlen(row->name) : v->norm_len);
-		report(p, "%s:%lu: %s: name normalised (%s): %s", p->path, row->line, col->field,
-		       words.data, value.data);
+		report(p, PARSE_NOTICE_ROW, "%s:%lu: %s: name normalised (%s): %s", p->path,
+		       row->line, col->field, words.data, value.data);
 	}
 	sbuf_release(&words);
 	sbuf_release(&value);
@@ -555,8 +559,8 @@ static void report_unknown(parse_export *p, const parse_row *row)
 			continue;
 		sbuf_reset(&value);
 		excerpt(&value, v->norm, v->norm_len);
-		report(p, "%s:%lu: %s: value %s is not one of the known values; kept as given",
-		       p->path, row->line, col->field, value.data);
+		report(p, PARSE_NOTICE_ROW, "%s:%lu: %s: value %s is not one of the known values;"
+		       " kept as given", p->path, row->line, col->field, value.data);
 	}
 	sbuf_release(&key);
 	sbuf_release(&value);

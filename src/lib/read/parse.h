@@ -29,6 +29,8 @@ typedef struct parse_column {
 	enum colmap_type type;    /* how cells are read (COL_TEXT for extras) */
 	int declared;             /* 1 when the column map knows the header */
 	int headerless;           /* 1 when the header cell is empty */
+	int unmapped;             /* 1 when the header is not in the column map
+				     (kept as a text field of its own name) */
 	size_t position;          /* 0-based position in the file */
 } parse_column;
 
@@ -60,9 +62,17 @@ typedef struct parse_row {
 	size_t known_ref;         /* with known: what the check returned */
 } parse_row;
 
-/* Called with each report (one line, no newline): undeclared columns,
- * unknown enumeration values, repeated names, names normalised. */
-typedef void parse_report_fn(void *ctx, const char *message);
+/* What a report is about. */
+enum parse_notice {
+	PARSE_NOTICE_ROW,          /* a row's: an unknown enumeration value, a
+				      repeated name, a name normalised */
+	PARSE_NOTICE_COLUMN,       /* a column repeating a field of the header */
+	PARSE_NOTICE_UNMAPPED      /* a column not in the column map (or the
+				      count of those past the ones listed) */
+};
+
+/* Called with each report (one line, no newline) and what it is about. */
+typedef void parse_report_fn(void *ctx, enum parse_notice kind, const char *message);
 
 typedef struct parse_export parse_export;
 
