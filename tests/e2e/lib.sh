@@ -104,7 +104,7 @@ PYEOF
 # itself runs reingest instead.
 bundled_catalogue() {
 	bundled_db_=${1:-$MODELCAT_DB}
-	if [ -n "${MODELCAT_BUNDLED:-}" ] && [ -d "$MODELCAT_BUNDLED" ]; then
+	if [ -n "${MODELCAT_BUNDLED:-}" ] && [ -d "$MODELCAT_BUNDLED" ] && [ ! -e "$MODELCAT_BUNDLED/none" ]; then
 		while [ ! -f "$MODELCAT_BUNDLED/status" ]; do sleep 1; done
 		cp "$MODELCAT_BUNDLED/out" "$TMP/out"
 		cp "$MODELCAT_BUNDLED/err" "$TMP/err"

@@ -8,7 +8,7 @@
 # tests/e2e/durations.tsv) starts first while the results are told in name
 # order, and the run records its seconds for the next; the bundled
 # history's catalogue is built once for the tests that ask for it, and
-# each gets a copy of its own.
+# each gets a copy of its own (a test that asks unseen builds its own).
 . "$(dirname "$0")/lib.sh"
 
 T=$TMP/tree
@@ -25,20 +25,29 @@ done
 printf '#!/bin/sh\necho unit >>"$MARKS"\necho "ok 1 - the unit test ran"\n' >"$TMP/units/test_one"
 chmod +x "$TMP/units/test_one"
 # two tests that copy the bundled history's catalogue: the first empties
-# its copy, the second must still find every snapshot in its own
+# its copy, the second must still find every snapshot in its own (the
+# helper's name is put together: this script itself asks for none)
 for name in gamma delta; do
 	n=3; [ $name = delta ] && n=4
 	cat >"$T/tests/e2e/t000$n-$name.sh" <<EOF
 #!/bin/sh
 . "\$(dirname "\$0")/lib.sh"
 echo $name >>"\$MARKS"
-bundled_catalogue
+$(printf "bundled_%s" catalogue)
 check_eq "$name: every bundled date is a snapshot" "\$(sql 'SELECT count(*) FROM snapshot')" \\
 	"\$(python3 "\$REAL_TOP/tests/e2e/storeref.py" "\$SNAP" dates | wc -w | tr -d ' ')"
 sql 'DELETE FROM snapshot_file' 2>/dev/null; sql 'DELETE FROM snapshot' 2>/dev/null
 done_testing
 EOF
 done
+# one that asks in a way the runner does not see: it builds its own
+cat >"$T/tests/e2e/t0005-epsilon.sh" <<'EOF'
+#!/bin/sh
+. "$(dirname "$0")/lib.sh"
+helper=bundled_
+${helper}catalogue
+done_testing
+EOF
 # every program run through MODELCAT_WRAP is noted (and run through the
 # suite's own wrapper, if any)
 cat >"$TMP/wrap" <<EOF
@@ -102,4 +111,8 @@ check_eq "of the bundled snapshots" "$(grep -c " reingest --snapshots $T/snapsho
 : >"$TMP/wrapped"
 runner t0001-alpha
 check_eq "a run with no test that asks for it builds none" "$(grep -c ' reingest ' "$TMP/wrapped")" 0
+: >"$TMP/wrapped"
+runner t0005-epsilon
+check_eq "a test that asks unseen still gets its catalogue (exit 0)" "$?" 0
+check_eq "built by its own reingest" "$(grep -c ' reingest ' "$TMP/wrapped")" 1
 done_testing
