@@ -13,6 +13,9 @@ WARNINGS := -Wall -Wextra -Wstrict-prototypes -Wmissing-prototypes \
 OPT ?= -O2 -g
 CFLAGS ?=
 CFLAGS += -std=c11 -D_GNU_SOURCE -pthread $(OPT) $(WARNINGS) $(PKG_CFLAGS) -Isrc/lib
+# Each object and program records the headers it includes (OUT/deps/,
+# read below): a changed header rebuilds only what includes it.
+DEPFLAGS := -MMD -MP
 LDLIBS += $(PKG_LIBS) -lm -pthread
 # Each program records only the libraries it calls: a command that never
 # reads XML does not load libxml2 (and ICU under it) at every start.
@@ -41,7 +44,6 @@ STAGES := $(patsubst src/stages/%.c,$(BIN)/%,$(STAGE_SRC))
 PROGRAMS := $(BIN)/modelcat $(STAGES)
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNITS := $(patsubst tests/unit/%.c,$(OUT)/tests/%,$(UNIT_SRC))
-HEADERS := $(wildcard src/lib/*/*.h)
 # The allocation-failure injector of tests/e2e/t0100-oom.sh (LD_PRELOAD):
 # not built under a sanitizer, whose allocator it cannot replace.
 ifeq ($(SANITIZE),)
@@ -51,28 +53,40 @@ endif
 .PHONY: all check check-layers check-site check-valgrind unit clean install bench man fuzz fuzz-run
 all: $(PROGRAMS) $(UNITS) $(FAULT_LIBS)
 
-$(OUT)/lib/%.o: src/lib/%.c $(HEADERS)
-	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c -o $@ $<
+$(OUT)/lib/%.o: src/lib/%.c $(OUT)/deps/lib/%.d
+	@mkdir -p $(dir $@) $(dir $(OUT)/deps/lib/$*)
+	$(CC) $(CFLAGS) $(DEPFLAGS) -MF $(OUT)/deps/lib/$*.d -c -o $@ $<
 
 $(LIB): $(LIB_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
-$(BIN)/modelcat: src/modelcat.c $(LIB) | $(BIN)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+$(BIN)/modelcat: src/modelcat.c $(LIB) $(OUT)/deps/bin/modelcat.d | $(BIN)
+	@mkdir -p $(OUT)/deps/bin
+	$(CC) $(CFLAGS) $(DEPFLAGS) -MF $(OUT)/deps/bin/modelcat.d $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 
-$(BIN)/%: src/stages/%.c $(LIB) $(HEADERS) | $(BIN)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+$(BIN)/%: src/stages/%.c $(LIB) $(OUT)/deps/bin/%.d | $(BIN)
+	@mkdir -p $(OUT)/deps/bin
+	$(CC) $(CFLAGS) $(DEPFLAGS) -MF $(OUT)/deps/bin/$*.d $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 
-$(OUT)/tests/%: tests/unit/%.c $(wildcard tests/unit/*.h) $(LIB) $(HEADERS) | $(OUT)/tests
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
+$(OUT)/tests/%: tests/unit/%.c $(LIB) $(OUT)/deps/tests/%.d | $(OUT)/tests
+	@mkdir -p $(OUT)/deps/tests
+	$(CC) $(CFLAGS) $(DEPFLAGS) -MF $(OUT)/deps/tests/$*.d $(LDFLAGS) -o $@ $< $(LIB) $(LDLIBS)
 
 $(OUT)/tests/failmalloc.so: tests/fault/failmalloc.c | $(OUT)/tests
 	$(CC) $(CFLAGS) -fPIC -shared -o $@ $<
 
 $(OUT)/tests $(BIN):
 	mkdir -p $@
+
+# The headers each object and program included when it was last built
+# (OUT/deps/, written by -MMD). A missing record is a target without a
+# rule, which counts as changed: what has no record of its headers is rebuilt.
+DEPFILES := $(patsubst src/lib/%.c,$(OUT)/deps/lib/%.d,$(LIB_SRC)) \
+	$(patsubst $(BIN)/%,$(OUT)/deps/bin/%.d,$(PROGRAMS)) \
+	$(patsubst tests/unit/%.c,$(OUT)/deps/tests/%.d,$(UNIT_SRC))
+$(DEPFILES):
+-include $(wildcard $(DEPFILES))
 
 # The structure of the sources (src/lib/LAYERS, tools/check_layers.py):
 # includes only from the layers below, no cycle, no getopt_long in the
@@ -145,16 +159,22 @@ FUZZERS := $(patsubst tests/fuzz/%.c,$(FUZZ_OUT)/%,$(FUZZ_SRC))
 FUZZ_SECONDS ?= 60
 FUZZ_MAX_LEN ?= 65536
 
-$(FUZZ_OUT)/lib/%.o: src/lib/%.c $(HEADERS)
-	@mkdir -p $(dir $@)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+$(FUZZ_OUT)/lib/%.o: src/lib/%.c $(FUZZ_OUT)/deps/lib/%.d
+	@mkdir -p $(dir $@) $(dir $(FUZZ_OUT)/deps/lib/$*)
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(DEPFLAGS) -MF $(FUZZ_OUT)/deps/lib/$*.d -fsanitize=fuzzer-no-link -c -o $@ $<
 
 $(FUZZ_LIB): $(FUZZ_LIB_OBJ)
 	rm -f $@
 	ar rcs $@ $^
 
-$(FUZZ_OUT)/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(FUZZ_LIB) $(HEADERS)
-	$(FUZZ_CC) $(FUZZ_CFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB) $(LDLIBS)
+$(FUZZ_OUT)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ_LIB) $(FUZZ_OUT)/deps/fuzz_%.d
+	@mkdir -p $(FUZZ_OUT)/deps
+	$(FUZZ_CC) $(FUZZ_CFLAGS) $(DEPFLAGS) -MF $(FUZZ_OUT)/deps/fuzz_$*.d -fsanitize=fuzzer -o $@ $< $(FUZZ_LIB) $(LDLIBS)
+
+FUZZ_DEPFILES := $(patsubst src/lib/%.c,$(FUZZ_OUT)/deps/lib/%.d,$(LIB_SRC)) \
+	$(patsubst tests/fuzz/%.c,$(FUZZ_OUT)/deps/%.d,$(FUZZ_SRC))
+$(FUZZ_DEPFILES):
+-include $(wildcard $(FUZZ_DEPFILES))
 
 fuzz: $(FUZZERS)
 

@@ -95,3 +95,27 @@ for line in open(os.path.join(seeds, "deviations.tsv"), encoding="utf-8"):
 open(out, "w", encoding="utf-8").write(text + "\n")
 PYEOF
 }
+
+# bundled_catalogue [DB]: the catalogue of the bundled history (reingest of
+# snapshots/) in DB (default: $MODELCAT_DB), reingest's output in $TMP/out
+# and $TMP/err; one check, that the rebuild exited 0. tests/run builds it
+# once per run (MODELCAT_BUNDLED) and each test copies it; a test run on
+# its own (sh tests/e2e/tNNNN-x.sh) rebuilds it here. A test of reingest
+# itself runs reingest instead.
+bundled_catalogue() {
+	bundled_db_=${1:-$MODELCAT_DB}
+	if [ -n "${MODELCAT_BUNDLED:-}" ] && [ -d "$MODELCAT_BUNDLED" ] && [ ! -e "$MODELCAT_BUNDLED/none" ]; then
+		while [ ! -f "$MODELCAT_BUNDLED/status" ]; do sleep 1; done
+		cp "$MODELCAT_BUNDLED/out" "$TMP/out"
+		cp "$MODELCAT_BUNDLED/err" "$TMP/err"
+		bundled_rc_=$(cat "$MODELCAT_BUNDLED/status")
+		[ "$bundled_rc_" -ne 0 ] || cp "$MODELCAT_BUNDLED/catalogue.db" "$bundled_db_" || bundled_rc_=cp
+	else
+		mc --db "$bundled_db_" reingest --snapshots "$SNAP" >"$TMP/out" 2>"$TMP/err"
+		bundled_rc_=$?
+	fi
+	if [ "$bundled_rc_" = 0 ]; then ok "reingest of the bundled history exits 0"; else
+		not_ok "reingest of the bundled history exits 0 (exit $bundled_rc_)"
+		sed 's/^/#   /' "$TMP/err" | head -5
+	fi
+}

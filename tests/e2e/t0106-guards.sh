@@ -4,10 +4,11 @@
 # symlinked --db is written through to its target with mode and owner
 # kept; a store entry or an export file that is not a regular file fails
 # at once instead of hanging; an --as-of after tomorrow needs
-# --allow-future. Every command that could hang runs under `timeout 600`: a bound on a hang, far above what any of them takes on a loaded machine.
+# --allow-future. No command runs under a time limit: a hang (a FIFO read
+# to its end) stops the suite at CI's own limit, and a loaded machine
+# fails nothing.
 . "$(dirname "$0")/lib.sh"
 export MODELCAT_RETRY_BASE_MS=10
-T="timeout 600"
 
 # a small export (five models) and a small store of two dates
 python3 - "$SNAP/notable_ai_models/2025-05-06.csv.gz" "$TMP/small.csv" <<'EOF'
@@ -52,7 +53,7 @@ for path in "$BAD/fifo" "$BAD/cdev" "$BAD/folder" /dev/null; do
 		"fetch --snapshots $TMP/fstore --source notable_ai_models=$TMP/small.csv" \
 		"run --snapshots $TMP/fstore --out $TMP/public --source notable_ai_models=$TMP/small.csv"; do
 		# shellcheck disable=SC2086
-		$T "$BIN/modelcat" $cmd --db "$path" >"$TMP/out" 2>"$TMP/err"
+		"$BIN/modelcat" $cmd --db "$path" >"$TMP/out" 2>"$TMP/err"
 		rc=$?
 		if [ $rc -ne 3 ] || ! grep -q "$path: is $kind, not a catalogue file" "$TMP/err"; then
 			failed="$failed ${cmd%% *}(exit $rc: $(head -1 "$TMP/err"))"
@@ -68,7 +69,7 @@ for path in "$BAD/fifo" "$BAD/cdev" "$BAD/folder" /dev/null; do
 done
 check "fetch and run refused before making a store or an output folder" \
 	test ! -e "$TMP/fstore" -a ! -e "$TMP/public"
-MODELCAT_DB=$BAD/fifo $T "$BIN/modelcat" ingest "notable_ai_models=$TMP/small.csv" >"$TMP/out" 2>"$TMP/err"
+MODELCAT_DB=$BAD/fifo "$BIN/modelcat" ingest "notable_ai_models=$TMP/small.csv" >"$TMP/out" 2>"$TMP/err"
 check_eq "\$MODELCAT_DB naming a FIFO is refused too (exit 3)" "$?" 3
 check_eq "with one line on stderr" "$(wc -l <"$TMP/err")" 1
 
@@ -82,7 +83,7 @@ chmod 600 "$REAL"
 owner=$(id -u)
 if [ "$owner" -eq 0 ]; then chown 65534:65534 "$REAL"; owner=65534; fi
 inode=$(stat -c %i "$REAL")
-check_status "reingest through a symlinked --db exits 0" 0 $T "$BIN/modelcat" reingest --db "$LINK" --snapshots "$TMP/store"
+check_status "reingest through a symlinked --db exits 0" 0 "$BIN/modelcat" reingest --db "$LINK" --snapshots "$TMP/store"
 check "the link is still a link" test -L "$LINK"
 check_eq "its target has the rebuilt catalogue" \
 	"$(sqlite3 "$REAL" 'SELECT group_concat(as_of) FROM (SELECT as_of FROM snapshot ORDER BY as_of)')" "2025-01-01,2025-02-01"
@@ -97,7 +98,7 @@ mkdir -p "$WWW"
 cp "$TMP/small.csv" "$WWW/notable_ai_models.csv"
 start_server "$WWW" 120
 day=$(date -u +%Y-%m-%d)
-check_status "run through a symlinked --db exits 0" 0 $T "$BIN/modelcat" run --db "$LINK" \
+check_status "run through a symlinked --db exits 0" 0 "$BIN/modelcat" run --db "$LINK" \
 	--snapshots "$TMP/store" --out "$TMP/public" --source "notable_ai_models=$URL/data/notable_ai_models.csv"
 check "the link is still a link after run" test -L "$LINK"
 check_eq "its target has the run's snapshot" "$(sqlite3 "$REAL" "SELECT count(*) FROM snapshot WHERE as_of = '$day'")" 1
@@ -109,30 +110,30 @@ check "no lock file is left beside the target or the link" \
 kill $server 2>/dev/null
 
 ln -s "$TMP/real/missing.db" "$TMP/links/dangling.db"
-check_status "a symlink to a missing file is refused (exit 3)" 3 $T "$BIN/modelcat" reingest \
+check_status "a symlink to a missing file is refused (exit 3)" 3 "$BIN/modelcat" reingest \
 	--db "$TMP/links/dangling.db" --snapshots "$TMP/store"
 check_grep "it says so" "dangling.db: is a symbolic link to a file that does not exist" "$TMP/err"
 check "its target is not created" test ! -e "$TMP/real/missing.db"
-check_status "ingest refuses it too (exit 3)" 3 $T "$BIN/modelcat" ingest \
+check_status "ingest refuses it too (exit 3)" 3 "$BIN/modelcat" ingest \
 	--db "$TMP/links/dangling.db" "notable_ai_models=$TMP/small.csv"
 
 # --- 3. a store entry or an export file that is not a regular file -----------
 mc reingest --snapshots "$TMP/store" >/dev/null 2>&1
 cp "$MODELCAT_DB" "$TMP/before.db"
 mkfifo "$TMP/store/notable_ai_models/2025-03-01.csv.gz"
-check_status "reingest with a FIFO in the store fails at once (exit 3)" 3 $T "$BIN/modelcat" reingest --snapshots "$TMP/store"
+check_status "reingest with a FIFO in the store fails at once (exit 3)" 3 "$BIN/modelcat" reingest --snapshots "$TMP/store"
 check_grep "the error names the FIFO" "notable_ai_models/2025-03-01.csv.gz: not a regular file" "$TMP/err"
 check "the catalogue is unchanged" cmp -s "$MODELCAT_DB" "$TMP/before.db"
 rm "$TMP/store/notable_ai_models/2025-03-01.csv.gz"
 ln -s /dev/zero "$TMP/store/notable_ai_models/2025-03-01.csv.gz"
-check_status "reingest with a link to /dev/zero in the store fails at once (exit 3)" 3 $T "$BIN/modelcat" reingest --snapshots "$TMP/store"
+check_status "reingest with a link to /dev/zero in the store fails at once (exit 3)" 3 "$BIN/modelcat" reingest --snapshots "$TMP/store"
 check_grep "the error names the link" "notable_ai_models/2025-03-01.csv.gz: not a regular file" "$TMP/err"
 check "the catalogue is still unchanged" cmp -s "$MODELCAT_DB" "$TMP/before.db"
 mkfifo "$TMP/export.csv"
-check_status "ingest of a FIFO fails at once (exit 3)" 3 $T "$BIN/modelcat" ingest "notable_ai_models=$TMP/export.csv"
+check_status "ingest of a FIFO fails at once (exit 3)" 3 "$BIN/modelcat" ingest "notable_ai_models=$TMP/export.csv"
 check_grep "the error names it" "export.csv: not a regular file" "$TMP/err"
 check "nothing was loaded" cmp -s "$MODELCAT_DB" "$TMP/before.db"
-check_status "parse of a FIFO fails at once (exit 3)" 3 $T "$BIN/modelcat" parse "notable_ai_models=$TMP/export.csv"
+check_status "parse of a FIFO fails at once (exit 3)" 3 "$BIN/modelcat" parse "notable_ai_models=$TMP/export.csv"
 
 # --- 4. dates in the future ----------------------------------------------------
 check_status "ingest --as-of 2205-01-01 is refused (exit 2)" 2 mc ingest --as-of 2205-01-01 "notable_ai_models=$TMP/small.csv"

@@ -10,7 +10,7 @@
 # tokens in both languages.
 . "$(dirname "$0")/lib.sh"
 
-check_status "reingest of the bundled history exits 0" 0 mc reingest
+bundled_catalogue
 check_status "translate exits 0" 0 mc translate
 
 # date: the exports as they stood that day
