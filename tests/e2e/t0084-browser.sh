@@ -12,7 +12,7 @@ chromium=$(command -v chromium || command -v chromium-browser || true)
 # dump FILE: the DOM of FILE after Chromium has loaded and run it
 dump() {
 	profile=$(mktemp -d "$TMP/profile.XXXXXX")
-	timeout 60 "$chromium" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+	"$chromium" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
 		--disable-background-networking --disable-component-update --disable-sync \
 		--user-data-dir="$profile" --dump-dom "file://$1" 2>"$TMP/chromium.err"
 }

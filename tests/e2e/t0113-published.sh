@@ -202,7 +202,7 @@ print("<!DOCTYPE html><html><body style=\"margin:0\"><iframe id=\"f\" style=\"wi
       " w.document.documentElement.scrollWidth + &quot; &quot; + w.innerWidth)\" srcdoc=\""
       + html.escape(page, quote=True) + "\"></iframe></body></html>")' "$1" >"$TMP/probe.html"
 	profile=$(mktemp -d "$TMP/profile.XXXXXX")
-	timeout 120 "$chromium" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+	"$chromium" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
 		--disable-background-networking --disable-component-update --disable-sync \
 		--user-data-dir="$profile" --window-size=800,1000 --dump-dom "file://$TMP/probe.html" \
 		2>"$TMP/chromium.err" | sed -n 's/.*data-w="\([0-9]*\) \([0-9]*\)".*/\1 \2/p'

@@ -208,7 +208,7 @@ check "the index and the table of every row pass xmllint --html without a messag
 # dump URL: the DOM after Chromium ran the page's script
 dump() {
 	profile=$(mktemp -d "$TMP/profile.XXXXXX")
-	timeout 120 "$chromium" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
+	"$chromium" --headless --no-sandbox --disable-gpu --disable-quic --no-first-run \
 		--disable-background-networking --disable-component-update --disable-sync \
 		--user-data-dir="$profile" --virtual-time-budget=10000 --dump-dom "$1" 2>"$TMP/chromium.err"
 }
