@@ -178,7 +178,9 @@ static int publish_site(nightly *r, catalogue *cat, const catalogue_stamp *seen)
 	int rc = site_publish(cat, r->out, &o, &st, &r->err);
 
 	if (rc) {
-		install_conflict = rc > 0;   /* another publish holds DIR: 75 */
+		if (rc > 0)
+			install_conflict = 1;   /* another publish holds DIR: 75 */
+		/* (a refused install has set it already: it stays) */
 		return -1;
 	}
 	r->pages = st.pages;
