@@ -93,7 +93,9 @@ print('json: the other fields as without the extra columns: %s' % (
 lines = open(wide_txt, encoding='utf-8').read().split('\n')
 body = [l for l in lines[3:] if l.startswith('Extra column ')]
 column = len(body[0]) - len(body[0][len('Extra column 1'):].lstrip()) if body else 0
-want = ['%-*s%s  [%s]' % (column, h, v.replace('\n', ' '), origin) for h, v in extra]
+# the one rule of terminal lines: a control character as \xNN
+term = lambda v: ''.join('\\x%02x' % ord(c) if ord(c) < 0x20 or 0x7f <= ord(c) <= 0x9f else c for c in v)
+want = ['%-*s%s  [%s]' % (column, h, term(v), origin) for h, v in extra]
 print('text: one line per extra cell, value in full, aligned: %s' % (body == want))
 others = [l for l in lines if not l.startswith('Extra column ')]
 print('text: the other lines as without the extra columns: %s' % (
