@@ -59,7 +59,7 @@ check_eq "the Dutch page uses the new translation" "$(mc render "$NAME" --lang n
 # 3. unknown keys and bad placeholders
 fresh
 sed -i 's|<trans-unit id="band">|<trans-unit id="band.extra"><source>x</source><target>y</target></trans-unit><trans-unit id="band">|' "$CAT/nl.xlf"
-sed -i 's|<target>Op record</target>|<target>Op record <x id="params"/></target>|' "$CAT/nl.xlf"
+sed -i 's|<target>Vastgelegd</target>|<target>Vastgelegd <x id="params"/></target>|' "$CAT/nl.xlf"
 check_status "translate with an unknown key and a bad placeholder exits 1" 1 mc translate --catalogues "$CAT"
 check_grep "the unknown key is reported" "'band.extra' is unknown: English has no such entry" "$TMP/err"
 check_grep "the bad placeholder is reported" "'band': the translation names a placeholder" "$TMP/err"
@@ -70,7 +70,7 @@ check_eq "the invalid entry falls back to English" "$(mc render "$NAME" --lang n
 fresh
 mc translate --catalogues "$CAT" >/dev/null
 cp "$CAT/nl.xlf" "$TMP/nl.good"
-sed -i 's|<target>Op record</target>|<target>Op record</targ>|' "$CAT/nl.xlf"
+sed -i 's|<target>Vastgelegd</target>|<target>Vastgelegd</targ>|' "$CAT/nl.xlf"
 line=$(grep -n '</targ>' "$CAT/nl.xlf" | cut -d: -f1)
 printf '<?xml version="1.0"?>\n<xliff version="1.2" xmlns="urn:oasis:names:tc:xliff:document:1.2">\n<file source-language="en" target-language="de"><body>\n<trans-unit id="band"><source>On record</source><target>Im Verzeichnis</target></trans-unit>\n</body></file></xliff>\n' >"$CAT/de.xlf"
 check_status "translate with a malformed Dutch catalogue exits 1" 1 mc translate --catalogues "$CAT"

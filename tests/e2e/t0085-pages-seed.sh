@@ -48,7 +48,7 @@ check_grep "it declares its language" '<html lang="nl">' "$TMP/nl.html"
 check_grep "the reference links to the paper" \
 	'<dd><a href="https://arxiv.org/abs/2402.15627" rel="nofollow noopener noreferrer">MegaScale: Scaling' \
 	"$TMP/nl.html"
-check_grep "label/value pairs are a definition list" '<dt>Training rekenen</dt><dd>3,9 × 10²⁴ FLOP</dd>' \
+check_grep "label/value pairs are a definition list" '<dt>Trainingsrekenkracht</dt><dd>3,9 × 10²⁴ FLOP</dd>' \
 	"$TMP/nl.html"
 check_grep "it has a viewport for phones" 'name="viewport" content="width=device-width' "$TMP/nl.html"
 check_grep "values are escaped" 'have &quot;hundreds of billions of parameters&quot;' "$TMP/nl.html"

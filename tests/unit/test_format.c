@@ -146,9 +146,9 @@ static void test_numbers(void)
 		{ 500, "1 KB", NULL },
 	};
 	static const struct number_pair dollars[] = {
-		{ 2614019.245, "$2,614,019", "$2.614.019" },    /* the seed */
+		{ 2614019.245, "$2,614,019", "$ 2.614.019" },   /* the seed */
 		{ 1099605.4, "$1,099,605", NULL },
-		{ 12, "$12", "$12" },
+		{ 12, "$12", "$ 12" },
 	};
 	static const struct number_pair decimals[] = {
 		{ 4.2, "4.2", NULL },
@@ -260,9 +260,36 @@ static void test_text(void)
 	sbuf_reset(&out);
 	sbuf_adds(&out, "x SOTA improvement");
 	format_lower_first(&out, 2);
-	CHECK_STR(out.data, "x sOTA improvement", "format_lower_first lower-cases one letter (the seed)");
+	CHECK_STR(out.data, "x SOTA improvement", "format_lower_first keeps an acronym (the seed's slip)");
+	sbuf_reset(&out);
+	sbuf_adds(&out, "x Industry");
+	format_lower_first(&out, 2);
+	CHECK_STR(out.data, "x industry", "format_lower_first lower-cases one letter");
 	format_lower_first(&out, 99);
-	CHECK_STR(out.data, "x sOTA improvement", "format_lower_first past the end changes nothing");
+	CHECK_STR(out.data, "x industry", "format_lower_first past the end changes nothing");
+	{
+		static const struct { const char *in; int sentence, lower; const char *en, *nl; } joins[] = {
+			{ "ByteDance,Peking University", 0, 0, "ByteDance, Peking University",
+			  "ByteDance, Peking University" },
+			{ "ByteDance,Peking University", 1, 0, "ByteDance and Peking University",
+			  "ByteDance en Peking University" },
+			{ "Industry,Academia", 1, 1, "industry and academia", "industry en academia" },
+			{ "A,B,C", 1, 0, "A, B and C", "A, B en C" },
+			{ "SOTA improvement,Highly cited", 1, 1, "SOTA improvement and highly cited",
+			  "SOTA improvement en highly cited" },
+			{ "China", 1, 1, "china", "china" },
+			{ "", 1, 0, "", "" },
+		};
+
+		for (i = 0; i < sizeof(joins) / sizeof(joins[0]); i++) {
+			sbuf_reset(&out);
+			format_list_join(format_lang_of("en"), joins[i].in, joins[i].sentence, joins[i].lower, &out);
+			CHECK_STR(out.len ? out.data : "", joins[i].en, "format_list_join en case %zu", i);
+			sbuf_reset(&out);
+			format_list_join(format_lang_of("nl"), joins[i].in, joins[i].sentence, joins[i].lower, &out);
+			CHECK_STR(out.len ? out.data : "", joins[i].nl, "format_list_join nl case %zu", i);
+		}
+	}
 	sbuf_release(&out);
 }
 
@@ -367,8 +394,8 @@ static void test_field_values(void)
 		{ "Training compute (FLOP)", "3.9e+24", "3.9 × 10²⁴ FLOP", "3,9 × 10²⁴ FLOP" },
 		{ "Training compute upper bound", "1e+23", "1 × 10²³", "1 × 10²³" },
 		{ "Finetune compute (FLOP)", "9.4e+22", "9.4 × 10²² FLOP", "9,4 × 10²² FLOP" },
-		{ "Training compute cost (2023 USD)", "2614019.245", "$2,614,019", "$2.614.019" },
-		{ "Hardware acquisition cost", "582299563.0446011", "$582,299,563", "$582.299.563" },
+		{ "Training compute cost (2023 USD)", "2614019.245", "$2,614,019", "$ 2.614.019" },
+		{ "Hardware acquisition cost", "582299563.0446011", "$582,299,563", "$ 582.299.563" },
 		{ "Training dataset size (total)", "1400000000000", "1.4T", "1,4 biljoen" },
 		{ "Training power draw (W)", "10800000", "10.8 MW", "10,8 MW" },
 		{ "Citations", "10079", "10,079", "10.079" },
@@ -378,7 +405,7 @@ static void test_field_values(void)
 		{ "Last modified", "2025-01-19T23:31:32+00:00", "19 January 2025", "19 januari 2025" },
 		{ "Frontier model", "True", "Yes", "Ja" },
 		{ "Open model weights?", "False", "No", "Nee" },
-		{ "Organization", "Google,DeepMind,Google", "Google,DeepMind", "Google,DeepMind" },
+		{ "Organization", "Google,DeepMind,Google", "Google, DeepMind", "Google, DeepMind" },
 		{ "Confidence", "Likely", "Likely", "Likely" },
 		{ "Authors", "A\nB", "A B", "A B" },
 		/* text is text, numbers in it too */
@@ -387,7 +414,7 @@ static void test_field_values(void)
 		{ "Memory (bytes)", "80000000000", "80 GB", "80 GB" },
 		{ "Memory bandwidth (byte/s)", "3350000000000", "3.4 TB/s", "3,4 TB/s" },
 		{ "FP8 performance (FLOP/s)", "1.979e+15", "1.98 × 10¹⁵ FLOP/s", "1,98 × 10¹⁵ FLOP/s" },
-		{ "Release price (USD)", "35000", "$35,000", "$35.000" },
+		{ "Release price (USD)", "35000", "$35,000", "$ 35.000" },
 		{ "Release date", "2022-03-22", "22 March 2022", "22 maart 2022" },
 		/* a field no map names: what its text reads as */
 		{ "Post-training compute (FLOP)", "9.4e+22", "9.4 × 10²² FLOP", "9,4 × 10²² FLOP" },

@@ -108,6 +108,7 @@ struct frame;
 	X(VALUE_UNIT_TOKENS, "value.dataset_unit.tokens") \
 	X(VALUE_UNIT_IMAGES, "value.dataset_unit.images") \
 	X(VALUE_UNIT_DATAPOINTS, "value.dataset_unit.datapoints") \
+	X(VALUE_NOT_RECORDED, "value.not_recorded") \
 	X(VALUE_WEIGHTS_CLOSED, "value.weights.closed") \
 	X(VALUE_WEIGHTS_OPEN, "value.weights.open") \
 	X(VALUE_LICENCE_OPEN_SOURCE, "value.licence.open_source") \

@@ -23,18 +23,30 @@ static int value_text(builder *b, const char *name, sbuf *out)
 	return out->len > 0;
 }
 
-static int value_list(builder *b, const char *name, sbuf *out)
+/* A list field with repeats removed, its items joined for a pair (", ")
+ * or, in_sentence, for a sentence ("A, B and C"); with lower, each item
+ * lower-cased at its start, acronyms kept (format_list_join()). */
+static int list_of(builder *b, const char *name, int in_sentence, int lower, sbuf *out)
 {
 	const char *v = page_builder_field(b, name);
-	sbuf unique;
+	sbuf unique, joined;
 
 	if (!v)
 		return 0;
 	sbuf_init(&unique);
+	sbuf_init(&joined);
 	format_list_unique(v, &unique);
-	format_fold(unique.data, out);
+	format_list_join(&b->lang, unique.data ? unique.data : "", in_sentence, lower, &joined);
+	format_fold(joined.data ? joined.data : "", out);
 	sbuf_release(&unique);
+	sbuf_release(&joined);
 	return out->len > 0;
+}
+
+/* A list pair's value: "A, B". */
+static int value_list(builder *b, const char *name, sbuf *out)
+{
+	return list_of(b, name, 0, 0, out);
 }
 
 /* A number field written by format, or as text when it is not a number. */
@@ -157,8 +169,8 @@ static page_text_id dataset_unit(const builder *b)
 	return id;
 }
 
-/* The training data: "{size} {unit}", or the unit alone when only the
- * notes speak of the dataset (the seed's "tokens"). */
+/* The training data: "{size} {unit}"; when only the notes speak of the
+ * dataset, "not recorded" (the seed's bare unit "tokens" said nothing). */
 static int value_dataset(builder *b, const char *name, sbuf *out)
 {
 	sbuf size;
@@ -175,8 +187,8 @@ static int value_dataset(builder *b, const char *name, sbuf *out)
 		const char *pairs[] = { "size", size.data, "unit", page_builder_text(b, dataset_unit(b)), NULL };
 
 		page_builder_expand_values(b, PT_VALUE_DATASET, pairs, out);
-	} else {
-		sbuf_adds(out, page_builder_text(b, dataset_unit(b)));
+	} else if (!value_text(b, name, out)) {
+		page_builder_expand(b, PT_VALUE_NOT_RECORDED, out);
 	}
 	sbuf_release(&size);
 	return out->len > 0;
@@ -338,6 +350,7 @@ static void link_items(const page *p, page_block *blk)
 					   (blk->nitems + 1) * sizeof(*blk->item_links));
 		blk->item_links[blk->nitems++] = href ? xstrdup(href) : NULL;
 		v += len + (v[len] == ',');
+		v += *v == ' ';
 	}
 }
 
@@ -424,17 +437,16 @@ static void classify_weights(builder *b)
 		b->weights = WEIGHTS_CLOSED;
 }
 
-/* A list field with repeats removed, first letter lower-cased if asked. */
+/* A list field as a sentence writes it: repeats removed, the items joined
+ * by ", " and the last by "and" ("en"); with lower, each item's first
+ * letter lower-cased unless it starts an acronym ("SOTA improvement"). */
 static void set_list(builder *b, const char *name, const char *field_name, int lower)
 {
 	sbuf s;
 
 	sbuf_init(&s);
-	if (value_list(b, field_name, &s)) {
-		if (lower)
-			format_lower_first(&s, 0);
+	if (list_of(b, field_name, 1, lower, &s))
 		page_builder_vars_set(&b->page_vars, name, s.data);
-	}
 	sbuf_release(&s);
 }
 

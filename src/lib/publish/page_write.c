@@ -154,7 +154,8 @@ static void html_paragraph(sbuf *out, const page_block *blk)
 	free(head);
 }
 
-/* A list pair's items, each linked to its page when it has one. */
+/* A list pair's items ("A, B": format_list_join()), each linked to its
+ * page when it has one. */
 static void html_items(sbuf *out, const page_block *blk)
 {
 	const char *v = blk->value;
@@ -173,6 +174,7 @@ static void html_items(sbuf *out, const page_block *blk)
 		free(item);
 		i++;
 		v += len + (v[len] == ',');
+		v += *v == ' ';
 	}
 }
 

@@ -173,7 +173,12 @@ static int expand(cursor *c, template_lookup_fn *lookup, void *ctx, sbuf *out)
 		}
 		switch (t.kind) {
 		case TOKEN_TEXT:
-			if (!rc)
+			/* one full stop: a value that ends a sentence with its
+			 * own ("Inc.", a note) takes the text's place */
+			if (!rc && t.len && t.s[0] == '.' && out->len > start &&
+			    out->data[out->len - 1] == '.')
+				sbuf_add(out, t.s + 1, t.len - 1);
+			else if (!rc)
 				sbuf_add(out, t.s, t.len);
 			break;
 		case TOKEN_BEGIN:

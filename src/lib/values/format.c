@@ -10,10 +10,10 @@
 static const format_lang languages[] = {
 	{ "en", ',', '.', { "M", "B", "T" },
 	  { "January", "February", "March", "April", "May", "June", "July", "August",
-	    "September", "October", "November", "December" }, "Yes", "No" },
+	    "September", "October", "November", "December" }, "Yes", "No", "$", " and " },
 	{ "nl", '.', ',', { " miljoen", " miljard", " biljoen" },
 	  { "januari", "februari", "maart", "april", "mei", "juni", "juli", "augustus",
-	    "september", "oktober", "november", "december" }, "Ja", "Nee" },
+	    "september", "oktober", "november", "december" }, "Ja", "Nee", "$ ", " en " },
 };
 
 const format_lang *format_lang_of(const char *code)
@@ -278,7 +278,7 @@ void format_dollars(const format_lang *l, double value, sbuf *out)
 		sbuf_addc(out, '-');
 		value = -value;
 	}
-	sbuf_addc(out, '$');
+	sbuf_adds(out, l->dollar);
 	format_decimal(l, value, 0, 1, out);
 }
 
@@ -361,8 +361,29 @@ void format_fold(const char *text, sbuf *out)
 
 void format_lower_first(sbuf *out, size_t from)
 {
-	if (from < out->len && out->data[from] >= 'A' && out->data[from] <= 'Z')
+	if (from < out->len && out->data[from] >= 'A' && out->data[from] <= 'Z' &&
+	    !(from + 1 < out->len && out->data[from + 1] >= 'A' && out->data[from + 1] <= 'Z'))
 		out->data[from] = (char)(out->data[from] - 'A' + 'a');
+}
+
+void format_list_join(const format_lang *l, const char *list, int in_sentence, int lower,
+		      sbuf *out)
+{
+	const char *p = list;
+
+	while (*p) {
+		size_t len = strcspn(p, ","), at;
+
+		if (p != list)
+			sbuf_adds(out, in_sentence && !strchr(p, ',') ? l->and_word : ", ");
+		at = out->len;
+		sbuf_add(out, p, len);
+		if (lower)
+			format_lower_first(out, at);
+		p += len;
+		if (*p == ',')
+			p++;
+	}
 }
 
 int format_date(const format_lang *l, const char *iso, int month_only, sbuf *out)
@@ -443,7 +464,7 @@ int format_number_list(const format_lang *l, const char *field, const char *text
 void format_value(const format_lang *l, const char *field, const char *text, sbuf *out)
 {
 	value_kind kind = value_kind_of_field(field, text);
-	sbuf unique;
+	sbuf unique, joined;
 	typed_value v;
 
 	if (value_read(kind, text, &v) && kind == VALUE_NUMBER && strchr(v.text, ',') &&
@@ -461,9 +482,12 @@ void format_value(const format_lang *l, const char *field, const char *text, sbu
 		return;
 	case VALUE_LIST:
 		sbuf_init(&unique);
+		sbuf_init(&joined);
 		format_list_unique(v.text, &unique);
-		format_fold(unique.data ? unique.data : "", out);
+		format_list_join(l, unique.data ? unique.data : "", 0, 0, &joined);
+		format_fold(joined.data ? joined.data : "", out);
 		sbuf_release(&unique);
+		sbuf_release(&joined);
 		return;
 	default:
 		format_fold(v.text, out);

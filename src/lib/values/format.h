@@ -28,6 +28,9 @@ typedef struct format_lang {
 					trillions: "M" "B" "T"; " miljoen" ... */
 	const char *month[12];       /* "January" ..., "januari" ... */
 	const char *yes, *no;        /* a boolean */
+	const char *dollar;          /* before an amount in dollars: "$", "$ " */
+	const char *and_word;        /* before a list's last item in a
+					sentence: " and ", " en " */
 } format_lang;
 
 /* The built-in language of code ("en", "nl"); English for any other. */
@@ -64,18 +67,29 @@ void format_si(const format_lang *l, double value, const char *unit, sbuf *out);
  * one decimal below 10 ("3.5 GB"), else a grouped whole ("1,060 GB"). */
 void format_bytes(const format_lang *l, double bytes, sbuf *out);
 
-/* US dollars, whole: 2614019.245 "$2,614,019". */
+/* US dollars, whole: 2614019.245 "$2,614,019" (Dutch "$ 2.614.019"). */
 void format_dollars(const format_lang *l, double value, sbuf *out);
 
 /* A comma-separated list as stored ("China,China"), with repeated items
  * left out: "China". */
 void format_list_unique(const char *list, sbuf *out);
 
+/* A comma-separated list as format_list_unique() leaves it, written for a
+ * reader: the items joined by ", " ("ByteDance, Peking University"); with
+ * in_sentence, the last two joined by the language's word ("ByteDance and
+ * Peking University", "A, B and C"; Dutch "en"); with lower, each item's
+ * first letter lower-cased unless the item starts with an acronym
+ * (format_lower_first(): "industry and academia", "SOTA improvement"). */
+void format_list_join(const format_lang *l, const char *list, int in_sentence, int lower,
+		      sbuf *out);
+
 /* Text on one line: every run of white space that holds a line break
  * becomes one space, and the ends are trimmed. */
 void format_fold(const char *text, sbuf *out);
 
-/* Lower-case the ASCII letter at out->data[from], if it is one. */
+/* Lower-case the ASCII letter at out->data[from], if it is one and the
+ * letter after it is not a capital too: an acronym keeps its case ("SOTA
+ * improvement" stays, "Industry" becomes "industry"). */
 void format_lower_first(sbuf *out, size_t from);
 
 /* The numbers of a stored number or list of numbers of field (a rollup
