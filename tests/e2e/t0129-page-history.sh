@@ -113,13 +113,13 @@ for lang in ("en", "nl"):
     line = fill(w["history.changed"], field=w["label.citations"], old=number(old, lang),
                 new=number(new, lang))
     print("citations", lang, old != new and line in items_of(sections, day(w, "2024-07-16")))
-    # 2025-05-06: the domain list, as the page writes lists
+    # 2025-05-06: the domain list, as the page writes lists (items joined with ", ")
     def domain(date):
         seen = []
         for item in row(date, "GPT-4")["Domain"].split(","):
             if item.strip() and item.strip() not in seen:
                 seen.append(item.strip())
-        return ",".join(seen)
+        return ", ".join(seen)
     old, new = domain(before("2025-05-06")), domain("2025-05-06")
     line = fill(w["history.changed"], field=w["label.domain"], old=old, new=new)
     print("domain", lang, old != new and line in items_of(sections, day(w, "2025-05-06")))
