@@ -584,15 +584,17 @@ int hwpage_build_all(page *p, const hwlink_day *d, size_t card, const hwpage_mod
 		     const page_texts *texts, const page_texts *english, mc_err *err)
 {
 	const hwlink_card *c = &d->cards[card];
-	const char *pairs[] = { "name", c->name, NULL };
+	char bits_text[8];
+	const char *pairs[] = { "name", c->name, "bits", bits_text, NULL };
 	page_block *blk;
 	hwbuild b;
 
+	snprintf(bits_text, sizeof(bits_text), "%d", bits);
 	hwbuild_init(&b, p, texts, english, err);
 	b.all = 1;
 	b.only_bits = bits;
 	set_vars(&b, pairs);
-	add_text(&b, PAGE_TITLE, 1, NULL, PT_HWP_ALL_TITLE);
+	add_text(&b, PAGE_TITLE, 1, NULL, bits ? PT_HWP_ALL_TITLE : PT_HWP_ALL_TRAINED_TITLE);
 	set_description(&b, PT_HWP_ALL_META);
 	if ((blk = add_text(&b, PAGE_PARAGRAPH, 0, "intro", PT_HWP_ALL_BACK)))
 		blk->link = page_strdup(p, card_href);

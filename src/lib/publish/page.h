@@ -190,6 +190,7 @@ struct frame;
 	X(HWP_RUN_ALL, "hwpage.run.all") \
 	X(HWP_TRAINED_ALL, "hwpage.trained.all") \
 	X(HWP_ALL_TITLE, "hwpage.all.title") \
+	X(HWP_ALL_TRAINED_TITLE, "hwpage.all.trained.title") \
 	X(HWP_ALL_META, "hwpage.all.meta") \
 	X(HWP_ALL_BACK, "hwpage.all.back") \
 	X(HWP_ALL_CSV, "hwpage.all.csv") \
