@@ -20,23 +20,35 @@ AFTER records and BEFORE did not (audit/site.json). A model only held
 record, and so its Last updated, stays. An index page is
 explained when it carries the newest snapshot's date.
 
-A card's page (pages/LANG/hardware/STEM.*) is checked line by line: its
-lists of the models that fit at 16, 8 and 4 bits and of the models
-trained on it may change only as the new audits' "hardware" entries for
-that card say (every model a list gained, lost, or kept with another
-parameter count, named under that width); any other line (its
-specifications, a list's heading) only when the card is named by them at
+A card's page (pages/LANG/hardware/STEM.*) shows the first ten items of
+each of its long lists, whose complete lists are pages of their own:
+STEM-models-16, -8 and -4 (every model that fits at that width) and
+STEM-trained (every model trained on it), and one CSV,
+pages/en/hardware/STEM-models.csv (a row per width and model). A
+complete list's page, and the CSV, is checked line by line: its list of
+the models that fit (or were trained on it) may change only as the new
+audits' "hardware" entries for that card say (every model a list gained,
+lost, or kept with another parameter count, named under that width); any
+other line (a heading, the links) only when the card is named by them at
 all (as a record: added, removed, renamed, changed; or by a "hardware"
-entry). An HTML page is judged by its text page, or, when only the HTML
-changed, by the card being named, or by its citation: a card's page cites
-the data of its date (every export), so it may change in its citation
-block alone, to cite the newest snapshot.
+entry). The card's page: each of its lists must be exactly the first ten
+items of the complete list (and its heading the complete list's); a
+model its list gained must be named as added or have been in the
+complete list before (moved up into the first ten), a model it lost
+named as removed or still be in the complete list (moved down); its
+other lines (its specifications) change only when the card is named. The
+CSV holds, per width, exactly the models of the complete list's page. An
+HTML page is judged by its text page, or, when only the HTML changed, by
+the card being named, or by its citation: a card's page cites the data
+of its date (every export), so it may change in its citation block
+alone, to cite the newest snapshot.
 
 Prints one line per unexplained file, one per changed model page whose
 "Last updated" is not NIGHT, a line "hardware pages: changed N
 unexplained N", then a summary line (counting every page):
   changed N unexplained N wrong_updated N site_changes N site_models N
 """
+import csv
 import datetime
 import json
 import os
@@ -116,13 +128,23 @@ def audit_hardware(path, into):
 
 FIT_ITEM = re.compile(r"^(.*) \([^()]*\)$")
 WIDTH = re.compile(r"\b(16|8|4)[- ]bit\b")
+# a card's complete lists and CSV beside its page STEM: STEM-models-BITS,
+# STEM-trained, STEM-models.csv
+OWN_PAGE = re.compile(r"^(.*)-(models-(16|8|4)|trained|models)$")
+SHOWN = 10                     # the items of a long list on a card's page
+NO_LIST = {"added": set(), "removed": set(), "parameters_changed": set()}
 
 
-def hardware_page(path):
-    """A card's text page: (other lines, {bits: (heading, [(name, line)])},
-    [trained names]), or None when there is no such file. Blocks start at
-    each line that is not a list item ("- ..."); the lists of what fits
-    are those under a heading naming a width, after the specifications."""
+def hardware_page(path, start=2):
+    """A card's text page (start 2: its title and specifications come
+    first) or one of its complete lists' pages (start 1: its title): (other
+    lines, {bits: (heading, [(name, line)])}, [trained names], [the lines
+    after the trained list]), or None when there is no such file. Blocks
+    start at each line that is not a list item ("- ..."); the lists of
+    what fits are those under a heading naming a width, from block start
+    on; a list's heading takes with it the line after its items that
+    links its complete list (naming the same width; after the trained
+    list, any line)."""
     if not os.path.exists(path):
         return None
     blocks = []
@@ -131,22 +153,58 @@ def hardware_page(path):
             blocks[-1][1].append(line[2:])
         else:
             blocks.append((line, []))
-    other, fits, trained = [], {}, []
+    other, fits, trained, more, prev = [], {}, [], [], None
     for i, (head, items) in enumerate(blocks):
-        m = WIDTH.search(head) if i >= 2 else None
-        if m:
-            fits[int(m.group(1))] = (head, [((FIT_ITEM.match(x) or [x, x])[1], x) for x in items])
-        elif i >= 2:
+        m = WIDTH.search(head) if i >= start else None
+        if i < start:
+            other += [head] + items
+            continue
+        bits = int(m.group(1)) if m else 0
+        if m and not items and prev == bits and bits in fits:
+            fits[bits] = (fits[bits][0] + "\n" + head, fits[bits][1])
+            prev = None
+        elif m:
+            fits[bits] = (head, [((FIT_ITEM.match(x) or [x, x])[1], x) for x in items])
+            prev = bits if items else None
+        elif prev == "trained" and not items and head:
+            more.append(head)
+            prev = None
+        else:
             other.append(head)
             trained += items
-        else:
-            other += [head] + items
+            prev = "trained" if items else None
     while other and not other[-1]:
         other.pop()
     if not trained:
         # the sentence saying no model names the card goes with its list
         other = other[:-1]
-    return other, fits, trained
+    return other, fits, trained, more
+
+
+def hardware_csv(path):
+    """A card's CSV of the models that fit: (header, {bits: [(name,
+    parameters)]}), or None when there is no such file."""
+    if not os.path.exists(path):
+        return None
+    rows = list(csv.reader(open(path, encoding="utf-8", newline="")))
+    fits = {}
+    for r in rows[1:]:
+        fits.setdefault(int(r[0]), []).append((r[1], r[2]))
+    return rows[0] if rows else None, fits
+
+
+def complete_lists(root, base):
+    """The complete lists of the card whose page is root/base.txt, from
+    their pages of their own: ({bits: (heading, [(name, line)])}, [trained
+    names]); a width or the trained list whose page is missing is left
+    out (None)."""
+    fits = {}
+    for bits in (16, 8, 4):
+        pg = hardware_page(os.path.join(root, "%s-models-%d.txt" % (base, bits)), 1)
+        if pg is not None:
+            fits[bits] = pg[1].get(bits)
+    pg = hardware_page(os.path.join(root, base + "-trained.txt"), 1)
+    return fits, (pg[2] if pg is not None else None)
 
 
 CITE = re.compile(r'<div class="cite">.*?</pre>\s*</div>', re.S)
@@ -165,38 +223,104 @@ def cites_newest(before, after, rel_html, newest):
         ("epochai:%s," % newest[:10]) in cite.group(0)
 
 
-def hardware_unexplained(before, after, rel_txt, card_named, hw):
-    """Why the card page rel_txt's change is not explained, or None."""
-    old = hardware_page(os.path.join(before, rel_txt))
-    new = hardware_page(os.path.join(after, rel_txt))
-    name = (new or old)[0][0] if (new or old) else "?"
+def list_unexplained(bits, ol, nl, w, moved_in, moved_out):
+    """Why a list at bits (of (name, figures) pairs, before and after) is
+    not explained by the audit's entry w for it: each model gained named
+    as added (or in moved_in: it was in the complete list, below the
+    first ten), each lost named as removed (or in moved_out: still in the
+    complete list), each with other figures named as changed."""
+    why = []
+    od, nd = dict(ol), dict(nl)
+    for n in nd:
+        if n not in od and n not in w["added"] and n not in moved_in:
+            why.append("%s fits at %d bits, not named" % (n, bits))
+        elif n in od and od[n] != nd[n] and n not in w["parameters_changed"]:
+            why.append("%s's figures at %d bits, not named" % (n, bits))
+    why += ["%s no longer fits at %d bits, not named" % (n, bits)
+            for n in od if n not in nd and n not in w["removed"] and n not in moved_out]
+    return why
+
+
+def hardware_unexplained(before, after, rel_txt, name, card_named, hw):
+    """Why the change of the card page rel_txt, or of one of its complete
+    lists' pages, is not explained, or None. name: the card's name."""
+    base, kind = rel_txt[:-4], None
+    m = OWN_PAGE.match(base)
+    if m:
+        base, kind = m.group(1), m.group(2)
+    old = hardware_page(os.path.join(before, rel_txt), 1 if kind else 2)
+    new = hardware_page(os.path.join(after, rel_txt), 1 if kind else 2)
     entry = hw.get(name)
     named = card_named(name) or entry is not None
     if old is None or new is None or old[0] != new[0]:
         return None if card_named(name) else "%s: the card is not named" % name
     why = []
+    full_old = complete_lists(before, base) if not kind else ({}, None)
+    full_new = complete_lists(after, base) if not kind else ({}, None)
     for bits in sorted(set(old[1]) | set(new[1])):
         oh, ol = old[1].get(bits, (None, []))
         nh, nl = new[1].get(bits, (None, []))
-        w = (entry or {}).get("fits", {}).get(bits, {"added": set(), "removed": set(),
-                                                      "parameters_changed": set()})
-        od, nd = dict(ol), dict(nl)
-        for n in nd:
-            if n not in od and n not in w["added"]:
-                why.append("%s fits at %d bits, not named" % (n, bits))
-            elif n in od and od[n] != nd[n] and n not in w["parameters_changed"]:
-                why.append("%s's figures at %d bits, not named" % (n, bits))
-        why += ["%s no longer fits at %d bits, not named" % (n, bits)
-                for n in od if n not in nd and n not in w["removed"]]
+        w = (entry or {}).get("fits", {}).get(bits, NO_LIST)
+        moved_in = moved_out = set()
+        if not kind:
+            fo, fn = full_old[0].get(bits), full_new[0].get(bits)
+            moved_in = {n for n, _ in fo[1]} if fo else set()
+            moved_out = {n for n, _ in fn[1]} if fn else set()
+        why += list_unexplained(bits, ol, nl, w, moved_in, moved_out)
+        if not kind and (not fn or fn[1][:SHOWN] != nl or fn[0] != (nh or "").split("\n")[0]):
+            why.append("the list at %d bits is not the first ten of its complete list" % bits)
         if (oh != nh or ol != nl) and not named:
             why.append("the list at %d bits changed, the card is not named" % bits)
     t = (entry or {}).get("trained", {"added": set(), "removed": set()})
-    why += ["%s trained on it, not named" % n for n in new[2] if n not in old[2] and n not in t["added"]]
-    why += ["%s no longer trained on it, not named" % n
-            for n in old[2] if n not in new[2] and n not in t["removed"]]
-    if old[2] != new[2] and not named:
+    moved_in = moved_out = set()
+    if not kind:
+        if full_new[1] is None or full_new[1][:SHOWN] != new[2]:
+            why.append("its trained list is not the first ten of its complete list")
+        moved_in, moved_out = set(full_old[1] or []), set(full_new[1] or [])
+    why += ["%s trained on it, not named" % n for n in new[2]
+            if n not in old[2] and n not in t["added"] and n not in moved_in]
+    why += ["%s no longer trained on it, not named" % n for n in old[2]
+            if n not in new[2] and n not in t["removed"] and n not in moved_out]
+    if (old[2] != new[2] or old[3] != new[3]) and not named:
         why.append("its trained list changed, the card is not named")
     return "%s: %s" % (name, "; ".join(why)) if why else None
+
+
+def csv_unexplained(before, after, rel, name, card_named, hw):
+    """Why the change of a card's CSV rel is not explained, or None: its
+    rows change as its complete lists do, and hold, per width, exactly the
+    models of the complete list's page."""
+    old = hardware_csv(os.path.join(before, rel))
+    new = hardware_csv(os.path.join(after, rel))
+    entry = hw.get(name)
+    named = card_named(name) or entry is not None
+    if old is None or new is None or old[0] != new[0]:
+        return None if card_named(name) else "%s: the card is not named" % name
+    why = []
+    base = rel[:-len("-models.csv")]
+    full = complete_lists(after, base)[0]
+    for bits in sorted(set(old[1]) | set(new[1]) | {b for b in full if full[b]}):
+        ol, nl = old[1].get(bits, []), new[1].get(bits, [])
+        if [n for n, _ in nl] != [n for n, _ in (full.get(bits) or (None, []))[1]]:
+            why.append("its rows at %d bits are not its complete list's" % bits)
+        w = (entry or {}).get("fits", {}).get(bits, NO_LIST)
+        why += list_unexplained(bits, ol, nl, w, set(), set())
+        if ol != nl and not named:
+            why.append("its rows at %d bits changed, the card is not named" % bits)
+    return "%s: %s" % (name, "; ".join(why)) if why else None
+
+
+def card_name(roots, rel):
+    """The name of the card a hardware file rel belongs to: the first
+    line of its page's text (STEM.txt, for STEM's complete lists and CSV
+    too), in the newer version first; "?" when there is none."""
+    stem = rel.rsplit(".", 1)[0]
+    d, base = os.path.split(stem)
+    m = OWN_PAGE.match(base)
+    if m:
+        base = m.group(1)
+    names = page_names(roots, os.path.join(d, base + ".txt"))
+    return names[0] if names else "?"
 
 
 def page_names(roots, rel_txt):
@@ -249,13 +373,15 @@ def main():
         if "/hardware/" in stem:
             hw_changed += 1
             txt = stem + ".txt"
-            if f.endswith(".html") and txt not in changed:
-                card = page_names([after, before], txt)
+            card = card_name([after, before], f)
+            if f.endswith(".csv"):
+                why = csv_unexplained(before, after, f, card, lambda n: n in explained, hw)
+            elif f.endswith(".html") and txt not in changed:
                 why = None if cites_newest(before, after, f, newest) or \
-                    (card and (card[0] in explained or card[0] in hw)) else \
-                    "%s: only its HTML changed, the card is not named" % (card[0] if card else "?")
+                    card in explained or card in hw else \
+                    "%s: only its HTML changed, the card is not named" % card
             else:
-                why = hardware_unexplained(before, after, txt, lambda n: n in explained, hw)
+                why = hardware_unexplained(before, after, txt, card, lambda n: n in explained, hw)
             if why:
                 unexplained += 1
                 hw_unexplained += 1

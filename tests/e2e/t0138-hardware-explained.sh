@@ -10,7 +10,9 @@
 # Then a night where one card's memory changes in the hardware export: the
 # card is named as changed and its lists' losses with it. Last, the checker
 # can fail: a card page's list changed by hand, or its audit entry taken
-# away, is flagged.
+# away, is flagged; so is a complete list's page or the CSV changed by
+# hand, and a card's page whose list is not the first ten of its complete
+# list.
 . "$(dirname "$0")/lib.sh"
 
 NOTABLE1=$SNAP/notable_ai_models/2025-04-18.csv.gz
@@ -57,14 +59,23 @@ def lists(path):
             cur.add(re.sub(r" \([^()]*\)$", "", line[2:]) if cur is not trained else line[2:])
     return fits, trained
 def pages(root):
+    # a card's page STEM.txt shows ten of each list: its complete lists
+    # are STEM-models-16/-8/-4.txt and STEM-trained.txt
     d = os.path.join(root, "pages", "en", "hardware")
-    return {open(os.path.join(d, f), encoding="utf-8").readline().rstrip("\n"): os.path.join(d, f)
-            for f in os.listdir(d) if f.endswith(".txt") and f != "index.txt"}
+    return {open(os.path.join(d, f), encoding="utf-8").readline().rstrip("\n"): os.path.join(d, f[:-4])
+            for f in os.listdir(d) if os.path.exists(os.path.join(d, f[:-4] + "-trained.txt"))}
+def complete(stem):
+    fits, trained = {}, set()
+    for suffix in ("-models-16", "-models-8", "-models-4", "-trained"):
+        f, t = lists(stem + suffix + ".txt")
+        fits.update(f)
+        trained |= t
+    return fits, trained
 old, new = pages(before), pages(after)
 audit = {c["name"]: c for c in json.load(open(os.path.join(after, "audit", label + ".json")))["hardware"]}
 wrong = 0
 for card in sorted(set(old) & set(new)):
-    (fo, to), (fn, tn) = lists(old[card]), lists(new[card])
+    (fo, to), (fn, tn) = complete(old[card]), complete(new[card])
     c = audit.get(card, {"fits": [], "trained": {"added": [], "removed": []}})
     want = {f["bits"]: (set(f["added"]), set(f["removed"])) for f in c["fits"]}
     for bits in (16, 8, 4):
@@ -79,7 +90,7 @@ print("cards %d wrong %d" % (len(audit), wrong))
 PY
 python3 "$TMP/pages.py" "$TMP/site.1" "$TMP/site.2" 2025-05-06 >"$TMP/pages.2"
 sed -n '/^#/p' "$TMP/pages.2" | head -5
-check "the audit names cards, each with exactly what its English page's lists gained and lost" \
+check "the audit names cards, each with exactly what its English complete lists gained and lost" \
 	grep -q "^cards [1-9][0-9]* wrong 0\$" "$TMP/pages.2"
 check_grep "the text audit has the section" "^Hardware pages ([1-9][0-9]*): " "$P/audit/2025-05-06.txt"
 h100="NVIDIA H100 SXM5 80GB"
@@ -139,6 +150,36 @@ a["hardware"] = [c for c in a["hardware"] if c["name"] != sys.argv[2]]
 json.dump(a, open(sys.argv[1], "w"))
 PY
 python3 "$TOP/tests/e2e/explained.py" "$TMP/site.1" "$TMP/site.y" 2025-05-06 >"$TMP/expl.y"
-check "a card the audit does not name is flagged (its text and HTML, both languages)" \
-	grep -q "^hardware pages: changed [1-9][0-9]* unexplained 4\$" "$TMP/expl.y"
+# every file of the card that changed is flagged, and no other: its page,
+# its complete lists (text and HTML, both languages) and its CSV
+stem=$(basename "$h100_file" .txt)
+awk -v s="$stem" '{ n = $2; sub(/.*\//, "", n) }
+	n ~ "^" s "(-models-(16|8|4)|-trained|-models)?[.](txt|html|csv)$" { print $1 "  " $2 }' \
+	"$TMP/site.1/MANIFEST" | sort >"$TMP/card.1"
+awk -v s="$stem" '{ n = $2; sub(/.*\//, "", n) }
+	n ~ "^" s "(-models-(16|8|4)|-trained|-models)?[.](txt|html|csv)$" { print $1 "  " $2 }' \
+	"$TMP/site.y/MANIFEST" | sort >"$TMP/card.y"
+comm -13 "$TMP/card.1" "$TMP/card.y" | sed 's/^[^ ]*  //' | sort >"$TMP/card.changed"
+sed -n 's/^unexplained: \([^ ]*\) .*/\1/p' "$TMP/expl.y" | sort >"$TMP/card.flagged"
+check "a card the audit does not name is flagged: each of its files that changed (page, complete lists, CSV; both languages)" \
+	test -s "$TMP/card.changed" -a "$(cat "$TMP/card.changed")" = "$(cat "$TMP/card.flagged")"
+check "and counted" grep -q "^hardware pages: changed [1-9][0-9]* unexplained $(wc -l <"$TMP/card.changed")\$" "$TMP/expl.y"
+check "its complete lists among them" grep -q "^unexplained: .*-models-16.txt " "$TMP/expl.y"
+# ... a complete list's page or the CSV changed by hand
+for f in "$rel" "${rel%.txt}-models-16.txt" "${rel%.txt}-models.csv"; do
+	rm -rf "$TMP/site.z" && cp -R "$TMP/site.2" "$TMP/site.z"
+	case $f in
+	*.csv) sed -i '2i 16,Hand-Made Model,1000000000,2000000000' "$TMP/site.z/$f" ;;
+	*-models-16.txt) sed -i '/^At 16-bit: /a - Hand-Made Model (1B, 2 GB)' "$TMP/site.z/$f" ;;
+	# the card's page shows an item of its complete list past the tenth
+	*) sed -i '/^At 16-bit: /{n;d}' "$TMP/site.z/$f"
+	   sed -i "/^All [0-9,]* models that fit at 16-bit/i - $(sed -n '/^At 16-bit: /{n;n;n;n;n;n;n;n;n;n;n;p;q}' "$TMP/site.z/${rel%.txt}-models-16.txt" | cut -c3-)" "$TMP/site.z/$f" ;;
+	esac
+	sha=$(sha256sum "$TMP/site.z/$f" | cut -d' ' -f1)
+	sed -i "s|^[0-9a-f]*  $f\$|$sha  $f|" "$TMP/site.z/MANIFEST"
+	python3 "$TOP/tests/e2e/explained.py" "$TMP/site.1" "$TMP/site.z" 2025-05-06 >"$TMP/expl.z"
+	sed -n '/^unexplained/{s/^/# /;p}' "$TMP/expl.z" | cut -c1-200
+	check "flagged when changed by hand: $(basename "$f")" \
+		grep -q "^unexplained: $f ($h100: .*\(Hand-Made Model fits at 16 bits, not named\|the list at 16 bits is not the first ten of its complete list\)" "$TMP/expl.z"
+done
 done_testing

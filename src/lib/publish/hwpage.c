@@ -73,6 +73,7 @@ void hwpage_models_release(hwpage_models *m)
 /* ---- texts ---- */
 
 #define HW_VARS 8
+#define HW_SHOWN 10                 /* items of a long list on a card's page */
 
 /* What a hardware page is built with. */
 typedef struct hwbuild {
@@ -82,6 +83,10 @@ typedef struct hwbuild {
 	mc_err *err;                 /* the first failure */
 	int failed;                  /* a text was missing or broken */
 	format_lang lang;            /* how its values are written */
+	const char *all_stem;        /* the complete lists' pages: STEM-models-BITS.html
+					and STEM-trained.html (NULL: none) */
+	int all;                     /* this is a complete list's page */
+	int only_bits;               /* on it, the width listed (0: the trained) */
 	const char *vars[2 * HW_VARS + 1]; /* the placeholders set: name, value
 					(borrowed), ..., NULL (template_pairs) */
 } hwbuild;
@@ -244,10 +249,37 @@ static char *model_href(page *p, const hwpage_models *models, const char *name)
 	return href;
 }
 
+/* After a list cut at HW_SHOWN of n items: the link to the complete
+ * lists' page, text id filled in with count (and the set placeholders). */
+static void add_more(hwbuild *b, size_t n, page_text_id id, const char *bits)
+{
+	page_block *blk;
+	sbuf count, href;
+
+	if (b->all || !b->all_stem || n <= HW_SHOWN)
+		return;
+	sbuf_init(&count);
+	sbuf_init(&href);
+	if (bits)
+		sbuf_addf(&href, "%s-models-%s.html", b->all_stem, bits);
+	else
+		sbuf_addf(&href, "%s-trained.html", b->all_stem);
+	format_number(&b->lang, (double)n, &count);
+	{
+		const char *pairs[] = { "count", count.data, "bits", bits, NULL };
+
+		set_vars(b, pairs);
+	}
+	if ((blk = add_text(b, PAGE_PARAGRAPH, 0, "more", id)))
+		blk->link = page_strdup(b->p, href.data);
+	sbuf_release(&count);
+	sbuf_release(&href);
+}
+
 static void add_trained(hwbuild *b, const hwlink_day *d, size_t card,
 			const hwpage_models *models)
 {
-	size_t i, shown = 0;
+	size_t i, shown = 0, n = 0;
 
 	clear_vars(b);
 	page_add(b->p, PAGE_OPEN, 0, "trained", NULL);
@@ -256,12 +288,16 @@ static void add_trained(hwbuild *b, const hwlink_day *d, size_t card,
 	for (i = 0; i < d->nlinks; i++) {
 		if (d->links[i].card != card)
 			continue;
+		n++;
+		if (!b->all && shown >= HW_SHOWN)
+			continue;
 		page_add(b->p, PAGE_LINK, 0, NULL, d->links[i].model)->link =
 			model_href(b->p, models, d->links[i].model);
 		shown++;
 	}
 	if (!shown)
 		add_text(b, PAGE_PARAGRAPH, 0, "empty", PT_HWP_TRAINED_NONE);
+	add_more(b, n, PT_HWP_TRAINED_ALL, NULL);
 	page_add(b->p, PAGE_CLOSE, 0, NULL, NULL);
 }
 
@@ -272,7 +308,7 @@ static void add_fitting(hwbuild *b, double memory, int bits, const hwpage_models
 {
 	sbuf count, limit, need, item;
 	char bits_text[8];
-	size_t i, n = 0;
+	size_t i, n = 0, shown = 0;
 
 	sbuf_init(&count);
 	sbuf_init(&limit);
@@ -295,6 +331,9 @@ static void add_fitting(hwbuild *b, double memory, int bits, const hwpage_models
 
 		if (!hwpage_fits(e->parameters, bits, memory))
 			continue;
+		if (!b->all && shown >= HW_SHOWN)
+			break;
+		shown++;
 		sbuf_reset(&limit);
 		sbuf_reset(&need);
 		sbuf_reset(&item);
@@ -314,6 +353,7 @@ static void add_fitting(hwbuild *b, double memory, int bits, const hwpage_models
 		clear_vars(b);
 		add_text(b, PAGE_PARAGRAPH, 0, "empty", PT_HWP_RUN_NONE);
 	}
+	add_more(b, n, PT_HWP_RUN_ALL, bits_text);
 	sbuf_release(&count);
 	sbuf_release(&limit);
 	sbuf_release(&need);
@@ -475,9 +515,11 @@ static void add_run(hwbuild *b, const hwlink_card *card, const hwpage_models *mo
 			add_text(b, PAGE_PARAGRAPH, 0, "intro", PT_HWP_RUN_RULE);
 		}
 		sbuf_release(&mem);
-		add_memory_chart(b, card, memory, models);
+		if (!b->all)
+			add_memory_chart(b, card, memory, models);
 		for (i = 0; i < sizeof(fit_widths) / sizeof(fit_widths[0]); i++)
-			add_fitting(b, memory, fit_widths[i], models);
+			if (!b->all || b->only_bits == fit_widths[i])
+				add_fitting(b, memory, fit_widths[i], models);
 	}
 	page_add(b->p, PAGE_CLOSE, 0, NULL, NULL);
 }
@@ -516,12 +558,14 @@ static void hwbuild_init(hwbuild *b, page *p, const page_texts *texts, const pag
 }
 
 int hwpage_build(page *p, const hwlink_day *d, size_t card, const hwpage_models *models,
-		 const page_texts *texts, const page_texts *english, mc_err *err)
+		 const char *all_stem, const page_texts *texts, const page_texts *english,
+		 mc_err *err)
 {
 	const hwlink_card *c = &d->cards[card];
 	hwbuild b;
 
 	hwbuild_init(&b, p, texts, english, err);
+	b.all_stem = all_stem;
 	page_add(p, PAGE_TITLE, 1, NULL, c->name);
 	{
 		const char *pairs[] = { "name", c->name, NULL };
@@ -533,6 +577,56 @@ int hwpage_build(page *p, const hwlink_day *d, size_t card, const hwpage_models 
 	add_run(&b, c, models);
 	add_trained(&b, d, card, models);
 	return finish(&b);
+}
+
+int hwpage_build_all(page *p, const hwlink_day *d, size_t card, const hwpage_models *models,
+		     int bits, const char *card_href, const char *csv_href,
+		     const page_texts *texts, const page_texts *english, mc_err *err)
+{
+	const hwlink_card *c = &d->cards[card];
+	char bits_text[8];
+	const char *pairs[] = { "name", c->name, "bits", bits_text, NULL };
+	page_block *blk;
+	hwbuild b;
+
+	snprintf(bits_text, sizeof(bits_text), "%d", bits);
+	hwbuild_init(&b, p, texts, english, err);
+	b.all = 1;
+	b.only_bits = bits;
+	set_vars(&b, pairs);
+	add_text(&b, PAGE_TITLE, 1, NULL, bits ? PT_HWP_ALL_TITLE : PT_HWP_ALL_TRAINED_TITLE);
+	set_description(&b, PT_HWP_ALL_META);
+	if ((blk = add_text(&b, PAGE_PARAGRAPH, 0, "intro", PT_HWP_ALL_BACK)))
+		blk->link = page_strdup(p, card_href);
+	clear_vars(&b);
+	if (csv_href && bits && (blk = add_text(&b, PAGE_PARAGRAPH, 0, "intro", PT_HWP_ALL_CSV)))
+		blk->link = page_strdup(p, csv_href);
+	if (bits)
+		add_run(&b, c, models);
+	else
+		add_trained(&b, d, card, models);
+	return finish(&b);
+}
+
+void hwpage_csv(const hwlink_day *d, size_t card, const hwpage_models *models, sbuf *out)
+{
+	double memory;
+	size_t w, i;
+
+	sbuf_adds(out, "bits,model,parameters,weights_bytes\n");
+	if (!hwpage_memory(&d->cards[card], &memory))
+		return;
+	for (w = 0; w < sizeof(fit_widths) / sizeof(fit_widths[0]); w++)
+		for (i = 0; i < models->nrunnable; i++) {
+			const page_index_entry *e = &models->entries[models->runnable[i]];
+
+			if (!hwpage_fits(e->parameters, fit_widths[w], memory))
+				continue;
+			sbuf_addf(out, "%d,", fit_widths[w]);
+			textout_csv_field(out, e->name, strlen(e->name));
+			sbuf_addf(out, ",%.17g,%.17g\n", e->parameters,
+				  e->parameters * fit_widths[w] / 8);
+		}
 }
 
 static const hwlink_day *sort_day;

@@ -5,10 +5,12 @@
  *
  * A card's page: its specifications (memory, bandwidth, compute per
  * precision, power, release date and price), the models it trained (both
- * directions of db/hwlink.h's links), and "what it will run": every
- * open-weights model whose weights fit in its memory at 16, 8 and 4 bits,
- * largest first (hwpage_fits). The index lists every card by memory,
- * largest first. docs/pages.md, "Hardware pages".
+ * directions of db/hwlink.h's links), and "what it will run": the ten
+ * largest open-weights models whose weights fit in its memory at 16, 8
+ * and 4 bits (hwpage_fits), each long list ending in a link to a page of
+ * its own with every item (hwpage_build_all) and a CSV (hwpage_csv). The
+ * index lists every card by memory, largest first. docs/pages.md,
+ * "Hardware pages".
  *
  * Links: the pages live in LANG/hardware/ beside the model pages of
  * LANG/; a model's page is "../" + its file.
@@ -46,9 +48,27 @@ void hwpage_models_init(hwpage_models *m, const page_index_entry *entries, size_
 void hwpage_models_release(hwpage_models *m);
 
 /* Describe the page of card d->cards[card] in the language of texts
- * (English where it lacks a text). 0, or -1 (err). */
+ * (English where it lacks a text): each long list (the models that fit at
+ * a width, the models trained on it) cut at its ten first items, then a
+ * link to the complete list's page, all_stem + "-models-BITS.html" or
+ * "-trained.html" (all_stem NULL: no link). 0, or -1 (err). */
 int hwpage_build(page *p, const hwlink_day *d, size_t card, const hwpage_models *models,
-		 const page_texts *texts, const page_texts *english, mc_err *err);
+		 const char *all_stem, const page_texts *texts, const page_texts *english,
+		 mc_err *err);
+
+/* Describe the page of one of the card's complete lists: every model that
+ * fits at bits bits (16, 8 or 4; with a link to csv_href, NULL: none), or
+ * (bits 0) every model trained on it; with a link back to card_href. 0,
+ * or -1 (err). */
+int hwpage_build_all(page *p, const hwlink_day *d, size_t card, const hwpage_models *models,
+		     int bits, const char *card_href, const char *csv_href,
+		     const page_texts *texts, const page_texts *english, mc_err *err);
+
+/* The models that fit in the card's memory as CSV into out: a header
+ * (bits,model,parameters,weights_bytes), then a row per width and model,
+ * 16, 8 then 4 bits, each largest first; only the header when the card
+ * has no memory figure. */
+void hwpage_csv(const hwlink_day *d, size_t card, const hwpage_models *models, sbuf *out);
 
 /* Describe the hardware index on date: every card of d, by memory, the
  * largest first (cards without a memory figure last, by name), linking to

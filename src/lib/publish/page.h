@@ -188,6 +188,13 @@ struct frame;
 	X(HWP_RUN_BITS, "hwpage.run.bits") \
 	X(HWP_RUN_NONE, "hwpage.run.none") \
 	X(HWP_RUN_ITEM, "hwpage.run.item") \
+	X(HWP_RUN_ALL, "hwpage.run.all") \
+	X(HWP_TRAINED_ALL, "hwpage.trained.all") \
+	X(HWP_ALL_TITLE, "hwpage.all.title") \
+	X(HWP_ALL_TRAINED_TITLE, "hwpage.all.trained.title") \
+	X(HWP_ALL_META, "hwpage.all.meta") \
+	X(HWP_ALL_BACK, "hwpage.all.back") \
+	X(HWP_ALL_CSV, "hwpage.all.csv") \
 	X(HWP_CHART_TITLE, "hwpage.chart.title") \
 	X(HWP_CHART_DESC, "hwpage.chart.desc") \
 	X(HWP_CHART_MODEL, "hwpage.chart.model") \

@@ -143,6 +143,52 @@ static int write_hardware_page(render_run *r, page *p, size_t lang, const char *
 	return rc;
 }
 
+/* Card i's pages in language j, in dir (file: its page's file name):
+ * its page, the pages of its complete lists (STEM-models-16, -8, -4 and
+ * STEM-trained), and, once, in the first language's folder, the models
+ * that fit as CSV (STEM-models.csv). */
+static int hardware_card(render_run *r, size_t j, size_t i, const char *file,
+			 const hwpage_models *models, const char *dir, mc_err *err)
+{
+	static const int widths[] = { 16, 8, 4, 0 };
+	char stem[128], all[160], csv[200];
+	size_t w;
+	page p;
+	int rc;
+
+	mc_fmt(stem, sizeof(stem), "%.*s", (int)strlen(file) - 5, file);
+	mc_fmt(csv, sizeof(csv), "../../%s/hardware/%s-models.csv", r->langs[0], stem);
+	page_init(&p, r->langs[j]);
+	rc = hwpage_build(&p, &r->links, i, models, stem, &r->texts[j], &r->texts[0], err);
+	if (!rc)
+		page_add_raw(&p, cite_of_index(r, j));
+	rc = rc || write_hardware_page(r, &p, j, stem, err);
+	page_release(&p);
+	for (w = 0; !rc && w < sizeof(widths) / sizeof(widths[0]); w++) {
+		page_init(&p, r->langs[j]);
+		rc = hwpage_build_all(&p, &r->links, i, models, widths[w], file, csv,
+				      &r->texts[j], &r->texts[0], err);
+		if (widths[w])
+			mc_fmt(all, sizeof(all), "%s-models-%d", stem, widths[w]);
+		else
+			mc_fmt(all, sizeof(all), "%s-trained", stem);
+		rc = rc || write_hardware_page(r, &p, j, all, err);
+		page_release(&p);
+	}
+	r->stats->hardware_files += 10;
+	if (!rc && j == 0) {
+		sbuf out;
+
+		sbuf_init(&out);
+		hwpage_csv(&r->links, i, models, &out);
+		mc_fmt(csv, sizeof(csv), "%s-models.csv", stem);
+		rc = render_files_write_file(r->site, dir, csv, &out, err);
+		sbuf_release(&out);
+		r->stats->hardware_files++;
+	}
+	return rc;
+}
+
 /* The hardware pages and the hardware index of every language, beside the
  * model pages (LANG/hardware/). */
 int render_index_hardware_pages(render_run *r, mc_err *err)
@@ -167,18 +213,8 @@ int render_index_hardware_pages(render_run *r, mc_err *err)
 		if ((rc = render_files_make_dirs(dir, err)))
 			break;
 		render_files_remove_stale_temps(dir);
-		for (i = 0; !rc && i < r->links.ncards; i++) {
-			char stem[128];
-
-			mc_fmt(stem, sizeof(stem), "%.*s", (int)strlen(files[i]) - 5, files[i]);
-			page_init(&p, r->langs[j]);
-			rc = hwpage_build(&p, &r->links, i, &models, &r->texts[j], &r->texts[0], err);
-			if (!rc)
-				page_add_raw(&p, cite_of_index(r, j));
-			rc = rc || write_hardware_page(r, &p, j, stem, err);
-			page_release(&p);
-			r->stats->hardware_files += 2;
-		}
+		for (i = 0; !rc && i < r->links.ncards; i++)
+			rc = hardware_card(r, j, i, files[i], &models, dir, err);
 		page_init(&p, r->langs[j]);
 		rc = rc || hwpage_build_index(&p, &r->links, files, r->as_of, &r->texts[j],
 					      &r->texts[0], err);
@@ -203,6 +239,7 @@ int render_hardware(catalogue *cat, const char *name, const char *lang, int html
 	page_texts texts;
 	const hwlink_card *card;
 	page p;
+	char stem[128];
 	int rc = -1, loaded;
 
 	memset(&r, 0, sizeof(r));
@@ -234,7 +271,8 @@ int render_hardware(catalogue *cat, const char *name, const char *lang, int html
 		goto out;
 	strmap_release(&models.by_name);
 	hwpage_models_init(&models, r.entries, r.nentries);
-	if (hwpage_build(&p, &r.links, (size_t)(card - r.links.cards), &models,
+	render_file_stem(card->name, stem, sizeof(stem));
+	if (hwpage_build(&p, &r.links, (size_t)(card - r.links.cards), &models, stem,
 			 strcmp(lang, "en") ? &texts : &r.texts[0], &r.texts[0], err))
 		goto out;
 	page_add_raw(&p, cite_of_data(&r, strcmp(lang, "en") ? &texts : &r.texts[0]));
