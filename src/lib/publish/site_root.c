@@ -26,7 +26,7 @@ static int root_more(publish *p, const char *lang, char **html)
 	n = cite_latest(&p->cite, files);
 	sbuf_init(&out);
 	download_list_html(&p->downloads, "", &texts, &p->english, &out);
-	mc_fmt(key, sizeof(key), "epochai:%s", p->as_of);
+	mc_fmt(key, sizeof(key), "epochai:%s", p->data_day);
 	cite_html(&out, 3, &texts, &p->english, key, CITE_TITLE, files, n, p->cite.readme);
 	*html = sbuf_detach(&out, NULL);
 	free(files);
@@ -35,7 +35,7 @@ static int root_more(publish *p, const char *lang, char **html)
 }
 
 /* The root page, DIR/index.html through the link install_root makes:
- * every language's words, the newest snapshot's date. 0, or -1 (err). */
+ * every language's words, the date of the data (data_day). 0, or -1 (err). */
 int site_root_write(publish *p)
 {
 	frame *frames = xcalloc(p->nwords, sizeof(*frames));
@@ -58,7 +58,7 @@ int site_root_write(publish *p)
 			rc = root_more(p, p->words[i].lang, &more[i]);
 		t[i].more = more[i];
 	}
-	mc_fmt(day, sizeof(day), "%.10s", p->stats->label);
+	mc_fmt(day, sizeof(day), "%s", p->data_day);
 	sbuf_init(&out);
 	frame_root_html(t, p->nwords, day, &out);
 	mc_fmt(path, sizeof(path), "%s/index.html", p->build);
