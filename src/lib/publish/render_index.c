@@ -88,18 +88,22 @@ int render_index_write(render_run *r, size_t j, mc_err *err)
 				  &table, &r->texts[j], &r->texts[0], err) ||
 		 page_build_index(&all, r->entries, r->nentries, r->as_of, PAGE_INDEX_HOLE, NULL,
 				  NULL, &r->texts[j], &r->texts[0], err);
-	if (!failed) {
-		page_add_raw(&p, cite_of_index(r, j));
-		page_add_raw(&all, cite_of_index(r, j));
-	}
+	/* title, intro, charts and table first; the downloads after them, then
+	   the citation */
 	if (r->site && r->site->downloads)
 		download_list_html(r->site->downloads, "../../", &r->texts[j], &r->texts[0],
 				   &lead);
-	r->frame_lead = lead.len ? lead.data : NULL;
+	if (!failed) {
+		if (lead.len) {
+			page_add_raw(&p, xstrdup(lead.data));
+			page_add_raw(&all, xstrdup(lead.data));
+		}
+		page_add_raw(&p, cite_of_index(r, j));
+		page_add_raw(&all, cite_of_index(r, j));
+	}
 	failed = failed || render_files_write_page_framed(r, &p, j, "index", NULL, err) ||
 		 render_files_write_page_framed(r, &all, j, PAGE_INDEX_ALL, &table, err) ||
 		 render_files_write_file(r->site, r->dirs[j], PAGE_INDEX_ROWS, &rows, err);
-	r->frame_lead = NULL;
 	sbuf_release(&rows);
 	sbuf_release(&table);
 	sbuf_release(&lead);
