@@ -193,7 +193,7 @@ static int cite_prepare(publish *p)
 	n = cite_latest(&p->cite, files);
 	sbuf_init(&now);
 	mc_fmt(key, sizeof(key), "epochai:%s", p->as_of);
-	cite_html(&now, 2, &p->english, &p->english, key, CITE_TITLE, files, n, p->cite.readme);
+	cite_html(&now, 2, &p->english, &p->english, key, NULL, files, n, p->cite.readme);
 	p->cite_now = sbuf_detach(&now, NULL);
 	free(files);
 	return 0;

@@ -250,7 +250,14 @@ static int audit_make(publish *p, size_t i)
 	/* the citation block of the data as it stood that day */
 	sbuf_init(&cite);
 	mc_fmt(key, sizeof(key), "epochai:%s", s->day);
-	cite_html(&cite, 2, &p->english, &p->english, key, CITE_TITLE, files, nfiles, NULL);
+	{
+		char own[40], *url;
+
+		mc_fmt(own, sizeof(own), "audit/%s.html", s->label);
+		url = cite_page_url(p->base_url, own);
+		cite_html(&cite, 2, &p->english, &p->english, key, url, files, nfiles, NULL);
+		free(url);
+	}
 	links.cite = cite.data;
 	free(files);
 	if (credit_citation(p->cat, s->id, &citation, p->err) < 0) {

@@ -15,7 +15,7 @@ static int root_more(publish *p, const char *lang, char **html)
 {
 	page_texts texts;
 	const provenance_file **files;
-	char key[40];
+	char key[40], *url;
 	size_t n;
 	sbuf out;
 
@@ -27,7 +27,9 @@ static int root_more(publish *p, const char *lang, char **html)
 	sbuf_init(&out);
 	download_list_html(&p->downloads, "", &texts, &p->english, &out);
 	mc_fmt(key, sizeof(key), "epochai:%s", p->data_day);
-	cite_html(&out, 3, &texts, &p->english, key, CITE_TITLE, files, n, p->cite.readme);
+	url = cite_page_url(p->base_url, "index.html");
+	cite_html(&out, 3, &texts, &p->english, key, url, files, n, p->cite.readme);
+	free(url);
 	*html = sbuf_detach(&out, NULL);
 	free(files);
 	page_texts_release(&texts);
