@@ -157,6 +157,22 @@ void cite_short_hash(const provenance_file *const *files, size_t n, char hash[13
 	mc_fmt(hash, 13, "%.12s", hex);
 }
 
+/* A url field as it is (BibTeX styles and biblatex take it verbatim: a
+ * TeX escape would end up in the link), but for what would break the
+ * entry or the link, percent-encoded: braces, backslash, space, control
+ * characters. */
+static void bibtex_url(sbuf *out, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '{' || ch == '}' || ch == '\\' || ch <= 0x20 || ch == 0x7f)
+			sbuf_addf(out, "%%%02X", ch);
+		else
+			sbuf_addc(out, (char)ch);
+	}
+}
+
 void cite_bibtex(sbuf *out, const char *key, const char *url,
 		 const provenance_file *const *files, size_t n)
 {
@@ -174,7 +190,7 @@ void cite_bibtex(sbuf *out, const char *key, const char *url,
 	sbuf_adds(out, ",\n  title = {{" CITE_TITLE "}},\n  author = {{" CITE_AUTHOR "}},\n  year = {");
 	sbuf_addf(out, "%.4s", day);
 	sbuf_adds(out, "},\n  url = {");
-	cite_bibtex_escape(out, url && *url ? url : CITE_URL);
+	bibtex_url(out, url && *url ? url : CITE_URL);
 	sbuf_adds(out, "},\n  note = {" CITE_LICENCE ". Snapshot of ");
 	cite_bibtex_escape(out, day);
 	if (n) {

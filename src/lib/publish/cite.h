@@ -77,7 +77,8 @@ void cite_short_hash(const provenance_file *const *files, size_t n, char hash[13
 /* Append a BibTeX @misc entry: key (letters, digits, '-', '_', ':' only;
  * others become '-'), the dataset's title (CITE_TITLE), author Epoch AI,
  * the year and urldate of the snapshot, url (the page's own address;
- * NULL or "": Epoch's), and one note: the licence, the snapshot's date
+ * NULL or "": Epoch's; as it is, but braces, backslash, space and control
+ * characters percent-encoded), and one note: the licence, the snapshot's date
  * and the short hash of the files (cite_short_hash). */
 void cite_bibtex(sbuf *out, const char *key, const char *url,
 		 const provenance_file *const *files, size_t n);
