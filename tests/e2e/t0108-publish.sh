@@ -206,13 +206,15 @@ mc render --all --out "$TMP/fresh" >/dev/null 2>&1
 # published HTML pages carry the site's frame (head links, header) that
 # render --all's stand-alone pages have not: from <div class="page"> on,
 # and every text page, they are the same bytes (but for the links of the
-# History's dates to the audits, which only a published page has)
+# History's dates to the audits, and the indexes' download list after the
+# table, which only a published page has)
 same=$(python3 - "$TMP/fresh" "$P/pages" <<'EOF'
 import os, re, sys
 fresh, pub = sys.argv[1], sys.argv[2]
 def body(path):
     data = open(path, encoding="utf-8").read()
     data = re.sub(r'<dt><a href="\.\./\.\./audit/[0-9.-]+\.html">([^<]*)</a></dt>', r"<dt>\1</dt>", data)
+    data = re.sub(r'<p>[^<]*</p>\n<ul class="downloads">\n.*?</ul>\n', "", data, flags=re.S)
     return data[max(data.find('<div class="page">'), 0):]
 def files(top):   # the files under top, the hardware/ folder's too
     return sorted(os.path.relpath(os.path.join(d, f), top) for d, _, fs in os.walk(top) for f in fs)

@@ -5,9 +5,14 @@
 # a model's JSON twin holds its values and is linked from its page; the
 # citation blocks of the root page, an index and a model page name the
 # snapshot's date and the SHA-256 of each source file (computed here from
-# the store's files), with a BibTeX entry that parses, its urldate the
-# snapshot's date; the Dutch words are nl.xlf's; a republish with nothing
-# new rewrites no download.
+# the store's files), with a BibTeX entry that parses: the dataset's title,
+# the page's own address under --base-url (the audit index's and
+# site.html's: Epoch's), its urldate the snapshot's date, and one note with
+# the licence, the snapshot's date and the short hash of the files cited
+# (issue 47, point 4: of one file the start of its SHA-256, of several of
+# the SHA-256 of their "EXPORT SHA256" lines, computed here with hashlib);
+# the Dutch words are nl.xlf's; a republish with nothing new rewrites no
+# download.
 #
 # The store is the bundled history's single-export files (.csv.gz), copied:
 # the expected values are computed from exactly those files (a bundle .zip
@@ -176,9 +181,10 @@ check_grep "it cites source files with their SHA-256 (sha256 of the store's file
 	"^citation True True" "$TMP/twin"
 
 # the citation blocks: root page, index, model page
-python3 - "$P" "$stem" "$TMP/expected" "$S" "$TOP/translations" >"$TMP/cite" <<'EOF'
+python3 - "$P" "$stem" "$TMP/expected" "$S" "$TOP/translations" "$BASE" >"$TMP/cite" <<'EOF'
 import gzip, hashlib, html, os, re, sys
-root, stem, expected, store, xlf = sys.argv[1:6]
+root, stem, expected, store, xlf, base = sys.argv[1:7]
+EPOCH = "https://epoch.ai/data/ai-models"
 latest = {l.split()[0]: (l.split()[1], l.split()[2]) for l in open(expected)}
 newest = max(d for d, _ in latest.values())
 def words(lang):
@@ -207,7 +213,14 @@ def block(path):
     page = open(path, encoding="utf-8").read()
     m = re.search(r'<div class="cite">(.*?)</div>', page, re.S)
     return page, m.group(1) if m else ""
-def check(name, path, lang, want_files):
+def short_hash(listed):
+    """12 hex digits: of one file, its SHA-256's; of several, the SHA-256's
+    of their "EXPORT SHA256" lines, in the order the sources list gives."""
+    if len(listed) == 1:
+        return listed[0][2][:12]
+    lines = "".join("%s %s\n" % (html.unescape(e), s) for e, _, s in listed)
+    return hashlib.sha256(lines.encode("utf-8")).hexdigest()[:12]
+def check(name, path, url, lang, want_files):
     page, b = block(path)
     w = words(lang)
     listed = re.findall(r"<li>([^<,]+), (\d{4}-\d\d-\d\d): <code>([0-9a-f]{64})</code></li>", b)
@@ -225,19 +238,23 @@ def check(name, path, lang, want_files):
           "heading", html.unescape(w["cite.heading"]) in html.unescape(b),
           "bibtex", balanced and required, fields.get("urldate") == day,
           fields.get("year") == day[:4], fields.get("author") == "{Epoch AI}",
-          all(s in fields.get("note", "") for _, _, s in listed))
+          bool(listed) and fields.get("note") ==
+          "CC BY 4.0. Snapshot of %s, SHA-256 %s" % (day, short_hash(listed)),
+          fields.get("title") == "{Data on AI Models}", fields.get("url") == url)
 every = set((e, d, s) for e, (d, s) in latest.items())
-check("root_en", os.path.join(root, "index.html"), "en", every)
-check("index_en", os.path.join(root, "pages/en/index.html"), "en", every)
-check("index_nl", os.path.join(root, "pages/nl/index.html"), "nl", every)
-check("model_en", os.path.join(root, "pages/en/%s.html" % stem), "en", None)
-check("model_nl", os.path.join(root, "pages/nl/%s.html" % stem), "nl", None)
-check("charts_en", os.path.join(root, "pages/en/index.charts.html"), "en", every)
-check("charts_nl", os.path.join(root, "pages/nl/index.charts.html"), "nl", every)
+def at(page, url=None):   # (the file, its address: the page's own, or url)
+    return os.path.join(root, page), url or base + page
+check("root_en", *at("index.html"), lang="en", want_files=every)
+check("index_en", *at("pages/en/index.html"), lang="en", want_files=every)
+check("index_nl", *at("pages/nl/index.html"), lang="nl", want_files=every)
+check("model_en", *at("pages/en/%s.html" % stem), lang="en", want_files=None)
+check("model_nl", *at("pages/nl/%s.html" % stem), lang="nl", want_files=None)
+check("charts_en", *at("pages/en/index.charts.html"), lang="en", want_files=every)
+check("charts_nl", *at("pages/nl/index.charts.html"), lang="nl", want_files=every)
 # the newest audit cites the data as it stood on its day: every latest file
-check("audit", os.path.join(root, "audit", newest + ".html"), "en", every)
-check("audits", os.path.join(root, "audit", "index.html"), "en", every)
-check("site_changes", os.path.join(root, "audit", "site.html"), "en", every)
+check("audit", *at("audit/%s.html" % newest), lang="en", want_files=every)
+check("audits", *at("audit/index.html", EPOCH), lang="en", want_files=every)
+check("site_changes", *at("audit/site.html", EPOCH), lang="en", want_files=every)
 # the Dutch part of the root page has its own block, in Dutch
 page = open(os.path.join(root, "index.html"), encoding="utf-8").read()
 part = page[page.find('<div class="language" lang="nl">'):]
@@ -251,8 +268,8 @@ for p in root_en index_en index_nl model_en model_nl charts_en charts_nl audit a
 		"^$p files True sha True " "$TMP/cite"
 	check_grep "$p: it names the snapshot's date, the credit and the licence (link)" \
 		"^$p .* date True licence True heading True " "$TMP/cite"
-	check_grep "$p: its BibTeX entry parses, urldate and year the snapshot's, author Epoch AI, the SHA-256s in the note" \
-		"^$p .* bibtex True True True True True\$" "$TMP/cite"
+	check_grep "$p: its BibTeX entry parses, urldate and year the snapshot's, author Epoch AI, one note with the licence, the date and the files' short hash, the dataset's title, the page's url" \
+		"^$p .* bibtex True True True True True True True\$" "$TMP/cite"
 done
 check_grep "the root page's Dutch part: citation and downloads in nl.xlf's words" "^root_nl True True" \
 	"$TMP/cite"
@@ -281,14 +298,32 @@ sed 's/^/# /' "$TMP/sizes"
 check "the root page and both indexes list every download with its size" \
 	sh -c "test \"\$(awk '\$2 == \$3 && \$3 > 0' '$TMP/sizes' | wc -l)\" = 3"
 
-# a BibTeX title with TeX's special characters is escaped
+# a name with TeX's special characters cannot break the BibTeX: the
+# title is the dataset's now, so the name reaches the entry only through
+# the page's file name (key and url), which keeps [a-z0-9-]; the entry
+# parses (braces balanced) and the name's own characters are not in it
 special=$(grep -l '^\$\\infty\$-former (SM)$' "$P"/pages/en/*.txt | head -1)
 if [ -n "$special" ]; then
-	check_grep "a name with \$ and \\ is escaped for BibTeX" \
-		'title = {{Data on AI Models: \\\$\\textbackslash{}infty\\\$-former (SM)}},' \
-		"${special%.txt}.html"
+	sstem=$(basename "${special%.txt}")
+	check "a name with \$ and \\ leaves the BibTeX whole: key and url from its file name, no TeX of its own" \
+		python3 - "${special%.txt}.html" "$sstem" "$BASE" <<'PY'
+import html, re, sys
+path, stem, base = sys.argv[1:4]
+page = open(path, encoding="utf-8").read()
+bib = html.unescape(re.search(r'<pre class="bibtex">(.*?)</pre>', page, re.S).group(1))
+depth, low = 0, 0
+for c in bib:
+    depth += {"{": 1, "}": -1}.get(c, 0)
+    low = min(low, depth)
+sys.exit(not (re.fullmatch(r"[a-z0-9-]+", stem) and depth == 0 and low == 0 and
+              bib.startswith("@misc{epochai:%s,\n" % stem) and
+              "  url = {%spages/en/%s.html},\n" % (base, stem) in bib and
+              "  title = {{Data on AI Models}},\n" in bib and
+              "-former (SM)" not in bib and "$" not in bib and "\\" not in bib))
+PY
 else
-	skip "a name with \$ and \\ is escaped for BibTeX" "no such model in this history"
+	skip "a name with \$ and \\ leaves the BibTeX whole: key and url from its file name, no TeX of its own" \
+		"no such model in this history"
 fi
 
 # publish again, nothing new: no download written again (same inodes)

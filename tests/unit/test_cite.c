@@ -82,18 +82,27 @@ static void entry(void)
 	cite_day(files, 0, day);
 	CHECK_STR(day, "", "no file: no date");
 	sbuf_init(&out);
-	cite_bibtex(&out, "epochai:gpt 4}", "Data on AI Models: {x}", files, 2);
+	cite_bibtex(&out, "epochai:gpt 4}", "https://example.org/~a/{x}_y%20.html", files, 2);
 	CHECK(!strncmp(out.data, "@misc{epochai:gpt-4-,\n", 22),
 	      "the key keeps only plain characters");
-	CHECK(strstr(out.data, "  title = {{Data on AI Models: \\{x\\}}},\n") != NULL,
-	      "the title is escaped and its case kept");
+	CHECK(strstr(out.data, "  title = {{Data on AI Models}},\n") != NULL,
+	      "the title is the dataset's, its case kept");
 	CHECK(strstr(out.data, "  author = {{Epoch AI}},\n") != NULL, "author Epoch AI");
 	CHECK(strstr(out.data, "  year = {2025},\n") != NULL, "the snapshot's year");
 	CHECK(strstr(out.data, "  urldate = {2025-05-06}\n}\n") != NULL,
 	      "urldate: the snapshot's date");
-	CHECK(strstr(out.data, "notable\\_ai\\_models of 2025-05-06, SHA-256 7aafcdfb") != NULL,
-	      "the note names each file's export (escaped), date and SHA-256");
-	CHECK(strstr(out.data, "  url = {https://epoch.ai/data/ai-models},\n") != NULL, "Epoch's URL");
+	/* (the hash: Python's hashlib over the two "EXPORT SHA256\n" lines) */
+	CHECK(strstr(out.data, "  note = {CC BY 4.0. Snapshot of 2025-05-06, SHA-256 f89e4a0c02af},\n") !=
+		      NULL, "one note: the licence, the snapshot's date and a short hash of the files");
+	CHECK(strstr(out.data, "  url = {https://example.org/~a/%7Bx%7D_y%20.html},\n") != NULL,
+	      "the page's own address as it is (no TeX escape), its braces percent-encoded");
+	CHECK(balanced(out.data), "the entry's braces balance");
+	sbuf_reset(&out);
+	cite_bibtex(&out, "k", NULL, files + 1, 1);
+	CHECK(strstr(out.data, "  url = {https://epoch.ai/data/ai-models},\n") != NULL,
+	      "no address of the page: Epoch's URL");
+	CHECK(strstr(out.data, "Snapshot of 2025-05-06, SHA-256 7aafcdfbbdcd},\n") != NULL,
+	      "one file: the start of its own SHA-256");
 	CHECK(balanced(out.data), "the entry's braces balance");
 	sbuf_release(&out);
 }
@@ -114,7 +123,7 @@ static void block(void)
 	en.text[PT_CITE_README] = xstrdup("Cite as:");
 	en.text[PT_CITE_BIBTEX] = xstrdup("BibTeX:");
 	sbuf_init(&out);
-	cite_html(&out, 3, NULL, &en, "k", "T <i>", files, 1, "R & <script>");
+	cite_html(&out, 3, NULL, &en, "k", "T<i>&", files, 1, "R & <script>");
 	CHECK(strstr(out.data, "<h3>How to cite</h3>") != NULL, "the heading at the level asked");
 	CHECK(strstr(out.data, "<p>Snapshot of 2025-05-06</p>") != NULL, "the snapshot's date");
 	CHECK(strstr(out.data, "Data: Epoch AI, <a href=\"https://creativecommons.org/licenses/by/4.0/\""
@@ -123,7 +132,12 @@ static void block(void)
 	      "an export's name is escaped");
 	CHECK(strstr(out.data, "R &amp; &lt;script&gt;") != NULL && !strstr(out.data, "<script"),
 	      "the README citation is escaped");
-	CHECK(strstr(out.data, "title = {{T &lt;i&gt;}}") != NULL, "the BibTeX entry is escaped for HTML");
+	CHECK(strstr(out.data, "url = {T&lt;i&gt;&amp;}") != NULL, "the BibTeX entry is escaped for HTML");
+	sbuf_reset(&out);
+	cite_html(&out, 2, NULL, &en, "k", NULL, files, 1, NULL);
+	CHECK(strstr(out.data, "<p class=\"credit\">Epoch AI, \u2018Data on AI Models\u2019. Published online"
+		     " at epoch.ai. Retrieved from \u2018https://epoch.ai/data/ai-models\u2019 [online"
+		     " resource].</p>") != NULL, "no README: Epoch's own citation text all the same");
 	sbuf_release(&out);
 	page_texts_release(&en);
 }

@@ -15,7 +15,7 @@
 
 static const index_table_words words = {
 	{ "Model", "Org<b>", "Published", "Parameters", "Compute", "Weights", "Updated" },
-	"AI \"models\"", "Filter & sort", "Search", "Domain", "Year", "All", "Open", "Closed",
+	"AI \"models\"", "Filter & sort", "Search", "Domain", "Year", "All", "Open", "Closed", "not <recorded>",
 	"Show all", "{shown} of {count} <shown>", "Every <model>", NULL,
 };
 
@@ -61,8 +61,10 @@ static void test_escaping(void)
 	      "open weights: the attribute the filter reads and the word");
 	CHECK(strstr(out.data, "<div role=\"row\"><div role=\"rowheader\">Plain</div><div role=\"cell\"></div>"
 			       "<div role=\"cell\"></div><div role=\"cell\"></div><div role=\"cell\"></div>"
-			       "<div role=\"cell\"></div><div role=\"cell\"></div></div>") != NULL,
-	      "no link, and unknown values are empty cells without keys");
+			       "<div role=\"cell\" data-u=\"\">not &lt;recorded&gt;</div>"
+			       "<div role=\"cell\"></div></div>") != NULL,
+	      "no link, unknown values are empty cells without keys, unknown weights said"
+	      " (escaped) and marked to sort last");
 	CHECK(strstr(out.data, "data-options=\"&quot;Q&quot; Labs,A&amp;B\"><option value=\"\">") !=
 		      NULL, "the organisation options: escaped, distinct, in byte order");
 	CHECK(strstr(out.data, "<option>Lang&lt;uage&gt;</option><option>Vision</option>") != NULL,

@@ -57,6 +57,14 @@ int snapshot_day_before(catalogue *cat, const char *day, char prev[11], mc_err *
 		       "reading the snapshots", err);
 }
 
+int snapshot_applied_upto(catalogue *cat, const char *day, char out[11], mc_err *err)
+{
+	return one_day(cat,
+		       "SELECT max(s.as_of) FROM snapshot s WHERE s.as_of <= ? AND EXISTS"
+		       " (SELECT 1 FROM snapshot_export e WHERE e.snapshot_id = s.id)",
+		       day, out, "reading the snapshots", err);
+}
+
 /* One id out of a one-row query (optionally bound to day). 0 or -1. */
 static int one_id(catalogue *cat, const char *sql, const char *day, sqlite3_int64 *id,
 		  mc_err *err)

@@ -19,6 +19,10 @@ int snapshot_latest_day(catalogue *cat, char day[11], mc_err *err);
 /* The date of the latest snapshot dated before day into prev[11]: 0, 1
  * when there is none (prev ""), -1 on error. */
 int snapshot_day_before(catalogue *cat, const char *day, char prev[11], mc_err *err);
+/* The date of the latest snapshot dated on or before day that applied a
+ * file of some export (one a guard held whole applied none) into
+ * out[11]: 0, 1 when there is none (out ""), -1 on error. */
+int snapshot_applied_upto(catalogue *cat, const char *day, char out[11], mc_err *err);
 /* The id of the latest snapshot loaded (*id 0 when none). 0 or -1. */
 int snapshot_latest_id(catalogue *cat, sqlite3_int64 *id, mc_err *err);
 /* The id of the latest snapshot loaded dated on or before day (*id 0 when

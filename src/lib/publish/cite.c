@@ -3,6 +3,7 @@
 #include "db/credit.h"
 #include "db/query.h"
 #include "base/textout.h"
+#include "base/sha256.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -120,11 +121,62 @@ void cite_bibtex_escape(sbuf *out, const char *s)
 	}
 }
 
-void cite_bibtex(sbuf *out, const char *key, const char *title,
+char *cite_page_url(const char *base_url, const char *path)
+{
+	size_t n = base_url ? strlen(base_url) : 0;
+	sbuf s;
+
+	if (!n)
+		return NULL;
+	sbuf_init(&s);
+	sbuf_adds(&s, base_url);
+	if (base_url[n - 1] != '/')
+		sbuf_addc(&s, '/');
+	sbuf_adds(&s, path);
+	return sbuf_detach(&s, NULL);
+}
+
+void cite_short_hash(const provenance_file *const *files, size_t n, char hash[13])
+{
+	sha256_ctx h;
+	char hex[65];
+	size_t i;
+
+	if (n == 1) {
+		mc_fmt(hash, 13, "%.12s", files[0]->sha256);
+		return;
+	}
+	sha256_init(&h);
+	for (i = 0; i < n; i++) {
+		sha256_update(&h, files[i]->export, strlen(files[i]->export));
+		sha256_update(&h, " ", 1);
+		sha256_update(&h, files[i]->sha256, strlen(files[i]->sha256));
+		sha256_update(&h, "\n", 1);
+	}
+	sha256_final_hex(&h, hex);
+	mc_fmt(hash, 13, "%.12s", hex);
+}
+
+/* A url field as it is (BibTeX styles and biblatex take it verbatim: a
+ * TeX escape would end up in the link), but for what would break the
+ * entry or the link, percent-encoded: braces, backslash, space, control
+ * characters. */
+static void bibtex_url(sbuf *out, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+
+		if (ch == '{' || ch == '}' || ch == '\\' || ch <= 0x20 || ch == 0x7f)
+			sbuf_addf(out, "%%%02X", ch);
+		else
+			sbuf_addc(out, (char)ch);
+	}
+}
+
+void cite_bibtex(sbuf *out, const char *key, const char *url,
 		 const provenance_file *const *files, size_t n)
 {
-	char day[11];
-	size_t i;
+	char day[11], hash[13];
 
 	cite_day(files, n, day);
 	sbuf_adds(out, "@misc{");
@@ -135,19 +187,16 @@ void cite_bibtex(sbuf *out, const char *key, const char *title,
 
 		sbuf_addc(out, plain ? ch : '-');
 	}
-	sbuf_adds(out, ",\n  title = {{");
-	cite_bibtex_escape(out, title);
-	sbuf_adds(out, "}},\n  author = {{" CITE_AUTHOR "}},\n  year = {");
+	sbuf_adds(out, ",\n  title = {{" CITE_TITLE "}},\n  author = {{" CITE_AUTHOR "}},\n  year = {");
 	sbuf_addf(out, "%.4s", day);
-	sbuf_adds(out, "},\n  url = {" CITE_URL "},\n  note = {" CITE_LICENCE ". Snapshot of ");
+	sbuf_adds(out, "},\n  url = {");
+	bibtex_url(out, url && *url ? url : CITE_URL);
+	sbuf_adds(out, "},\n  note = {" CITE_LICENCE ". Snapshot of ");
 	cite_bibtex_escape(out, day);
-	for (i = 0; i < n; i++) {
-		sbuf_adds(out, i ? "; " : ": ");
-		cite_bibtex_escape(out, files[i]->export);
-		sbuf_adds(out, " of ");
-		cite_bibtex_escape(out, files[i]->day);
+	if (n) {
+		cite_short_hash(files, n, hash);
 		sbuf_adds(out, ", SHA-256 ");
-		cite_bibtex_escape(out, files[i]->sha256);
+		cite_bibtex_escape(out, hash);
 	}
 	sbuf_adds(out, "},\n  urldate = {");
 	cite_bibtex_escape(out, day);
@@ -173,7 +222,7 @@ static void text(sbuf *out, const page_texts *texts, const page_texts *english,
 }
 
 void cite_html(sbuf *out, int level, const page_texts *texts, const page_texts *english,
-	       const char *key, const char *title, const provenance_file *const *files, size_t n,
+	       const char *key, const char *url, const provenance_file *const *files, size_t n,
 	       const char *readme)
 {
 	char day[11];
@@ -205,18 +254,17 @@ void cite_html(sbuf *out, int level, const page_texts *texts, const page_texts *
 		}
 		sbuf_adds(out, "</ul>\n");
 	}
-	if (readme && *readme) {
-		sbuf_adds(out, "<p>");
-		text(out, texts, english, PT_CITE_README, day);
-		sbuf_adds(out, "</p>\n<p class=\"credit\">");
-		html(out, readme);
-		sbuf_adds(out, "</p>\n");
-	}
+	/* Epoch's own citation text: the bundle README's, else the same words */
+	sbuf_adds(out, "<p>");
+	text(out, texts, english, PT_CITE_README, day);
+	sbuf_adds(out, "</p>\n<p class=\"credit\">");
+	html(out, readme && *readme ? readme : CITE_EPOCH);
+	sbuf_adds(out, "</p>\n");
 	sbuf_adds(out, "<p>");
 	text(out, texts, english, PT_CITE_BIBTEX, day);
 	sbuf_adds(out, "</p>\n<pre class=\"bibtex\">");
 	sbuf_init(&bib);
-	cite_bibtex(&bib, key, title, files, n);
+	cite_bibtex(&bib, key, url, files, n);
 	html(out, bib.data ? bib.data : "");
 	sbuf_release(&bib);
 	sbuf_adds(out, "</pre>\n</div>\n");

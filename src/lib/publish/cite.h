@@ -31,6 +31,9 @@ struct model_view;
 #define CITE_AUTHOR "Epoch AI"
 #define CITE_TITLE "Data on AI Models"
 #define CITE_URL "https://epoch.ai/data/ai-models"
+/* Epoch's own citation text (as its bundle's README words it) */
+#define CITE_EPOCH "Epoch AI, ‘Data on AI Models’. Published online at epoch.ai." \
+	" Retrieved from ‘" CITE_URL "’ [online resource]."
 
 /* What a render cites from. */
 typedef struct cite_set {
@@ -62,19 +65,31 @@ void cite_day(const provenance_file *const *files, size_t n, char day[11]);
  * _ ^ ~ escaped, control characters as spaces; UTF-8 kept. */
 void cite_bibtex_escape(sbuf *out, const char *s);
 
+/* The page's own address, base_url and path (from the site root) joined,
+ * new; NULL when base_url is NULL or "" (the BibTeX then gives Epoch's). */
+char *cite_page_url(const char *base_url, const char *path);
+
+/* The short hash of files[0..n) (12 hex digits, into hash): of one file,
+ * the start of its SHA-256; of several, of the SHA-256 of their
+ * "EXPORT SHA256\n" lines in the order given. */
+void cite_short_hash(const provenance_file *const *files, size_t n, char hash[13]);
+
 /* Append a BibTeX @misc entry: key (letters, digits, '-', '_', ':' only;
- * others become '-'), the title (plain text), author Epoch AI, the year
- * and urldate of the snapshot, Epoch's URL, and a note naming each file's
- * export, date and SHA-256. */
-void cite_bibtex(sbuf *out, const char *key, const char *title,
+ * others become '-'), the dataset's title (CITE_TITLE), author Epoch AI,
+ * the year and urldate of the snapshot, url (the page's own address;
+ * NULL or "": Epoch's; as it is, but braces, backslash, space and control
+ * characters percent-encoded), and one note: the licence, the snapshot's date
+ * and the short hash of the files (cite_short_hash). */
+void cite_bibtex(sbuf *out, const char *key, const char *url,
 		 const provenance_file *const *files, size_t n);
 
 /* Append the citation block (HTML, <div class="cite">) in the language of
  * texts (english for a text it lacks): heading of level (2 or 3), the
  * credit and licence, the snapshot's date, the files and their SHA-256,
- * readme (NULL: none), and the BibTeX entry (key, title). */
+ * Epoch's own citation text (readme, the bundle's; NULL: CITE_EPOCH), and
+ * the BibTeX entry (key, url). */
 void cite_html(sbuf *out, int level, const page_texts *texts, const page_texts *english,
-	       const char *key, const char *title, const provenance_file *const *files, size_t n,
+	       const char *key, const char *url, const provenance_file *const *files, size_t n,
 	       const char *readme);
 
 #endif

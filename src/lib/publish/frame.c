@@ -16,6 +16,9 @@ const char frame_style[] =
 	".site a.home{font-weight:700;color:#1b1b1b;text-decoration:none;margin-right:auto}\n"
 	".lead{max-width:44rem;margin:0 auto;padding:.5rem 1rem 0;font-size:.92rem}\n"
 	".lead ul{margin:.25rem 0;padding-left:1.2rem}\n"
+	/* a long URL or name breaks where it must: no page scrolls sideways
+	   (a narrow screen, 400 px) */
+	".page,.main,.lead{overflow-wrap:anywhere}\n"
 	"@media print{.site{display:none}body{color:#000;background:#fff;font-size:11pt}"
 	"a{color:#000}h2,h3,h4{break-after:avoid}dl,table,li{break-inside:avoid}}\n";
 

@@ -239,6 +239,14 @@ static void cell(sbuf *out, const char *key, const char *text)
 	sbuf_adds(out, "</div>");
 }
 
+/* The cell of an unknown value that says so: the script sorts it last. */
+static void cell_unknown(sbuf *out, const char *text)
+{
+	sbuf_adds(out, "<div role=\"cell\" data-u=\"\">");
+	html_text(out, text);
+	sbuf_adds(out, "</div>");
+}
+
 /* A number's cell: its plain notation as the key, written by format. */
 static void number_cell(sbuf *out, double x, const format_lang *l,
 			void (*format)(const format_lang *, double, sbuf *), sbuf *scratch)
@@ -311,7 +319,10 @@ static void row_html(sbuf *out, const index_table_row *r, const index_table_word
 	cell(out, r->published, r->published_text);
 	number_cell(out, r->parameters, w->lang, format_count, scratch);
 	number_cell(out, r->compute, w->lang, format_flop, scratch);
-	cell(out, NULL, r->open_weights == 1 ? w->open : r->open_weights == 0 ? w->closed : "");
+	if (r->open_weights == 1 || r->open_weights == 0)
+		cell(out, NULL, r->open_weights == 1 ? w->open : w->closed);
+	else    /* said, but sorted as unknown (data-u: no key) */
+		cell_unknown(out, w->unknown);
 	cell(out, r->updated, r->updated_text);
 	sbuf_adds(out, "</div>\n");
 }

@@ -71,6 +71,7 @@ typedef struct index_table_words {
 	const char *any;             /* the option that filters nothing */
 	const char *open;            /* open weights */
 	const char *closed;          /* closed weights */
+	const char *unknown;         /* weights not recorded */
 	const char *reset;           /* the button that clears the filters */
 	const char *shown;           /* "{shown} of {count} shown": the script
 					fills in both */

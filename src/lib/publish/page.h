@@ -211,6 +211,7 @@ struct frame;
 	X(INDEX_ANY, "index.any") \
 	X(INDEX_OPEN, "index.weights.open") \
 	X(INDEX_CLOSED, "index.weights.closed") \
+	X(INDEX_UNKNOWN, "index.weights.unknown") \
 	X(INDEX_RESET, "index.reset") \
 	X(INDEX_SHOWN, "index.shown") \
 	X(INDEX_ALL_LINK, "index.all.link") \
@@ -362,7 +363,9 @@ typedef struct page_index_entry {
 	double compute;              /* "Training compute (FLOP)", NAN when unknown */
 	int open_weights;            /* 1 open, 0 closed, -1 unknown (as the page's
 					weights figure decides) */
-	char last_updated[11];       /* the model's last updated date, or "" */
+	char last_updated[11];       /* the row's own last change: the source's
+					"Last modified" (its date) when the model
+					has one, else its last updated date, or "" */
 } page_index_entry;
 
 /* Fill e's values from m (name and file are the caller's to set); free

@@ -659,7 +659,12 @@ void page_index_entry_fill(page_index_entry *e, const model_view *m)
 	e->parameters = page_builder_field_number(&b, "Parameters", &x) ? x : NAN;
 	e->compute = page_builder_field_number(&b, "Training compute (FLOP)", &x) ? x : NAN;
 	e->open_weights = b.weights == WEIGHTS_OPEN ? 1 : b.weights == WEIGHTS_CLOSED ? 0 : -1;
-	mc_fmt(e->last_updated, sizeof(e->last_updated), "%s", m->last_updated);
+	/* the row's own date: when the source last changed it */
+	v = page_builder_field(&b, "Last modified");
+	if (v && strlen(v) >= 10 && v[4] == '-' && v[7] == '-')
+		mc_fmt(e->last_updated, sizeof(e->last_updated), "%.10s", v);
+	else
+		mc_fmt(e->last_updated, sizeof(e->last_updated), "%s", m->last_updated);
 	page_builder_finish(&b);
 	page_release(&none);
 }

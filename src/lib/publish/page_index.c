@@ -11,7 +11,7 @@
 /* The words of the index table and the strings they point to. */
 typedef struct index_words {
 	index_table_words w;         /* what the table writer reads */
-	char *owned[INDEX_COLUMNS + 11]; /* the strings of w */
+	char *owned[INDEX_COLUMNS + 12]; /* the strings of w */
 	size_t n;                    /* entries of owned used */
 } index_words;
 
@@ -53,6 +53,7 @@ static void index_words_init(builder *b, index_words *words)
 	w->any = index_word(b, words, PT_INDEX_ANY, NULL);
 	w->open = index_word(b, words, PT_INDEX_OPEN, NULL);
 	w->closed = index_word(b, words, PT_INDEX_CLOSED, NULL);
+	w->unknown = index_word(b, words, PT_INDEX_UNKNOWN, NULL);
 	w->reset = index_word(b, words, PT_INDEX_RESET, NULL);
 	w->shown = index_word(b, words, PT_INDEX_SHOWN, keep);
 	w->all = index_word(b, words, PT_INDEX_ALL_LINK, NULL);

@@ -12,7 +12,7 @@
 /* The citation block of a page on the whole data (an index, a card's
  * page) in texts: each export's latest file, and the bundle's README
  * citation. */
-static char *cite_of_data(render_run *r, const page_texts *texts)
+static char *cite_of_data(render_run *r, const page_texts *texts, const char *url)
 {
 	char key[40];
 	size_t n = cite_latest(&r->cite, r->cited);
@@ -20,13 +20,21 @@ static char *cite_of_data(render_run *r, const page_texts *texts)
 
 	sbuf_init(&out);
 	mc_fmt(key, sizeof(key), "epochai:%s", r->as_of ? r->as_of : "");
-	cite_html(&out, 2, texts, &r->texts[0], key, CITE_TITLE, r->cited, n, r->cite.readme);
+	cite_html(&out, 2, texts, &r->texts[0], key, url, r->cited, n, r->cite.readme);
 	return sbuf_detach(&out, NULL);
 }
 
-static char *cite_of_index(render_run *r, size_t lang)
+/* The citation block of language lang's page file (under pages/LANG/),
+ * its BibTeX url the page's own address when the site's URL is known. */
+static char *cite_of_index(render_run *r, size_t lang, const char *file)
 {
-	return cite_of_data(r, &r->texts[lang]);
+	char path[300], *url, *block;
+
+	mc_fmt(path, sizeof(path), "pages/%s/%s", r->langs[lang], file);
+	url = cite_page_url(r->site ? r->site->base_url : NULL, path);
+	block = cite_of_data(r, &r->texts[lang], url);
+	free(url);
+	return block;
 }
 
 /* Language j's chart files and the page of their data beside its index,
@@ -49,7 +57,7 @@ static int index_charts(render_run *r, size_t j, page *p, mc_err *err)
 	     render_files_write_file(r->site, r->dirs[j], CHART_COMPUTE_FILE, &compute, err) ||
 	     render_files_write_file(r->site, r->dirs[j], CHART_PARAMETERS_FILE, &parameters, err);
 	if (!rc) {
-		char *cite = cite_of_index(r, j);
+		char *cite = cite_of_index(r, j, CHART_DATA_PAGE ".html");
 
 		sbuf_adds(&tables, cite);
 		free(cite);
@@ -88,18 +96,22 @@ int render_index_write(render_run *r, size_t j, mc_err *err)
 				  &table, &r->texts[j], &r->texts[0], err) ||
 		 page_build_index(&all, r->entries, r->nentries, r->as_of, PAGE_INDEX_HOLE, NULL,
 				  NULL, &r->texts[j], &r->texts[0], err);
-	if (!failed) {
-		page_add_raw(&p, cite_of_index(r, j));
-		page_add_raw(&all, cite_of_index(r, j));
-	}
+	/* title, intro, charts and table first; the downloads after them, then
+	   the citation */
 	if (r->site && r->site->downloads)
 		download_list_html(r->site->downloads, "../../", &r->texts[j], &r->texts[0],
 				   &lead);
-	r->frame_lead = lead.len ? lead.data : NULL;
+	if (!failed) {
+		if (lead.len) {
+			page_add_raw(&p, xstrdup(lead.data));
+			page_add_raw(&all, xstrdup(lead.data));
+		}
+		page_add_raw(&p, cite_of_index(r, j, "index.html"));
+		page_add_raw(&all, cite_of_index(r, j, PAGE_INDEX_ALL ".html"));
+	}
 	failed = failed || render_files_write_page_framed(r, &p, j, "index", NULL, err) ||
 		 render_files_write_page_framed(r, &all, j, PAGE_INDEX_ALL, &table, err) ||
 		 render_files_write_file(r->site, r->dirs[j], PAGE_INDEX_ROWS, &rows, err);
-	r->frame_lead = NULL;
 	sbuf_release(&rows);
 	sbuf_release(&table);
 	sbuf_release(&lead);
@@ -160,8 +172,12 @@ static int hardware_card(render_run *r, size_t j, size_t i, const char *file,
 	mc_fmt(csv, sizeof(csv), "../../%s/hardware/%s-models.csv", r->langs[0], stem);
 	page_init(&p, r->langs[j]);
 	rc = hwpage_build(&p, &r->links, i, models, stem, &r->texts[j], &r->texts[0], err);
-	if (!rc)
-		page_add_raw(&p, cite_of_index(r, j));
+	if (!rc) {
+		char own[300];
+
+		mc_fmt(own, sizeof(own), "hardware/%s", file);
+		page_add_raw(&p, cite_of_index(r, j, own));
+	}
 	rc = rc || write_hardware_page(r, &p, j, stem, err);
 	page_release(&p);
 	for (w = 0; !rc && w < sizeof(widths) / sizeof(widths[0]); w++) {
@@ -219,7 +235,7 @@ int render_index_hardware_pages(render_run *r, mc_err *err)
 		rc = rc || hwpage_build_index(&p, &r->links, files, r->as_of, &r->texts[j],
 					      &r->texts[0], err);
 		if (!rc)
-			page_add_raw(&p, cite_of_index(r, j));
+			page_add_raw(&p, cite_of_index(r, j, "hardware/index.html"));
 		rc = rc || write_hardware_page(r, &p, j, "index", err);
 		page_release(&p);
 		r->stats->hardware_files += 2;
@@ -275,7 +291,7 @@ int render_hardware(catalogue *cat, const char *name, const char *lang, int html
 	if (hwpage_build(&p, &r.links, (size_t)(card - r.links.cards), &models, stem,
 			 strcmp(lang, "en") ? &texts : &r.texts[0], &r.texts[0], err))
 		goto out;
-	page_add_raw(&p, cite_of_data(&r, strcmp(lang, "en") ? &texts : &r.texts[0]));
+	page_add_raw(&p, cite_of_data(&r, strcmp(lang, "en") ? &texts : &r.texts[0], NULL));
 	if (html)
 		page_render_html(&p, out);
 	else

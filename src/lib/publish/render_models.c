@@ -13,24 +13,29 @@
 /* The citation block of model m's page (cite.h): the files of c its
  * values come from (cited: room for c->n of them). */
 static char *cite_block(const cite_set *c, const provenance_file **cited, const model_view *m,
-			const char *stem, const page_texts *texts, const page_texts *english)
+			const char *stem, const page_texts *texts, const page_texts *english,
+			const char *url)
 {
 	char key[160];
 	size_t n = cite_model(c, m, cited);
-	sbuf out, title;
+	sbuf out;
 
 	sbuf_init(&out);
-	sbuf_init(&title);
-	sbuf_addf(&title, CITE_TITLE ": %s", m->name);
 	mc_fmt(key, sizeof(key), "epochai:%s", stem);
-	cite_html(&out, 2, texts, english, key, title.data, cited, n, NULL);
-	sbuf_release(&title);
+	cite_html(&out, 2, texts, english, key, url, cited, n, NULL);
 	return sbuf_detach(&out, NULL);
 }
 
+/* (the BibTeX's url: the page's own address when the site's URL is known) */
 static char *cite_of_model(render_run *r, const model_view *m, size_t lang, const char *stem)
 {
-	return cite_block(&r->cite, r->cited, m, stem, &r->texts[lang], &r->texts[0]);
+	char path[300], *url, *block;
+
+	mc_fmt(path, sizeof(path), "pages/%s/%s.html", r->langs[lang], stem);
+	url = cite_page_url(r->site ? r->site->base_url : NULL, path);
+	block = cite_block(&r->cite, r->cited, m, stem, &r->texts[lang], &r->texts[0], url);
+	free(url);
+	return block;
 }
 
 int render_page_cite(catalogue *cat, const char *name, const model_view *m,
@@ -44,7 +49,7 @@ int render_page_cite(catalogue *cat, const char *name, const model_view *m,
 		return -1;
 	cited = xcalloc(c.n + 1, sizeof(*cited));
 	render_file_stem(name, stem, sizeof(stem));
-	page_add_raw(p, cite_block(&c, cited, m, stem, texts, english));
+	page_add_raw(p, cite_block(&c, cited, m, stem, texts, english, NULL));
 	free(cited);
 	cite_release(&c);
 	return 0;

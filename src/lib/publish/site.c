@@ -193,7 +193,7 @@ static int cite_prepare(publish *p)
 	n = cite_latest(&p->cite, files);
 	sbuf_init(&now);
 	mc_fmt(key, sizeof(key), "epochai:%s", p->as_of);
-	cite_html(&now, 2, &p->english, &p->english, key, CITE_TITLE, files, n, p->cite.readme);
+	cite_html(&now, 2, &p->english, &p->english, key, NULL, files, n, p->cite.readme);
 	p->cite_now = sbuf_detach(&now, NULL);
 	free(files);
 	return 0;
@@ -434,6 +434,12 @@ static int publish_prepare(publish *p, const char *out)
 			return rc < 0 ? -1 : mc_error(p->err, "%s: the catalogue holds no snapshot",
 						      p->cat->path);
 	}
+	/* (none applied yet: the pages of that date, empty) */
+	rc = snapshot_applied_upto(p->cat, p->as_of, p->data_day, p->err);
+	if (rc < 0)
+		return -1;
+	if (rc)
+		mc_fmt(p->data_day, sizeof(p->data_day), "%s", p->as_of);
 	if (snapshot_list(p->cat, p->as_of, &p->snaps, &p->nsnaps, p->err))
 		return -1;
 	if (!p->nsnaps)
@@ -486,7 +492,7 @@ static int publish_build(publish *p)
 	   entries) */
 	mc_fmt(downloads, sizeof(downloads), "%s/downloads", p->build);
 	mc_fmt(path, sizeof(path), "%s/pages", p->build);
-	if (render_all(p->cat, p->as_of, path, &site, &rs, p->err) || site_reuse_old_wait(p, p->err))
+	if (render_all(p->cat, p->data_day, path, &site, &rs, p->err) || site_reuse_old_wait(p, p->err))
 		goto out;
 	/* the downloads' walk here, beside the pages' (after the audits,
 	   which the walks take as long as) */

@@ -21,11 +21,13 @@
 static const char *const audit_kinds[] = { "txt", "json", "html" };
 
 /* The audits' format: a new one makes every audit again. */
-#define AUDIT_FORMAT "audit-6"   /* 5: the citation block; 6: the hardware pages */
+#define AUDIT_FORMAT "audit-7"   /* 5: the citation block; 6: the hardware pages;
+				    7: the BibTeX's title, url and note */
 
 /* What snapshot i's audit depends on: it, the snapshots before and after
- * it (its links), the volatile fields, the audit's format and the words
- * of its header (frame_load: every language's name, English labels). (Which of
+ * it (its links), the volatile fields, the audit's format, the site's URL
+ * (its BibTeX's url) and the words of its header (frame_load: every
+ * language's name, English labels). (Which of
  * the models it names have a page: entries/LABEL.links, audit_reuse.) */
 static void fingerprint(const publish *p, size_t i, char fp[65])
 {
@@ -45,6 +47,7 @@ static void fingerprint(const publish *p, size_t i, char fp[65])
 		sha256_update(&h, p->snaps[i + 1].label, strlen(p->snaps[i + 1].label));
 	sha256_update(&h, AUDIT_FORMAT, strlen(AUDIT_FORMAT));
 	sha256_update(&h, p->models_sha, strlen(p->models_sha));
+	sha256_update(&h, p->base_url, strlen(p->base_url) + 1);
 	for (k = 0; k < p->nwords; k++) {
 		const render_words *w = &p->words[k];
 		const char *const parts[] = { w->lang, w->name, w->site, w->nav, w->index_label,
@@ -250,7 +253,14 @@ static int audit_make(publish *p, size_t i)
 	/* the citation block of the data as it stood that day */
 	sbuf_init(&cite);
 	mc_fmt(key, sizeof(key), "epochai:%s", s->day);
-	cite_html(&cite, 2, &p->english, &p->english, key, CITE_TITLE, files, nfiles, NULL);
+	{
+		char own[40], *url;
+
+		mc_fmt(own, sizeof(own), "audit/%s.html", s->label);
+		url = cite_page_url(p->base_url, own);
+		cite_html(&cite, 2, &p->english, &p->english, key, url, files, nfiles, NULL);
+		free(url);
+	}
 	links.cite = cite.data;
 	free(files);
 	if (credit_citation(p->cat, s->id, &citation, p->err) < 0) {

@@ -60,7 +60,11 @@ typedef struct publish {
 	char prev[PATH_MAX];         /* the published version's folder (DIR when legacy; "" none) */
 	char prev_name[64];          /* its name, site-ID ("" when none or legacy) */
 	char site[PATH_MAX];         /* the new version, once renamed */
-	char as_of[11];              /* the date rendered */
+	char as_of[11];              /* the audits' last date (the latest snapshot's) */
+	char data_day[11];           /* the date the pages, indexes, downloads and root
+					page are rendered for: the latest snapshot up
+					to as_of that applied a file (a held night
+					changes only the audit) */
 	char id[40];                 /* the site's id */
 	int lock_fd;                 /* DIR/.modelcat/lock, held (site_own_lock()); -1 */
 	int legacy;                  /* DIR/pages or DIR/audit are folders of their own */

@@ -15,7 +15,7 @@ static int root_more(publish *p, const char *lang, char **html)
 {
 	page_texts texts;
 	const provenance_file **files;
-	char key[40];
+	char key[40], *url;
 	size_t n;
 	sbuf out;
 
@@ -26,8 +26,10 @@ static int root_more(publish *p, const char *lang, char **html)
 	n = cite_latest(&p->cite, files);
 	sbuf_init(&out);
 	download_list_html(&p->downloads, "", &texts, &p->english, &out);
-	mc_fmt(key, sizeof(key), "epochai:%s", p->as_of);
-	cite_html(&out, 3, &texts, &p->english, key, CITE_TITLE, files, n, p->cite.readme);
+	mc_fmt(key, sizeof(key), "epochai:%s", p->data_day);
+	url = cite_page_url(p->base_url, "index.html");
+	cite_html(&out, 3, &texts, &p->english, key, url, files, n, p->cite.readme);
+	free(url);
 	*html = sbuf_detach(&out, NULL);
 	free(files);
 	page_texts_release(&texts);
@@ -35,7 +37,7 @@ static int root_more(publish *p, const char *lang, char **html)
 }
 
 /* The root page, DIR/index.html through the link install_root makes:
- * every language's words, the newest snapshot's date. 0, or -1 (err). */
+ * every language's words, the date of the data (data_day). 0, or -1 (err). */
 int site_root_write(publish *p)
 {
 	frame *frames = xcalloc(p->nwords, sizeof(*frames));
@@ -58,7 +60,7 @@ int site_root_write(publish *p)
 			rc = root_more(p, p->words[i].lang, &more[i]);
 		t[i].more = more[i];
 	}
-	mc_fmt(day, sizeof(day), "%.10s", p->stats->label);
+	mc_fmt(day, sizeof(day), "%s", p->data_day);
 	sbuf_init(&out);
 	frame_root_html(t, p->nwords, day, &out);
 	mc_fmt(path, sizeof(path), "%s/index.html", p->build);
