@@ -3,6 +3,7 @@
 #include "base/printf.h"
 #include "base/cleanup.h"
 #include "base/textout.h"
+#include "base/lockfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -48,17 +49,6 @@ static void remember(writelock *l, int inherited)
 		       (unsigned long long)st.st_dev, (unsigned long long)st.st_ino);
 }
 
-/* The holder's line of the lock file fd, into holder. */
-static void read_holder(int fd, char *holder, size_t len)
-{
-	ssize_t n = pread(fd, holder, len - 1, 0);
-
-	holder[n > 0 ? n : 0] = '\0';
-	holder[strcspn(holder, "\n")] = '\0';
-	if (!holder[0])
-		mc_fmt(holder, len, "another process");
-}
-
 /* One attempt: 0 held (l->fd set), 1 held by another (holder set), -1 err. */
 static int try_lock(writelock *l, char *holder, size_t len, mc_err *err)
 {
@@ -71,7 +61,7 @@ static int try_lock(writelock *l, char *holder, size_t len, mc_err *err)
 		int e = errno;
 
 		if (e == EWOULDBLOCK)
-			read_holder(fd, holder, len);
+			lockfile_holder(fd, holder, len);
 		close(fd);
 		if (e == EWOULDBLOCK)
 			return 1;
@@ -90,10 +80,8 @@ static int try_lock(writelock *l, char *holder, size_t len, mc_err *err)
 
 int writelock_take(writelock *l, const char *db, const char *program, long wait, mc_err *err)
 {
-	char target[PATH_MAX], holder[256], text[PATH_MAX], when[32];
+	char target[PATH_MAX], holder[256];
 	struct timespec start, now;
-	time_t t;
-	struct tm tm;
 	int rc;
 
 	memset(l, 0, sizeof(*l));
@@ -124,13 +112,7 @@ int writelock_take(writelock *l, const char *db, const char *program, long wait,
 	}
 	if (rc)
 		return -1;
-	t = time(NULL);
-	gmtime_r(&t, &tm);
-	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	mc_fmt(text, sizeof(text), "pid %ld (%s) since %s\n", (long)getpid(), program, when);
-	if (ftruncate(l->fd, 0) || pwrite(l->fd, text, strlen(text), 0) < 0) {
-		/* the lock holds all the same; only the note is missing */
-	}
+	lockfile_claim(l->fd, program);
 	remember(l, 0);
 	/* killed by a signal stage_init() catches: the file goes too */
 	mc_cleanup_add(l->path);

@@ -1,6 +1,7 @@
 #include "publish/site_internal.h"
 #include "publish/site.h"
 #include "publish/site_fs.h"
+#include "base/lockfile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -37,17 +38,6 @@ static int state_check(publish *p)
 	return 0;
 }
 
-/* The holder's line of the lock file fd, into holder. */
-static void holder_read(int fd, char *holder, size_t len)
-{
-	ssize_t n = pread(fd, holder, len - 1, 0);
-
-	holder[n > 0 ? n : 0] = '\0';
-	holder[strcspn(holder, "\n")] = '\0';
-	if (!holder[0])
-		mc_fmt(holder, len, "another process");
-}
-
 /* Lock fd, waiting up to p->o->wait seconds: 0 held, 1 held by another
  * (p->err), -1 failed (p->err). */
 static int lock_wait(publish *p, int fd, const char *path)
@@ -60,7 +50,7 @@ static int lock_wait(publish *p, int fd, const char *path)
 	while (flock(fd, LOCK_EX | LOCK_NB)) {
 		if (errno != EWOULDBLOCK)
 			return mc_error(p->err, "%s: cannot lock: %s", path, strerror(errno));
-		holder_read(fd, holder, sizeof(holder));
+		lockfile_holder(fd, holder, sizeof(holder));
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		if (now.tv_sec - start.tv_sec >= p->o->wait) {
 			mc_error(p->err, "%s: held by %s: another publish into %s is under way (try"
@@ -79,9 +69,7 @@ static int lock_wait(publish *p, int fd, const char *path)
  * another), or -1 (p->err). */
 int site_own_lock(publish *p)
 {
-	char path[PATH_MAX], text[PATH_MAX + 128], when[32];
-	time_t t;
-	struct tm tm;
+	char path[PATH_MAX], who[PATH_MAX + 64];
 	int rc;
 
 	p->lock_fd = -1;
@@ -95,14 +83,9 @@ int site_own_lock(publish *p)
 		site_own_unlock(p);
 		return rc;
 	}
-	t = time(NULL);
-	gmtime_r(&t, &tm);
-	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm);
-	mc_fmt(text, sizeof(text), "pid %ld (%s, catalogue %s) since %s\n", (long)getpid(),
-	       p->o->program ? p->o->program : "modelcat", p->cat->path, when);
-	if (ftruncate(p->lock_fd, 0) || pwrite(p->lock_fd, text, strlen(text), 0) < 0) {
-		/* the lock holds all the same; only the note is missing */
-	}
+	mc_fmt(who, sizeof(who), "%s, catalogue %s", p->o->program ? p->o->program : "modelcat",
+	       p->cat->path);
+	lockfile_claim(p->lock_fd, who);
 	return 0;
 }
 
