@@ -146,7 +146,8 @@ check_eq "the same feed entries" "$(titles "$P")" "$(titles "$TMP/ref-public")"
 check "the site is whole" whole "$P"
 check_eq "the user's file is there" "$(cat "$P/pages/README.md")" "# mine"
 check_eq "no copy of the catalogue is left" "$(find "$TMP" -maxdepth 1 -name 'run.db.run-*' | wc -l)" 0
+# (named, so that a failure says what was left and what it holds)
 check_eq "no half-built version is left" "$(find "$P/.modelcat" -maxdepth 1 \( -name 'build-*' \
-	-o -name 'current.new-*' -o -name 'link-*' \) | wc -l)" 0
+	-o -name 'current.new-*' -o -name 'link-*' \) -printf '%f %y ' -exec sh -c 'ls -A "$1" 2>/dev/null | head -5 | tr "\n" " "' sh {} \;)" ""
 check_eq "one version is left" "$(find "$P/.modelcat" -maxdepth 1 -name 'site-*' | wc -l)" 1
 done_testing

@@ -140,8 +140,19 @@ mkdir -p "$P/.modelcat/build-2147483645/pages/en"
 echo half >"$P/.modelcat/build-2147483645/pages/en/x.html"
 cp "$made" "$P/.modelcat/build-2147483645/"
 cp -al "$P/.modelcat/$(readlink "$P/.modelcat/current")" "$P/.modelcat/site-1-1"
+# killed between creating its mark and writing it: an empty MADE alone
+# (publish's own), and an empty MADE beside a file of the user's (not)
+mkdir -p "$P/.modelcat/build-2147483644" "$P/.modelcat/build-2147483643"
+: >"$P/.modelcat/build-2147483644/MADE"
+: >"$P/.modelcat/build-2147483643/MADE"
+echo mine >"$P/.modelcat/build-2147483643/notes.txt"
 check_status "a publish after a killed one (exit 0)" 0 mc publish --db "$B" --out "$P"
 check "the build it left (marked) is removed" test ! -e "$P/.modelcat/build-2147483645"
+check "a build killed before its mark was written (an empty MADE alone) is removed" \
+	test ! -e "$P/.modelcat/build-2147483644"
+check_eq "an empty MADE beside a file of the user's: left as it was" \
+	"$(cat "$P/.modelcat/build-2147483643/notes.txt")" mine
+rm -rf "$P/.modelcat/build-2147483643"
 check "a version it left (marked) is retired" test ! -e "$P/.modelcat/site-1-1"
 check_eq "and still none of the others is touched" "$(foreign)" "$before"
 

@@ -94,7 +94,9 @@ int site_base_url_ok(const char *url);
 
 /* Is dir a folder of this user's that publish marked as made by it (its
  * MADE file, docs/operations.md, "Only what it made")? 1 or 0. Only such
- * a folder is ever removed, by publish or by run. */
+ * a folder is ever removed, by publish or by run. A folder holding only
+ * an empty or half-written MADE is one too: a publish killed between
+ * creating its mark and writing it. */
 int site_marked(const char *dir);
 
 /* Remove the version this process is building, if any. Async-signal-safe:

@@ -3,6 +3,7 @@
 #include "publish/site_fs.h"
 #include "base/lockfile.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -126,6 +127,27 @@ int site_own_marked(const publish *p, const char *dir)
 	return site_marked(dir);
 }
 
+/* Does dir hold the entry name and nothing else? */
+static int only_entry(const char *dir, const char *name)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int others = 0, seen = 0;
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (!strcmp(e->d_name, name))
+			seen = 1;
+		else
+			others++;
+	}
+	closedir(d);
+	return seen && !others;
+}
+
 int site_marked(const char *dir)
 {
 	char path[PATH_MAX], got[128];
@@ -144,5 +166,10 @@ int site_marked(const char *dir)
 	if (n < 0)
 		return 0;
 	got[n] = '\0';
-	return !strcmp(got, MARK_TEXT);
+	if (!strcmp(got, MARK_TEXT))
+		return 1;
+	/* a publish killed between creating its mark and writing it leaves
+	 * the mark's start (or nothing) in it, alone in the folder: that too
+	 * is publish's own */
+	return !strncmp(got, MARK_TEXT, (size_t)n) && only_entry(dir, SITE_MADE);
 }
