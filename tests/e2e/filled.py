@@ -55,6 +55,8 @@ HEADERS = {
 # the unit a dataset size line shows alone when there is no size (the seed)
 BARE_UNITS = {"tokens", "datapoints", "images", "words", "examples", "sentences",
               "hours", "frames", "sequences", "pairs", "episodes", "steps"}
+# what a page says where no value is recorded (issue 47: said, not a bare unit)
+NOT_RECORDED = {"not recorded", "niet vastgelegd"}
 
 
 def open_rows(spec):
@@ -119,7 +121,7 @@ def main():
         pages += 1
         for label in HEADERS:
             value = shown.get(label)
-            has = bool(value) and value not in BARE_UNITS
+            has = bool(value) and value not in BARE_UNITS and value not in NOT_RECORDED
             want = holds[name].get(label, False)
             checked += 1
             if has != want:

@@ -32,9 +32,11 @@ else
 fi
 
 check_eq "nothing but LANG folders at the top" "$(ls "$TMP/site" | tr '\n' ' ')" "en nl "
+# (a card's complete list of the models that fit, as CSV: STEM-models.csv)
 check_eq "file names hold only a-z, 0-9, '-' and one '.'" \
 	"$(ls "$TMP/site/en" "$TMP/site/nl" "$TMP/site/en/hardware" | grep -v '^$' | grep -v ':$' | grep -v '^hardware$' |
 	grep -v '^index\.\(compute\.svg\|parameters\.svg\|charts\.txt\|charts\.html\|all\.html\|rows\.js\)$' |
+	grep -v '^[a-z0-9-]*-models\.csv$' |
 	grep -cv '^[a-z0-9-]*\.\(txt\|html\)$')" 0
 check_eq "no temporary file is left behind" "$(find "$TMP/site" -name '*.tmp*' | wc -l)" 0
 check "the table of every model links to the pages" grep -q '<div role="rowheader"><a href="llama-2-70b-[0-9a-f]*\.html">Llama 2-70B</a></div>' \
