@@ -228,7 +228,7 @@ static void remove_stale_builds(const char *program, const char *out)
 			continue;
 		mc_fmt(path, sizeof(path), "%s/%s", out, e->d_name);
 		if (site_marked(path))
-			job_remove_tree(path);
+			site_remove_marked(path);
 		else if (rmdir(path) && errno != ENOENT)
 			job_log(program, "left %s in place: not made by modelcat's publish (no MADE"
 				" in it)", path);

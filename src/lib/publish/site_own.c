@@ -173,3 +173,8 @@ int site_marked(const char *dir)
 	 * is publish's own */
 	return !strncmp(got, MARK_TEXT, (size_t)n) && only_entry(dir, SITE_MADE);
 }
+
+void site_remove_marked(const char *dir)
+{
+	site_fs_remove_tree(dir);
+}
