@@ -344,21 +344,37 @@ void textout_text(sbuf *out, const char *s, size_t len)
 	textout_term(out, s + start, len - start);
 }
 
-void textout_vline(FILE *f, const char *prefix, const char *fmt, va_list ap)
+void textout_vtermf(sbuf *out, const char *fmt, va_list ap)
 {
-	sbuf msg, line;
+	sbuf msg;
 
 	sbuf_init(&msg);
-	sbuf_init(&line);
 	sbuf_vaddf(&msg, fmt, ap);
+	textout_term(out, msg.data ? msg.data : "", msg.len);
+	sbuf_release(&msg);
+}
+
+void textout_termf(sbuf *out, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	textout_vtermf(out, fmt, ap);
+	va_end(ap);
+}
+
+void textout_vline(FILE *f, const char *prefix, const char *fmt, va_list ap)
+{
+	sbuf line;
+
+	sbuf_init(&line);
 	if (prefix) {
 		sbuf_adds(&line, prefix);
 		sbuf_adds(&line, ": ");
 	}
-	textout_term(&line, msg.data ? msg.data : "", msg.len);
+	textout_vtermf(&line, fmt, ap);
 	sbuf_addc(&line, '\n');
 	fwrite(line.data, 1, line.len, f);
-	sbuf_release(&msg);
 	sbuf_release(&line);
 }
 
