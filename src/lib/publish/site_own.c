@@ -121,12 +121,6 @@ int site_own_mark(publish *p, const char *dir)
 	return 0;
 }
 
-int site_own_marked(const publish *p, const char *dir)
-{
-	(void)p;
-	return site_marked(dir);
-}
-
 /* Does dir hold the entry name and nothing else? */
 static int only_entry(const char *dir, const char *name)
 {
