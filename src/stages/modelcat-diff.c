@@ -184,8 +184,7 @@ int main(int argc, char **argv)
 		audit_html(&d, &out);
 	else
 		audit_text(&d, &out);
-	status = strcmp(format, "text") ? stage_write_stdout(command.program, &out) :
-		stage_write_text(command.program, &out);
+	status = stage_write_format(command.program, format, &out);
 out:
 	diff_result_release(&d);
 	sbuf_release(&out);

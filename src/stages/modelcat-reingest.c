@@ -139,7 +139,7 @@ static int publish(const char *db, const char *out)
 
 	if (run_stage(translate) || run_stage(site))
 		return MC_EXIT_FAILURE;
-	printf("published the site in %s: open %s/index.html\n", out, out);
+	textout_line(stdout, "published the site in %s: open %s/index.html", out, out);
 	return MC_EXIT_OK;
 }
 

@@ -11,10 +11,9 @@
 #include "publish/site.h"
 #include "base/alloc.h"
 #include "base/paths.h"
-#include "store/naming.h"
+#include "store/listing.h"
 #include "store/sources.h"
 
-#include <dirent.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -61,27 +60,20 @@ static const opt_command command = {
 		"catalogue and the published pages as they were.\n",
 };
 
-/* Add to known (*n of them) the export folders of the store dir. */
+/* Add to known (*n of them) the export folders of the store dir (none
+ * when it cannot be read: fetch's to report). */
 static void store_exports(const char *dir, char ***known, size_t *n)
 {
-	DIR *d = opendir(dir);
-	struct dirent *e;
+	store_listing l;
+	mc_err err;
+	size_t i;
 
-	while (d && (e = readdir(d))) {
-		char path[PATH_MAX];
-		DIR *sub;
-
-		if (!naming_export_valid(e->d_name))
-			continue;
-		mc_fmt(path, sizeof(path), "%s/%s", dir, e->d_name);
-		if (!(sub = opendir(path)))
-			continue;
-		closedir(sub);
-		*known = xrealloc(*known, (*n + 1) * sizeof(**known));
-		(*known)[(*n)++] = xstrdup(e->d_name);
-	}
-	if (d)
-		closedir(d);
+	if (store_list(dir, NULL, &l, &err))
+		return;
+	*known = xrealloc(*known, (*n + l.n + 1) * sizeof(**known));
+	for (i = 0; i < l.n; i++)
+		(*known)[(*n)++] = xstrdup(l.folders[i].name);
+	store_listing_release(&l);
 }
 
 /* Does each --accept name an export the run can meet: a source (of the

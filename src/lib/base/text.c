@@ -62,47 +62,65 @@ size_t mc_ascii_run(const char *s, size_t len)
 	return i;
 }
 
+/* The length of the valid UTF-8 character at p (at most len bytes, len
+ * at least 1) and its code point into *cp; 0 when it is not one
+ * (overlong, a surrogate, past U+10FFFF, cut short). */
+static inline size_t utf8_char(const unsigned char *p, size_t len, unsigned long *cp)
+{
+	size_t n, k;
+
+	if (p[0] < 0x80) {
+		*cp = p[0];
+		return 1;
+	} else if ((p[0] & 0xE0) == 0xC0) {
+		n = 2;
+		*cp = p[0] & 0x1F;
+	} else if ((p[0] & 0xF0) == 0xE0) {
+		n = 3;
+		*cp = p[0] & 0x0F;
+	} else if ((p[0] & 0xF8) == 0xF0) {
+		n = 4;
+		*cp = p[0] & 0x07;
+	} else {
+		return 0;
+	}
+	if (n > len)
+		return 0;
+	for (k = 1; k < n; k++) {
+		if ((p[k] & 0xC0) != 0x80)
+			return 0;
+		*cp = (*cp << 6) | (p[k] & 0x3F);
+	}
+	if ((n == 2 && *cp < 0x80) || (n == 3 && *cp < 0x800) || (n == 4 && *cp < 0x10000) ||
+	    *cp > 0x10FFFF || (*cp >= 0xD800 && *cp <= 0xDFFF))
+		return 0;
+	return n;
+}
+
+size_t mc_utf8_char(const char *s, size_t len, unsigned long *cp)
+{
+	unsigned long ignored;
+
+	return len ? utf8_char((const unsigned char *)s, len, cp ? cp : &ignored) : 0;
+}
+
 int mc_utf8_valid(const char *s, size_t len, size_t *bad_offset)
 {
 	const unsigned char *p = (const unsigned char *)s;
-	size_t i = 0;
+	size_t i = 0, n;
+	unsigned long cp;
 
 	while (i < len) {
-		unsigned char c = p[i];
-		size_t n, k;
-		unsigned long cp;
-
-		if (c < 0x80) {
+		if (p[i] < 0x80) {
 			i++;
 			continue;
-		} else if ((c & 0xE0) == 0xC0) {
-			n = 1;
-			cp = c & 0x1F;
-		} else if ((c & 0xF0) == 0xE0) {
-			n = 2;
-			cp = c & 0x0F;
-		} else if ((c & 0xF8) == 0xF0) {
-			n = 3;
-			cp = c & 0x07;
-		} else {
-			goto bad;
 		}
-		if (i + n >= len)
-			goto bad;
-		for (k = 1; k <= n; k++) {
-			if ((p[i + k] & 0xC0) != 0x80)
-				goto bad;
-			cp = (cp << 6) | (p[i + k] & 0x3F);
+		if (!(n = utf8_char(p + i, len - i, &cp))) {
+			if (bad_offset)
+				*bad_offset = i;
+			return 0;
 		}
-		if ((n == 1 && cp < 0x80) || (n == 2 && cp < 0x800) ||
-		    (n == 3 && cp < 0x10000) || cp > 0x10FFFF ||
-		    (cp >= 0xD800 && cp <= 0xDFFF))
-			goto bad;
-		i += n + 1;
+		i += n;
 	}
 	return 1;
-bad:
-	if (bad_offset)
-		*bad_offset = i;
-	return 0;
 }

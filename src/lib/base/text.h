@@ -24,6 +24,9 @@ void mc_one_line(char *s, size_t len);
 /* Is [s, s+len) valid UTF-8? On failure *bad_offset is set to the first
  * offending byte. */
 int mc_utf8_valid(const char *s, size_t len, size_t *bad_offset);
+/* The length of the valid UTF-8 character [s, s+len) starts with, its
+ * code point into *cp (when not NULL); 0 when it starts with none. */
+size_t mc_utf8_char(const char *s, size_t len, unsigned long *cp);
 /* How many bytes [s, s+len) starts with that are ASCII (below 0x80),
  * tested eight at a time. */
 size_t mc_ascii_run(const char *s, size_t len);

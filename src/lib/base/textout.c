@@ -65,11 +65,9 @@ static void json_run(sbuf *out, const char *s, size_t len)
 	sbuf_add(out, s, bad);
 	i = bad;
 	while (i < len) {
-		unsigned char c = (unsigned char)s[i];
-		size_t n = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 :
-			   (c & 0xF8) == 0xF0 ? 4 : 0;
+		size_t n = mc_utf8_char(s + i, len - i, NULL);
 
-		if (n && i + n <= len && mc_utf8_valid(s + i, n, &bad)) {
+		if (n) {
 			sbuf_add(out, s + i, n);
 			i += n;
 		} else {
@@ -220,7 +218,7 @@ static size_t html_plain_run(const unsigned char *s, size_t len)
 
 void textout_html(sbuf *out, const char *s, size_t len)
 {
-	size_t i = 0, bad;
+	size_t i = 0;
 
 	if (out->cap - out->len <= len)
 		sbuf_grow(out, len);
@@ -251,10 +249,9 @@ void textout_html(sbuf *out, const char *s, size_t len)
 			continue;
 		}
 		{
-			size_t n = (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 :
-				   (c & 0xF8) == 0xF0 ? 4 : 1;
+			size_t n = mc_utf8_char(s + i, len - i, NULL);
 
-			if (i + n <= len && mc_utf8_valid(s + i, n, &bad)) {
+			if (n) {
 				sbuf_add(out, s + i, n);
 				i += n;
 			} else {
@@ -291,35 +288,13 @@ void textout_base64(sbuf *out, const void *data, size_t len)
 }
 
 /* The length of the valid UTF-8 character at p (at most len bytes) that
- * is not a C1 control, or 0. */
+ * is not a C1 control (U+0080 to U+009F), or 0. */
 static size_t term_char_len(const unsigned char *p, size_t len)
 {
 	unsigned long cp;
-	size_t n, k;
+	size_t n = mc_utf8_char((const char *)p, len, &cp);
 
-	if ((p[0] & 0xE0) == 0xC0) {
-		n = 2;
-		cp = p[0] & 0x1F;
-	} else if ((p[0] & 0xF0) == 0xE0) {
-		n = 3;
-		cp = p[0] & 0x0F;
-	} else if ((p[0] & 0xF8) == 0xF0) {
-		n = 4;
-		cp = p[0] & 0x07;
-	} else {
-		return 0;
-	}
-	if (n > len)
-		return 0;
-	for (k = 1; k < n; k++) {
-		if ((p[k] & 0xC0) != 0x80)
-			return 0;
-		cp = (cp << 6) | (p[k] & 0x3F);
-	}
-	if ((n == 2 && cp < 0xA0) || (n == 3 && cp < 0x800) || (n == 4 && cp < 0x10000) ||
-	    cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
-		return 0;   /* overlong, a C1 control, a surrogate or out of range */
-	return n;
+	return n && !(cp >= 0x80 && cp < 0xA0) ? n : 0;
 }
 
 void textout_term(sbuf *out, const char *s, size_t len)
@@ -369,21 +344,37 @@ void textout_text(sbuf *out, const char *s, size_t len)
 	textout_term(out, s + start, len - start);
 }
 
-void textout_vline(FILE *f, const char *prefix, const char *fmt, va_list ap)
+void textout_vtermf(sbuf *out, const char *fmt, va_list ap)
 {
-	sbuf msg, line;
+	sbuf msg;
 
 	sbuf_init(&msg);
-	sbuf_init(&line);
 	sbuf_vaddf(&msg, fmt, ap);
+	textout_term(out, msg.data ? msg.data : "", msg.len);
+	sbuf_release(&msg);
+}
+
+void textout_termf(sbuf *out, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	textout_vtermf(out, fmt, ap);
+	va_end(ap);
+}
+
+void textout_vline(FILE *f, const char *prefix, const char *fmt, va_list ap)
+{
+	sbuf line;
+
+	sbuf_init(&line);
 	if (prefix) {
 		sbuf_adds(&line, prefix);
 		sbuf_adds(&line, ": ");
 	}
-	textout_term(&line, msg.data ? msg.data : "", msg.len);
+	textout_vtermf(&line, fmt, ap);
 	sbuf_addc(&line, '\n');
 	fwrite(line.data, 1, line.len, f);
-	sbuf_release(&msg);
 	sbuf_release(&line);
 }
 

@@ -39,6 +39,9 @@ void textout_html(sbuf *out, const char *s, size_t len);
 void textout_term(sbuf *out, const char *s, size_t len);
 /* The same for a NUL-terminated string. */
 void textout_terms(sbuf *out, const char *s);
+/* The same for the formatted text. */
+void textout_termf(sbuf *out, const char *fmt, ...) MC_PRINTF(2, 3);
+void textout_vtermf(sbuf *out, const char *fmt, va_list ap) MC_PRINTF(2, 0);
 /* The same rule for a text of several lines (a page or a report written to
  * stdout): each line escaped by textout_term(), its line feed kept. */
 void textout_text(sbuf *out, const char *s, size_t len);

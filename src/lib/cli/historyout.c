@@ -2,27 +2,13 @@
 #include "base/sbuf.h"
 #include "base/textout.h"
 
-#include <stdarg.h>
 #include <string.h>
 
 /* ---- text ---- */
 
-/* Append the formatted text escaped for the terminal (base/textout.h):
- * names, values and paths from the catalogue cannot break a line or
+/* Names, values and paths from the catalogue are written escaped for the
+ * terminal (base/textout.h: textout_termf): they cannot break a line or
  * drive the terminal. */
-MC_PRINTF(2, 3)
-static void term_addf(sbuf *out, const char *fmt, ...)
-{
-	sbuf piece;
-	va_list ap;
-
-	sbuf_init(&piece);
-	va_start(ap, fmt);
-	sbuf_vaddf(&piece, fmt, ap);
-	va_end(ap);
-	textout_term(out, piece.data ? piece.data : "", piece.len);
-	sbuf_release(&piece);
-}
 
 /* A value on one line, in full, escaped for the terminal. */
 static void text_value(sbuf *out, const char *value)
@@ -37,7 +23,7 @@ static void text_field(const history_field *f, sbuf *out)
 {
 	static const char *const note[] = { "", " (new column)", " (column removed)" };
 
-	term_addf(out, "      %s: ", f->field);
+	textout_termf(out, "      %s: ", f->field);
 	text_value(out, f->old);
 	sbuf_adds(out, " -> ");
 	text_value(out, f->new);
@@ -48,21 +34,21 @@ static void text_version(const history_version *v, sbuf *out)
 {
 	size_t i;
 
-	term_addf(out, "  %s  %-8s %s  \"%s\"", v->valid_from, v->kind, v->export,
-		  v->name ? v->name : "");
+	textout_termf(out, "  %s  %-8s %s  \"%s\"", v->valid_from, v->kind, v->export,
+		      v->name ? v->name : "");
 	if (v->line)
 		sbuf_addf(out, " (line %ld)", v->line);
 	sbuf_addf(out, "%s%s\n", v->valid_to ? ", until " : "", v->valid_to ? v->valid_to : "");
 	for (i = 0; i < v->renames.n; i++) {
-		term_addf(out, "      renamed: %s -> %s (%s)", v->renames.items[i].old_name,
-			  v->renames.items[i].new_name, v->renames.items[i].evidence);
+		textout_termf(out, "      renamed: %s -> %s (%s)", v->renames.items[i].old_name,
+			      v->renames.items[i].new_name, v->renames.items[i].evidence);
 		sbuf_addc(out, '\n');
 	}
 	for (i = 0; i < v->fields.n; i++)
 		text_field(&v->fields.items[i], out);
 	for (i = 0; i < v->removed.n; i++) {
-		term_addf(out, "  %s  columns  %s: %s removed", v->removed.items[i].date,
-			  v->export, v->removed.items[i].field);
+		textout_termf(out, "  %s  columns  %s: %s removed", v->removed.items[i].date,
+			      v->export, v->removed.items[i].field);
 		sbuf_addc(out, '\n');
 		text_field(&v->removed.items[i], out);
 	}
@@ -76,11 +62,12 @@ void historyout_text(const history *h, sbuf *out)
 		const history_record *r = &h->records.items[i];
 
 		if (h->nth)
-			term_addf(out, "%s: \"%s#%ld\"", r->export, r->name, r->occurrence);
+			textout_termf(out, "%s: \"%s#%ld\"", r->export, r->name, r->occurrence);
 		else if (r->occurrence > 1)
-			term_addf(out, "%s: \"%s\" (occurrence %ld)", r->export, r->name, r->occurrence);
+			textout_termf(out, "%s: \"%s\" (occurrence %ld)", r->export, r->name,
+				      r->occurrence);
 		else
-			term_addf(out, "%s: \"%s\"", r->export, r->name);
+			textout_termf(out, "%s: \"%s\"", r->export, r->name);
 		sbuf_addf(out, ", last updated %s\n", r->last_updated ? r->last_updated : "(never)");
 		for (k = 0; k < r->versions.n; k++)
 			text_version(&r->versions.items[k], out);
@@ -88,8 +75,8 @@ void historyout_text(const history *h, sbuf *out)
 	for (i = 0; i < h->quarantined.n; i++) {
 		const history_quarantine *q = &h->quarantined.items[i];
 
-		term_addf(out, "quarantined %s %s: %s:%ld: %s", q->as_of, q->export, q->file,
-			  q->line, q->reason);
+		textout_termf(out, "quarantined %s %s: %s:%ld: %s", q->as_of, q->export, q->file,
+			      q->line, q->reason);
 		sbuf_addc(out, '\n');
 	}
 }

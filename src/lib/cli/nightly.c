@@ -77,18 +77,33 @@ static int stage(nightly *r, char **argv, sbuf *out)
 	return job_run(paths_bindir(), argv, env, out, &r->err);
 }
 
+/* Is one of the files r->fresh[from, to) of export (its argument
+ * EXPORT=FILE)? */
+static int has_export(const nightly *r, size_t from, size_t to, const char *export)
+{
+	size_t len = strlen(export);
+
+	for (; from < to; from++)
+		if (!strncmp(r->fresh[from].arg, export, len) && r->fresh[from].arg[len] == '=')
+			return 1;
+	return 0;
+}
+
 /* Ingest the new files into the work copy, one snapshot per day; sets
  * *quarantined when rows were. 0, or -1 (r->err). */
 static int ingest_fresh(nightly *r, int *quarantined)
 {
-	size_t i, j;
+	size_t i, end;
 
 	*quarantined = 0;
-	for (i = 0; i < r->nfresh; i = j) {
+	for (i = 0; i < r->nfresh; i = end) {
 		char **argv = xcalloc(r->nfresh + 2 * r->naccept + 8, sizeof(*argv));
 		size_t n = 0, k;
 		int status;
 
+		/* the files of the day: [i, end) */
+		for (end = i; end < r->nfresh && !strcmp(r->fresh[end].day, r->fresh[i].day); end++)
+			;
 		argv[n++] = (char *)"modelcat-ingest";
 		argv[n++] = (char *)"--as-of";
 		argv[n++] = r->fresh[i].day;
@@ -100,19 +115,13 @@ static int ingest_fresh(nightly *r, int *quarantined)
 		/* --accept EXPORT for the days that have a file of it (ingest
 		 * refuses to accept an export it is not given) */
 		for (k = 0; k < r->naccept; k++) {
-			size_t len = strlen(r->accept[k]);
-
-			for (j = i; j < r->nfresh && !strcmp(r->fresh[j].day, r->fresh[i].day); j++)
-				if (!strncmp(r->fresh[j].arg, r->accept[k], len) &&
-				    r->fresh[j].arg[len] == '=')
-					break;
-			if (j == r->nfresh || strcmp(r->fresh[j].day, r->fresh[i].day))
+			if (!has_export(r, i, end, r->accept[k]))
 				continue;
 			argv[n++] = (char *)"--accept-export";
 			argv[n++] = (char *)r->accept[k];
 		}
-		for (j = i; j < r->nfresh && !strcmp(r->fresh[j].day, r->fresh[i].day); j++)
-			argv[n++] = r->fresh[j].arg;
+		for (k = i; k < end; k++)
+			argv[n++] = r->fresh[k].arg;
 		status = stage(r, argv, NULL);
 		free(argv);
 		if (status == 1)
@@ -228,7 +237,7 @@ static void remove_stale_builds(const char *program, const char *out)
 			continue;
 		mc_fmt(path, sizeof(path), "%s/%s", out, e->d_name);
 		if (site_marked(path))
-			job_remove_tree(path);
+			site_remove_marked(path);
 		else if (rmdir(path) && errno != ENOENT)
 			job_log(program, "left %s in place: not made by modelcat's publish (no MADE"
 				" in it)", path);

@@ -70,13 +70,11 @@ int stage_render_model(const char *program, catalogue *cat, const char *name, co
 		stage_error(program, "%s", cerr.msg);
 		goto out;
 	}
-	if (!strcmp(format, "html")) {
+	if (!strcmp(format, "html"))
 		page_render_html(&p, &out);
-		status = stage_write_stdout(program, &out);
-	} else {
+	else
 		page_render_text(&p, &out);
-		status = stage_write_text(program, &out);
-	}
+	status = stage_write_format(program, format, &out);
 out:
 	former_names_release(formers, nformers);
 	page_release(&p);

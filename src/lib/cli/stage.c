@@ -175,11 +175,13 @@ int stage_write_stdout(const char *program, const sbuf *out)
 	return MC_EXIT_OK;
 }
 
-int stage_write_text(const char *program, const sbuf *out)
+int stage_write_format(const char *program, const char *format, const sbuf *out)
 {
 	sbuf text;
 	int status;
 
+	if (strcmp(format, "text"))
+		return stage_write_stdout(program, out);
 	sbuf_init(&text);
 	textout_text(&text, out->data ? out->data : "", out->len);
 	status = stage_write_stdout(program, &text);

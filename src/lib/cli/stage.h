@@ -77,9 +77,10 @@ int stage_load_snapshot(const char *program, const char *db, const char *as_of, 
 
 /* Write out to stdout: MC_EXIT_OK, or MC_EXIT_FAILURE with the error printed. */
 int stage_write_stdout(const char *program, const sbuf *out);
-/* The same for a text meant to be read (a page or a report in text form):
- * each line escaped by the terminal rule (base/textout.h: textout_text). */
-int stage_write_text(const char *program, const sbuf *out);
+/* The same for out in format: "text" (a page or a report meant to be read)
+ * with each line escaped by the terminal rule (base/textout.h:
+ * textout_text); any other (html, json) as it is. */
+int stage_write_format(const char *program, const char *format, const sbuf *out);
 
 /* Exit status for a run that quarantined n rows: MC_EXIT_QUARANTINE or MC_EXIT_OK. */
 int stage_status(unsigned long quarantined);

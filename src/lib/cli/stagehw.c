@@ -60,8 +60,7 @@ int stage_render_hardware(const char *program, catalogue *cat, const char *name,
 			    as_of);
 		suggest_cards(program, cat, canonical, as_of);
 	} else {
-		status = strcmp(format, "html") ? stage_write_text(program, &out) :
-			stage_write_stdout(program, &out);
+		status = stage_write_format(program, format, &out);
 	}
 	sbuf_release(&out);
 	free(canonical);

@@ -208,11 +208,10 @@ int hwaudit_compare(catalogue *cat, const char *before, const char *after, hwaud
 
 	memset(a, 0, sizeof(*a));
 	rc = day_load(cat, before, &b, err);
-	/* no card before: every card of after is new, and named as such */
-	if (!rc && b.r.links.ncards)
-		rc = day_load(cat, after, &n, err);
-	else
-		memset(&n, 0, sizeof(n)), strmap_init(&n.models.by_name);
+	/* no card before: every card of after is new, and named as such
+	 * (day_load() of no day only sets n up) */
+	if (day_load(cat, !rc && b.r.links.ncards ? after : NULL, &n, err))
+		rc = -1;
 	if (!rc && b.r.links.ncards && n.r.links.ncards)
 		cards_compare(&b, &n, a);
 	day_release(&n);
@@ -319,6 +318,8 @@ static void describe(const hwaudit_card *c, int html, sbuf *out)
 	describe_names(&c->trained_removed, "trained on it, no longer listed", &first, html, out);
 }
 
+/* After "Hardware pages (N): " in the text; a sentence of its own, its
+ * first letter a capital, in the HTML. */
 static const char section_intro[] =
 	"the cards whose pages list other models: the open-weights models that fit in"
 	" their memory (at 16, 8 and 4 bits) or the models trained on them";
@@ -390,7 +391,8 @@ void hwaudit_html(const hwaudit *a, const char *pages, sbuf *out)
 	if (!a || !a->n)
 		return;
 	sbuf_addf(out, "<h2 id=\"hardware\">Hardware pages (%zu)</h2>\n<p>", a->n);
-	sbuf_adds(out, section_intro);
+	sbuf_addc(out, (char)(section_intro[0] - 'a' + 'A'));
+	sbuf_adds(out, section_intro + 1);
 	sbuf_adds(out, ".</p>\n<ul>\n");
 	for (i = 0; i < a->n; i++) {
 		sbuf_adds(out, "<li>");

@@ -98,6 +98,9 @@ int site_base_url_ok(const char *url);
  * an empty or half-written MADE is one too: a publish killed between
  * creating its mark and writing it. */
 int site_marked(const char *dir);
+/* Remove the marked folder dir, its mark last: stopped half-way, it is
+ * still marked, for the next publish or run to finish. */
+void site_remove_marked(const char *dir);
 
 /* Remove the version this process is building, if any. Async-signal-safe:
  * for a signal handler, which then ends the process. */

@@ -20,13 +20,15 @@ struct linux_dirent64 {
 };
 
 /* Remove name in the folder dirfd and, when it is a folder (never through
- * a symbolic link), everything in it. Only system calls: async-signal-safe. */
-static void remove_at(int dirfd, const char *name)
+ * a symbolic link), everything in it; last (or NULL), an entry of that
+ * folder, only once nothing else is left in it. Only system calls:
+ * async-signal-safe. */
+static void remove_at(int dirfd, const char *name, const char *last)
 {
 	/* aligned for the records getdents64 writes */
 	char buf[2048] __attribute__((aligned(8)));
 	int fd, pass;
-	long n;
+	long n, others;
 
 	if (!unlinkat(dirfd, name, 0) || (errno != EISDIR && errno != EPERM))
 		return;
@@ -34,7 +36,8 @@ static void remove_at(int dirfd, const char *name)
 	if (fd < 0)
 		return;
 	/* entries removed while reading may hide others: read again, a few times */
-	for (pass = 0; pass < 4; pass++) {
+	for (pass = 0; pass < 5; pass++) {
+		others = 0;
 		lseek(fd, 0, SEEK_SET);
 		while ((n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0) {
 			long at = 0;
@@ -43,10 +46,15 @@ static void remove_at(int dirfd, const char *name)
 				struct linux_dirent64 *e = (struct linux_dirent64 *)(buf + at);
 
 				at += e->d_reclen;
-				if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
-					remove_at(fd, e->d_name);
+				if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..") ||
+				    (last && !strcmp(e->d_name, last)))
+					continue;
+				others++;
+				remove_at(fd, e->d_name, NULL);
 			}
 		}
+		if (last && !others)
+			unlinkat(fd, last, 0);
 		if (!unlinkat(dirfd, name, AT_REMOVEDIR) || errno != ENOTEMPTY)
 			break;
 	}
@@ -55,7 +63,9 @@ static void remove_at(int dirfd, const char *name)
 
 void site_fs_remove_tree(const char *path)
 {
-	remove_at(AT_FDCWD, path);
+	/* the mark last: a removal stopped half-way (a kill) leaves a folder
+	 * still marked, which the next publish removes */
+	remove_at(AT_FDCWD, path, SITE_MADE);
 }
 
 /* ---- small file helpers ---- */

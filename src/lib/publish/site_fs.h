@@ -18,7 +18,8 @@
 #define SITE_MADE "MADE"
 
 /* Remove path and, when it is a folder (never through a symbolic link),
- * everything in it. Only system calls: async-signal-safe. */
+ * everything in it, its SITE_MADE mark last (a removal stopped half-way
+ * leaves a folder still marked). Only system calls: async-signal-safe. */
 void site_fs_remove_tree(const char *path);
 
 /* mkdir path (0755) unless it exists. 0, or -1 (err). */

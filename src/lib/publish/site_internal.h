@@ -158,9 +158,6 @@ void site_own_unlock(publish *p);
 /* Mark the folder dir, just made, as publish's (its SITE_MADE file, never
  * over one there): 0, or -1 (p->err). */
 int site_own_mark(publish *p, const char *dir);
-/* Is dir a folder of this user's that site_own_mark() marked? 1 or 0. Publish removes only such folders (and, of others, only
- * an empty one). */
-int site_own_marked(const publish *p, const char *dir);
 
 /* ---- site_reuse.c ---- */
 

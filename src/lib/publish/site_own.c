@@ -121,12 +121,6 @@ int site_own_mark(publish *p, const char *dir)
 	return 0;
 }
 
-int site_own_marked(const publish *p, const char *dir)
-{
-	(void)p;
-	return site_marked(dir);
-}
-
 /* Does dir hold the entry name and nothing else? */
 static int only_entry(const char *dir, const char *name)
 {
@@ -172,4 +166,9 @@ int site_marked(const char *dir)
 	 * the mark's start (or nothing) in it, alone in the folder: that too
 	 * is publish's own */
 	return !strncmp(got, MARK_TEXT, (size_t)n) && only_entry(dir, SITE_MADE);
+}
+
+void site_remove_marked(const char *dir)
+{
+	site_fs_remove_tree(dir);
 }

@@ -1,4 +1,5 @@
 #include "publish/site_internal.h"
+#include "publish/site.h"
 #include "publish/site_fs.h"
 
 #include <dirent.h>
@@ -286,7 +287,7 @@ void site_retire_version(publish *p, const char *name, const char *into,
 		rc = site_manifest_read(path, &m, &err);
 	if (rc) {
 		/* (nothing but its mark: a retire stopped after its MANIFEST went) */
-		if (rc < 0 || !site_own_marked(p, path) || remove_emptied(p, path, 0))
+		if (rc < 0 || !site_marked(path) || remove_emptied(p, path, 0))
 			site_note(p, "left %s in place: %s", path,
 				  rc < 0 ? err.msg : "it has no MANIFEST");
 		site_manifest_release(&m);
@@ -312,11 +313,11 @@ static int stale_temp(const char *path, const char *name)
 	return site_fs_dead_pid_name(name, "id.new-") && S_ISREG(st.st_mode);
 }
 
-/* A folder of the kinds publish makes that site_own_marked() does not
+/* A folder of the kinds publish makes that site_marked() does not
  * know: removed when empty, else left, and said. 1 when it was one. */
 static int not_made(const publish *p, const char *path)
 {
-	if (site_own_marked(p, path))
+	if (site_marked(path))
 		return 0;
 	if (rmdir(path) && errno != ENOENT)
 		site_note(p, "left %s in place: not made by modelcat's publish (no " SITE_MADE
@@ -340,6 +341,10 @@ void site_retire_stale(publish *p)
 
 	for (i = 0; i < n; i++) {
 		const char *name = names[i];
+		/* the folders publish makes: a version being built, an old one
+		   (not the published one), a folder of the layout before */
+		int build = !strncmp(name, "build-", 6);
+		int version = !strncmp(name, "site-", 5) && strcmp(name, p->prev_name);
 		int old = !strncmp(name, "old-pages-", 10) || !strncmp(name, "old-audit-", 10);
 
 		mc_fmt(path, sizeof(path), "%s/%s", p->state, name);
@@ -347,16 +352,13 @@ void site_retire_stale(publish *p)
 			unlink(path);
 			continue;
 		}
-		if (strncmp(name, "build-", 6) && (strncmp(name, "site-", 5) || !strcmp(name, p->prev_name)) &&
-		    !old)
+		if ((!build && !version && !old) || not_made(p, path))
 			continue;
-		if (not_made(p, path))
-			continue;
-		if (!strncmp(name, "build-", 6) || (!old && !p->prev_name[0])) {
+		if (build || (version && !p->prev_name[0])) {
 			/* a half-built version, or one never published: modelcat's
 			   files and links only */
 			site_fs_remove_tree(path);
-		} else if (!old) {
+		} else if (version) {
 			mc_fmt(into, sizeof(into), "%s/%s", p->state, p->prev_name);
 			site_retire_version(p, name, into, NULL);
 		} else if (p->prev_name[0] && !site_reuse_old_wait(p, NULL)) {

@@ -47,11 +47,11 @@ value_kind value_kind_of_type(enum colmap_type type);
  * ISO date or date-time, True/False, else text. */
 value_kind value_kind_of_field(const char *field, const char *text);
 
-/* Read text as a value of kind into *v: 0; -1 when it is not one (then
- * *v is the text as VALUE_TEXT). */
 /* A stored number ("3.9e+24"): the whole text, finite. 0 and *x, or -1. */
 int value_parse_number(const char *text, double *x);
 
+/* Read text as a value of kind into *v: 0; -1 when it is not one (then
+ * *v is the text as VALUE_TEXT). */
 int value_read(value_kind kind, const char *text, typed_value *v);
 
 /* Is text[0..len) a JSON number (RFC 8259: -?(0|[1-9]d*)(.d+)?([eE][+-]?d+)?)? */
