@@ -239,7 +239,60 @@ struct frame;
 	X(HISTORY_COLUMN_REMOVED, "history.column_removed") \
 	X(HISTORY_REMOVED, "history.removed") \
 	X(HISTORY_HELD, "history.held") \
-	X(HISTORY_NONE, "history.none")
+	X(HISTORY_NONE, "history.none") \
+	X(FIELD_LINK, "field.link") \
+	X(FIELD_NOTABILITY_CRITERIA_NOTES, "field.notability_criteria_notes") \
+	X(FIELD_PARAMETERS_NOTES, "field.parameters_notes") \
+	X(FIELD_TRAINING_COMPUTE_LOWER_BOUND, "field.training_compute_lower_bound") \
+	X(FIELD_TRAINING_COMPUTE_UPPER_BOUND, "field.training_compute_upper_bound") \
+	X(FIELD_TRAINING_COMPUTE_NOTES, "field.training_compute_notes") \
+	X(FIELD_TRAINING_DATASET, "field.training_dataset") \
+	X(FIELD_TRAINING_DATASET_NOTES, "field.training_dataset_notes") \
+	X(FIELD_DATASET_SIZE_NOTES, "field.dataset_size_notes") \
+	X(FIELD_DATASET_ACCESSIBILITY, "field.dataset_accessibility") \
+	X(FIELD_EPOCHS, "field.epochs") \
+	X(FIELD_TRAINING_TIME_NOTES, "field.training_time_notes") \
+	X(FIELD_HARDWARE_UTILIZATION_HFU, "field.hardware_utilization_hfu") \
+	X(FIELD_UTILIZATION_NOTES, "field.utilization_notes") \
+	X(FIELD_NUMERICAL_FORMAT, "field.numerical_format") \
+	X(FIELD_TRAINING_COMPUTE_COST_2020_USD, "field.training_compute_cost_2020_usd") \
+	X(FIELD_TRAINING_COMPUTE_COST_CLOUD, "field.training_compute_cost_cloud") \
+	X(FIELD_TRAINING_COMPUTE_COST_UPFRONT, "field.training_compute_cost_upfront") \
+	X(FIELD_HARDWARE_ACQUISITION_COST, "field.hardware_acquisition_cost") \
+	X(FIELD_COMPUTE_COST_NOTES, "field.compute_cost_notes") \
+	X(FIELD_COMPUTE_SPONSOR_CATEGORIZATION, "field.compute_sponsor_categorization") \
+	X(FIELD_TRAINING_CLOUD_COMPUTE_VENDOR, "field.training_cloud_compute_vendor") \
+	X(FIELD_ABSTRACT, "field.abstract") \
+	X(FIELD_BENCHMARK_DATA, "field.benchmark_data") \
+	X(FIELD_OPEN_MODEL_WEIGHTS, "field.open_model_weights") \
+	X(FIELD_CODE_ACCESSIBILITY, "field.code_accessibility") \
+	X(FIELD_INFERENCE_CODE_ACCESSIBILITY, "field.inference_code_accessibility") \
+	X(FIELD_ACCESSIBILITY_NOTES, "field.accessibility_notes") \
+	X(FIELD_BASE_MODEL, "field.base_model") \
+	X(FIELD_FOUNDATION_MODEL, "field.foundation_model") \
+	X(FIELD_FRONTIER_MODEL, "field.frontier_model") \
+	X(FIELD_FINETUNE_COMPUTE_FLOP, "field.finetune_compute_flop") \
+	X(FIELD_FINETUNE_COMPUTE_NOTES, "field.finetune_compute_notes") \
+	X(FIELD_INFERENCE_COMPUTE_FLOP, "field.inference_compute_flop") \
+	X(FIELD_INFERENCE_COMPUTE_NOTES, "field.inference_compute_notes") \
+	X(FIELD_BATCH_SIZE, "field.batch_size") \
+	X(FIELD_BATCH_SIZE_NOTES, "field.batch_size_notes") \
+	X(FIELD_ARCHIVED_LINKS, "field.archived_links") \
+	X(FIELD_LAST_MODIFIED, "field.last_modified") \
+	X(FIELD_TRAINING_CHIP_HOURS, "field.training_chip_hours") \
+	X(FIELD_POST_TRAINING_COMPUTE_FLOP, "field.post_training_compute_flop") \
+	X(FIELD_POST_TRAINING_COMPUTE_NOTES, "field.post_training_compute_notes") \
+	X(FIELD_POSSIBLY_OVER_1E23_FLOP, "field.possibly_over_1e23_flop") \
+	X(FIELD_ESTIMATED_OVER_1E25_FLOP, "field.estimated_over_1e25_flop") \
+	X(FIELD_MAYBE_OVER_1E25_FLOP, "field.maybe_over_1e25_flop") \
+	X(FIELD_KNOWLEDGE_CUTOFF, "field.knowledge_cutoff") \
+	X(FIELD_CONTEXT_WINDOW, "field.context_window") \
+	X(FIELD_BASE_MODEL_COMPUTE, "field.base_model_compute") \
+	X(FIELD_DISTILLATION_OR_SYNTHETIC_DATA, "field.distillation_or_synthetic_data") \
+	X(FIELD_DISTILLATION_OR_SYNTHETIC_DATA_COMPUTE, "field.distillation_or_synthetic_data_compute") \
+	X(FIELD_DISTILLATION_OR_SYNTHETIC_DATA_COMPUTE_NOTES, "field.distillation_or_synthetic_data_compute_notes") \
+	X(FIELD_HUGGING_FACE_DEVELOPER_ID, "field.hugging_face_developer_id") \
+	X(FIELD_WIKITEXT_AND_PENN_TREEBANK_DATA, "field.wikitext_and_penn_treebank_data")
 
 #define PAGE_TEXT_ENUM(id, key) PT_##id,
 typedef enum page_text_id { PAGE_TEXTS(PAGE_TEXT_ENUM) PT_COUNT } page_text_id;
@@ -418,8 +471,8 @@ page_block *page_grow(page *p, size_t more);
 void page_build_raw(page *p, const char *title, const char *html);
 /*
  * The label the page gives field (its label.* text, in the language of
- * texts, English where it lacks one; the field's name when the page shows
- * no such pair) into label, and value written as the page writes that
+ * texts, English where it lacks one; for a field the page shows no pair
+ * for its field.* text, else the field's name) into label, and value written as the page writes that
  * field's values (dates, counts, FLOP, lists...) into out; a value the
  * page would not show, or a field it has no pair for, as the text itself.
  * context (may be NULL): the model whose page it is, for what a value's

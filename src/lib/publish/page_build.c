@@ -717,6 +717,34 @@ static const section_row *row_of(const char *name)
 	return NULL;
 }
 
+/* The label of a field the page shows no pair for: its text "field.KEY"
+ * (KEY: the name in lower case, each run of other characters than a-z and
+ * 0-9 one "_", none at either end: "Last modified" is field.last_modified),
+ * else the name as the source writes it (a column no catalogue names, or
+ * texts stored before there were any). */
+static void field_label(builder *b, const char *name, sbuf *label)
+{
+	char key[200] = "field.";
+	size_t n = strlen(key);
+	page_text_id id;
+	const char *c;
+
+	for (c = name; *c && n + 2 < sizeof(key); c++) {
+		char ch = *c >= 'A' && *c <= 'Z' ? (char)(*c - 'A' + 'a') : *c;
+
+		if ((ch >= 'a' && ch <= 'z') || (ch >= '0' && ch <= '9'))
+			key[n++] = ch;
+		else if (key[n - 1] != '_' && key[n - 1] != '.')
+			key[n++] = '_';
+	}
+	if (key[n - 1] == '_')
+		n--;
+	key[n] = '\0';
+	if (*c || page_text_find(key, &id) || !page_text_of(b->texts, b->english, id) ||
+	    page_builder_expand(b, id, label))
+		sbuf_adds(label, name);
+}
+
 int page_field_value(const char *name, const char *value, const model_view *context,
 		     const page_texts *texts, const page_texts *english, sbuf *label, sbuf *out,
 		     mc_err *err)
@@ -740,7 +768,9 @@ int page_field_value(const char *name, const char *value, const model_view *cont
 			values[one.values.n++] = context->values.items[i];
 	page_init(&none, texts->lang);
 	page_builder_init(&b, &none, &one, texts, english, err);
-	if (!row || page_builder_expand(&b, row->label, label))
+	if (!row)
+		field_label(&b, name, label);
+	else if (page_builder_expand(&b, row->label, label))
 		sbuf_adds(label, name);
 	if (value && *value && (!row || !row->value(&b, name, out)))
 		format_value(&b.lang, name, value, out);
