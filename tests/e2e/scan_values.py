@@ -139,11 +139,11 @@ def history_entry(path, lang, field, line):
 
 def html_page(path, lang):
     page = open(path, encoding="utf-8").read()
-    hist = re.search(r'<dl class="history">(.*?)</dl>', page, re.S)
-    body = page
+    # History's lists: the latest dates' and the earlier ones' (folded)
+    hist = "".join(re.findall(r'<dl class="history">(.*?)</dl>', page, re.S))
+    body = re.sub(r'<dl class="history">.*?</dl>', "", page, flags=re.S)
     if hist:
-        body = page[:hist.start()] + page[hist.end():]
-        for day in re.findall(r"<dd><ul[^>]*>(.*?)</ul></dd>", hist.group(1), re.S):
+        for day in re.findall(r"<dd><ul[^>]*>(.*?)</ul></dd>", hist, re.S):
             seen = set()
             for field, li in re.findall(r'<li data-field="([^"]*)">(.*?)</li>', day, re.S):
                 field = html.unescape(field)

@@ -85,11 +85,13 @@ def day(w, iso):
 def history(path):
     """The History section of an HTML page: [(date shown, href, [items])]."""
     page = open(path, encoding="utf-8").read()
-    m = re.search(r'<div class="history">\s*<h2>(.*?)</h2>.*?<dl class="history">(.*?)</dl>', page, re.S)
+    m = re.search(r'<div class="history">\s*<h2>(.*?)</h2>(.*?)</div>', page, re.S)
     if not m:
         return None, []
+    # the latest dates' list, then the earlier dates' (folded): oldest first
+    dls = re.findall(r'<dl class="history">(.*?)</dl>', m.group(2), re.S)
     out = []
-    for dt, dd in re.findall(r"<dt>(.*?)</dt><dd>(.*?)</dd>", m.group(2), re.S):
+    for dt, dd in re.findall(r"<dt>(.*?)</dt><dd>(.*?)</dd>", "".join(dls[1:] + dls[:1]), re.S):
         href = re.search(r'href="([^"]+)"', dt)
         items = [html.unescape(re.sub(r"<[^>]+>", "", li)) for li in re.findall(r"<li[^>]*>(.*?)</li>", dd, re.S)]
         out.append((html.unescape(re.sub(r"<[^>]+>", "", dt)), href and href.group(1), items))
@@ -176,10 +178,10 @@ root = sys.argv[1]
 links = dead = wrong = 0
 for page in glob.glob(os.path.join(root, "pages", "*", "*.html")):
     text = open(page, encoding="utf-8").read()
-    m = re.search(r'<dl class="history">(.*?)</dl>', text, re.S)
+    m = "".join(re.findall(r'<dl class="history">(.*?)</dl>', text, re.S))
     if not m:
         continue
-    for href in re.findall(r'<dt><a href="([^"]+)">', m.group(1)):
+    for href in re.findall(r'<dt><a href="([^"]+)">', m):
         links += 1
         if not os.path.isfile(os.path.normpath(os.path.join(os.path.dirname(page), href))):
             dead += 1
@@ -215,7 +217,7 @@ for f in fs:
     if old and new and float(old) != float(new):
         want.setdefault((number(old), number(new)), []).append(f[1])
 page = open(glob.glob(root + "/pages/en/gpt-4-*.html")[0], encoding="utf-8").read()
-dl = re.search(r'<dl class="history">(.*?)</dl>', page, re.S).group(1)
+dl = "".join(re.findall(r'<dl class="history">(.*?)</dl>', page, re.S))
 day = re.search(r'<dt><a href="[^"]*%s\.html">.*?</dt><dd>(.*?)</dd>' % DAY, dl, re.S).group(1)
 # (one entry per field per date: the exports' sentences joined by "; ")
 shown = [part for i in re.findall(r'<li data-field="Citations">(Citations: .*?)</li>', day)

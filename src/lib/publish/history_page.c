@@ -227,57 +227,141 @@ static int date_entries(const section *s, size_t from, size_t to, entry *entries
 	return rc;
 }
 
-/* Every date and its events: in HTML one list (html), in the text page
- * (with text) a line per date and a "- " line per entry. 0 or -1. */
-static int add_dates(section *s, int text, sbuf *html)
+/* One date's part of the HTML list, kept until the fold is known. */
+typedef struct dated {
+	sbuf shown;       /* the date as the page writes it */
+	sbuf html;        /* its <dt> and <dd> */
+	size_t entries;   /* how many entries it tells */
+} dated;
+
+/* The latest dates History shows; the earlier ones are folded. */
+#define HISTORY_SHOWN 3
+
+/* The summary of the fold of dates d[0..n): "Earlier changes (N): FIRST
+ * to LAST" (history.earlier; the last left out when n is 1). 0 or -1. */
+static int fold_summary(const section *s, const dated *d, size_t n, sbuf *out)
 {
-	size_t i = 0, j, k, n = 0;
-	sbuf shown;
-	entry *entries = xcalloc(s->life->n + 1, sizeof(*entries));
+	const char *pairs[7];
+	format_lang lang;
+	sbuf count;
+	size_t k, entries = 0;
+	int rc;
+
+	for (k = 0; k < n; k++)
+		entries += d[k].entries;
+	sbuf_init(&count);
+	page_format_lang(s->texts, s->english, &lang);
+	format_number(&lang, (double)entries, &count);
+	pairs[0] = "count";
+	pairs[1] = count.data;
+	pairs[2] = "from";
+	pairs[3] = d[0].shown.data;
+	pairs[4] = "to";
+	pairs[5] = n > 1 ? d[n - 1].shown.data : "";
+	pairs[6] = NULL;
+	rc = expand(s, PT_HISTORY_EARLIER, pairs, out);
+	sbuf_release(&count);
+	return rc;
+}
+
+/* The HTML list of dates d[0..n): the latest HISTORY_SHOWN dates in view,
+ * oldest first, then the earlier ones, oldest first, folded in a
+ * <details> under fold_summary(). 0 or -1. */
+static int write_dates(const section *s, const dated *d, size_t n, sbuf *html)
+{
+	size_t folded = n > HISTORY_SHOWN ? n - HISTORY_SHOWN : 0, k;
+	sbuf summary;
 	int rc = 0;
 
-	sbuf_init(&shown);
+	sbuf_init(&summary);
 	sbuf_adds(html, "<dl class=\"history\">\n");
+	for (k = folded; k < n; k++)
+		sbuf_add(html, d[k].html.data, d[k].html.len);
+	sbuf_adds(html, "</dl>\n");
+	if (folded && !(rc = fold_summary(s, d, folded, &summary))) {
+		sbuf_adds(html, "<details class=\"history-earlier\"><summary>");
+		textout_html(html, summary.data, summary.len);
+		sbuf_adds(html, "</summary>\n<dl class=\"history\">\n");
+		for (k = 0; k < folded; k++)
+			sbuf_add(html, d[k].html.data, d[k].html.len);
+		sbuf_adds(html, "</dl></details>\n");
+	}
+	sbuf_release(&summary);
+	return rc;
+}
+
+/* The entries of a date into its HTML, and (with text) the text page's
+ * "- " lines; each entry released. */
+static void write_entries(section *s, int text, entry *entries, size_t n, sbuf *html)
+{
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		sbuf_adds(html, "<li");
+		if (entries[k].field) {
+			/* the field the entry tells: the hook of docs/pages.md */
+			sbuf_adds(html, " data-field=\"");
+			textout_html(html, entries[k].field, strlen(entries[k].field));
+			sbuf_adds(html, "\"");
+		}
+		sbuf_adds(html, ">");
+		textout_html(html, entries[k].line.data, entries[k].line.len);
+		sbuf_adds(html, "</li>\n");
+		if (text)
+			page_add(&s->blocks, PAGE_LINK, 0, NULL, entries[k].line.data)->text_only = 1;
+		entry_release(&entries[k]);
+	}
+	sbuf_adds(html, "</ul></dd>\n");
+}
+
+/* Every date and its events: in HTML the lists of write_dates() (html),
+ * in the text page (with text) a line per date and a "- " line per entry,
+ * every date in view. 0 or -1. */
+static int add_dates(section *s, int text, sbuf *html)
+{
+	size_t i = 0, j, k, n = 0, nd = 0;
+	entry *entries = xcalloc(s->life->n + 1, sizeof(*entries));
+	dated *d = xcalloc(s->life->n + 1, sizeof(*d));
+	int rc = 0;
+
 	for (; !rc && i < s->life->n; i = j) {
 		const char *date = s->life->events[i].date;
+		dated *at = &d[nd];
 
 		for (j = i; j < s->life->n && !strcmp(s->life->events[j].date, date); j++)
 			;
-		sbuf_reset(&shown);
+		sbuf_init(&at->shown);
+		sbuf_init(&at->html);
+		nd++;
 		n = 0;
-		if (page_date(date, 0, s->texts, s->english, &shown, s->err) < 0 ||
+		if (page_date(date, 0, s->texts, s->english, &at->shown, s->err) < 0 ||
 		    date_entries(s, i, j, entries, &n)) {
 			rc = -1;
 			for (k = 0; k < n; k++)
 				entry_release(&entries[k]);
 			break;
 		}
-		if (!n)
+		if (!n) {
+			sbuf_release(&at->shown);
+			sbuf_release(&at->html);
+			nd--;
 			continue;
-		if (!shown.len)
-			sbuf_adds(&shown, date);
-		html_date(s, date, shown.data, html);
-		if (text)
-			page_add(&s->blocks, PAGE_PARAGRAPH, 0, NULL, shown.data)->text_only = 1;
-		for (k = 0; k < n; k++) {
-			sbuf_adds(html, "<li");
-			if (entries[k].field) {
-				/* the field the entry tells: the hook of docs/pages.md */
-				sbuf_adds(html, " data-field=\"");
-				textout_html(html, entries[k].field, strlen(entries[k].field));
-				sbuf_adds(html, "\"");
-			}
-			sbuf_adds(html, ">");
-			textout_html(html, entries[k].line.data, entries[k].line.len);
-			sbuf_adds(html, "</li>\n");
-			if (text)
-				page_add(&s->blocks, PAGE_LINK, 0, NULL, entries[k].line.data)->text_only = 1;
-			entry_release(&entries[k]);
 		}
-		sbuf_adds(html, "</ul></dd>\n");
+		if (!at->shown.len)
+			sbuf_adds(&at->shown, date);
+		at->entries = n;
+		html_date(s, date, at->shown.data, &at->html);
+		if (text)
+			page_add(&s->blocks, PAGE_PARAGRAPH, 0, NULL, at->shown.data)->text_only = 1;
+		write_entries(s, text, entries, n, &at->html);
 	}
-	sbuf_adds(html, "</dl>\n");
-	sbuf_release(&shown);
+	if (!rc)
+		rc = write_dates(s, d, nd, html);
+	for (k = 0; k < nd; k++) {
+		sbuf_release(&d[k].shown);
+		sbuf_release(&d[k].html);
+	}
+	free(d);
 	free(entries);
 	return rc;
 }

@@ -240,6 +240,7 @@ struct frame;
 	X(HISTORY_REMOVED, "history.removed") \
 	X(HISTORY_HELD, "history.held") \
 	X(HISTORY_NONE, "history.none") \
+	X(HISTORY_EARLIER, "history.earlier") \
 	X(FIELD_LINK, "field.link") \
 	X(FIELD_NOTABILITY_CRITERIA_NOTES, "field.notability_criteria_notes") \
 	X(FIELD_PARAMETERS_NOTES, "field.parameters_notes") \
