@@ -15,9 +15,11 @@
 # "No" as a whole value, no number with an English thousands separator
 # (a digit, ",", three digits, then no further digit: "12,288"; URLs are
 # attributes, not text, so never scanned), no English duration or
-# weights words (hours, days, Closed, licence) in a pair's value (History
-# still names the fields the page does not show as the source does). On
-# every page: no list joined
+# weights words (hours, days, Closed, licence) in a pair's value or a
+# History entry's, and no History entry naming its field by the export's
+# English column name (the data-field hook), unless nl.xlf gives that
+# very name as the Dutch one (its target equal to its source: "Link",
+# "Parameters"). On every page: no list joined
 # without a space (a lower-case letter, ",", a capital: "ByteDance,Peking"),
 # no "sOTA", no ".." that is not part of an ellipsis (the model's own
 # name, "LLama 3..2 Typhoon 2 1B" as the source spells it, left aside).
@@ -27,9 +29,16 @@ export MODELCAT_DB="$TMP/full.db"
 bundled_catalogue
 check_status "translate exits 0" 0 mc translate
 check_status "publish exits 0" 0 mc publish --out "$TMP/site"
-python3 - "$TMP/site/.modelcat/current" "$TOP/pipelines/columns.tsv" >"$TMP/scan" <<'PYEOF'
+python3 - "$TMP/site/.modelcat/current" "$TOP/pipelines/columns.tsv" "$TOP/translations/nl.xlf" >"$TMP/scan" <<'PYEOF'
 import glob, html, os, re, sys
-root, columns = sys.argv[1:3]
+import xml.etree.ElementTree as ET
+root, columns, nl_xlf = sys.argv[1:4]
+ns = {"x": "urn:oasis:names:tc:xliff:document:1.2"}
+kept = set()
+for unit in ET.parse(nl_xlf).getroot().iter("{%s}trans-unit" % ns["x"]):
+    src, tgt = unit.find("x:source", ns), unit.find("x:target", ns)
+    if src is not None and tgt is not None and "".join(src.itertext()) == "".join(tgt.itertext()):
+        kept.add("".join(src.itertext()))
 free = set()
 for line in open(columns, encoding="utf-8"):
     if line.startswith("#") or not line.strip():
@@ -46,7 +55,8 @@ double_stop = re.compile(r"(?<!\.)\.\.(?!\.)")
 def text(s):
     return html.unescape(re.sub(r"<[^>]+>", "", s))
 counts = {k: 0 for k in ("pages_nl", "pages_en", "values_nl", "sentences", "english_month_nl",
-                         "yes_no_nl", "english_group_nl", "english_words_nl", "join_no_space", "sota", "double_stop")}
+                         "yes_no_nl", "english_group_nl", "english_words_nl", "english_field_nl",
+                         "history_nl", "join_no_space", "sota", "double_stop")}
 for lang in ("en", "nl"):
     for path in sorted(glob.glob(os.path.join(root, "pages", lang, "*.html"))):
         if os.path.basename(path).startswith("index"):
@@ -58,9 +68,15 @@ for lang in ("en", "nl"):
         name = text(re.search(r"<h1>(.*?)</h1>", page, re.S).group(1))
         values = [text(v) for dt, v in re.findall(r"<dt>(.*?)</dt><dd>(.*?)</dd>", page, re.S)
                   if text(dt) not in free_labels and "<li" not in v]
-        npairs = len(values)
         for field, entry in re.findall(r'<li data-field="([^"]*)"[^>]*>(.*?)</li>', page, re.S):
-            if html.unescape(field) not in free:
+            field = html.unescape(field)
+            label = text(entry).split(": ", 1)[0]
+            if lang == "nl":
+                counts["history_nl"] += 1
+                if label == field and field not in kept:
+                    counts["english_field_nl"] += 1
+                    print("# field %s: %s" % (os.path.relpath(path, root), label))
+            if field not in free:
                 values.append(text(entry))
         sentences = [text(p) for cls, p in re.findall(r"<(?:p|h4)( class=\"[^\"]*\")?>(.*?)</(?:p|h4)>",
                                                       page, re.S) if cls != ' class="note"']
@@ -86,7 +102,7 @@ for lang in ("en", "nl"):
                 counts["english_month_nl"] += 1; print("# month " + what)
             if s.strip() in ("Yes", "No") or re.search(r"(: |→ )(Yes|No)\b", s):
                 counts["yes_no_nl"] += 1; print("# yes/no " + what)
-            if i < npairs and re.search(r"\b(hours?|days?|Closed|licence)\b", s):
+            if re.search(r"\b(hours?|days?|Closed|licence)\b", s):
                 counts["english_words_nl"] += 1; print("# words " + what)
             if grouped_en.search(s):
                 counts["english_group_nl"] += 1; print("# 1,000 " + what)
@@ -101,6 +117,8 @@ check_grep "no English month name in a Dutch value" '^english_month_nl 0$' "$TMP
 check_grep "no Yes or No as a Dutch value" '^yes_no_nl 0$' "$TMP/scan"
 check_grep "no English thousands separator in a Dutch value" '^english_group_nl 0$' "$TMP/scan"
 check_grep "no English duration or weights words in a Dutch value" '^english_words_nl 0$' "$TMP/scan"
+check "the scan read Dutch History entries" grep -q '^history_nl [1-9][0-9][0-9]' "$TMP/scan"
+check_grep "no Dutch History entry names its field by the English column name" '^english_field_nl 0$' "$TMP/scan"
 check_grep "no list joined without a space, either language" '^join_no_space 0$' "$TMP/scan"
 check_grep "no acronym lower-cased ('sOTA'), either language" '^sota 0$' "$TMP/scan"
 check_grep "no doubled full stop in the page's sentences" '^double_stop 0$' "$TMP/scan"
