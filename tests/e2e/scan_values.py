@@ -103,6 +103,20 @@ TEXT_KEYS = ["label.authors", "label.data_centre", "label.reference",
 TEXT_LABELS = {lang: labels(lang, TEXT_KEYS) for lang in ("en", "nl")}
 
 
+def field_names(lang):
+    """A text page's History names a field the page shows no pair for by
+    its field.* text: that name (lang's target, else the source) -> the
+    field (the source: the column's name)."""
+    text = open(os.path.join(translations, lang + ".xlf"), encoding="utf-8").read()
+    out = {}
+    for unit in re.findall(r'<trans-unit id="field\.[^"]*">(.*?)</trans-unit>', text, re.S):
+        src = re.search(r"<source>(.*?)</source>", unit, re.S)
+        tgt = re.search(r"<target>(.*?)</target>", unit, re.S) or src
+        out[html.unescape(tgt.group(1))] = html.unescape(src.group(1))
+    return out
+FIELD_NAMES = {lang: field_names(lang) for lang in ("en", "nl")}
+
+
 checked = {"values": 0, "history": 0, "json": 0}
 
 
@@ -173,7 +187,8 @@ def text_page(path, lang, history_heading):
             continue
         if in_history:
             if line.startswith("- ") and ": " in line:
-                history_entry(path, lang, line[2:].split(": ", 1)[0], line[2:])
+                label = line[2:].split(": ", 1)[0]
+                history_entry(path, lang, FIELD_NAMES[lang].get(label, label), line[2:])
             elif not line.startswith("- ") and not re.match(r"\d", line) and i and \
                     not lines[i - 1] == history_heading:
                 in_history = False
