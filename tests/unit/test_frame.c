@@ -31,7 +31,7 @@ static void model_page(void)
 {
 	frame_alt alt = { "nl", "Neder<lands>", "pages/nl/gpt-4-29f11dbc63.html", "pages/nl/index.html" };
 	frame f = { "en", "../../", NULL, "pages/en/gpt-4-29f11dbc63.html", "Site & co",
-		    "Site", "All models", "Audit", "pages/en/index.html", &alt, 1, NULL, NULL, NULL, NULL, NULL };
+		    "Site", "All models", "Audit", "pages/en/index.html", &alt, 1, NULL, NULL, NULL, NULL, NULL, NULL };
 	sbuf out;
 
 	sbuf_init(&out);
