@@ -100,9 +100,9 @@ check_eq "and not among the substantive changes" \
 	"$(sed -n '/^Changed$/,/^Changed only/p' "$A/2024-07-16.txt" | grep -c '^  notable_ai_models: ')" $((530 - 351))
 check "the substantive changes come first" sh -c \
 	"grep -n '^Changed\$' '$A/2024-07-16.txt' | cut -d: -f1 | { read a; b=\$(grep -n '^Changed only' '$A/2024-07-16.txt' | cut -d: -f1); test \"\$a\" -lt \"\$b\"; }"
-check_grep "the HTML audit has the compact section" '<h2 id="volatile">Changed only in volatile fields (351)</h2>' \
+check_grep "the HTML audit has the compact section" '<details id="notable_ai_models-volatile"><summary>Changed only in volatile fields (Citations) (351)</summary>' \
 	"$A/2024-07-16.html"
-check_grep "and counts the substantive changes apart" '<h2 id="changed">Changed (179)</h2>' "$A/2024-07-16.html"
+check_grep "and counts the substantive changes apart" '<details id="notable_ai_models-changed"><summary>Changed (179)</summary>' "$A/2024-07-16.html"
 
 # ---- a model that comes back is "returned" ----
 # PhraseCond: in the 2024-07-06 file, not in 2024-07-16's, again in 2024-12-24's

@@ -52,7 +52,7 @@ for lang in ("en", "nl"):
     print("name", lang, w["site.language"] in text)
     print("about", lang, w["site.about"].replace("'", "'") in text)
     print("index", lang, ("pages/%s/index.html" % lang, w["nav.index"]) in p.links)
-    print("audit", lang, ("audit/index.html", w["nav.audit"]) in p.links)
+    print("audit", lang, ("audit/index.html" if lang == "en" else "audit/%s/index.html" % lang, w["nav.audit"]) in p.links)
 print("date", newest in text)
 print("hardware", all(("pages/%s/hardware/index.html" % lang, words(lang)["nav.hardware"]) in p.links and
                       os.path.exists(os.path.join(os.path.dirname(root), "pages/%s/hardware/index.html" % lang))
@@ -129,7 +129,7 @@ for path, p in framed.items():
     targets = {resolve(path, h) for h in p.links}
     if "index.html" not in targets: bad["root"].append(path)
     if "pages/%s/index.html" % lang not in targets: bad["index"].append(path)
-    if "audit/index.html" not in targets: bad["audit"].append(path)
+    if ("audit/index.html" if lang == "en" else "audit/%s/index.html" % lang) not in targets: bad["audit"].append(path)
     m = re.match(r"pages/(en|nl)/(.*)$", path)
     want = "pages/%s/%s" % (other, m.group(2)) if m else "pages/%s/index.html" % other
     if want not in targets or not os.path.exists(os.path.join(root, want)): bad["other"].append(path)
