@@ -192,7 +192,8 @@ check "the link checker finds no dead link in the whole publication" \
 	sh -c "python3 '$TOP/tests/e2e/linkcheck.py' '$P' '$BASE' \$(cat '$TMP/pages') '$P/audit/feed.atom' >'$TMP/links' 2>&1"
 sed 's/^/# /' "$TMP/links" | tail -3
 
-# xmllint on a sample of every kind of page
+# xmllint on a sample of every kind of page (HTML 4's parser: the audit's
+# folds, <details> and <summary>, are HTML 5 and unknown to it, and only they)
 model=$(grep -m1 '/pages/en/gpt-4-[0-9a-f]*\.html$' "$TMP/pages")
 redirect=$(grep -l 'http-equiv="refresh"' "$P"/pages/nl/*.html | head -1)
 set -- "$P/index.html" "$P/pages/en/index.html" "$P/pages/nl/index.html" "$model" \
@@ -200,7 +201,7 @@ set -- "$P/index.html" "$P/pages/en/index.html" "$P/pages/nl/index.html" "$model
 	"$P/audit/index.html" "$P/audit/site.html"
 [ -z "$redirect" ] || set -- "$@" "$redirect"
 check "the sample ($# pages: root, indexes, model pages, audits, audit index, site changes, a redirect) passes xmllint --html" \
-	sh -c 'xmllint --html --noout "$@" 2>&1 | (! grep -q .)' xmllint "$@"
+	sh -c 'xmllint --html --noout "$@" 2>&1 | awk "/HTML parser error : Tag (details|summary) invalid/ {skip = 2; next} skip {skip--; next} {print}" | (! grep -q .)' xmllint "$@"
 
 # text pages carry no frame; a page rendered on its own neither
 mc render GPT-4 --format text --lang nl >"$TMP/alone.txt"
