@@ -59,7 +59,7 @@ check_eq "the JSON audit names the model of each quarantined row, no file" \
 	"$(python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); print([(q["name"], "file" in q) for q in d["quarantined"]])' "$A/$D.json")" \
 	"[('GPT-4', False)]"
 check_grep "the HTML audit's quarantine row names the model" \
-	'<td class="n">[0-9]*</td><td>GPT-4</td>' "$A/$D.html"
+	'<li>snapshot [0-9-]*, line [0-9]*: GPT-4: ' "$A/$D.html"
 
 # ---- one definition of each count: ingest's, the audit's, the feed's ----
 while read -r day want; do
@@ -81,7 +81,10 @@ import csv, sys
 for r in csv.DictReader(sys.stdin):
     if r["System"] == "GPT-4": print("{:,}".format(int(float(r["Citations"]))))')
 check_grep "a changed count is shown grouped ($cit), as on pages" "    Citations: [0-9,]* → $cit$" "$A/2024-07-16.txt"
-check_grep "the HTML keeps the stored value in the title" "<ins title=\"[0-9]*\">[0-9,]*</ins>" "$A/2024-07-16.html"
+# an audit with the pages of its own its long lists are on
+cat "$A/2024-07-16.html" "$A"/2024-07-16/*.html >"$TMP/audit-0716.html"
+cat "$A/2024-12-24.html" "$A"/2024-12-24/*.html >"$TMP/audit-1224.html"
+check_grep "the HTML keeps the stored value in the title" "<ins title=\"[0-9]*\">[0-9,]*</ins>" "$TMP/audit-0716.html"
 
 # ---- citations-only changes: a compact section of their own ----
 # Citations is flagged volatile in pipelines/columns.tsv
@@ -100,9 +103,9 @@ check_eq "and not among the substantive changes" \
 	"$(sed -n '/^Changed$/,/^Changed only/p' "$A/2024-07-16.txt" | grep -c '^  notable_ai_models: ')" $((530 - 351))
 check "the substantive changes come first" sh -c \
 	"grep -n '^Changed\$' '$A/2024-07-16.txt' | cut -d: -f1 | { read a; b=\$(grep -n '^Changed only' '$A/2024-07-16.txt' | cut -d: -f1); test \"\$a\" -lt \"\$b\"; }"
-check_grep "the HTML audit has the compact section" '<h2 id="volatile">Changed only in volatile fields (351)</h2>' \
+check_grep "the HTML audit has the compact section" '<details id="notable_ai_models-volatile"><summary>Changed only in volatile fields (Citations) (351)</summary>' \
 	"$A/2024-07-16.html"
-check_grep "and counts the substantive changes apart" '<h2 id="changed">Changed (179)</h2>' "$A/2024-07-16.html"
+check_grep "and counts the substantive changes apart" '<details id="notable_ai_models-changed"><summary>Changed (179)</summary>' "$A/2024-07-16.html"
 
 # ---- a model that comes back is "returned" ----
 # PhraseCond: in the 2024-07-06 file, not in 2024-07-16's, again in 2024-12-24's
@@ -111,7 +114,7 @@ check_eq "the files: PhraseCond is there, gone, back" "$(rows 2024-07-06) $(rows
 check_grep "the text audit says it returned" "^  notable_ai_models: PhraseCond (returned)$" "$A/2024-12-24.txt"
 check_grep "the JSON lists it as returned" '"returned": \[{"name": "PhraseCond", "export": "notable_ai_models"}\]' \
 	"$A/2024-12-24.json"
-check_grep "the HTML marks it" 'PhraseCond</a> <strong class="returned">returned</strong>' "$A/2024-12-24.html"
+check_grep "the HTML marks it" 'PhraseCond</a> <strong class="returned">returned</strong>' "$TMP/audit-1224.html"
 check_grep "the feed entry too" "^returned: PhraseCond (notable_ai_models)" "$A/feed.atom"
 check_eq "AdaRNN is in no file before 2024-07-16" \
 	"$(gzip -dc "$SNAP/notable_ai_models/2024-07-06.csv.gz" | grep -c '^AdaRNN,')" 0
@@ -120,7 +123,7 @@ check_grep "a model new to the export is a plain added" "^  notable_ai_models: A
 # ---- links ----
 check_grep "the HTML audit links the previous audit" 'rel="prev" href="2024-07-06.html"' "$A/2024-07-16.html"
 check_grep "and the next" 'rel="next" href="2024-12-24.html"' "$A/2024-07-16.html"
-check_grep "a changed model links to its page" 'href="../pages/en/[a-z0-9-]*.html">GPT-4</a>' "$A/2024-07-16.html"
+check_grep "a changed model links to its page" 'href="\(\.\./\)\{1,2\}pages/en/[a-z0-9-]*.html">GPT-4</a>' "$TMP/audit-0716.html"
 python3 "$MODELCAT_TOP/tests/e2e/linkcheck.py" "$P" "$BASE" "$A"/*.html "$A/feed.atom" \
 	"$P"/pages/*/*.html >"$TMP/links" 2>&1
 st=$?

@@ -52,7 +52,7 @@ for lang in ("en", "nl"):
     print("name", lang, w["site.language"] in text)
     print("about", lang, w["site.about"].replace("'", "'") in text)
     print("index", lang, ("pages/%s/index.html" % lang, w["nav.index"]) in p.links)
-    print("audit", lang, ("audit/index.html", w["nav.audit"]) in p.links)
+    print("audit", lang, ("audit/index.html" if lang == "en" else "audit/%s/index.html" % lang, w["nav.audit"]) in p.links)
 print("date", newest in text)
 print("hardware", all(("pages/%s/hardware/index.html" % lang, words(lang)["nav.hardware"]) in p.links and
                       os.path.exists(os.path.join(os.path.dirname(root), "pages/%s/hardware/index.html" % lang))
@@ -129,7 +129,7 @@ for path, p in framed.items():
     targets = {resolve(path, h) for h in p.links}
     if "index.html" not in targets: bad["root"].append(path)
     if "pages/%s/index.html" % lang not in targets: bad["index"].append(path)
-    if "audit/index.html" not in targets: bad["audit"].append(path)
+    if ("audit/index.html" if lang == "en" else "audit/%s/index.html" % lang) not in targets: bad["audit"].append(path)
     m = re.match(r"pages/(en|nl)/(.*)$", path)
     want = "pages/%s/%s" % (other, m.group(2)) if m else "pages/%s/index.html" % other
     if want not in targets or not os.path.exists(os.path.join(root, want)): bad["other"].append(path)
@@ -192,7 +192,8 @@ check "the link checker finds no dead link in the whole publication" \
 	sh -c "python3 '$TOP/tests/e2e/linkcheck.py' '$P' '$BASE' \$(cat '$TMP/pages') '$P/audit/feed.atom' >'$TMP/links' 2>&1"
 sed 's/^/# /' "$TMP/links" | tail -3
 
-# xmllint on a sample of every kind of page
+# xmllint on a sample of every kind of page (HTML 4's parser: the audit's
+# folds, <details> and <summary>, are HTML 5 and unknown to it, and only they)
 model=$(grep -m1 '/pages/en/gpt-4-[0-9a-f]*\.html$' "$TMP/pages")
 redirect=$(grep -l 'http-equiv="refresh"' "$P"/pages/nl/*.html | head -1)
 set -- "$P/index.html" "$P/pages/en/index.html" "$P/pages/nl/index.html" "$model" \
@@ -200,7 +201,7 @@ set -- "$P/index.html" "$P/pages/en/index.html" "$P/pages/nl/index.html" "$model
 	"$P/audit/index.html" "$P/audit/site.html"
 [ -z "$redirect" ] || set -- "$@" "$redirect"
 check "the sample ($# pages: root, indexes, model pages, audits, audit index, site changes, a redirect) passes xmllint --html" \
-	sh -c 'xmllint --html --noout "$@" 2>&1 | (! grep -q .)' xmllint "$@"
+	sh -c 'xmllint --html --noout "$@" 2>&1 | awk "/HTML parser error : Tag (details|summary) invalid/ {skip = 2; next} skip {skip--; next} {print}" | (! grep -q .)' xmllint "$@"
 
 # text pages carry no frame; a page rendered on its own neither
 mc render GPT-4 --format text --lang nl >"$TMP/alone.txt"

@@ -262,7 +262,7 @@ int main(void)
 {
 	char *vol[] = { S("Citations") };
 	audit_links l = { "2025-05-06", NULL, 1, "../pages/en", has_page, NULL, vol, 1, NULL,
-			  "<div class=\"cite\">CITED</div>\n", NULL, NULL, NULL };
+			  "<div class=\"cite\">CITED</div>\n", NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL };
 	diff_result d;
 
 	make(&d);

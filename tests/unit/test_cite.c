@@ -160,7 +160,7 @@ static void numbers(void)
 static void frame_data(void)
 {
 	frame f = { "en", "../../", NULL, NULL, "S", "Site", "All", "Audit", "pages/en/index.html",
-		    NULL, 0, "downloads/models/x-1.json", "As <JSON>", "<p>lead</p>\n", NULL, NULL };
+		    NULL, 0, "downloads/models/x-1.json", "As <JSON>", "<p>lead</p>\n", NULL, NULL, NULL };
 	sbuf out;
 
 	sbuf_init(&out);

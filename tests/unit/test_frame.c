@@ -31,7 +31,7 @@ static void model_page(void)
 {
 	frame_alt alt = { "nl", "Neder<lands>", "pages/nl/gpt-4-29f11dbc63.html", "pages/nl/index.html" };
 	frame f = { "en", "../../", NULL, "pages/en/gpt-4-29f11dbc63.html", "Site & co",
-		    "Site", "All models", "Audit", "pages/en/index.html", &alt, 1, NULL, NULL, NULL, NULL, NULL };
+		    "Site", "All models", "Audit", "pages/en/index.html", &alt, 1, NULL, NULL, NULL, NULL, NULL, NULL };
 	sbuf out;
 
 	sbuf_init(&out);
@@ -73,7 +73,7 @@ static void audit_page(void)
 {
 	frame_alt alt = { "nl", "Nederlands", NULL, "pages/nl/index.html" };
 	frame f = { "en", "../", "https://example.org/", NULL, "S", "Site", "All models", "Audit",
-		    "pages/en/index.html", &alt, 1, NULL, NULL, NULL, NULL, NULL };
+		    "pages/en/index.html", &alt, 1, NULL, NULL, NULL, NULL, NULL, NULL };
 	sbuf out;
 
 	sbuf_init(&out);
@@ -94,9 +94,9 @@ static void root_page(void)
 	frame_alt alts[2] = { { "nl", "Nederlands", NULL, "pages/nl/index.html" },
 			      { "en", "English", NULL, "pages/en/index.html" } };
 	frame f[2] = { { "en", "", NULL, NULL, "S", "Site", "All models", "Audit",
-			 "pages/en/index.html", &alts[0], 1, NULL, NULL, NULL, NULL, NULL },
+			 "pages/en/index.html", &alts[0], 1, NULL, NULL, NULL, NULL, NULL, NULL },
 		       { "nl", "", NULL, NULL, "S", "Site", "Alle modellen", "Wijzigingen",
-			 "pages/nl/index.html", &alts[1], 1, NULL, NULL, NULL, NULL, NULL } };
+			 "pages/nl/index.html", &alts[1], 1, NULL, NULL, NULL, NULL, NULL, NULL } };
 	frame_root_text t[2] = { { &f[0], "English", "About <it>.", "Published", NULL },
 				 { &f[1], "Nederlands", "Over", "Gepubliceerd", NULL } };
 	sbuf out;

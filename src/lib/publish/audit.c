@@ -960,3 +960,736 @@ void audit_html(const diff_result *d, sbuf *out)
 {
 	audit_html_linked(d, NULL, out);
 }
+
+/* ---- the site's audit, sized for reading ---- */
+
+#define AUDIT_PAGE_BYTES (160 * 1024)   /* a page of a long list: its items */
+#define AUDIT_PAGE_ELEMENTS 1600
+#define AUDIT_MAIN_ELEMENTS 1200        /* the lists inline on the audit's page */
+#define AUDIT_MAIN_BYTES (120 * 1024)
+#define AUDIT_LIST_INLINE 150           /* a list inline up to this many elements */
+#define AUDIT_TOP 10                    /* the most changed models */
+
+enum { K_ADDED, K_REMOVED, K_RENAMED, K_CHANGED, K_VOLATILE, K_QUARANTINED, K_COLUMN };
+static const char *const kind_slug[] = { "added", "removed", "renamed", "changed", "volatile",
+					 "quarantined", "column" };
+
+/* One list of an export's section: its items, HTML, one after another. */
+typedef struct alist {
+	char slug[96];               /* EXPORT-KIND[-K]: its id and its pages' names */
+	sbuf title;                  /* HTML */
+	sbuf plain;                  /* the same, plain text */
+	const char *open, *close;    /* around the items */
+	sbuf items;
+	size_t *ends;                /* item i ends at ends[i] */
+	size_t n;
+} alist;
+
+/* The number of start tags in s[0..len). */
+static size_t elements(const char *s, size_t len)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i + 1 < len; i++)
+		n += s[i] == '<' && ((s[i + 1] >= 'a' && s[i + 1] <= 'z') || (s[i + 1] >= 'A' && s[i + 1] <= 'Z'));
+	return n;
+}
+
+/* Text id in the audit's language, filled from pairs, escaped. */
+static void word(const audit_links *l, page_text_id id, const char *const *pairs, sbuf *out)
+{
+	sbuf s;
+
+	sbuf_init(&s);
+	page_text_plain(l->texts, l->english, id, pairs, &s);
+	html(out, s.data ? s.data : "");
+	sbuf_release(&s);
+}
+
+static const format_lang *lang_of(const audit_links *l)
+{
+	return format_lang_of(l->lang ? l->lang : "en");
+}
+
+/* A count as the language writes it ("3,247", "3.247"), into buf. */
+static const char *count_str(const audit_links *l, size_t n, char *buf, size_t size)
+{
+	sbuf s;
+
+	sbuf_init(&s);
+	format_decimal(lang_of(l), (double)n, 0, 0, &s);
+	mc_fmt(buf, size, "%s", s.data ? s.data : "0");
+	sbuf_release(&s);
+	return buf;
+}
+
+/* A value in the audit's language, the stored one in its title. */
+static void site_value(sbuf *out, const audit_links *l, const char *tag, const char *field,
+		       const char *value)
+{
+	sbuf f;
+
+	if (!value)
+		return;
+	sbuf_init(&f);
+	format_value(lang_of(l), field, value, &f);
+	if (strcmp(f.data ? f.data : "", value)) {
+		sbuf_addf(out, "<%s title=\"", tag);
+		html(out, value);
+		sbuf_adds(out, "\">");
+	} else {
+		sbuf_addf(out, "<%s>", tag);
+	}
+	html(out, f.data);
+	sbuf_addf(out, "</%s>", tag);
+	sbuf_release(&f);
+}
+
+static void site_fields(sbuf *out, const audit_links *l, const diff_model *m)
+{
+	size_t k;
+
+	if (!m || !m->nfields)
+		return;
+	sbuf_adds(out, "<table>\n");
+	for (k = 0; k < m->nfields; k++) {
+		sbuf_adds(out, "<tr><td class=\"field\">");
+		html(out, m->fields[k].field);
+		sbuf_adds(out, "</td><td>");
+		site_value(out, l, "del", m->fields[k].field, m->fields[k].old);
+		sbuf_adds(out, "</td><td>");
+		site_value(out, l, "ins", m->fields[k].field, m->fields[k].new);
+		sbuf_adds(out, "</td></tr>\n");
+	}
+	sbuf_adds(out, "</table>\n");
+}
+
+static void item_end(alist *a)
+{
+	if (!(a->n & (a->n + 1)) || !a->ends)
+		a->ends = xrealloc(a->ends, (2 * a->n + 2) * sizeof(*a->ends));
+	a->ends[a->n++] = a->items.len;
+}
+
+/* One model of kind k (not the column lists) as an item of a. */
+static void model_item(alist *a, const diff_result *d, const audit_links *l, int k,
+		       const diff_model *m)
+{
+	sbuf *o = &a->items;
+	size_t f;
+
+	sbuf_adds(o, "<li>");
+	if (k == K_RENAMED) {
+		sbuf_adds(o, "<del>");
+		html(o, m->old_name);
+		sbuf_adds(o, "</del> \xe2\x86\x92 <ins>");
+		html_model(o, l, m->name, 1);
+		sbuf_adds(o, "</ins>\n");
+		site_fields(o, l, changes_of(d, m));
+	} else if (k == K_CHANGED) {
+		html_model(o, l, m->name, 1);
+		sbuf_adds(o, "\n");
+		site_fields(o, l, m);
+	} else {
+		html_model(o, l, m->name, k != K_REMOVED);
+		if (m->returned) {
+			sbuf_adds(o, " <strong class=\"returned\">");
+			word(l, PT_AUDIT_RETURNED, NULL, o);
+			sbuf_adds(o, "</strong>");
+		}
+		for (f = 0; k == K_VOLATILE && f < m->nfields; f++) {
+			sbuf_adds(o, f ? "; " : ": ");
+			html(o, m->fields[f].field);
+			sbuf_adds(o, " ");
+			site_value(o, l, "del", m->fields[f].field, m->fields[f].old);
+			sbuf_adds(o, " \xe2\x86\x92 ");
+			site_value(o, l, "ins", m->fields[f].field, m->fields[f].new);
+		}
+	}
+	sbuf_adds(o, "</li>\n");
+	item_end(a);
+}
+
+/* Does model m of list k belong to kind k's list of the site's audit? */
+static int of_kind(const diff_result *d, const audit_links *l, int k, const diff_model *m)
+{
+	if (k == K_CHANGED)
+		return !rename_of(d, m) && !volatile_only(l, m);
+	if (k == K_VOLATILE)
+		return !rename_of(d, m) && volatile_only(l, m);
+	return 1;
+}
+
+/* The title of list k (column list c), escaped, into a->title. */
+static void list_title(alist *a, const audit_links *l, int k, const diff_column_values *c)
+{
+	static const page_text_id ids[] = { PT_AUDIT_ADDED, PT_AUDIT_REMOVED, PT_AUDIT_RENAMED,
+					    PT_AUDIT_CHANGED, PT_AUDIT_VOLATILE,
+					    PT_AUDIT_QUARANTINED };
+	const char *pairs[] = { "field", c ? c->field : "", "names", "", NULL };
+	sbuf names;
+
+	sbuf_init(&names);
+	if (k == K_VOLATILE)
+		volatile_names(l, &names);
+	pairs[3] = names.data ? names.data : "";
+	page_text_plain(l->texts, l->english, k == K_COLUMN ? (c->removed ? PT_AUDIT_COLUMN_REMOVED
+			: PT_AUDIT_NEW_COLUMN) : ids[k], pairs, &a->plain);
+	html(&a->title, a->plain.data ? a->plain.data : "");
+	sbuf_release(&names);
+}
+
+/* List k of export e (K_COLUMN: column_values[c]) with links l. */
+static void list_build(alist *a, const diff_result *d, const audit_links *l, const char *e,
+		       int k, size_t c)
+{
+	const diff_model *items[] = { d->added.items, d->removed.items, d->renamed.items,
+				      d->changed.items, d->changed.items };
+	size_t n[] = { d->added.n, d->removed.n, d->renamed.n, d->changed.n, d->changed.n }, i;
+
+	memset(a, 0, sizeof(*a));
+	sbuf_init(&a->title);
+	sbuf_init(&a->plain);
+	sbuf_init(&a->items);
+	a->open = "<ul>\n";
+	a->close = "</ul>\n";
+	if (k == K_COLUMN)
+		mc_fmt(a->slug, sizeof(a->slug), "%s-column-%zu", e, c + 1);
+	else
+		mc_fmt(a->slug, sizeof(a->slug), "%s-%s", e, kind_slug[k]);
+	list_title(a, l, k, k == K_COLUMN ? &d->column_values.items[c] : NULL);
+	if (k < K_QUARANTINED) {
+		const diff_model **v = sorted(l, items[k], n[k]);
+
+		for (i = 0; i < n[k]; i++)
+			if (!strcmp(v[i]->export, e) && of_kind(d, l, k, v[i]))
+				model_item(a, d, l, k, v[i]);
+		free(v);
+	} else if (k == K_QUARANTINED) {
+		for (i = 0; i < d->quarantined.n; i++) {
+			const diff_quarantine *q = &d->quarantined.items[i];
+			char line[32];
+			const char *pairs[] = { "date", q->as_of, "count", line, NULL };
+
+			if (strcmp(q->export, e))
+				continue;
+			mc_fmt(line, sizeof(line), "%ld", q->line);
+			sbuf_adds(&a->items, "<li>");
+			word(l, PT_AUDIT_QUARANTINED_ITEM, pairs, &a->items);
+			sbuf_adds(&a->items, ": ");
+			if (q->name)
+				html(&a->items, q->name);
+			else
+				word(l, PT_AUDIT_NO_NAME, NULL, &a->items);
+			sbuf_adds(&a->items, ": ");
+			if (q->field) {
+				html(&a->items, q->field);
+				sbuf_adds(&a->items, ": ");
+			}
+			html(&a->items, q->reason);
+			sbuf_adds(&a->items, "</li>\n");
+			item_end(a);
+		}
+	} else {
+		const diff_column_values *cv = &d->column_values.items[c];
+
+		for (i = 0; i < cv->n; i++) {
+			sbuf_adds(&a->items, "<li>");
+			html_model(&a->items, l, cv->names[i], 1);
+			sbuf_adds(&a->items, "</li>\n");
+			item_end(a);
+		}
+	}
+}
+
+static void list_release(alist *a)
+{
+	sbuf_release(&a->title);
+	sbuf_release(&a->plain);
+	sbuf_release(&a->items);
+	free(a->ends);
+}
+
+static size_t item_start(const alist *a, size_t i)
+{
+	return i ? a->ends[i - 1] : 0;
+}
+
+/* Where the pages of a start: first[0..*npages), the items of page j
+ * from first[j] to first[j + 1] (or a->n). The caller frees it. */
+static size_t *list_paged(const alist *a, size_t *npages)
+{
+	size_t *first = xcalloc(a->n + 1, sizeof(*first)), i, from = 0;
+
+	*npages = 0;
+	for (i = 0; i < a->n; i++) {
+		size_t bytes = a->ends[i] - item_start(a, from);
+		size_t els = elements(a->items.data + item_start(a, from), bytes);
+
+		if (i > from && (bytes > AUDIT_PAGE_BYTES || els > AUDIT_PAGE_ELEMENTS)) {
+			first[(*npages)++] = from;
+			from = i;
+		}
+	}
+	if (a->n)
+		first[(*npages)++] = from;
+	return first;
+}
+
+static audit_page *apage_add(audit_pages *out, const char *name)
+{
+	audit_page *pg;
+
+	out->v = xrealloc(out->v, (out->n + 1) * sizeof(*out->v));
+	pg = &out->v[out->n++];
+	mc_fmt(pg->name, sizeof(pg->name), "%s", name);
+	sbuf_init(&pg->html);
+	return pg;
+}
+
+void audit_pages_release(audit_pages *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->n; i++)
+		sbuf_release(&p->v[i].html);
+	free(p->v);
+	p->v = NULL;
+	p->n = 0;
+}
+
+/* The head and the header of a page of the site's audit, titled title
+ * (plain text), framed by f. */
+static void site_head(sbuf *out, const audit_links *l, const frame *f, const char *title,
+		      const char *description)
+{
+	sbuf_addf(out, "<!DOCTYPE html>\n<html lang=\"%s\">\n<head>\n<meta charset=\"utf-8\">\n"
+		  "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>",
+		  l->lang ? l->lang : "en");
+	html(out, title);
+	sbuf_adds(out, "</title>\n");
+	frame_head(f, description, out);
+	sbuf_addf(out, "<style>%s%s%s</style>\n</head>\n<body>\n", audit_style, f ? frame_style : "",
+		  l->cite ? cite_style : "");
+	frame_header(f, out);
+}
+
+/* The links to the n pages of list a ("LABEL/SLUG-N.html" from the
+ * audit; "SLUG-N.html" from one of them: from_sub), page current not a link. */
+static void page_links(sbuf *out, const audit_links *l, const alist *a, size_t n, int from_sub,
+		       size_t current)
+{
+	size_t j;
+
+	for (j = 1; j <= n; j++) {
+		char no[32];
+		const char *pairs[] = { "count", no, NULL };
+
+		mc_fmt(no, sizeof(no), "%zu", j);
+		sbuf_adds(out, j > 1 ? ", " : " ");
+		if (j == current) {
+			word(l, PT_AUDIT_PAGE, pairs, out);
+			continue;
+		}
+		sbuf_adds(out, "<a href=\"");
+		if (!from_sub) {
+			html(out, l->label);
+			sbuf_addc(out, '/');
+		}
+		html(out, a->slug);
+		sbuf_addf(out, "-%zu.html\">", j);
+		word(l, PT_AUDIT_PAGE, pairs, out);
+		sbuf_adds(out, "</a>");
+	}
+}
+
+/* The pages of list a (made with the sub-pages' links) into out. */
+static void list_pages(const diff_result *d, const audit_links *l, const char *e,
+		       const alist *a, audit_pages *out)
+{
+	size_t np, j, *first = list_paged(a, &np);
+	char total[32], name[256];
+
+	mc_fmt(total, sizeof(total), "%zu", np);
+	for (j = 0; j < np; j++) {
+		size_t from = item_start(a, first[j]);
+		size_t to = j + 1 < np ? item_start(a, first[j + 1]) : a->items.len;
+		char no[32];
+		sbuf title, plain;
+		audit_page *pg;
+
+		mc_fmt(no, sizeof(no), "%zu", j + 1);
+		mc_fmt(name, sizeof(name), "%s/%s-%zu.html", l->label, a->slug, j + 1);
+		pg = apage_add(out, name);
+		sbuf_init(&title);
+		sbuf_init(&plain);
+		{
+			const char *pairs[] = { "field", a->plain.data, "export", e, "from",
+						d->from[0] ? d->from : "-", "to", d->to, "count", no,
+						"shown", total, NULL };
+
+			page_text_plain(l->texts, l->english, PT_AUDIT_PAGE_TITLE, pairs, &plain);
+		}
+		site_head(&pg->html, l, l->frame_sub, plain.data, plain.data);
+		sbuf_adds(&pg->html, "<div class=\"nav\" role=\"navigation\"><a href=\"../");
+		html(&pg->html, l->label);
+		sbuf_adds(&pg->html, ".html\">");
+		{
+			const char *pairs[] = { "to", d->to, NULL };
+
+			word(l, PT_AUDIT_BACK, pairs, &pg->html);
+		}
+		sbuf_adds(&pg->html, "</a>");
+		page_links(&pg->html, l, a, np, 1, j + 1);
+		sbuf_adds(&pg->html, "</div>\n<h1>");
+		html(&title, plain.data);
+		sbuf_add(&pg->html, title.data, title.len);
+		sbuf_adds(&pg->html, "</h1>\n");
+		sbuf_adds(&pg->html, a->open);
+		sbuf_add(&pg->html, a->items.data + from, to - from);
+		sbuf_adds(&pg->html, a->close);
+		sbuf_adds(&pg->html, "</body>\n</html>\n");
+		sbuf_release(&title);
+		sbuf_release(&plain);
+	}
+	free(first);
+}
+
+/* List k (column list c) of export e: inline in a <details> when it fits
+ * the audit page's budget (*budget elements, *bytes), else on pages of its
+ * own with links to them. */
+static void list_put(const diff_result *d, const audit_links *l, const char *e, int k,
+		     size_t c, size_t *budget, size_t *bytes, sbuf *out, audit_pages *pages)
+{
+	alist a;
+	size_t els;
+	char n[32];
+
+	list_build(&a, d, l, e, k, c);
+	if (!a.n) {
+		list_release(&a);
+		return;
+	}
+	els = elements(a.items.data, a.items.len);
+	sbuf_adds(out, "<details id=\"");
+	html(out, a.slug);
+	sbuf_adds(out, "\"><summary>");
+	sbuf_add(out, a.title.data, a.title.len);
+	sbuf_addf(out, " (%s)</summary>\n", count_str(l, a.n, n, sizeof(n)));
+	if (els <= AUDIT_LIST_INLINE && els <= *budget && a.items.len <= *bytes) {
+		*budget -= els;
+		*bytes -= a.items.len;
+		sbuf_adds(out, a.open);
+		sbuf_add(out, a.items.data, a.items.len);
+		sbuf_adds(out, a.close);
+	} else {
+		audit_links sub = *l;
+		alist s;
+		size_t np, *first;
+		const char *pairs[] = { "count", n, NULL };
+
+		sub.pages = l->pages_sub;
+		list_build(&s, d, &sub, e, k, c);
+		first = list_paged(&s, &np);
+		free(first);
+		sbuf_adds(out, "<p>");
+		word(l, PT_AUDIT_PAGES, pairs, out);
+		page_links(out, l, &a, np, 0, 0);
+		sbuf_adds(out, "</p>\n");
+		list_pages(d, &sub, e, &s, pages);
+		list_release(&s);
+	}
+	sbuf_adds(out, "</details>\n");
+	list_release(&a);
+}
+
+/* The counts of export e: added, removed, renamed, changed, held,
+ * quarantined (e NULL: all). */
+static void export_counts(const diff_result *d, const char *e, size_t c[6])
+{
+	size_t k;
+
+	memset(c, 0, 6 * sizeof(*c));
+	for (k = 0; k < d->added.n; k++)
+		c[0] += !e || !strcmp(d->added.items[k].export, e);
+	for (k = 0; k < d->removed.n; k++)
+		c[1] += !e || !strcmp(d->removed.items[k].export, e);
+	for (k = 0; k < d->renamed.n; k++)
+		c[2] += !e || !strcmp(d->renamed.items[k].export, e);
+	for (k = 0; k < d->changed.n; k++)
+		c[3] += (!e || !strcmp(d->changed.items[k].export, e)) && !rename_of(d, &d->changed.items[k]);
+	for (k = 0; k < d->held_exports.n; k++)
+		c[4] += !e || !strcmp(d->held_exports.items[k].export, e);
+	for (k = 0; k < d->held_models.n; k++)
+		c[4] += !e || !strcmp(d->held_models.items[k].export, e);
+	for (k = 0; k < d->quarantined.n; k++)
+		c[5] += !e || !strcmp(d->quarantined.items[k].export, e);
+}
+
+/* The summary table: a row per export, then the totals. */
+static void site_summary(const diff_result *d, const audit_links *l, sbuf *out)
+{
+	static const page_text_id cols[] = { PT_AUDIT_COL_EXPORT, PT_AUDIT_COL_ADDED,
+		PT_AUDIT_COL_REMOVED, PT_AUDIT_COL_RENAMED, PT_AUDIT_COL_CHANGED,
+		PT_AUDIT_COL_HELD, PT_AUDIT_COL_QUARANTINED };
+	static const char *const ids[] = { "added", "removed", "renamed", "changed", "held",
+					   "quarantined" };
+	size_t i, k, c[6];
+	char n[32];
+
+	sbuf_adds(out, "<h2 id=\"summary\">");
+	word(l, PT_AUDIT_SUMMARY, NULL, out);
+	sbuf_adds(out, "</h2>\n<table class=\"summary\">\n<tr>");
+	for (k = 0; k < 7; k++) {
+		sbuf_adds(out, "<th>");
+		word(l, cols[k], NULL, out);
+		sbuf_adds(out, "</th>");
+	}
+	sbuf_adds(out, "</tr>\n");
+	for (i = 0; i <= d->exports.n; i++) {
+		const char *e = i < d->exports.n ? d->exports.items[i] : NULL;
+
+		export_counts(d, e, c);
+		sbuf_adds(out, e ? "<tr><td>" : "<tr><th>");
+		if (e) {
+			sbuf_adds(out, "<a href=\"#export-");
+			html(out, e);
+			sbuf_adds(out, "\">");
+			html(out, e);
+			sbuf_adds(out, "</a></td>");
+		} else {
+			word(l, PT_AUDIT_COL_ALL, NULL, out);
+			sbuf_adds(out, "</th>");
+		}
+		for (k = 0; k < 6; k++) {
+			sbuf_adds(out, "<td class=\"n\"");
+			if (!e)
+				sbuf_addf(out, " id=\"count-%s\"", ids[k]);
+			sbuf_addf(out, ">%s</td>", count_str(l, c[k], n, sizeof(n)));
+		}
+		sbuf_adds(out, "</tr>\n");
+	}
+	sbuf_adds(out, "</table>\n");
+}
+
+/* How many of m's changed fields are substantive (not volatile). */
+static size_t substantive(const audit_links *l, const diff_model *m)
+{
+	size_t i, k, n = 0;
+
+	for (i = 0; m && i < m->nfields; i++) {
+		for (k = 0; k < l->nvolatile; k++)
+			if (!strcmp(m->fields[i].field, l->volatile_fields[k]))
+				break;
+		n += k == l->nvolatile;
+	}
+	return n;
+}
+
+typedef struct top_entry {
+	const diff_model *m;
+	size_t n;
+} top_entry;
+
+static int top_cmp(const void *a, const void *b)
+{
+	const top_entry *x = a, *y = b;
+
+	if (x->n != y->n)
+		return x->n < y->n ? 1 : -1;
+	return model_cmp(&x->m, &y->m);
+}
+
+/* The models with the most substantive changes, linked to their pages. */
+static void site_top(const diff_result *d, const audit_links *l, sbuf *out)
+{
+	top_entry *v = xcalloc(d->changed.n + 1, sizeof(*v));
+	size_t i, n = 0;
+
+	for (i = 0; i < d->changed.n; i++)
+		if ((v[n].n = substantive(l, &d->changed.items[i])))
+			v[n++].m = &d->changed.items[i];
+	qsort(v, n, sizeof(*v), top_cmp);
+	if (n) {
+		sbuf_adds(out, "<h2 id=\"top\">");
+		word(l, PT_AUDIT_TOP, NULL, out);
+		sbuf_adds(out, "</h2>\n<ol class=\"top\">\n");
+	}
+	for (i = 0; i < n && i < AUDIT_TOP; i++) {
+		char c[32];
+		const char *pairs[] = { "count", c, NULL };
+
+		count_str(l, v[i].n, c, sizeof(c));
+		sbuf_adds(out, "<li>");
+		html_model(out, l, v[i].m->name, 1);
+		sbuf_adds(out, " <span class=\"export\">");
+		html(out, v[i].m->export);
+		sbuf_adds(out, "</span>: ");
+		word(l, PT_AUDIT_TOP_ITEM, pairs, out);
+		sbuf_adds(out, "</li>\n");
+	}
+	if (n)
+		sbuf_adds(out, "</ol>\n");
+	free(v);
+}
+
+/* The section of export e. */
+static void site_export(const diff_result *d, const audit_links *l, const char *e,
+			size_t *budget, size_t *bytes, sbuf *out, audit_pages *pages)
+{
+	size_t c[6], k;
+
+	export_counts(d, e, c);
+	for (k = 0; k < d->column_values.n; k++)
+		c[0] += !strcmp(d->column_values.items[k].export, e);
+	if (!c[0] && !c[1] && !c[2] && !c[3] && !c[5] && !d->changed.n)
+		return;
+	sbuf_adds(out, "<h2 id=\"export-");
+	html(out, e);
+	sbuf_adds(out, "\">");
+	html(out, e);
+	sbuf_adds(out, "</h2>\n");
+	for (k = K_ADDED; k <= K_QUARANTINED; k++)
+		list_put(d, l, e, (int)k, 0, budget, bytes, out, pages);
+	for (k = 0; k < d->column_values.n; k++)
+		if (!strcmp(d->column_values.items[k].export, e))
+			list_put(d, l, e, K_COLUMN, k, budget, bytes, out, pages);
+}
+
+static void site_nav(const audit_links *l, sbuf *out)
+{
+	sbuf_adds(out, "<div class=\"nav\" role=\"navigation\" aria-label=\"Audits\">");
+	if (l->prev) {
+		sbuf_adds(out, "<a rel=\"prev\" href=\"");
+		html(out, l->prev);
+		sbuf_adds(out, ".html\">\xe2\x86\x90 ");
+		html(out, l->prev);
+		sbuf_adds(out, "</a>");
+	}
+	sbuf_adds(out, "<a href=\"index.html\">");
+	word(l, PT_AUDIT_ALL, NULL, out);
+	sbuf_adds(out, "</a>");
+	if (l->next) {
+		sbuf_adds(out, "<a rel=\"next\" href=\"");
+		html(out, l->next);
+		sbuf_adds(out, ".html\">");
+		html(out, l->next);
+		sbuf_adds(out, " \xe2\x86\x92</a>");
+	}
+	sbuf_adds(out, "</div>\n");
+}
+
+/* The column changes, site-wide. */
+static void site_columns(const diff_result *d, const audit_links *l, sbuf *out)
+{
+	const diff_column *items[] = { d->columns_added.items, d->columns_removed.items,
+				       d->headers_respelled.items };
+	size_t n[] = { d->columns_added.n, d->columns_removed.n, d->headers_respelled.n };
+	static const page_text_id verbs[] = { PT_AUDIT_COLUMN_ADDED_ITEM,
+		PT_AUDIT_COLUMN_REMOVED_ITEM, PT_AUDIT_COLUMN_RESPELLED };
+	size_t k;
+	char c[32];
+
+	if (!n[0] && !n[1] && !n[2])
+		return;
+	sbuf_adds(out, "<details id=\"columns\"><summary>");
+	word(l, PT_AUDIT_COLUMNS, NULL, out);
+	sbuf_addf(out, " (%s)</summary>\n<ul>\n", count_str(l, n[0] + n[1] + n[2], c, sizeof(c)));
+	for (k = 0; k < 3; k++) {
+		sbuf verb;
+
+		sbuf_init(&verb);
+		page_text_plain(l->texts, l->english, verbs[k], NULL, &verb);
+		html_columns(out, verb.data ? verb.data : "", items[k], n[k]);
+		sbuf_release(&verb);
+	}
+	sbuf_adds(out, "</ul>\n</details>\n");
+}
+
+/* A section made whole by another writer (hardware, held): body inline
+ * when it fits the budget, else body_sub (its links from one folder
+ * deeper) on a page of its own, LABEL/SLUG-1.html. */
+static void site_block(const diff_result *d, const audit_links *l, const char *slug,
+		       page_text_id title, sbuf *body, sbuf *body_sub, size_t *budget, sbuf *out,
+		       audit_pages *pages)
+{
+	size_t els = elements(body->data, body->len);
+	alist a;
+
+	if (!body->len)
+		return;
+	if (els <= *budget) {
+		*budget -= els;
+		sbuf_add(out, body->data, body->len);
+		return;
+	}
+	memset(&a, 0, sizeof(a));
+	sbuf_init(&a.title);
+	sbuf_init(&a.plain);
+	sbuf_init(&a.items);
+	mc_fmt(a.slug, sizeof(a.slug), "%s", slug);
+	page_text_plain(l->texts, l->english, title, NULL, &a.plain);
+	html(&a.title, a.plain.data);
+	a.open = a.close = "";
+	sbuf_add(&a.items, body_sub->data, body_sub->len);
+	item_end(&a);
+	sbuf_addf(out, "<h2 id=\"%s\"><a href=\"", slug);
+	html(out, l->label);
+	sbuf_addf(out, "/%s-1.html\">", slug);
+	sbuf_add(out, a.title.data, a.title.len);
+	sbuf_adds(out, "</a></h2>\n");
+	list_pages(d, l, "", &a, pages);
+	list_release(&a);
+}
+
+void audit_html_site(const diff_result *d, const audit_links *l, audit_pages *pages)
+{
+	size_t i, budget = AUDIT_MAIN_ELEMENTS, bytes = AUDIT_MAIN_BYTES;
+	sbuf title, desc, nothing, body, body_sub, main;
+	const char *pairs[] = { "from", "", "to", d->to, NULL };
+
+	apage_add(pages, "");
+	sbuf_init(&main);
+	sbuf_init(&title);
+	sbuf_init(&desc);
+	sbuf_init(&nothing);
+	page_text_plain(l->texts, l->english, PT_AUDIT_NOTHING, NULL, &nothing);
+	pairs[1] = d->from[0] ? d->from : nothing.data;
+	page_text_plain(l->texts, l->english, PT_AUDIT_TITLE, pairs, &title);
+	page_text_plain(l->texts, l->english, PT_AUDIT_META, pairs, &desc);
+	site_head(&main, l, l->frame, title.data, desc.data);
+	site_nav(l, &main);
+	sbuf_adds(&main, "<h1>");
+	html(&main, title.data);
+	sbuf_adds(&main, "</h1>\n");
+	sbuf_release(&title);
+	sbuf_release(&desc);
+	sbuf_release(&nothing);
+	if (l->citation) {
+		const char *source[] = { "names", l->citation, NULL };
+
+		sbuf_adds(&main, "<p class=\"source\">");
+		word(l, PT_AUDIT_SOURCE, source, &main);
+		sbuf_adds(&main, "</p>\n");
+	}
+	site_summary(d, l, &main);
+	site_top(d, l, &main);
+	site_columns(d, l, &main);
+	for (i = 0; i < d->exports.n; i++)
+		site_export(d, l, d->exports.items[i], &budget, &bytes, &main, pages);
+	sbuf_init(&body);
+	sbuf_init(&body_sub);
+	hwaudit_html(l->hardware, l->pages, &body);
+	hwaudit_html(l->hardware, l->pages_sub, &body_sub);
+	site_block(d, l, "hardware", PT_AUDIT_HARDWARE, &body, &body_sub, &budget, &main, pages);
+	sbuf_reset(&body);
+	held_section(d, &body, HELD_HTML);
+	site_block(d, l, "held", PT_AUDIT_HELD, &body, &body, &budget, &main, pages);
+	sbuf_release(&body);
+	sbuf_release(&body_sub);
+	if (l->cite)
+		sbuf_adds(&main, l->cite);
+	site_nav(l, &main);
+	sbuf_adds(&main, "</body>\n</html>\n");
+	pages->v[0].html = main;
+}

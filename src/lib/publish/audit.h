@@ -8,6 +8,7 @@
 
 #include "db/query.h"
 #include "publish/frame.h"
+#include "publish/page.h"
 
 /*
  * One definition of each count (docs/history.md): a model is counted once,
@@ -57,6 +58,15 @@ typedef struct audit_links {
 	/* the hardware pages whose lists changed (hwaudit.h), a section of
 	 * each audit; NULL: none (the JSON has no "hardware") */
 	const struct hwaudit *hardware;
+	/* the site's audit (audit_html_site): its language, its words (texts,
+	 * else english; both NULL: the English built in), its label (the
+	 * folder of its pages of their own) and, for those pages, one folder
+	 * deeper, their frame and the pages' folder */
+	const char *lang;
+	const page_texts *texts, *english;
+	const char *label;
+	const frame *frame_sub;
+	const char *pages_sub;
 } audit_links;
 
 /* The text and JSON audits with links' volatile fields (links NULL: none;
@@ -75,5 +85,24 @@ void audit_html(const diff_result *d, sbuf *out);
 /* The same with links: each model to its page, the previous and next
  * audit (links NULL: none). */
 void audit_html_linked(const diff_result *d, const audit_links *links, sbuf *out);
+
+/* The site's audit, sized for reading (docs/pages.md, "Audit pages"): a
+ * summary (per export: added, removed, renamed, changed, held,
+ * quarantined; the models with the most substantive changes), then a
+ * section per export, each list folded (<details>) and, when long, on
+ * pages of their own (LABEL/EXPORT-KIND-N.html), every page within
+ * AUDIT_PAGE_BYTES and AUDIT_PAGE_ELEMENTS of its lists. In links->lang,
+ * with links->texts. out->v[0] is the audit's own page (name ""). */
+typedef struct audit_page {
+	char name[192];              /* from the audit's folder; "" its own page */
+	sbuf html;
+} audit_page;
+typedef struct audit_pages {
+	audit_page *v;
+	size_t n;
+} audit_pages;
+
+void audit_html_site(const diff_result *d, const audit_links *links, audit_pages *out);
+void audit_pages_release(audit_pages *p);
 
 #endif

@@ -111,7 +111,7 @@ void frame_header(const frame *f, sbuf *out)
 	nav_link(out, f, f->index, f->index_label, NULL);
 	if (f->hardware_label && f->hardware_index)
 		nav_link(out, f, f->hardware_index, f->hardware_label, NULL);
-	nav_link(out, f, "audit/index.html", f->audit_label, NULL);
+	nav_link(out, f, f->audit_index ? f->audit_index : "audit/index.html", f->audit_label, NULL);
 	for (i = 0; i < f->nalts; i++) {
 		const frame_alt *a = &f->alts[i];
 		sbuf attributes;
@@ -170,7 +170,7 @@ static void root_part(const frame_root_text *t, const char *day, sbuf *out)
 		text(out, t->f->hardware_label);
 	}
 	sbuf_adds(out, "</a></li>\n<li><a ");
-	href(out, t->f, "audit/index.html");
+	href(out, t->f, t->f->audit_index ? t->f->audit_index : "audit/index.html");
 	sbuf_adds(out, ">");
 	text(out, t->f->audit_label);
 	sbuf_adds(out, "</a></li>\n</ul>\n");

@@ -53,6 +53,8 @@ typedef struct frame {
 	const char *lead;
 	const char *hardware_label;  /* the link to the hardware index (NULL: none) */
 	const char *hardware_index;  /* lang's hardware index, from the site root */
+	const char *audit_index;     /* lang's audit index, from the site root
+					(NULL: audit/index.html, the English one) */
 } frame;
 
 /* The header's CSS, print rules included: part of a framed page's <style>. */

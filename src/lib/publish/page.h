@@ -293,7 +293,47 @@ struct frame;
 	X(FIELD_DISTILLATION_OR_SYNTHETIC_DATA_COMPUTE, "field.distillation_or_synthetic_data_compute") \
 	X(FIELD_DISTILLATION_OR_SYNTHETIC_DATA_COMPUTE_NOTES, "field.distillation_or_synthetic_data_compute_notes") \
 	X(FIELD_HUGGING_FACE_DEVELOPER_ID, "field.hugging_face_developer_id") \
-	X(FIELD_WIKITEXT_AND_PENN_TREEBANK_DATA, "field.wikitext_and_penn_treebank_data")
+	X(FIELD_WIKITEXT_AND_PENN_TREEBANK_DATA, "field.wikitext_and_penn_treebank_data") \
+	X(AUDIT_TITLE, "audit.title") \
+	X(AUDIT_META, "audit.meta") \
+	X(AUDIT_NOTHING, "audit.nothing") \
+	X(AUDIT_SUMMARY, "audit.summary") \
+	X(AUDIT_COL_EXPORT, "audit.col.export") \
+	X(AUDIT_COL_ADDED, "audit.col.added") \
+	X(AUDIT_COL_REMOVED, "audit.col.removed") \
+	X(AUDIT_COL_RENAMED, "audit.col.renamed") \
+	X(AUDIT_COL_CHANGED, "audit.col.changed") \
+	X(AUDIT_COL_HELD, "audit.col.held") \
+	X(AUDIT_COL_QUARANTINED, "audit.col.quarantined") \
+	X(AUDIT_COL_ALL, "audit.col.all") \
+	X(AUDIT_TOP, "audit.top") \
+	X(AUDIT_TOP_ITEM, "audit.top.item") \
+	X(AUDIT_ADDED, "audit.added") \
+	X(AUDIT_REMOVED, "audit.removed") \
+	X(AUDIT_RENAMED, "audit.renamed") \
+	X(AUDIT_CHANGED, "audit.changed") \
+	X(AUDIT_VOLATILE, "audit.volatile") \
+	X(AUDIT_QUARANTINED, "audit.quarantined") \
+	X(AUDIT_QUARANTINED_ITEM, "audit.quarantined.item") \
+	X(AUDIT_NO_NAME, "audit.no_name") \
+	X(AUDIT_NEW_COLUMN, "audit.new_column") \
+	X(AUDIT_COLUMN_REMOVED, "audit.column_removed") \
+	X(AUDIT_COLUMNS, "audit.columns") \
+	X(AUDIT_COLUMN_ADDED_ITEM, "audit.column.added") \
+	X(AUDIT_COLUMN_REMOVED_ITEM, "audit.column.removed") \
+	X(AUDIT_COLUMN_RESPELLED, "audit.column.respelled") \
+	X(AUDIT_RETURNED, "audit.returned") \
+	X(AUDIT_PAGES, "audit.pages") \
+	X(AUDIT_PAGE, "audit.page") \
+	X(AUDIT_PAGE_TITLE, "audit.page.title") \
+	X(AUDIT_BACK, "audit.back") \
+	X(AUDIT_ALL, "audit.all") \
+	X(AUDIT_SOURCE, "audit.source") \
+	X(AUDIT_HARDWARE, "audit.hardware") \
+	X(AUDIT_HELD, "audit.held") \
+	X(AUDIT_INDEX_TITLE, "audit.index.title") \
+	X(AUDIT_INDEX_INTRO, "audit.index.intro") \
+	X(AUDIT_INDEX_ITEM, "audit.index.item")
 
 #define PAGE_TEXT_ENUM(id, key) PT_##id,
 typedef enum page_text_id { PAGE_TEXTS(PAGE_TEXT_ENUM) PT_COUNT } page_text_id;

@@ -125,6 +125,10 @@ static void words_of(const page_texts *texts, const page_texts *english, render_
 	w->hardware_label = render_word(texts, english, PT_NAV_HARDWARE);
 	mc_fmt(w->hardware_index, sizeof(w->hardware_index), "pages/%s/hardware/index.html",
 	       texts->lang);
+	if (strcmp(texts->lang, "en"))
+		mc_fmt(w->audit_index, sizeof(w->audit_index), "audit/%s/index.html", texts->lang);
+	else
+		mc_fmt(w->audit_index, sizeof(w->audit_index), "audit/index.html");
 }
 
 void render_words_free(render_words *words, size_t n)
@@ -193,6 +197,7 @@ void render_frame(frame *f, frame_alt *alts, const render_words *words, size_t n
 	f->index = words[lang].index;
 	f->hardware_label = words[lang].hardware_label;
 	f->hardware_index = words[lang].hardware_index;
+	f->audit_index = words[lang].audit_index;
 	for (i = 0; i < n; i++) {
 		if (i == lang)
 			continue;

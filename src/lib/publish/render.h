@@ -87,6 +87,8 @@ typedef struct render_words {
 	char *hardware_label;        /* the link to the hardware index (nav.hardware) */
 	char hardware_index[80];     /* its hardware index from the site root
 					(pages/LANG/hardware/index.html) */
+	char audit_index[64];        /* its audit index from the site root
+					(audit/index.html; audit/LANG/index.html) */
 } render_words;
 
 /* Every stored language's frame words, English first, into *words (*n

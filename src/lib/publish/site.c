@@ -604,6 +604,7 @@ out:
 	render_words_free(p.words, p.nwords);
 	download_release(&p.downloads);
 	cite_release(&p.cite);
+	site_audits_release(&p);
 	page_texts_release(&p.english);
 	free(p.cite_now);
 	free(p.alts);

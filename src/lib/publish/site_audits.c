@@ -10,6 +10,8 @@
 #include "base/paths.h"
 #include "base/sha256.h"
 #include "values/colmap.h"
+#include "values/format.h"
+#include "base/textout.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -21,8 +23,62 @@
 static const char *const audit_kinds[] = { "txt", "json", "html" };
 
 /* The audits' format: a new one makes every audit again. */
-#define AUDIT_FORMAT "audit-7"   /* 5: the citation block; 6: the hardware pages;
-				    7: the BibTeX's title, url and note */
+#define AUDIT_FORMAT "audit-8"   /* 5: the citation block; 6: the hardware pages;
+				    7: the BibTeX's title, url and note; 8: sized
+				    for reading, in every language */
+
+/* One language of the audits: its words, where its pages go (audit/ for
+ * English, audit/LANG/ for another) and their frames. */
+typedef struct audit_lang {
+	page_texts texts;
+	char dir[48];                /* "audit", "audit/nl" */
+	char pages[48], pages_sub[48]; /* the model pages, from an audit and from
+					  one of its pages of their own */
+	char root[16], root_sub[16];
+	frame f, fsub;
+	frame_alt *alts, *alts_sub;
+} audit_lang;
+
+/* The languages of the audits, from the frame's words: 0, or -1 (p->err). */
+static int langs_load(publish *p)
+{
+	size_t i;
+
+	p->alangs = xcalloc(p->nwords + 1, sizeof(*p->alangs));
+	for (i = 0; i < p->nwords; i++) {
+		audit_lang *a = &p->alangs[i];
+		const char *lang = p->words[i].lang;
+		int en = !strcmp(lang, "en");
+
+		p->nalangs++;
+		if (translate_load(p->cat, lang, &a->texts, p->err) < 0)
+			return -1;
+		mc_fmt(a->dir, sizeof(a->dir), en ? "audit" : "audit/%s", lang);
+		mc_fmt(a->root, sizeof(a->root), "%s", en ? "../" : "../../");
+		mc_fmt(a->root_sub, sizeof(a->root_sub), "%s", en ? "../../" : "../../../");
+		mc_fmt(a->pages, sizeof(a->pages), "%spages/%s", a->root, lang);
+		mc_fmt(a->pages_sub, sizeof(a->pages_sub), "%spages/%s", a->root_sub, lang);
+		a->alts = xcalloc(p->nwords, sizeof(*a->alts));
+		a->alts_sub = xcalloc(p->nwords, sizeof(*a->alts_sub));
+		render_frame(&a->f, a->alts, p->words, p->nwords, i, a->root, p->base_url);
+		render_frame(&a->fsub, a->alts_sub, p->words, p->nwords, i, a->root_sub, p->base_url);
+	}
+	return 0;
+}
+
+void site_audits_release(publish *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->nalangs; i++) {
+		page_texts_release(&p->alangs[i].texts);
+		free(p->alangs[i].alts);
+		free(p->alangs[i].alts_sub);
+	}
+	free(p->alangs);
+	p->alangs = NULL;
+	p->nalangs = 0;
+}
 
 /* What snapshot i's audit depends on: it, the snapshots before and after
  * it (its links), the volatile fields, the audit's format, the site's URL
@@ -56,6 +112,15 @@ static void fingerprint(const publish *p, size_t i, char fp[65])
 
 		for (j = 0; j < sizeof(parts) / sizeof(parts[0]); j++)
 			sha256_update(&h, parts[j], strlen(parts[j]) + 1);
+	}
+	for (k = 0; k < p->nalangs; k++) {
+		int id;
+
+		for (id = PT_AUDIT_TITLE; id <= PT_AUDIT_INDEX_ITEM; id++) {
+			const char *w = page_text_of(&p->alangs[k].texts, &p->english, (page_text_id)id);
+
+			sha256_update(&h, w ? w : "", w ? strlen(w) + 1 : 1);
+		}
 	}
 	sha256_final_hex(&h, fp);
 }
@@ -135,32 +200,71 @@ static int links_same(publish *p, const char *label)
 	return same;
 }
 
+/* Link the file rel (from the site root) of the published version into
+ * the build, its folder made when missing: 0, or -1. */
+static int reuse_one(publish *p, const char *rel)
+{
+	char from[PATH_MAX], to[PATH_MAX], *slash;
+
+	mc_fmt(from, sizeof(from), "%s/%s", p->prev, rel);
+	mc_fmt(to, sizeof(to), "%s/%s", p->build, rel);
+	unlink(to);
+	if (!link(from, to))
+		return 0;
+	if (errno != ENOENT || !(slash = strrchr(to, '/')))
+		return -1;
+	*slash = 0;
+	if (site_fs_make_dir(to, NULL)) {
+		char parent[PATH_MAX], *s2;
+
+		mc_fmt(parent, sizeof(parent), "%s", to);
+		if (!(s2 = strrchr(parent, '/')))
+			return -1;
+		*s2 = 0;
+		if (site_fs_make_dir(parent, NULL) || site_fs_make_dir(to, NULL))
+			return -1;
+	}
+	*slash = '/';
+	return link(from, to) ? -1 : 0;
+}
+
 /* Link snapshot label's audit and entry from the published version when
  * it was published with the same fingerprint and the models it names
- * have pages as they had. 1 linked, 0 not. */
+ * have pages as they had: its files, its entry and the files its
+ * entries/LABEL.files names. 1 linked, 0 not. */
 static int audit_reuse(publish *p, const char *label, const char *fp)
 {
-	char from[PATH_MAX], to[PATH_MAX];
+	char rel[PATH_MAX], *line, *nl;
 	size_t i, k;
+	sbuf list;
+	int rc = 1;
 
 	for (i = 0; i < p->npublished; i++)
 		if (!strcmp(p->published[i].label, label) && !strcmp(p->published[i].third, fp))
 			break;
 	if (i == p->npublished || !p->prev_name[0] || !links_same(p, label))
 		return 0;
-	for (k = 0; k < 5; k++) {
-		if (k < 3) {
-			mc_fmt(from, sizeof(from), "%s/audit/%s.%s", p->prev, label, audit_kinds[k]);
-			mc_fmt(to, sizeof(to), "%s/audit/%s.%s", p->build, label, audit_kinds[k]);
-		} else {
-			mc_fmt(from, sizeof(from), "%s/entries/%s%s", p->prev, label, k == 4 ? ".links" : "");
-			mc_fmt(to, sizeof(to), "%s/entries/%s%s", p->build, label, k == 4 ? ".links" : "");
-		}
-		unlink(to);
-		if (link(from, to))
-			return 0;
+	sbuf_init(&list);
+	mc_fmt(rel, sizeof(rel), "%s/entries/%s.files", p->prev, label);
+	if (site_fs_read_file(rel, &list)) {
+		sbuf_release(&list);
+		return 0;
 	}
-	return 1;
+	for (k = 0; rc && k < 6; k++) {
+		if (k < 3)
+			mc_fmt(rel, sizeof(rel), "audit/%s.%s", label, audit_kinds[k]);
+		else
+			mc_fmt(rel, sizeof(rel), "entries/%s%s", label,
+			       k == 4 ? ".links" : k == 5 ? ".files" : "");
+		rc = !reuse_one(p, rel);
+	}
+	line = strchr(list.data, '\n');
+	for (line = line ? line + 1 : NULL; rc && line && (nl = strchr(line, '\n')); line = nl + 1) {
+		*nl = 0;
+		rc = !strstr(line, "..") && line[0] != '/' && !reuse_one(p, line);
+	}
+	sbuf_release(&list);
+	return rc;
 }
 
 /* Was s published, with this content, by the published version? */
@@ -227,50 +331,92 @@ static int hardware_of(publish *p, size_t i, hwaudit *hw)
 	return hwaudit_compare(p->cat, j ? p->snaps[j - 1].day : NULL, s->day, hw, p->err);
 }
 
+/* Snapshot i's HTML audit in every language, its pages of their own
+ * beside it (audit/LABEL/, audit/LANG/LABEL/), with the citation block of
+ * files[0..nfiles); every path written after the first line of *files.
+ * 0, or -1 (p->err). */
+static int audit_html_write(publish *p, size_t i, const diff_result *d, audit_links *links,
+			    const provenance_file **files, size_t nfiles, sbuf *list)
+{
+	const snapshot_entry *s = &p->snaps[i];
+	char path[PATH_MAX], key[40], own[96];
+	size_t k, j;
+	int rc = 0;
+
+	mc_fmt(key, sizeof(key), "epochai:%s", s->day);
+	for (k = 0; !rc && k < p->nalangs; k++) {
+		audit_lang *a = &p->alangs[k];
+		audit_pages pages = { NULL, 0 };
+		sbuf cite;
+		char *url;
+
+		sbuf_init(&cite);
+		mc_fmt(own, sizeof(own), "%s/%s.html", a->dir, s->label);
+		url = cite_page_url(p->base_url, own);
+		cite_html(&cite, 2, &a->texts, &p->english, key, url, files, nfiles, NULL);
+		free(url);
+		links->cite = cite.data;
+		links->lang = a->texts.lang;
+		links->texts = &a->texts;
+		links->frame = &a->f;
+		links->frame_sub = &a->fsub;
+		links->pages = a->pages;
+		links->pages_sub = a->pages_sub;
+		audit_html_site(d, links, &pages);
+		if (k) {
+			mc_fmt(path, sizeof(path), "%s/%s", p->build, a->dir);
+			rc = site_fs_make_dir(path, p->err);
+			sbuf_addf(list, "%s\n", own);
+		}
+		if (!rc && pages.n > 1) {
+			mc_fmt(path, sizeof(path), "%s/%s/%s", p->build, a->dir, s->label);
+			rc = site_fs_make_dir(path, p->err);
+		}
+		for (j = 0; !rc && j < pages.n; j++) {
+			if (j)
+				mc_fmt(own, sizeof(own), "%s/%s", a->dir, pages.v[j].name);
+			mc_fmt(path, sizeof(path), "%s/%s", p->build, own);
+			if (j)
+				sbuf_addf(list, "%s\n", own);
+			rc = site_fs_write_file(path, pages.v[j].html.data, pages.v[j].html.len, p->err);
+		}
+		audit_pages_release(&pages);
+		sbuf_release(&cite);
+	}
+	links->cite = NULL;
+	return rc;
+}
+
 /* Compute snapshot i's audit (from the snapshot before it) and its feed
- * entry text ("TITLE\nTEXT") into the build. */
+ * entry text ("TITLE\nTEXT") into the build; entries/LABEL.files: the
+ * number of models the audit names, then the files beside
+ * audit/LABEL.{txt,json,html} it wrote. */
 static int audit_make(publish *p, size_t i)
 {
 	const snapshot_entry *s = &p->snaps[i];
 	char path[PATH_MAX];
 	diff_result d;
 	hwaudit hw;
-	sbuf text;
+	sbuf text, list;
 	size_t k;
 	int rc = 0;
-
 	audit_links links = { i ? p->snaps[i - 1].label : NULL,
 			      i + 1 < p->nsnaps ? p->snaps[i + 1].label : NULL, 1, "../pages/en",
 			      site_audits_has_page, p, p->volatile_fields, p->nvolatile, NULL, NULL, &p->frame,
-			      NULL, NULL };
-
-	char *citation = NULL, key[40];
+			      NULL, NULL, "en", &p->english, &p->english, s->label, NULL, NULL };
+	char *citation = NULL;
 	const provenance_file **files = xcalloc(p->cite.n + 1, sizeof(*files));
 	audit_order order;
 	size_t nfiles = cite_latest_on(&p->cite, s->day, files);
-	sbuf cite;
 
-	/* the citation block of the data as it stood that day */
-	sbuf_init(&cite);
-	mc_fmt(key, sizeof(key), "epochai:%s", s->day);
-	{
-		char own[40], *url;
-
-		mc_fmt(own, sizeof(own), "audit/%s.html", s->label);
-		url = cite_page_url(p->base_url, own);
-		cite_html(&cite, 2, &p->english, &p->english, key, url, files, nfiles, NULL);
-		free(url);
-	}
-	links.cite = cite.data;
-	free(files);
 	if (credit_citation(p->cat, s->id, &citation, p->err) < 0) {
-		sbuf_release(&cite);
+		free(files);
 		return -1;
 	}
 	links.citation = citation;
 	if (query_diff_snapshots(p->cat, i ? p->snaps[i - 1].id : 0, s->id, &d, p->err)) {
 		free(citation);
-		sbuf_release(&cite);
+		free(files);
 		return -1;
 	}
 	if (hardware_of(p, i, &hw))
@@ -281,14 +427,18 @@ static int audit_make(publish *p, size_t i)
 	audit_order_make(&order, &d);
 	links.order = &order;
 	sbuf_init(&text);
+	sbuf_init(&list);
+	sbuf_addf(&list, "%zu\n", d.added.n + d.removed.n + d.renamed.n + audit_changed_count(&d));
 	for (k = 0; !rc && k < 4; k++) {
 		sbuf_reset(&text);
 		if (k == 0)
 			audit_text_with(&d, &links, &text);
 		else if (k == 1)
 			audit_json_with(&d, &links, &text);
-		else if (k == 2)
-			audit_html_linked(&d, &links, &text);
+		else if (k == 2) {
+			rc = audit_html_write(p, i, &d, &links, files, nfiles, &list);
+			continue;
+		}
 		if (k < 3) {
 			mc_fmt(path, sizeof(path), "%s/audit/%s.%s", p->build, s->label, audit_kinds[k]);
 		} else {
@@ -305,12 +455,17 @@ static int audit_make(publish *p, size_t i)
 		mc_fmt(path, sizeof(path), "%s/entries/%s.links", p->build, s->label);
 		rc = site_fs_write_file(path, text.data, text.len, p->err);
 	}
+	if (!rc) {
+		mc_fmt(path, sizeof(path), "%s/entries/%s.files", p->build, s->label);
+		rc = site_fs_write_file(path, list.data, list.len, p->err);
+	}
 	sbuf_release(&text);
+	sbuf_release(&list);
 	audit_order_release(&order);
 	hwaudit_release(&hw);
 	diff_result_release(&d);
 	free(citation);
-	sbuf_release(&cite);
+	free(files);
 	p->stats->audits++;
 	return rc;
 }
@@ -323,7 +478,7 @@ int site_audits_build(publish *p, site_row *rows, const render_stats *rs)
 	size_t i;
 	int rc = 0;
 
-	if (models_load(p, rs->names, rs->nnames))
+	if (models_load(p, rs->names, rs->nnames) || langs_load(p))
 		return -1;
 	for (i = 0; !rc && i < p->nsnaps; i++) {
 		site_row *r = &rows[i];
@@ -420,6 +575,78 @@ static void entry_of_withdrawal(publish *p, const site_row *r, owned_entry *o)
 	o->e.updated = r->third;
 }
 
+/* The audit index of language a (not English), audit/LANG/index.html:
+ * every audit, newest first, with its date and how many models it names
+ * (entries/LABEL.files). 0, or -1 (p->err). */
+static int index_lang(publish *p, const audit_lang *a)
+{
+	char path[PATH_MAX], title[256];
+	const format_lang *fl = format_lang_of(a->texts.lang);
+	sbuf out, s;
+	size_t i;
+	int rc;
+
+	sbuf_init(&out);
+	sbuf_init(&s);
+	page_text_plain(&a->texts, &p->english, PT_AUDIT_INDEX_TITLE, NULL, &s);
+	mc_fmt(title, sizeof(title), "%s", s.data ? s.data : "");
+	sbuf_reset(&s);
+	page_text_plain(&a->texts, &p->english, PT_AUDIT_INDEX_INTRO, NULL, &s);
+	sbuf_addf(&out, "<!DOCTYPE html>\n<html lang=\"%s\">\n<head>\n<meta charset=\"utf-8\">\n"
+		  "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>",
+		  a->texts.lang);
+	textout_html(&out, title, strlen(title));
+	sbuf_adds(&out, "</title>\n");
+	frame_head(&a->f, s.data, &out);
+	sbuf_addf(&out, "<style>body{font:15px/1.45 system-ui,sans-serif;margin:0 auto;max-width:60em;"
+		  "padding:1em;color:#222;overflow-wrap:anywhere}.site{margin:-1em -1em 0}%s</style>\n"
+		  "</head>\n<body>\n", frame_style);
+	frame_header(&a->f, &out);
+	sbuf_adds(&out, "<h1>");
+	textout_html(&out, title, strlen(title));
+	sbuf_adds(&out, "</h1>\n<p>");
+	textout_html(&out, s.data ? s.data : "", s.len);
+	sbuf_adds(&out, "</p>\n<ul>\n");
+	for (i = p->nsnaps; i > 0; i--) {
+		const snapshot_entry *e = &p->snaps[i - 1];
+		sbuf date, count, item, file;
+		const char *pairs[] = { "date", "", "count", "", NULL };
+
+		sbuf_init(&date);
+		sbuf_init(&count);
+		sbuf_init(&item);
+		sbuf_init(&file);
+		format_date(fl, e->day, 0, &date);
+		if (strcmp(e->label, e->day))
+			sbuf_addf(&date, " (%s)", e->label);
+		mc_fmt(path, sizeof(path), "%s/entries/%s.files", p->build, e->label);
+		if (site_fs_read_file(path, &file))
+			sbuf_adds(&file, "0\n");
+		format_decimal(fl, strtod(file.data, NULL), 0, 0, &count);
+		pairs[1] = date.data;
+		pairs[3] = count.data;
+		page_text_plain(&a->texts, &p->english, PT_AUDIT_INDEX_ITEM, pairs, &item);
+		sbuf_adds(&out, "<li><a href=\"");
+		textout_html(&out, e->label, strlen(e->label));
+		sbuf_adds(&out, ".html\">");
+		textout_html(&out, item.data, item.len);
+		sbuf_adds(&out, "</a></li>\n");
+		sbuf_release(&date);
+		sbuf_release(&count);
+		sbuf_release(&item);
+		sbuf_release(&file);
+	}
+	sbuf_adds(&out, "</ul>\n</body>\n</html>\n");
+	mc_fmt(path, sizeof(path), "%s/%s", p->build, a->dir);
+	rc = site_fs_make_dir(path, p->err);
+	mc_fmt(path, sizeof(path), "%s/%s/index.html", p->build, a->dir);
+	if (!rc)
+		rc = site_fs_write_file(path, out.data, out.len, p->err);
+	sbuf_release(&out);
+	sbuf_release(&s);
+	return rc;
+}
+
 /* audit/feed.atom and audit/index.html of the build. */
 int site_audits_feed(publish *p)
 {
@@ -476,6 +703,8 @@ int site_audits_feed(publish *p)
 	if (!rc)
 		rc = site_fs_write_file(path, out.data, out.len, p->err);
 	sbuf_release(&out);
+	for (i = 1; !rc && i < p->nalangs; i++)
+		rc = index_lang(p, &p->alangs[i]);
 	for (i = 0; i < max; i++) {
 		sbuf_release(&o[i].title);
 		sbuf_release(&o[i].text);

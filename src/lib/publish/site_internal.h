@@ -106,6 +106,9 @@ typedef struct publish {
 	cite_set cite;               /* what the pages publish writes cite, read
 					once (cite_prepare) */
 	page_texts english;          /* the English words (audits, fallback) */
+	struct audit_lang *alangs;   /* the audits' languages, English first
+					(site_audits.c) */
+	size_t nalangs;
 	char *cite_now;              /* the citation block of the newest data, in
 					English: the audit index, the site-wide
 					changes */
@@ -199,6 +202,8 @@ int site_audits_build(publish *p, site_row *rows, const render_stats *rs);
 void site_audits_find_withdrawn(publish *p);
 /* audit/feed.atom and audit/index.html of the build. 0, or -1. */
 int site_audits_feed(publish *p);
+/* Release the audits' languages (p->alangs). */
+void site_audits_release(publish *p);
 
 /* ---- site_changes.c ---- */
 
