@@ -74,5 +74,7 @@ check "after run's held night every published file outside the audit is as befor
 	cmp -s "$TMP/run.before" "$TMP/run.after"
 diff "$TMP/run.before" "$TMP/run.after" | sed -n 's/^[<>] \(\S*\) .*/#   changed: \1/p' | sort -u | head -20
 check_eq "run published an audit page of each of the three snapshots, the held one too" \
-	"$(find "$TMP/runsite/audit/" -name '20??-??-??*.html' | wc -l | tr -d ' ')" 3
+	"$(find "$TMP/runsite/audit/" -maxdepth 1 -name '20??-??-??*.html' | wc -l | tr -d ' ')" 3
+check_eq "and a Dutch audit page of each" \
+	"$(find "$TMP/runsite/audit/nl/" -maxdepth 1 -name '20??-??-??*.html' | wc -l | tr -d ' ')" 3
 done_testing
