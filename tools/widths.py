@@ -13,8 +13,8 @@ time (--jobs, 2 unless told).
 
 A page is wide when its document is wider than its frame; a page whose
 width could not be read (it did not load, it left for another origin,
-Chromium failed, its frame was not PX wide) is unreadable, read once more
-in a run of its own, and then counted as a failure too, never as a pass.
+Chromium failed, its frame was not PX wide) is read once more in a run
+of its own, and if still unread counted as a failure, never as a pass.
 Prints each wide page ("wide PATH WIDTH") and each unreadable one
 ("unreadable PATH"), with --all each page read ("page PATH WIDTH"), and
 last "widths: N pages at PX px: W wide, U unreadable". Exit status 0 when
@@ -116,12 +116,12 @@ def main():
         for k, got in enumerate(runs):
             for i, w in got.items():
                 widths[parts[k][i]] = w
-        # what one run could not read, read once more in a run of its own
+        # what a run could not read, read once more in runs of their own
         again = [p for p in pages if p not in widths]
-        if again:
-            got = read_widths(a.chromium, again, a.width, work, 'again')
-            for i, w in got.items():
-                widths[again[i]] = w
+        for k in range(0, len(again), a.batch):
+            part = again[k:k + a.batch]
+            for i, w in read_widths(a.chromium, part, a.width, work, 'again-%d' % k).items():
+                widths[part[i]] = w
     finally:
         shutil.rmtree(work, ignore_errors=True)
     wide = unreadable = 0
