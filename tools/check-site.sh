@@ -3,12 +3,19 @@
 # folder, serve it on a loopback port the system chooses, and run
 # Lighthouse (pinned, from npm, installed under build/lighthouse) with
 # Debian's chromium on the root page, an index, a model page, a hardware
-# page and an audit page, served compressed as a web server would. Each must score 100 in
+# page, an audit page, and the largest audit page and the largest hardware
+# page (chosen by size when it runs), served compressed as a web server
+# would. Each must score 100 in
 # accessibility, best practices and SEO, and at least 95 in performance
 # (its best of up to three runs: that score follows the machine's load);
 # the scores are printed, and any below fails.
-# CHECK_SITE_OFFLINE=1 skips the check, saying why, when npm cannot be
-# reached; otherwise an npm that cannot be reached fails it (CI must have it).
+# Before that, every HTML page of the publication is laid out 400 px wide
+# in chromium (tools/widths.py): a page wider than that, or one whose width
+# cannot be read, fails, and the number of pages read must be the number
+# of HTML files published.
+# CHECK_SITE_OFFLINE=1 skips Lighthouse (not the width check), saying why,
+# when npm cannot be reached; otherwise an npm that cannot be reached fails
+# it (CI must have it).
 set -eu
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 LIGHTHOUSE_VERSION=12.2.3
@@ -24,6 +31,7 @@ installed_version() {
 		"$LH_DIR/node_modules/lighthouse/package.json" 2>/dev/null || true
 }
 
+LH_SKIP=
 if [ ! -x "$LH" ] || [ "$(installed_version)" != "$LIGHTHOUSE_VERSION" ]; then
 	command -v npm >/dev/null || fail "npm is not installed (apt-get install npm)"
 	mkdir -p "$LH_DIR"
@@ -31,12 +39,11 @@ if [ ! -x "$LH" ] || [ "$(installed_version)" != "$LIGHTHOUSE_VERSION" ]; then
 	if ! npm install --prefix "$LH_DIR" --no-audit --no-fund --no-save \
 		"lighthouse@$LIGHTHOUSE_VERSION" >"$LH_DIR/npm.log" 2>&1; then
 		if [ "${CHECK_SITE_OFFLINE:-}" = 1 ]; then
-			say "SKIP: npm could not install lighthouse@$LIGHTHOUSE_VERSION" \
-			    "(CHECK_SITE_OFFLINE=1; see build/lighthouse/npm.log)"
-			exit 0
+			LH_SKIP="npm could not install lighthouse@$LIGHTHOUSE_VERSION (CHECK_SITE_OFFLINE=1; see build/lighthouse/npm.log)"
+		else
+			tail -5 "$LH_DIR/npm.log" | sed 's/^/check-site:   /'
+			fail "npm could not install lighthouse@$LIGHTHOUSE_VERSION (is the npm registry reachable?)"
 		fi
-		tail -5 "$LH_DIR/npm.log" | sed 's/^/check-site:   /'
-		fail "npm could not install lighthouse@$LIGHTHOUSE_VERSION (is the npm registry reachable?)"
 	fi
 fi
 CHROME_PATH=${CHROME_PATH:-$(command -v chromium || true)}
@@ -102,8 +109,30 @@ export MODELCAT_DB=$WORK/modelcat.db
 "$BIN/modelcat" publish --out "$SITE" --base-url "$BASE" >"$WORK/publish.log" 2>&1 ||
 	fail "publish failed: $(tail -3 "$WORK/publish.log")"
 
+# no page scrolls sideways on a screen 400 px wide: every HTML file of the
+# publication (symbolic links followed, .modelcat left out), read in chromium
+say "laying out every page 400 px wide"
+HTML_FILES=$(find -L "$SITE" -name .modelcat -prune -o -type f -name '*.html' -print | wc -l | tr -d ' ')
+[ "$HTML_FILES" -gt 0 ] || fail "the publication has no HTML file"
+widths_status=0
+python3 "$TOP/tools/widths.py" --width 400 "$CHROME_PATH" "$SITE" >"$WORK/widths.out" 2>&1 ||
+	widths_status=$?
+# the offenders (the first 40) and the count
+grep -v '^widths: ' "$WORK/widths.out" | head -40 | sed 's/^/check-site:   /'
+grep '^widths: ' "$WORK/widths.out" | sed 's/^/check-site: /'
+[ $widths_status = 0 ] || fail "pages wider than 400 px or unread (above; tools/widths.py)"
+checked=$(sed -n 's/^widths: \([0-9]*\) pages at 400 px: 0 wide, 0 unreadable$/\1/p' "$WORK/widths.out")
+[ "$checked" = "$HTML_FILES" ] ||
+	fail "tools/widths.py read ${checked:-no} pages of $HTML_FILES HTML files"
+say "ok: $checked pages of $HTML_FILES fit 400 px"
+if [ -n "$LH_SKIP" ]; then
+	say "SKIP: Lighthouse: $LH_SKIP"
+	exit 0
+fi
+
 # the pages: the root, the Dutch index, GPT-4's English page, the RTX
-# 4090's hardware page, the newest audit
+# 4090's hardware page, the newest audit, and the largest audit page and
+# hardware page of this publication (by their size in bytes)
 link_of() {	# INDEX NAME: the href of the link whose text is NAME (or starts "NAME —")
 	python3 - "$1" "$2" <<'PY'
 import html.parser, sys
@@ -127,7 +156,31 @@ MODEL=$(link_of "$SITE/pages/en/index.all.html" "GPT-4")
 CARD=$(link_of "$SITE/pages/en/hardware/index.html" "NVIDIA GeForce RTX 4090")
 [ -n "$CARD" ] || fail "the RTX 4090 is not in the English hardware index"
 AUDIT=$(cd "$SITE/audit" && ls [0-9]*.html | sort | tail -1)
+largest() {	# FOLDER PATTERN: the largest HTML file under SITE/FOLDER whose path matches PATTERN
+	python3 - "$SITE" "$1" "$2" <<'PY'
+import fnmatch, os, sys
+site, folder, pattern = sys.argv[1:]
+best = None
+for top, dirs, files in os.walk(os.path.join(site, folder), followlinks=True):
+    for f in files:
+        p = os.path.join(top, f)
+        rel = os.path.relpath(p, site)
+        if f.endswith(".html") and fnmatch.fnmatch(rel, pattern):
+            key = (os.path.getsize(p), rel)
+            best = max(best, key) if best else key
+print(best[1] if best else "")
+PY
+}
+BIG_AUDIT=$(largest audit 'audit/*')
+[ -n "$BIG_AUDIT" ] || fail "the publication has no audit page"
+BIG_CARD=$(largest pages 'pages/*/hardware/*')
+[ -n "$BIG_CARD" ] || fail "the publication has no hardware page"
 PAGES="index.html pages/nl/index.html pages/en/$MODEL pages/en/hardware/$CARD audit/$AUDIT"
+for page in $BIG_AUDIT $BIG_CARD; do
+	case " $PAGES " in *" $page "*) ;; *) PAGES="$PAGES $page" ;; esac
+done
+say "largest audit page $BIG_AUDIT ($(wc -c <"$SITE/$BIG_AUDIT" | tr -d ' ') bytes)," \
+    "largest hardware page $BIG_CARD ($(wc -c <"$SITE/$BIG_CARD" | tr -d ' ') bytes)"
 
 # Lighthouse's performance score follows the machine's load: a page is
 # measured up to three times and passes with its first run that meets the bar

@@ -633,8 +633,11 @@ static const char audit_style[] =
 	".nav{margin:.5em 0}.nav a{margin-right:1em}"
 	".site{margin:-1em -1em 0}"
 	"@media print{.nav{display:none}del,ins{background:none}}"
+	/* the header reaches the screen's edges through the body's padding,
+	   no further: at 1em against a padding of .5em it made the page 7 px
+	   wider than a 400 px screen */
 	"@media (max-width:40em){body{font-size:14px;padding:.5em}th,td{padding:.2em}"
-	"table.summary{font-size:12px}}";
+	"table.summary{font-size:12px}.site{margin:-.5em -.5em 0}}";
 
 /* The model's name, a link to its page when it has one. */
 static void html_model(sbuf *out, const audit_links *l, const char *name, int linked)
