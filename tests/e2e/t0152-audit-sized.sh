@@ -122,7 +122,10 @@ for line in open(columns, encoding='utf-8'):
     f = line.rstrip('\n').split('\t')
     typed[f[0]] = f[1]
 def row(m):
-    return m.group(0) if typed.get(html.unescape(m.group(1))) not in (None, 'text', 'list', 'key') else ''
+    # the column: data-field on a translated audit (its cell names the
+    # field in the page's language), else the cell
+    field = m.group(1) if m.group(1) is not None else m.group(2)
+    return m.group(0) if typed.get(html.unescape(field)) not in (None, 'text', 'list', 'key') else ''
 months = ('January', 'February', 'March', 'April', 'May', 'June', 'July', 'August',
           'September', 'October', 'November', 'December')
 bad = []
@@ -130,7 +133,8 @@ files = glob.glob(os.path.join(site, 'audit', 'nl', '**', '*.html'), recursive=T
 for f in files:
     text = open(f, encoding='utf-8').read()
     text = re.sub(r'<style>.*?</style>', '', text, flags=re.S)
-    text = re.sub(r'<tr><td class="field">([^<]*)</td>.*?</tr>', row, text, flags=re.S)
+    text = re.sub(r'<tr><td class="field"(?: data-field="([^"]*)")?>([^<]*)</td>.*?</tr>', row,
+                  text, flags=re.S)
     # what a reader sees: no tags, no attribute (a stored value in a title)
     seen = html.unescape(re.sub(r'<[^>]*>', ' ', text))
     for m in months:

@@ -9,25 +9,83 @@
 
 static void json_str(sbuf *out, const char *s);
 static void html(sbuf *out, const char *s);
+static const char *count_str(const audit_links *l, size_t n, char *buf, size_t size);
 
 /* ---- held for review (text, JSON, HTML) ---- */
 
 enum { HELD_TEXT, HELD_JSON, HELD_HTML };
 
+static const char held_kept[] = "kept, not removed: its row is likely inside the broken row"
+				" at line";
+
+/* Text id in l's language (l NULL or without texts: builtin, the English
+ * built in, followed by pairs' value of "count" when it has one), escaped. */
+static void held_word(const audit_links *l, page_text_id id, const char *builtin,
+		      const char *const *pairs, sbuf *out)
+{
+	sbuf s;
+
+	sbuf_init(&s);
+	if (l && (l->texts || l->english))
+		page_text_plain(l->texts, l->english, id, pairs, &s);
+	else if (pairs && !strcmp(pairs[0], "count"))
+		sbuf_addf(&s, "%s %s", builtin, pairs[1]);
+	else
+		sbuf_adds(&s, builtin);
+	html(out, s.data ? s.data : "");
+	sbuf_release(&s);
+}
+
+/* The HTML of held_section(): words from l (NULL, or no texts: English). */
+static void held_html(const diff_result *d, const audit_links *l, sbuf *out)
+{
+	size_t i, n = d->held_exports.n + d->held_models.n;
+	char c[32];
+
+	if (!n)
+		return;
+	sbuf_adds(out, "<h2 id=\"held\">");
+	held_word(l, PT_AUDIT_HELD, "Held for review", NULL, out);
+	if (l && (l->texts || l->english))
+		count_str(l, n, c, sizeof(c));
+	else
+		mc_fmt(c, sizeof(c), "%zu", n);
+	sbuf_addf(out, " (%s)</h2>\n<ul>\n", c);
+	for (i = 0; i < n; i++) {
+		const diff_held *h = i < d->held_exports.n ? &d->held_exports.items[i]
+			: &d->held_models.items[i - d->held_exports.n];
+		const char *kept[] = { "count", c, NULL }, *held[] = { "reason", h->reason, NULL };
+
+		mc_fmt(c, sizeof(c), "%ld", h->line);
+		sbuf_adds(out, "<li><span class=\"export\">");
+		html(out, h->export);
+		sbuf_adds(out, "</span> ");
+		if (h->name) {
+			html(out, h->name);
+			sbuf_adds(out, ": ");
+			held_word(l, PT_AUDIT_HELD_KEPT, held_kept, kept, out);
+		} else if (l && (l->texts || l->english)) {
+			held_word(l, PT_AUDIT_HELD_EXPORT, "", held, out);
+		} else {
+			html(out, "held, nothing applied: ");
+			html(out, h->reason);
+		}
+		sbuf_adds(out, "</li>\n");
+	}
+	sbuf_adds(out, "</ul>\n");
+}
+
 /* The exports a guard held and the models kept because their row is
  * likely inside a quarantined one: a "Held for review" section (JSON: a
- * "held" member, after a comma). */
+ * "held" member, after a comma; HTML: held_html()). */
 static void held_section(const diff_result *d, sbuf *out, int format)
 {
-	static const char kept[] = "kept, not removed: its row is likely inside the broken row"
-				   " at line";
 	size_t i, n = d->held_exports.n + d->held_models.n;
 
 	if (format == HELD_JSON)
 		sbuf_adds(out, ",\n \"held\": [");
 	else if (n)
-		sbuf_addf(out, format == HELD_TEXT ? "\nHeld for review\n"
-			  : "<h2 id=\"held\">Held for review (%zu)</h2>\n<ul>\n", n);
+		sbuf_adds(out, "\nHeld for review\n");
 	for (i = 0; i < n; i++) {
 		const diff_held *h = i < d->held_exports.n ? &d->held_exports.items[i]
 			: &d->held_models.items[i - d->held_exports.n];
@@ -37,11 +95,11 @@ static void held_section(const diff_result *d, sbuf *out, int format)
 		if (format == HELD_TEXT) {
 			sbuf_addf(out, "  %s %s: ", h->as_of, h->export);
 			if (h->name)
-				sbuf_addf(out, "%s: %s %s\n", h->name, kept, line);
+				sbuf_addf(out, "%s: %s %s\n", h->name, held_kept, line);
 			else
 				sbuf_addf(out, "held for review, nothing applied (guard %s): %s\n",
 					  h->guard, h->reason);
-		} else if (format == HELD_JSON) {
+		} else {
 			sbuf_adds(out, i ? ",\n   {\"export\": " : "\n   {\"export\": ");
 			json_str(out, h->export);
 			sbuf_adds(out, ", \"snapshot\": ");
@@ -57,23 +115,10 @@ static void held_section(const diff_result *d, sbuf *out, int format)
 				json_str(out, h->reason);
 				sbuf_addc(out, '}');
 			}
-		} else {
-			sbuf_adds(out, "<li><span class=\"export\">");
-			html(out, h->export);
-			sbuf_adds(out, "</span> ");
-			html(out, h->name ? h->name : "held, nothing applied: ");
-			html(out, h->name ? ": " : h->reason);
-			if (h->name) {
-				html(out, kept);
-				sbuf_addf(out, " %s", line);
-			}
-			sbuf_adds(out, "</li>\n");
 		}
 	}
 	if (format == HELD_JSON)
 		sbuf_addc(out, ']');
-	else if (n && format == HELD_HTML)
-		sbuf_adds(out, "</ul>\n");
 }
 
 /* The values a new column gave, or a removed column took from, each
@@ -949,10 +994,10 @@ void audit_html_linked(const diff_result *d, const audit_links *l, sbuf *out)
 	}
 	html_volatile(d, l, v, out);
 	free(v);
-	hwaudit_html(l ? l->hardware : NULL, l ? l->pages : NULL, out);
+	hwaudit_html(l ? l->hardware : NULL, l ? l->pages : NULL, NULL, NULL, out);
 	html_quarantined(d, out);
 	column_values_section(d, out, HELD_HTML);
-	held_section(d, out, HELD_HTML);
+	held_html(d, NULL, out);
 	if (l && l->cite)
 		sbuf_adds(out, l->cite);
 	html_nav(out, l);
@@ -1026,6 +1071,47 @@ static const char *count_str(const audit_links *l, size_t n, char *buf, size_t s
 	return buf;
 }
 
+/* Field as the History of a model page of the audit's language names it
+ * (page_field_value: its label.* or field.* text), escaped; the English
+ * audit, and a field no text names, keep the export's column name, as
+ * the text and JSON audits write it. */
+static int translated(const audit_links *l)
+{
+	return l && l->texts && l->lang && strcmp(l->lang, "en");
+}
+
+static void field_plain(const audit_links *l, const char *field, sbuf *out)
+{
+	sbuf label, ignored;
+	mc_err err;
+
+	if (!translated(l)) {
+		sbuf_adds(out, field);
+		return;
+	}
+	sbuf_init(&label);
+	sbuf_init(&ignored);
+	mc_err_clear(&err);
+	if (page_field_value(field, NULL, NULL, l->texts, l->english, &label, &ignored, &err) ||
+	    !label.len)
+		sbuf_adds(out, field);
+	else
+		sbuf_add(out, label.data, label.len);
+	sbuf_release(&label);
+	sbuf_release(&ignored);
+}
+
+/* field_plain(), escaped. */
+static void field_name(sbuf *out, const audit_links *l, const char *field)
+{
+	sbuf s;
+
+	sbuf_init(&s);
+	field_plain(l, field, &s);
+	html(out, s.data ? s.data : "");
+	sbuf_release(&s);
+}
+
 /* A value in the audit's language, the stored one in its title. */
 static void site_value(sbuf *out, const audit_links *l, const char *tag, const char *field,
 		       const char *value)
@@ -1056,8 +1142,14 @@ static void site_fields(sbuf *out, const audit_links *l, const diff_model *m)
 		return;
 	sbuf_adds(out, "<table>\n");
 	for (k = 0; k < m->nfields; k++) {
-		sbuf_adds(out, "<tr><td class=\"field\">");
-		html(out, m->fields[k].field);
+		sbuf_adds(out, "<tr><td class=\"field\"");
+		if (translated(l)) {         /* the column, for readers of the markup */
+			sbuf_adds(out, " data-field=\"");
+			html(out, m->fields[k].field);
+			sbuf_addc(out, '"');
+		}
+		sbuf_addc(out, '>');
+		field_name(out, l, m->fields[k].field);
 		sbuf_adds(out, "</td><td>");
 		site_value(out, l, "del", m->fields[k].field, m->fields[k].old);
 		sbuf_adds(out, "</td><td>");
@@ -1102,7 +1194,7 @@ static void model_item(alist *a, const diff_result *d, const audit_links *l, int
 		}
 		for (f = 0; k == K_VOLATILE && f < m->nfields; f++) {
 			sbuf_adds(o, f ? "; " : ": ");
-			html(o, m->fields[f].field);
+			field_name(o, l, m->fields[f].field);
 			sbuf_adds(o, " ");
 			site_value(o, l, "del", m->fields[f].field, m->fields[f].old);
 			sbuf_adds(o, " \xe2\x86\x92 ");
@@ -1129,17 +1221,25 @@ static void list_title(alist *a, const audit_links *l, int k, const diff_column_
 	static const page_text_id ids[] = { PT_AUDIT_ADDED, PT_AUDIT_REMOVED, PT_AUDIT_RENAMED,
 					    PT_AUDIT_CHANGED, PT_AUDIT_VOLATILE,
 					    PT_AUDIT_QUARANTINED };
-	const char *pairs[] = { "field", c ? c->field : "", "names", "", NULL };
-	sbuf names;
+	const char *pairs[] = { "field", "", "names", "", NULL };
+	sbuf names, field;
+	size_t i;
 
 	sbuf_init(&names);
-	if (k == K_VOLATILE)
-		volatile_names(l, &names);
+	sbuf_init(&field);
+	for (i = 0; k == K_VOLATILE && i < l->nvolatile; i++) {
+		sbuf_adds(&names, i ? ", " : "");
+		field_plain(l, l->volatile_fields[i], &names);
+	}
+	if (c)
+		field_plain(l, c->field, &field);
+	pairs[1] = field.data ? field.data : "";
 	pairs[3] = names.data ? names.data : "";
 	page_text_plain(l->texts, l->english, k == K_COLUMN ? (c->removed ? PT_AUDIT_COLUMN_REMOVED
 			: PT_AUDIT_NEW_COLUMN) : ids[k], pairs, &a->plain);
 	html(&a->title, a->plain.data ? a->plain.data : "");
 	sbuf_release(&names);
+	sbuf_release(&field);
 }
 
 /* List k of export e (K_COLUMN: column_values[c]) with links l. */
@@ -1186,7 +1286,7 @@ static void list_build(alist *a, const diff_result *d, const audit_links *l, con
 				word(l, PT_AUDIT_NO_NAME, NULL, &a->items);
 			sbuf_adds(&a->items, ": ");
 			if (q->field) {
-				html(&a->items, q->field);
+				field_name(&a->items, l, q->field);
 				sbuf_adds(&a->items, ": ");
 			}
 			html(&a->items, q->reason);
@@ -1561,7 +1661,9 @@ static void site_export(const diff_result *d, const audit_links *l, const char *
 
 static void site_nav(const audit_links *l, sbuf *out)
 {
-	sbuf_adds(out, "<div class=\"nav\" role=\"navigation\" aria-label=\"Audits\">");
+	sbuf_adds(out, "<div class=\"nav\" role=\"navigation\" aria-label=\"");
+	word(l, PT_AUDIT_NAV, NULL, out);
+	sbuf_adds(out, "\">");
 	if (l->prev) {
 		sbuf_adds(out, "<a rel=\"prev\" href=\"");
 		html(out, l->prev);
@@ -1682,11 +1784,11 @@ void audit_html_site(const diff_result *d, const audit_links *l, audit_pages *pa
 		site_export(d, l, d->exports.items[i], &budget, &bytes, &main, pages);
 	sbuf_init(&body);
 	sbuf_init(&body_sub);
-	hwaudit_html(l->hardware, l->pages, &body);
-	hwaudit_html(l->hardware, l->pages_sub, &body_sub);
+	hwaudit_html(l->hardware, l->pages, l->texts, l->english, &body);
+	hwaudit_html(l->hardware, l->pages_sub, l->texts, l->english, &body_sub);
 	site_block(d, l, "hardware", PT_AUDIT_HARDWARE, &body, &body_sub, &budget, &main, pages);
 	sbuf_reset(&body);
-	held_section(d, &body, HELD_HTML);
+	held_html(d, l, &body);
 	site_block(d, l, "held", PT_AUDIT_HELD, &body, &body, &budget, &main, pages);
 	sbuf_release(&body);
 	sbuf_release(&body_sub);

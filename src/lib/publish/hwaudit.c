@@ -2,6 +2,7 @@
 #include "publish/hwpage.h"
 #include "publish/render.h"
 #include "publish/render_internal.h"
+#include "publish/page.h"
 #include "base/textout.h"
 
 #include <stdlib.h>
@@ -242,11 +243,77 @@ static void put(sbuf *out, const char *s, int html)
 		sbuf_adds(out, s);
 }
 
+/* The words of the section: texts (else english; both NULL: the English
+ * built in, as the text audit writes it). */
+typedef struct words {
+	const page_texts *texts, *english;
+	int html;
+} words;
+
+/* Text id (builtin: its English built in) filled from pairs, into out. */
+static void say(const words *w, page_text_id id, const char *builtin, const char *const *pairs,
+		sbuf *out)
+{
+	sbuf s;
+
+	if (!w->texts && !w->english) {
+		put(out, builtin, w->html);
+		return;
+	}
+	sbuf_init(&s);
+	page_text_plain(w->texts, w->english, id, pairs, &s);
+	put(out, s.data ? s.data : "", w->html);
+	sbuf_release(&s);
+}
+
+/* n as the words' language writes it ("1,234", "1.234"; the English
+ * built in: "1234", as the text audit always wrote it). */
+static void count(const words *w, size_t n, sbuf *out)
+{
+	const page_texts *t = w->texts ? w->texts : w->english;
+
+	if (!t) {
+		sbuf_addf(out, "%zu", n);
+		return;
+	}
+	format_decimal(format_lang_of(t ? t->lang : "en"), (double)n, 0, 0, out);
+}
+
+/* " and N more" after the first HWAUDIT_SHOWN of n names. */
+static void more(const words *w, size_t n, sbuf *out)
+{
+	sbuf c;
+	const char *pairs[] = { "count", "", NULL };
+
+	if (n <= HWAUDIT_SHOWN)
+		return;
+	sbuf_init(&c);
+	count(w, n - HWAUDIT_SHOWN, &c);
+	pairs[1] = c.data;
+	if (!w->texts && !w->english) {
+		sbuf_addf(out, " and %s more", c.data);
+	} else {
+		sbuf_addc(out, ' ');
+		say(w, PT_AUDIT_MORE, "", pairs, out);
+	}
+	sbuf_release(&c);
+}
+
+/* "; LABEL: " (the first: "LABEL: "). */
+static void label_put(const words *w, page_text_id label, const char *builtin, int *first,
+		      sbuf *out)
+{
+	sbuf_adds(out, *first ? "" : "; ");
+	say(w, label, builtin, NULL, out);
+	sbuf_adds(out, ": ");
+	*first = 0;
+}
+
 /* "; LABEL: A (16, 8, 4 bits), B (4 bits) and N more" for the models of
  * lists[0..HWAUDIT_WIDTHS) (a model once, with every width it is in),
  * in the order the lists name them. Nothing when they are empty. */
-static void describe_widths(const hwaudit_names *lists, const char *label, int *first,
-			    int html, sbuf *out)
+static void describe_widths(const hwaudit_names *lists, const words *w, page_text_id label,
+			    const char *builtin, int *first, sbuf *out)
 {
 	strmap seen;
 	const char **names = NULL;
@@ -269,53 +336,54 @@ static void describe_widths(const hwaudit_names *lists, const char *label, int *
 			mask[*slot] |= 1 << k;
 		}
 	if (n)
-		sbuf_addf(out, "%s%s: ", *first ? "" : "; ", label), *first = 0;
+		label_put(w, label, builtin, first, out);
 	for (i = 0; i < n && i < HWAUDIT_SHOWN; i++) {
 		int one = 1;
 
 		sbuf_adds(out, i ? ", " : "");
-		put(out, names[i], html);
+		put(out, names[i], w->html);
 		sbuf_adds(out, " (");
 		for (k = 0; k < HWAUDIT_WIDTHS; k++)
 			if (mask[i] & (1 << k))
 				sbuf_addf(out, "%s%d", one ? "" : ", ", widths[k]), one = 0;
 		sbuf_adds(out, " bits)");
 	}
-	if (n > HWAUDIT_SHOWN)
-		sbuf_addf(out, " and %zu more", n - HWAUDIT_SHOWN);
+	more(w, n, out);
 	strmap_release(&seen);
 	free(names);
 	free(mask);
 }
 
 /* "; LABEL: A, B and N more", nothing when l is empty. */
-static void describe_names(const hwaudit_names *l, const char *label, int *first, int html,
-			   sbuf *out)
+static void describe_names(const hwaudit_names *l, const words *w, page_text_id label,
+			   const char *builtin, int *first, sbuf *out)
 {
 	size_t i;
 
 	if (!l->n)
 		return;
-	sbuf_addf(out, "%s%s: ", *first ? "" : "; ", label);
-	*first = 0;
+	label_put(w, label, builtin, first, out);
 	for (i = 0; i < l->n && i < HWAUDIT_SHOWN; i++) {
 		sbuf_adds(out, i ? ", " : "");
-		put(out, l->v[i], html);
+		put(out, l->v[i], w->html);
 	}
-	if (l->n > HWAUDIT_SHOWN)
-		sbuf_addf(out, " and %zu more", l->n - HWAUDIT_SHOWN);
+	more(w, l->n, out);
 }
 
 /* What changed on card c's page, one line without its name. */
-static void describe(const hwaudit_card *c, int html, sbuf *out)
+static void describe(const hwaudit_card *c, const words *w, sbuf *out)
 {
 	int first = 1;
 
-	describe_widths(c->added, "fits now", &first, html, out);
-	describe_widths(c->removed, "fits no longer", &first, html, out);
-	describe_widths(c->figures, "parameter count changed", &first, html, out);
-	describe_names(&c->trained_added, "trained on it, now listed", &first, html, out);
-	describe_names(&c->trained_removed, "trained on it, no longer listed", &first, html, out);
+	describe_widths(c->added, w, PT_AUDIT_HARDWARE_FITS_NOW, "fits now", &first, out);
+	describe_widths(c->removed, w, PT_AUDIT_HARDWARE_FITS_NO_LONGER, "fits no longer", &first,
+			out);
+	describe_widths(c->figures, w, PT_AUDIT_HARDWARE_PARAMETERS, "parameter count changed",
+			&first, out);
+	describe_names(&c->trained_added, w, PT_AUDIT_HARDWARE_TRAINED_ADDED,
+		       "trained on it, now listed", &first, out);
+	describe_names(&c->trained_removed, w, PT_AUDIT_HARDWARE_TRAINED_REMOVED,
+		       "trained on it, no longer listed", &first, out);
 }
 
 /* After "Hardware pages (N): " in the text; a sentence of its own, its
@@ -326,6 +394,7 @@ static const char section_intro[] =
 
 void hwaudit_text(const hwaudit *a, sbuf *out)
 {
+	const words w = { NULL, NULL, 0 };
 	size_t i;
 
 	if (!a || !a->n)
@@ -333,7 +402,7 @@ void hwaudit_text(const hwaudit *a, sbuf *out)
 	sbuf_addf(out, "\nHardware pages (%zu): %s\n", a->n, section_intro);
 	for (i = 0; i < a->n; i++) {
 		sbuf_addf(out, "  %s: ", a->cards[i].name);
-		describe(&a->cards[i], 0, out);
+		describe(&a->cards[i], &w, out);
 		sbuf_addc(out, '\n');
 	}
 }
@@ -383,17 +452,28 @@ void hwaudit_json(const hwaudit *a, sbuf *out)
 	sbuf_addc(out, ']');
 }
 
-void hwaudit_html(const hwaudit *a, const char *pages, sbuf *out)
+void hwaudit_html(const hwaudit *a, const char *pages, const page_texts *texts,
+		  const page_texts *english, sbuf *out)
 {
+	const words w = { texts, english, 1 };
 	char stem[128];
 	size_t i;
 
 	if (!a || !a->n)
 		return;
-	sbuf_addf(out, "<h2 id=\"hardware\">Hardware pages (%zu)</h2>\n<p>", a->n);
-	sbuf_addc(out, (char)(section_intro[0] - 'a' + 'A'));
-	sbuf_adds(out, section_intro + 1);
-	sbuf_adds(out, ".</p>\n<ul>\n");
+	sbuf_adds(out, "<h2 id=\"hardware\">");
+	say(&w, PT_AUDIT_HARDWARE, "Hardware pages", NULL, out);
+	sbuf_adds(out, " (");
+	count(&w, a->n, out);
+	sbuf_adds(out, ")</h2>\n<p>");
+	if (!texts && !english) {
+		sbuf_addc(out, (char)(section_intro[0] - 'a' + 'A'));
+		sbuf_adds(out, section_intro + 1);
+		sbuf_addc(out, '.');
+	} else {
+		say(&w, PT_AUDIT_HARDWARE_INTRO, "", NULL, out);
+	}
+	sbuf_adds(out, "</p>\n<ul>\n");
 	for (i = 0; i < a->n; i++) {
 		sbuf_adds(out, "<li>");
 		if (pages) {
@@ -406,7 +486,7 @@ void hwaudit_html(const hwaudit *a, const char *pages, sbuf *out)
 		}
 		put(out, a->cards[i].name, 1);
 		sbuf_adds(out, pages ? "</a>: " : ": ");
-		describe(&a->cards[i], 1, out);
+		describe(&a->cards[i], &w, out);
 		sbuf_adds(out, "</li>\n");
 	}
 	sbuf_adds(out, "</ul>\n");

@@ -20,6 +20,8 @@
 #include "base/sbuf.h"
 #include "db/catalogue.h"
 
+struct page_texts;               /* page.h */
+
 /* Model names, in the order of the page that lists them. */
 typedef struct hwaudit_names {
 	char **v;
@@ -56,10 +58,12 @@ void hwaudit_release(hwaudit *a);
 
 /* The audit's section of them: text (long lists end "and N more"), JSON
  * (`,\n "hardware": [...]`, every name), HTML (each card linked to its
- * page in pages + "/hardware/"; NULL: no link). Nothing for text and
+ * page in pages + "/hardware/"; NULL: no link; its words from texts, else
+ * english, both NULL: the English of the text audit). Nothing for text and
  * HTML when no card changed. */
 void hwaudit_text(const hwaudit *a, sbuf *out);
 void hwaudit_json(const hwaudit *a, sbuf *out);
-void hwaudit_html(const hwaudit *a, const char *pages, sbuf *out);
+void hwaudit_html(const hwaudit *a, const char *pages, const struct page_texts *texts,
+		  const struct page_texts *english, sbuf *out);
 
 #endif

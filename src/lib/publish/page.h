@@ -331,6 +331,16 @@ struct frame;
 	X(AUDIT_SOURCE, "audit.source") \
 	X(AUDIT_HARDWARE, "audit.hardware") \
 	X(AUDIT_HELD, "audit.held") \
+	X(AUDIT_NAV, "audit.nav") \
+	X(AUDIT_HARDWARE_INTRO, "audit.hardware.intro") \
+	X(AUDIT_HARDWARE_FITS_NOW, "audit.hardware.fits_now") \
+	X(AUDIT_HARDWARE_FITS_NO_LONGER, "audit.hardware.fits_no_longer") \
+	X(AUDIT_HARDWARE_PARAMETERS, "audit.hardware.parameters") \
+	X(AUDIT_HARDWARE_TRAINED_ADDED, "audit.hardware.trained_added") \
+	X(AUDIT_HARDWARE_TRAINED_REMOVED, "audit.hardware.trained_removed") \
+	X(AUDIT_MORE, "audit.more") \
+	X(AUDIT_HELD_KEPT, "audit.held.kept") \
+	X(AUDIT_HELD_EXPORT, "audit.held.export") \
 	X(AUDIT_INDEX_TITLE, "audit.index.title") \
 	X(AUDIT_INDEX_INTRO, "audit.index.intro") \
 	X(AUDIT_INDEX_ITEM, "audit.index.item")
