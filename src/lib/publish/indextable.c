@@ -291,6 +291,12 @@ static void organisations(sbuf *out, const char *list, sbuf *scratch)
 	sbuf_adds(out, "</div>");
 }
 
+/* The weights cell's words: open, closed, or that it is not known. */
+static const char *weights_text(const index_table_row *r, const index_table_words *w)
+{
+	return r->open_weights == 1 ? w->open : r->open_weights == 0 ? w->closed : w->unknown;
+}
+
 static void row_html(sbuf *out, const index_table_row *r, const index_table_words *w,
 		     sbuf *scratch)
 {
@@ -320,9 +326,9 @@ static void row_html(sbuf *out, const index_table_row *r, const index_table_word
 	number_cell(out, r->parameters, w->lang, format_count, scratch);
 	number_cell(out, r->compute, w->lang, format_flop, scratch);
 	if (r->open_weights == 1 || r->open_weights == 0)
-		cell(out, NULL, r->open_weights == 1 ? w->open : w->closed);
+		cell(out, NULL, weights_text(r, w));
 	else    /* said, but sorted as unknown (data-u: no key) */
-		cell_unknown(out, w->unknown);
+		cell_unknown(out, weights_text(r, w));
 	cell(out, r->updated, r->updated_text);
 	sbuf_adds(out, "</div>\n");
 }
@@ -364,12 +370,15 @@ static size_t wrapped_lines(const char *s, size_t cap)
 
 /* The height of rows [from, to) in hundredths of a rem, as the narrowest
  * table (60rem) lays them out, rounded up: the name and organisation
- * columns hold about 13 characters a line, the dates' 15 (a generous
- * width per character), a line is 1.38rem, a row's padding and border .77rem. The
+ * columns hold about 13 characters a line, the dates' 15, the weights'
+ * 9 (a generous width per character: "not recorded" and "niet
+ * vastgelegd" take two lines there), a line is 1.38rem, a row's padding
+ * and border .77rem. The
  * chunk's placeholder is this high until the browser has laid it out:
  * not less, so rows of a chunk laid out for a query off screen never
  * overlap the next chunk's. */
-static size_t chunk_height(const index_table_row *rows, size_t from, size_t to)
+static size_t chunk_height(const index_table_row *rows, size_t from, size_t to,
+			   const index_table_words *w)
 {
 	size_t i, sum = 0;
 
@@ -378,9 +387,11 @@ static size_t chunk_height(const index_table_row *rows, size_t from, size_t to)
 		size_t org = wrapped_lines(rows[i].organisation, 13);
 		size_t published = wrapped_lines(rows[i].published_text, 15);
 		size_t updated = wrapped_lines(rows[i].updated_text, 15);
+		size_t weights = wrapped_lines(weights_text(&rows[i], w), 9);
 
 		lines = org > lines ? org : lines;
 		lines = published > lines ? published : lines;
+		lines = weights > lines ? weights : lines;
 		sum += (updated > lines ? updated : lines) * 138 + 77;
 	}
 	return sum;
@@ -410,7 +421,7 @@ static size_t chunk_rows(sbuf *html, const index_table_row *rows, size_t from, s
 
 	for (i = from; i < to; i++)
 		row_html(html, &rows[i], w, scratch);
-	return (chunk_height(rows, from, to) + 99) / 100;
+	return (chunk_height(rows, from, to, w) + 99) / 100;
 }
 
 /* The chunks of rows [0, n) as row groups the browser lays out only near
