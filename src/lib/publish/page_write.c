@@ -80,8 +80,9 @@ static const char page_style[] =
 	"border-bottom:1px solid #e3e6ea;vertical-align:top}\n"
 	".chart-data tbody th{font-weight:400}\n"
 	".chart-data td{white-space:nowrap}\n"
-	/* a long index lays out the entries on screen first */
-	"ul.models li{content-visibility:auto;contain-intrinsic-size:auto 1.5em}\n"
+	/* a list of links, each a target of its own (not laid out late: a
+	 * placeholder of one line under an entry of two made links overlap) */
+	"ul.models li{margin:.25rem 0}\n"
 	/* the citation block (cite.h) */
 	"@media (max-width:32rem){dl{grid-template-columns:1fr;gap:0}dd{margin-bottom:.5rem}"
 	"h1{font-size:1.45rem}}\n"
