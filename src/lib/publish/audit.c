@@ -674,6 +674,7 @@ static const char audit_style[] =
 	"overflow-wrap:anywhere;word-break:break-word}th{background:#f4f4f4}td.n{text-align:right}"
 	"td.field{width:30%}table.summary tr>:first-child{width:30%}"
 	"del{background:#fdd;text-decoration:line-through}ins{background:#dfd;text-decoration:none}"
+	"details{margin:.3em 0}summary{padding:.3em 0;cursor:pointer}"
 	"ul{padding-left:1.2em}.field{font-weight:600}.export{color:#666;font-size:.9em}"
 	".nav{margin:.5em 0}.nav a{margin-right:1em}"
 	".site{margin:-1em -1em 0}"
