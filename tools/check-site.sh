@@ -3,8 +3,9 @@
 # folder, serve it on a loopback port the system chooses, and run
 # Lighthouse (pinned, from npm, installed under build/lighthouse) with
 # Debian's chromium on the root page, an index, a model page, a hardware
-# page, an audit page, and the largest audit page and the largest hardware
-# page (chosen by size when it runs), served compressed as a web server
+# page, an audit page, and the largest audit page, the largest dated audit
+# and the largest hardware page (chosen by size when it runs), served
+# compressed as a web server
 # would. Each must score 100 in
 # accessibility, best practices and SEO, and at least 95 in performance
 # (its best of up to three runs: that score follows the machine's load);
@@ -131,8 +132,8 @@ if [ -n "$LH_SKIP" ]; then
 fi
 
 # the pages: the root, the Dutch index, GPT-4's English page, the RTX
-# 4090's hardware page, the newest audit, and the largest audit page and
-# hardware page of this publication (by their size in bytes)
+# 4090's hardware page, the newest audit, and the largest audit page, dated
+# audit and hardware page of this publication (by their size in bytes)
 link_of() {	# INDEX NAME: the href of the link whose text is NAME (or starts "NAME —")
 	python3 - "$1" "$2" <<'PY'
 import html.parser, sys
@@ -173,13 +174,17 @@ PY
 }
 BIG_AUDIT=$(largest audit 'audit/*')
 [ -n "$BIG_AUDIT" ] || fail "the publication has no audit page"
+# the largest dated audit itself too, not only its largest page of a list
+BIG_DAY=$(largest audit 'audit/[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9].html')
+[ -n "$BIG_DAY" ] || fail "the publication has no dated audit page"
 BIG_CARD=$(largest pages 'pages/*/hardware/*')
 [ -n "$BIG_CARD" ] || fail "the publication has no hardware page"
 PAGES="index.html pages/nl/index.html pages/en/$MODEL pages/en/hardware/$CARD audit/$AUDIT"
-for page in $BIG_AUDIT $BIG_CARD; do
+for page in $BIG_AUDIT $BIG_DAY $BIG_CARD; do
 	case " $PAGES " in *" $page "*) ;; *) PAGES="$PAGES $page" ;; esac
 done
 say "largest audit page $BIG_AUDIT ($(wc -c <"$SITE/$BIG_AUDIT" | tr -d ' ') bytes)," \
+    "largest dated audit $BIG_DAY ($(wc -c <"$SITE/$BIG_DAY" | tr -d ' ') bytes)," \
     "largest hardware page $BIG_CARD ($(wc -c <"$SITE/$BIG_CARD" | tr -d ' ') bytes)"
 
 # Lighthouse's performance score follows the machine's load: a page is
