@@ -88,6 +88,14 @@ landed() {
 
 done_testing() { echo "1..$test_count"; }
 
+# xmllint --html on FILES passes: no message of its HTML 4 parser but
+# "Tag details/summary invalid" and the two lines that quote the place
+# (the folds are HTML 5, unknown to it; only they pass); the others shown
+html_lint_clean() {
+	xmllint --html --noout "$@" 2>&1 |
+		awk '/HTML parser error : Tag (details|summary) invalid/ {skip = 2; next} skip {skip--; next} {print "#   " $0; bad = 1} END {exit bad}'
+}
+
 # seed_page PREFIX OUT: the seed page PREFIX_*.txt (000 English, 001
 # Dutch) with a final newline, as render prints it, after the documented
 # deviations of tests/data/seeds/deviations.tsv (docs/pages.md, "How
