@@ -673,6 +673,11 @@ static const char audit_style[] =
 	"td,th{border:1px solid #ccc;padding:.25em .4em;text-align:left;vertical-align:top;"
 	"overflow-wrap:anywhere;word-break:break-word}th{background:#f4f4f4}td.n{text-align:right}"
 	"td.field{width:30%}table.summary tr>:first-child{width:30%}"
+	/* the counts' words whole ("toegevoegd", not "toegevoeg" and "d"):
+	   on a narrow screen the table scrolls in its own box */
+	".wide{overflow-x:auto}table.counts{table-layout:auto}"
+	"table.counts th,table.counts td{overflow-wrap:normal;word-break:normal}"
+	"table.counts tr>:first-child{width:auto}"
 	"del{background:#fdd;text-decoration:line-through}ins{background:#dfd;text-decoration:none}"
 	"details{margin:.3em 0}summary{padding:.3em 0;cursor:pointer}"
 	"ul{padding-left:1.2em}.field{font-weight:600}.export{color:#666;font-size:.9em}"
@@ -1543,7 +1548,7 @@ static void site_summary(const diff_result *d, const audit_links *l, sbuf *out)
 
 	sbuf_adds(out, "<h2 id=\"summary\">");
 	word(l, PT_AUDIT_SUMMARY, NULL, out);
-	sbuf_adds(out, "</h2>\n<table class=\"summary\">\n<tr>");
+	sbuf_adds(out, "</h2>\n<div class=\"wide\"><table class=\"summary counts\">\n<tr>");
 	for (k = 0; k < 7; k++) {
 		sbuf_adds(out, "<th>");
 		word(l, cols[k], NULL, out);
@@ -1573,7 +1578,7 @@ static void site_summary(const diff_result *d, const audit_links *l, sbuf *out)
 		}
 		sbuf_adds(out, "</tr>\n");
 	}
-	sbuf_adds(out, "</table>\n");
+	sbuf_adds(out, "</table></div>\n");
 }
 
 /* How many of m's changed fields are substantive (not volatile). */
