@@ -38,7 +38,8 @@ static diff_model changed[] = {
 };
 static diff_quarantine quarantined[] = {
 	{ S("notable_ai_models"), S("/var/lib/modelcat/snapshots/notable_ai_models/x.csv.gz"), 24,
-	  S("Mistral OCR"), S("Organization"), S("invalid UTF-8"), S("2025-05-10") },
+	  S("Mistral OCR"), S("Organization"), S("Organization: invalid UTF-8 in the cell"),
+	  S("2025-05-10") },   /* the reason as the parser words it, the field first */
 	{ S("notable_ai_models"), S("/tmp/secret/x.csv"), 25, NULL, NULL, S("no model name"), S("2025-05-10") },
 };
 static char *exports[] = { S("notable_ai_models") };
@@ -93,8 +94,9 @@ static void test_text(const diff_result *d, const audit_links *l)
 	      at(&out, "\nChanged\n") > 0, "substantive changes first, then the volatile section");
 	CHECK(at(&out, "  notable_ai_models: Volatile: Citations 8,983 \xe2\x86\x92 10,079\n") > 0,
 	      "a volatile-only change on one line");
-	CHECK(at(&out, "  2025-05-10 notable_ai_models line 24: Mistral OCR: Organization: invalid UTF-8\n") > 0,
+	CHECK(at(&out, "  2025-05-10 notable_ai_models line 24: Mistral OCR: Organization: invalid UTF-8 in the cell\n") > 0,
 	      "a quarantined row named by export, line and model");
+	CHECK(at(&out, "Organization: Organization") < 0, "the field named once, not again before a reason that names it");
 	CHECK(at(&out, "line 25: (no model name): no model name") > 0, "a row without a name says so");
 	CHECK(at(&out, "/var/") < 0 && at(&out, "/tmp/") < 0, "no path of the machine in the text audit");
 	sbuf_reset(&out);

@@ -387,6 +387,19 @@ static void text_volatile(const diff_result *d, const audit_links *l, const diff
 	}
 }
 
+/* q's reason less its field when the reason names it first, as the
+ * parser words it ("Model: the row has no model name" for the field
+ * Model): the audit names the field itself, in the page's language. */
+static const char *reason_after_field(const diff_quarantine *q)
+{
+	size_t n = q->field ? strlen(q->field) : 0;
+
+	if (n && q->reason && !strncmp(q->reason, q->field, n) && q->reason[n] == ':' &&
+	    q->reason[n + 1] == ' ')
+		return q->reason + n + 2;
+	return q->reason;
+}
+
 void audit_text_with(const diff_result *d, const audit_links *l, sbuf *out)
 {
 	const diff_model **v;
@@ -441,7 +454,7 @@ void audit_text_with(const diff_result *d, const audit_links *l, sbuf *out)
 			  q->name ? q->name : "(no model name)");
 		if (q->field)
 			sbuf_addf(out, "%s: ", q->field);
-		text_value(out, "", q->reason);
+		text_value(out, "", reason_after_field(q));
 		sbuf_addc(out, '\n');
 	}
 	column_values_section(d, out, HELD_TEXT);
@@ -882,7 +895,7 @@ static void html_quarantined(const diff_result *d, sbuf *out)
 			html(out, q->field);
 			sbuf_adds(out, ": ");
 		}
-		html(out, q->reason);
+		html(out, reason_after_field(q));
 		sbuf_adds(out, "</td></tr>\n");
 	}
 	sbuf_adds(out, "</table>\n");
@@ -1295,7 +1308,7 @@ static void list_build(alist *a, const diff_result *d, const audit_links *l, con
 				field_name(&a->items, l, q->field);
 				sbuf_adds(&a->items, ": ");
 			}
-			html(&a->items, q->reason);
+			html(&a->items, reason_after_field(q));
 			sbuf_adds(&a->items, "</li>\n");
 			item_end(a);
 		}

@@ -23,9 +23,12 @@
 static const char *const audit_kinds[] = { "txt", "json", "html" };
 
 /* The audits' format: a new one makes every audit again. */
-#define AUDIT_FORMAT "audit-8"   /* 5: the citation block; 6: the hardware pages;
+#define AUDIT_FORMAT "audit-9"   /* 5: the citation block; 6: the hardware pages;
 				    7: the BibTeX's title, url and note; 8: sized
-				    for reading, in every language */
+				    for reading, in every language; 9: the Dutch
+				    audit's every section Dutch, a quarantined
+				    row's field named once, the counts' words
+				    whole, folds a finger's size */
 
 /* One language of the audits: its words, where its pages go (audit/ for
  * English, audit/LANG/ for another) and their frames. */
