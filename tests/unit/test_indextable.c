@@ -125,7 +125,7 @@ static void test_chunks(void)
 
 	for (i = 0; i < INDEX_TABLE_CHUNK * 2 + 1; i++)
 		rows[i] = (index_table_row){ .name = i < INDEX_TABLE_CHUNK ? "Short" :
-			"A name long enough to take several lines", .open_weights = -1,
+			"A name long enough to take several lines", .open_weights = 1,
 			.parameters = NAN, .compute = NAN };
 	sbuf_init(&out);
 	index_table_html(rows, INDEX_TABLE_CHUNK * 2 + 1, &words, "r.js", "a.html", &out);
@@ -144,6 +144,17 @@ static void test_chunks(void)
 	CHECK(h3 < h1 && h3 >= 3, "the last chunk holds the one row left (%u rem)", h3);
 	CHECK(count(first, "role=\"row\"") - count(second, "role=\"row\"") == INDEX_TABLE_CHUNK,
 	      "sixteen rows in the first chunk");
+	/* the same short names, their weights not known: the cell's words
+	 * ("not recorded") take two lines of its narrow column */
+	for (i = 0; i < INDEX_TABLE_CHUNK; i++)
+		rows[i].open_weights = -1;
+	sbuf_reset(&out);
+	index_table_html(rows, INDEX_TABLE_CHUNK, &words, "r.js", "a.html", &out);
+	first = strstr(out.data, "class=\"c\" style=\"contain-intrinsic-size:auto none auto ");
+	h2 = 0;
+	CHECK(first && sscanf(first, "class=\"c\" style=\"contain-intrinsic-size:auto none auto %urem", &h2) == 1 &&
+	      h2 * 100 >= INDEX_TABLE_CHUNK * (2 * 138u + 77u),
+	      "weights not known: two lines a row (one-line rows: %u rem)", h1);
 	sbuf_release(&out);
 }
 
