@@ -1078,6 +1078,18 @@ static const format_lang *lang_of(const audit_links *l)
 	return format_lang_of(l->lang ? l->lang : "en");
 }
 
+/* A snapshot's label as the reader reads it: a plain day (YYYY-MM-DD) as
+ * the page's language writes a date ("1 november 2025"), any other label
+ * as it is; plain text, to be escaped. */
+static const char *label_text(const audit_links *l, const char *label, sbuf *out)
+{
+	sbuf_reset(out);
+	if (!(strlen(label) == 10 && label[4] == '-' && label[7] == '-' &&
+	      format_date(lang_of(l), label, 0, out)))
+		sbuf_adds(out, label);
+	return out->data;
+}
+
 /* A count as the language writes it ("3,247", "3.247"), into buf. */
 static const char *count_str(const audit_links *l, size_t n, char *buf, size_t size)
 {
@@ -1437,7 +1449,7 @@ static void list_pages(const diff_result *d, const audit_links *l, const char *e
 		size_t from = item_start(a, first[j]);
 		size_t to = j + 1 < np ? item_start(a, first[j + 1]) : a->items.len;
 		char no[32];
-		sbuf title, plain;
+		sbuf title, plain, day_from, day_to;
 		audit_page *pg;
 
 		mc_fmt(no, sizeof(no), "%zu", j + 1);
@@ -1445,9 +1457,12 @@ static void list_pages(const diff_result *d, const audit_links *l, const char *e
 		pg = apage_add(out, name);
 		sbuf_init(&title);
 		sbuf_init(&plain);
+		sbuf_init(&day_from);
+		sbuf_init(&day_to);
 		{
 			const char *pairs[] = { "field", a->plain.data, "export", e, "from",
-						d->from[0] ? d->from : "-", "to", d->to, "count", no,
+						d->from[0] ? label_text(l, d->from, &day_from) : "-",
+						"to", label_text(l, d->to, &day_to), "count", no,
 						"shown", total, NULL };
 
 			page_text_plain(l->texts, l->english, PT_AUDIT_PAGE_TITLE, pairs, &plain);
@@ -1457,7 +1472,7 @@ static void list_pages(const diff_result *d, const audit_links *l, const char *e
 		html(&pg->html, l->label);
 		sbuf_adds(&pg->html, ".html\">");
 		{
-			const char *pairs[] = { "to", d->to, NULL };
+			const char *pairs[] = { "to", day_to.data, NULL };
 
 			word(l, PT_AUDIT_BACK, pairs, &pg->html);
 		}
@@ -1473,6 +1488,8 @@ static void list_pages(const diff_result *d, const audit_links *l, const char *e
 		sbuf_adds(&pg->html, "</body>\n</html>\n");
 		sbuf_release(&title);
 		sbuf_release(&plain);
+		sbuf_release(&day_from);
+		sbuf_release(&day_to);
 	}
 	free(first);
 }
@@ -1680,6 +1697,9 @@ static void site_export(const diff_result *d, const audit_links *l, const char *
 
 static void site_nav(const audit_links *l, sbuf *out)
 {
+	sbuf day;
+
+	sbuf_init(&day);
 	sbuf_adds(out, "<div class=\"nav\" role=\"navigation\" aria-label=\"");
 	word(l, PT_AUDIT_NAV, NULL, out);
 	sbuf_adds(out, "\">");
@@ -1687,7 +1707,7 @@ static void site_nav(const audit_links *l, sbuf *out)
 		sbuf_adds(out, "<a rel=\"prev\" href=\"");
 		html(out, l->prev);
 		sbuf_adds(out, ".html\">\xe2\x86\x90 ");
-		html(out, l->prev);
+		html(out, label_text(l, l->prev, &day));
 		sbuf_adds(out, "</a>");
 	}
 	sbuf_adds(out, "<a href=\"index.html\">");
@@ -1697,10 +1717,11 @@ static void site_nav(const audit_links *l, sbuf *out)
 		sbuf_adds(out, "<a rel=\"next\" href=\"");
 		html(out, l->next);
 		sbuf_adds(out, ".html\">");
-		html(out, l->next);
+		html(out, label_text(l, l->next, &day));
 		sbuf_adds(out, " \xe2\x86\x92</a>");
 	}
 	sbuf_adds(out, "</div>\n");
+	sbuf_release(&day);
 }
 
 /* The column changes, site-wide. */
@@ -1770,15 +1791,19 @@ void audit_html_site(const diff_result *d, const audit_links *l, audit_pages *pa
 {
 	size_t i, budget = AUDIT_MAIN_ELEMENTS, bytes = AUDIT_MAIN_BYTES;
 	sbuf title, desc, nothing, body, body_sub, main;
-	const char *pairs[] = { "from", "", "to", d->to, NULL };
+	const char *pairs[] = { "from", "", "to", "", NULL };
+	sbuf from, to;
 
 	apage_add(pages, "");
 	sbuf_init(&main);
 	sbuf_init(&title);
 	sbuf_init(&desc);
 	sbuf_init(&nothing);
+	sbuf_init(&from);
+	sbuf_init(&to);
 	page_text_plain(l->texts, l->english, PT_AUDIT_NOTHING, NULL, &nothing);
-	pairs[1] = d->from[0] ? d->from : nothing.data;
+	pairs[1] = d->from[0] ? label_text(l, d->from, &from) : nothing.data;
+	pairs[3] = label_text(l, d->to, &to);
 	page_text_plain(l->texts, l->english, PT_AUDIT_TITLE, pairs, &title);
 	page_text_plain(l->texts, l->english, PT_AUDIT_META, pairs, &desc);
 	site_head(&main, l, l->frame, title.data, desc.data);
@@ -1789,6 +1814,8 @@ void audit_html_site(const diff_result *d, const audit_links *l, audit_pages *pa
 	sbuf_release(&title);
 	sbuf_release(&desc);
 	sbuf_release(&nothing);
+	sbuf_release(&from);
+	sbuf_release(&to);
 	if (l->citation) {
 		const char *source[] = { "names", l->citation, NULL };
 

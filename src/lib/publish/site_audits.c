@@ -28,7 +28,8 @@ static const char *const audit_kinds[] = { "txt", "json", "html" };
 				    for reading, in every language; 9: the Dutch
 				    audit's every section Dutch, a quarantined
 				    row's field named once, the counts' words
-				    whole, folds a finger's size */
+				    whole, folds a finger's size, days as the
+				    language writes dates */
 
 /* One language of the audits: its words, where its pages go (audit/ for
  * English, audit/LANG/ for another) and their frames. */
