@@ -148,4 +148,15 @@ else
 fi
 check "the English audit keeps the export's column names" \
 	grep -qF '<td class="field">Training power draw (W)</td>' "$SITE/audit/2025-05-06.html" "$SITE"/audit/2025-05-06/*.html
+# the days of a Dutch audit's title and links as Dutch dates: the title of
+# 2025-05-06's audit names the snapshot before it (of any export), read
+# from the store's file names
+prev=$(find "$SNAP" -name '20??-??-??.csv.gz' | sed 's|.*/||; s/\.csv\.gz$//' | sort -u | awk '$0 < "2025-05-06"' | tail -1)
+check "the store has a snapshot before 2025-05-06 ($prev)" test -n "$prev"
+months="januari februari maart april mei juni juli augustus september oktober november december"
+dutch_day() { set -- $(echo "$1" | tr '-' ' ') ; m=$(echo "$months" | cut -d' ' -f"$(expr "$2" + 0)"); echo "$(expr "$3" + 0) $m $1"; }
+check_grep "the Dutch audit's title gives its days as Dutch dates" \
+	"<h1>Wijzigingen van $(dutch_day "$prev") tot 6 mei 2025</h1>" "$SITE/audit/nl/2025-05-06.html"
+check "no Dutch audit's title or links show a day as YYYY-MM-DD" \
+	sh -c "! grep -h -o '<h1>.*</h1>\|<a rel=\"[a-z]*\" href=\"[^\"]*\">[^<]*</a>' '$SITE'/audit/nl/*.html | grep -q '[0-9]\{4\}-[0-9][0-9]-[0-9][0-9]<\|[0-9]\{4\}-[0-9][0-9]-[0-9][0-9] '"
 done_testing
