@@ -14,32 +14,7 @@ check_status "translate exits 0" 0 mc translate
 check_status "publish exits 0" 0 mc publish --out "$TMP/site"
 SITE=$TMP/site
 
-cat >"$TMP/sizes.py" <<'PY'
-import glob, os, sys
-from html.parser import HTMLParser
-class Count(HTMLParser):
-    def __init__(self):
-        super().__init__()
-        self.n = 0
-    def handle_starttag(self, tag, attrs):
-        self.n += 1
-    def handle_startendtag(self, tag, attrs):
-        self.n += 1
-site, pattern = sys.argv[1:3]
-files = glob.glob(os.path.join(site, pattern))
-bad = []
-for f in files:
-    size = os.path.getsize(f)
-    c = Count()
-    c.feed(open(f, encoding='utf-8').read())
-    if size > 300 * 1024 or c.n > 3000:
-        bad.append('%s: %d bytes, %d elements' % (os.path.relpath(f, site), size, c.n))
-print(len(files))
-for b in bad[:5]:
-    print(b)
-sys.exit(1 if bad or not files else 0)
-PY
-if python3 "$TMP/sizes.py" "$SITE" 'pages/*/hardware/*.html' >"$TMP/sizes.out"; then
+if python3 "$TOP/tests/e2e/page_sizes.py" "$SITE" 1 'pages/*/hardware/*.html' >"$TMP/sizes.out"; then
 	ok "all $(head -1 "$TMP/sizes.out") hardware pages are at most 300 KB and 3,000 elements"
 else
 	not_ok "hardware pages over 300 KB or 3,000 elements"

@@ -15,32 +15,7 @@ check_status "translate exits 0" 0 mc translate
 check_status "publish exits 0" 0 mc publish --out "$TMP/site"
 SITE=$TMP/site
 
-cat >"$TMP/sizes.py" <<'PY'
-import glob, os, sys
-from html.parser import HTMLParser
-class Count(HTMLParser):
-    def __init__(self):
-        super().__init__()
-        self.n = 0
-    def handle_starttag(self, tag, attrs):
-        self.n += 1
-    def handle_startendtag(self, tag, attrs):
-        self.n += 1
-site = sys.argv[1]
-files = [f for f in glob.glob(os.path.join(site, 'audit', '**', '*.html'), recursive=True)]
-bad = []
-for f in files:
-    size = os.path.getsize(f)
-    c = Count()
-    c.feed(open(f, encoding='utf-8').read())
-    if size > 300 * 1024 or c.n > 3000:
-        bad.append('%s: %d bytes, %d elements' % (os.path.relpath(f, site), size, c.n))
-print(len(files))
-for b in bad[:5]:
-    print(b)
-sys.exit(1 if bad or len(files) < 20 else 0)
-PY
-if python3 "$TMP/sizes.py" "$SITE" >"$TMP/sizes.out"; then
+if python3 "$TOP/tests/e2e/page_sizes.py" "$SITE" 20 'audit/**/*.html' >"$TMP/sizes.out"; then
 	ok "all $(head -1 "$TMP/sizes.out") audit pages (both languages, pages of their own) are at most 300 KB and 3,000 elements"
 else
 	not_ok "audit pages over 300 KB or 3,000 elements"
