@@ -53,14 +53,26 @@ typedef struct chart {
 	const char *desc;            /* <desc>, what the chart shows in words; borrowed */
 	chart_axis x;                /* horizontal axis */
 	chart_axis y;                /* vertical axis (bars: unused) */
-	int width, height;           /* size in SVG units (chart_init: 640 x 400) */
+	int width, height;           /* size in SVG units (chart_init: 480 x 400;
+					text is 16 units high, so that it is 11 px
+					or more on a page 400 px wide) */
 	const struct format_lang *lang; /* how tick labels write numbers (NULL: English) */
 } chart;
+
+/* The groups of a scatter chart's marks, each its colour and shape (so
+ * that they tell apart in grey too): CHART_GROUPS - 1 groups and the
+ * last, "other", a small grey dot. */
+#define CHART_GROUPS 9
 
 /* A mark of a scatter chart. */
 typedef struct chart_point {
 	double x, y;                 /* in values */
 	const char *label;           /* its name, for a table of the data, or NULL; borrowed */
+	int group;                   /* its group's mark, 0 to CHART_GROUPS - 1 (more:
+					the last) */
+	int stand_out;               /* ringed in dark grey, over every mark */
+	int landmark;                /* its label written beside it (when it has
+					room: not over another's) */
 } chart_point;
 
 /* A bar of a bar chart: a label on the left, a bar along x. */
@@ -70,11 +82,11 @@ typedef struct chart_bar {
 	int highlight;               /* drawn in the highlight colour */
 } chart_bar;
 
-/* An empty chart of 640 x 400 with linear axes over [0, 1]. */
+/* An empty chart of 480 x 400 with linear axes over [0, 1]. */
 void chart_init(chart *c);
 
-/* Axis a over the decades holding [min, max] (both > 0), a tick every 1,
- * 2, 3, 5 or 10 decades, at most 8 intervals, the ends on ticks. Ends on
+/* Axis a over the decades holding [min, max] (both > 0), a tick every
+ * decade (every 2, 3, 5 or 10 when more than 20), the ends on ticks. Ends on
  * ticks move seldom: a model page's mark, placed on these axes, changes
  * only when its own values do, not each time the catalogue's extremes
  * move a little. */
@@ -83,8 +95,8 @@ void chart_axis_log(chart_axis *a, double min, double max);
  * power of ten, at most 8 intervals, the end on a tick at or above max. */
 void chart_axis_linear(chart_axis *a, double max);
 /* Axis a over the whole years holding [min, max] (decimal years), a tick
- * every 1, 2, 5, 10, 20, 25 or 50 years, at most 10 intervals, the ends
- * on ticks (as chart_axis_log). */
+ * every 1, 2, 4, 5, 10, 20, 25 or 50 years, at most 8 intervals (room
+ * for each label at 16 units), the ends on ticks (as chart_axis_log). */
 void chart_axis_years(chart_axis *a, double min, double max);
 
 /* Where the value (x, y) is drawn: 0 and *px, *py in SVG units; -1 when
@@ -92,11 +104,24 @@ void chart_axis_years(chart_axis *a, double min, double max);
  * axis, an empty range). */
 int chart_place(const chart *c, double x, double y, double *px, double *py);
 
-/* Append c with a circle (radius 3) per point inside the ranges, each a
- * subpath "Mx y..." of the one path in the group <g class="marks">, as a
- * complete SVG document, to out. Points outside are left out. Returns
- * the number of marks drawn. */
+/* Append c with a mark per point inside the ranges, as a complete SVG
+ * document, to out: in <g class="marks">, a path per group that has
+ * points (its marks its subpaths "Mx y...", in its colour and shape:
+ * chart_mark), then a path of rings round the points that stand out,
+ * then the landmarks' labels. Points outside are left out. Returns the
+ * number of marks drawn. */
 size_t chart_scatter_svg(const chart *c, const chart_point *points, size_t n, sbuf *out);
+
+/* The mark of group g (0 to CHART_GROUPS - 1) centred on (x, y): the
+ * attributes of its path (fill or stroke) into attrs, its subpath into d
+ * (either may be NULL). */
+void chart_mark(int g, double x, double y, sbuf *attrs, sbuf *d);
+
+/* The position of c's plot area and its axes' ranges, for a script that
+ * places values over the picture: "x0 x1 y0 y1 left top right bottom
+ * width height log" (y0, y1 in log10 on a log axis, log 1 then, else 0;
+ * the rest in SVG units). */
+void chart_geometry(const chart *c, sbuf *out);
 
 /* Append c as a horizontal bar chart of bars along x (y unused), one row
  * per bar, its label above it, to out. A bar whose value cannot be placed
@@ -112,7 +137,9 @@ void chart_figure_open(const chart *c, int level, const char *src, const sbuf *s
 
 /* ---- the catalogue's charts ---- */
 
-/* The files of a language's charts, beside its index. */
+/* The files of a language's charts, beside its index: each chart's
+ * picture over the years that hold 95 % of its points, over every year
+ * (".all"), its data as CSV, and its points for the index's script. */
 #define CHART_COMPUTE_FILE "index.compute.svg"
 #define CHART_PARAMETERS_FILE "index.parameters.svg"
 /* The stem of the page of the charts' data, beside the index (its
@@ -128,15 +155,34 @@ typedef struct chart_catalogue {
 	size_t nparameters;          /* entries in parameters */
 	size_t *compute_entry;       /* compute[i] is entries[compute_entry[i]] */
 	size_t *parameters_entry;    /* parameters[i] is entries[parameters_entry[i]] */
-	chart_axis compute_x, compute_y; /* the compute chart's axes (labels unset) */
+	chart_axis compute_x, compute_y; /* the compute chart's axes over the years
+					that hold 95 % of its points (labels unset) */
 	chart_axis parameters_x, parameters_y; /* the parameters chart's axes */
+	chart_axis compute_all_x, compute_all_y; /* over every point */
+	chart_axis parameters_all_x, parameters_all_y;
 	double compute_years[2];     /* the first and last x of compute (its
 					description names them; one pass, not
 					one per model page) */
 	double parameters_years[2];  /* of parameters */
+	char *groups[CHART_GROUPS];  /* each group's domain as stored; NULL: the
+					models of several domains (when several is
+					set) or the rest (the last) */
+	int several;                 /* the group of several domains, or -1 */
 	const struct page_index_entry *entries; /* the entries; borrowed */
 	size_t n;                    /* entries in entries */
 } chart_catalogue;
+
+/* One chart's files for the index (CHART_*_FILE and the names below). */
+typedef struct chart_files {
+	sbuf svg;                    /* the picture over 95 % of the years */
+	sbuf all;                    /* over every year */
+	sbuf csv;                    /* its data */
+	sbuf points;                 /* its points for the script */
+} chart_files;
+
+/* The names of chart k's files (0 compute, 1 parameters): in the order
+ * of chart_files. */
+void chart_file_names(int k, const char *names[4]);
 
 /* Make cc from the n entries e (which must outlive it); release with
  * chart_catalogue_release. */
@@ -149,18 +195,20 @@ void chart_catalogue_release(chart_catalogue *cc);
 int chart_decimal_year(const char *published, double *year);
 
 /*
- * One language's charts (texts, falling back to english): the SVG files
- * CHART_COMPUTE_FILE and CHART_PARAMETERS_FILE into compute_svg and
- * parameters_svg; the index's figures (each an <img> of its file, its
- * title and description, and a link to its data) into html; and the
+ * One language's charts (texts, falling back to english): each chart's
+ * files (chart_files; files[0] compute, files[1] parameters); the
+ * index's figures (each its title, a description that says what the
+ * chart shows, the picture over 95 % of the years with a legend, the
+ * picture over every year folded, links to its data; then the script
+ * that shows a point's model on hover, focus or tap) into html; and the
  * charts' data, a heading and a table per chart (model, publication date,
  * value), for the page CHART_DATA_PAGE, into tables. A chart without
  * points has no figure and no table. Returns 0, or -1 with the reason in
  * err (a text neither language has, a broken template).
  */
 int chart_catalogue_index(const chart_catalogue *cc, const struct page_texts *texts,
-			  const struct page_texts *english, sbuf *compute_svg,
-			  sbuf *parameters_svg, sbuf *html, sbuf *tables, mc_err *err);
+			  const struct page_texts *english, chart_files files[2], sbuf *html,
+			  sbuf *tables, mc_err *err);
 
 /*
  * The figure of model m's page (a page beside the index): the compute

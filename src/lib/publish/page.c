@@ -16,7 +16,7 @@ static const char *const placeholders[] = {
 	"compute", "hardware", "notability", "params", "params_notes", "mem4", "mem8",
 	"mem16", "licence", "day", "month_name", "year", "hours", "days", "percent",
 	"size", "unit", "count", "date", "names", "memory", "precision", "bits", "shown", "from", "to",
-	"field", "old", "new", "export", "reason",
+	"field", "old", "new", "export", "reason", "start", "factor", "value", "title",
 };
 
 const char *page_text_key(page_text_id id)

@@ -228,6 +228,15 @@ struct frame;
 	X(CHART_DATA_LINK, "chart.data.link") \
 	X(CHART_MODEL_ON, "chart.model.on") \
 	X(CHART_MODEL_OFF, "chart.model.off") \
+	X(CHART_COMPUTE_TREND, "chart.compute.trend") \
+	X(CHART_PARAMETERS_TREND, "chart.parameters.trend") \
+	X(CHART_ALL_YEARS, "chart.all_years") \
+	X(CHART_CSV_LINK, "chart.csv.link") \
+	X(CHART_KEYS, "chart.keys") \
+	X(CHART_SEVERAL, "chart.several") \
+	X(CHART_OTHER, "chart.other") \
+	X(CHART_FRONTIER, "chart.frontier") \
+	X(CHART_LEGEND, "chart.legend") \
 	X(HISTORY_HEADING, "history.heading") \
 	X(HISTORY_INTRO, "history.intro") \
 	X(HISTORY_ADDED, "history.added") \
@@ -470,6 +479,7 @@ typedef struct page_index_entry {
 	char last_updated[11];       /* the row's own last change: the source's
 					"Last modified" (its date) when the model
 					has one, else its last updated date, or "" */
+	int frontier;                /* "Frontier model" is true */
 } page_index_entry;
 
 /* Fill e's values from m (name and file are the caller's to set); free

@@ -659,6 +659,8 @@ void page_index_entry_fill(page_index_entry *e, const model_view *m)
 	e->parameters = page_builder_field_number(&b, "Parameters", &x) ? x : NAN;
 	e->compute = page_builder_field_number(&b, "Training compute (FLOP)", &x) ? x : NAN;
 	e->open_weights = b.weights == WEIGHTS_OPEN ? 1 : b.weights == WEIGHTS_CLOSED ? 0 : -1;
+	v = page_builder_field(&b, "Frontier model");
+	e->frontier = v && (!strcmp(v, "True") || !strcmp(v, "true"));
 	/* the row's own date: when the source last changed it */
 	v = page_builder_field(&b, "Last modified");
 	if (v && strlen(v) >= 10 && v[4] == '-' && v[7] == '-')

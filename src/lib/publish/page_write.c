@@ -68,7 +68,22 @@ static const char page_style[] =
 	"ul.models{padding-left:1.2rem}\n"
 	/* charts (chart.h): a picture, a mark placed over it, the data's
 	 * tables */
-	".chart-frame{position:relative;max-width:640px}\n"
+	".chart-frame{position:relative;max-width:480px}\n"
+	/* the index's charts once their script runs (chartscript.h) */
+	".chart-frame:focus-visible{outline:2px solid #0b57d0;outline-offset:2px}\n"
+	".chart-ring{position:absolute;width:18px;height:18px;margin:-9px 0 0 -9px;"
+	"border:2px solid #d93025;border-radius:50%;box-sizing:border-box;pointer-events:none}\n"
+	".chart-tip{position:absolute;z-index:1;background:#fff;border:1px solid #8a929c;"
+	"border-radius:.3rem;padding:.3rem .5rem;font-size:.9rem;line-height:1.4;width:max-content;"
+	"max-width:14rem;box-shadow:0 1px 4px rgba(0,0,0,.25);transform:translate(12px,-100%)}\n"
+	".chart-tip.left{transform:translate(calc(-100% - 12px),-100%)}\n"
+	".chart-tip.below{transform:translate(12px,12px)}\n"
+	".chart-tip.left.below{transform:translate(calc(-100% - 12px),12px)}\n"
+	".chart-tip a{font-weight:600;overflow-wrap:anywhere}\n"
+	".chart-legend{list-style:none;padding:0;margin:.5rem 0;display:flex;flex-wrap:wrap;"
+	"gap:.2rem 1rem;font-size:.9rem;max-width:480px}\n"
+	".chart-legend svg{vertical-align:-2px;margin-right:.3rem}\n"
+	".chart-all summary{cursor:pointer;padding:.3rem 0}\n"
 	".chart-frame img{display:block;width:100%;height:auto}\n"
 	".chart-mark{position:absolute;width:14px;height:14px;margin:-7px 0 0 -7px;"
 	"border-radius:50%;background:#d93025;border:2px solid #fff;box-sizing:border-box;"

@@ -41,21 +41,27 @@ static char *cite_of_index(render_run *r, size_t lang, const char *file)
  * and the index's figures for p (chart.h). */
 static int index_charts(render_run *r, size_t j, page *p, mc_err *err)
 {
-	sbuf compute, parameters, html, tables;
+	chart_files files[2];
+	sbuf html, tables;
 	page data;
 	char *title;
-	int rc;
+	int rc, k, w;
 
-	sbuf_init(&compute);
-	sbuf_init(&parameters);
+	memset(files, 0, sizeof(files));
 	sbuf_init(&html);
 	sbuf_init(&tables);
 	page_init(&data, r->langs[j]);
 	title = render_word(&r->texts[j], &r->texts[0], PT_CHART_DATA_TITLE);
-	rc = chart_catalogue_index(&r->charts, &r->texts[j], &r->texts[0], &compute, &parameters,
-				   &html, &tables, err) ||
-	     render_files_write_file(r->site, r->dirs[j], CHART_COMPUTE_FILE, &compute, err) ||
-	     render_files_write_file(r->site, r->dirs[j], CHART_PARAMETERS_FILE, &parameters, err);
+	rc = chart_catalogue_index(&r->charts, &r->texts[j], &r->texts[0], files, &html, &tables,
+				   err);
+	for (k = 0; k < 2 && !rc; k++) {
+		const char *names[4];
+		sbuf *out[4] = { &files[k].svg, &files[k].all, &files[k].csv, &files[k].points };
+
+		chart_file_names(k, names);
+		for (w = 0; w < 4 && !rc; w++)
+			rc = render_files_write_file(r->site, r->dirs[j], names[w], out[w], err);
+	}
 	if (!rc) {
 		char *cite = cite_of_index(r, j, CHART_DATA_PAGE ".html");
 
@@ -65,13 +71,17 @@ static int index_charts(render_run *r, size_t j, page *p, mc_err *err)
 		rc = render_files_write_page_framed(r, &data, j, CHART_DATA_PAGE, NULL, err);
 	}
 	if (!rc) {
-		r->stats->files += 4;
+		r->stats->files += 10;
 		p->charts = html.len ? sbuf_detach(&html, NULL) : NULL;
 	}
 	page_release(&data);
 	free(title);
-	sbuf_release(&compute);
-	sbuf_release(&parameters);
+	for (k = 0; k < 2; k++) {
+		sbuf_release(&files[k].svg);
+		sbuf_release(&files[k].all);
+		sbuf_release(&files[k].csv);
+		sbuf_release(&files[k].points);
+	}
 	sbuf_release(&html);
 	sbuf_release(&tables);
 	return rc ? -1 : 0;
