@@ -2,7 +2,7 @@
 # make check-site: publish the bundled history (snapshots/) into a private
 # folder, serve it on a loopback port the system chooses, and run
 # Lighthouse (pinned, from npm, installed under build/lighthouse) with
-# Debian's chromium on the root page, an index, a model page, a hardware
+# Debian's chromium on the root page, both indexes, a model page, a hardware
 # page, an audit page, and the largest audit page, the largest dated audit
 # and the largest hardware page (chosen by size when it runs), served
 # compressed as a web server
@@ -13,7 +13,8 @@
 # Before that, every HTML page of the publication is laid out 400 px wide
 # in chromium (tools/widths.py): a page wider than that, or one whose width
 # cannot be read, fails, and the number of pages read must be the number
-# of HTML files published.
+# of HTML files published. Then the index's charts are used as a reader
+# uses them (tools/charts.js: hover, focus, keys, text size at 400 px).
 # CHECK_SITE_OFFLINE=1 skips Lighthouse (not the width check), saying why,
 # when npm cannot be reached; otherwise an npm that cannot be reached fails
 # it (CI must have it).
@@ -127,11 +128,22 @@ checked=$(sed -n 's/^widths: \([0-9]*\) pages at 400 px: 0 wide, 0 unreadable$/\
 	fail "tools/widths.py read ${checked:-no} pages of $HTML_FILES HTML files"
 say "ok: $checked pages of $HTML_FILES fit 400 px"
 if [ -n "$LH_SKIP" ]; then
-	say "SKIP: Lighthouse: $LH_SKIP"
+	say "SKIP: Lighthouse and the charts in chromium: $LH_SKIP"
 	exit 0
 fi
 
-# the pages: the root, the Dutch index, GPT-4's English page, the RTX
+# the index's charts as a reader meets them (tools/charts.js, with the
+# puppeteer-core that Lighthouse brings): hover, focus and keys show a
+# model and link to its page, every chart's text 11 px or more at 400 px,
+# the points and the CSV agree; screenshots into CHECK_SITE_SHOTS when set
+say "the charts in chromium"
+charts_status=0
+node "$TOP/tools/charts.js" "$LH_DIR/node_modules" "$CHROME_PATH" "$BASE" "$SITE" \
+	${CHECK_SITE_SHOTS:+"$CHECK_SITE_SHOTS"} >"$WORK/charts.out" 2>&1 || charts_status=$?
+grep -v ': ok: ' "$WORK/charts.out" | sed 's/^/check-site: /'
+[ $charts_status = 0 ] || fail "the charts (above; tools/charts.js)"
+
+# the pages: the root, both indexes, GPT-4's English page, the RTX
 # 4090's hardware page, the newest audit, and the largest audit page, dated
 # audit and hardware page of this publication (by their size in bytes)
 link_of() {	# INDEX NAME: the href of the link whose text is NAME (or starts "NAME —")
@@ -179,7 +191,7 @@ BIG_DAY=$(largest audit 'audit/[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9].html')
 [ -n "$BIG_DAY" ] || fail "the publication has no dated audit page"
 BIG_CARD=$(largest pages 'pages/*/hardware/*')
 [ -n "$BIG_CARD" ] || fail "the publication has no hardware page"
-PAGES="index.html pages/nl/index.html pages/en/$MODEL pages/en/hardware/$CARD audit/$AUDIT"
+PAGES="index.html pages/en/index.html pages/nl/index.html pages/en/$MODEL pages/en/hardware/$CARD audit/$AUDIT"
 for page in $BIG_AUDIT $BIG_DAY $BIG_CARD; do
 	case " $PAGES " in *" $page "*) ;; *) PAGES="$PAGES $page" ;; esac
 done

@@ -12,7 +12,7 @@
 
 /* The plot area's margins, in SVG units: room for the tick labels and
  * the axis titles. */
-enum { MARGIN_LEFT = 74, MARGIN_RIGHT = 18, MARGIN_TOP = 14, MARGIN_BOTTOM = 58 };
+enum { MARGIN_LEFT = 74, MARGIN_RIGHT = 24, MARGIN_TOP = 14, MARGIN_BOTTOM = 58 };
 
 /* The height of every text, in SVG units. A chart shown 368 px wide (a
  * page 400 px wide less its margins) has its text 16 * 368 / 480 = 12.3
