@@ -84,6 +84,14 @@ async function frameOf(page, file) {
 	}, file);
 }
 
+// wait (a minute at most) for a chart's label to show
+async function shown(page) {
+	await page.waitForFunction(() => {
+		const t = document.querySelector(".chart-tip");
+		return t && !t.hidden;
+	}, { timeout: 60000 });
+}
+
 async function tip(page) {
 	return page.evaluate(() => {
 		const t = document.querySelector(".chart-tip");
@@ -152,10 +160,7 @@ async function main() {
 			if (!best || near > best.near) best = { q, near };
 		}
 		await page.mouse.move(best.q.at.x + 1, best.q.at.y + 1);
-		await page.waitForFunction(() => {
-			const t = document.querySelector(".chart-tip");
-			return t && !t.hidden;
-		}, { timeout: 0 });
+		await shown(page);
 		let t = await tip(page);
 		check(t && t.name === best.q.p[2], "hovering " + best.q.p[2] + " shows its name (" +
 		      (t && t.name) + ")");
@@ -183,16 +188,13 @@ async function main() {
 		const g = f.geometry, inRange = points.filter((p) => p[0] >= g[0] && p[0] <= g[1] &&
 			Math.log10(p[1]) >= g[2] && Math.log10(p[1]) <= g[3]);
 		const last = inRange[inRange.length - 1], before = inRange[inRange.length - 2];
-		await page.waitForFunction(() => {
-			const t = document.querySelector(".chart-tip");
-			return t && !t.hidden;
-		}, { timeout: 0 });
+		await shown(page);
 		t = await tip(page);
 		check(t && t.name === last[2], "focused, it shows the newest point, " + last[2] + " (" + (t && t.name) + ")");
 		await page.keyboard.press("ArrowLeft");
 		t = await tip(page);
 		check(t && t.name === before[2], "ArrowLeft: the one before, " + before[2] + " (" + (t && t.name) + ")");
-		await Promise.all([page.waitForNavigation({ timeout: 0 }), page.keyboard.press("Enter")]);
+		await Promise.all([page.waitForNavigation({ timeout: 60000 }), page.keyboard.press("Enter")]);
 		check(page.url() === new URL(before[3], index).href, "Enter opens its page (" + page.url() + ")");
 
 		// 400 px: every chart's text
@@ -212,18 +214,26 @@ async function main() {
 				check(s.px >= 11, u.replace(base, "") + ": " + s.src + " text " + s.px.toFixed(1) +
 				      " px at " + s.width.toFixed(0) + " px wide");
 		}
-		if (shots) {
-			await page.goto(index, { waitUntil: "load" });
-			await page.evaluate(() => window.scrollTo(0, document.querySelector(".chart-frame").getBoundingClientRect().top + window.scrollY - 120));
-			f = await frameOf(page, "index.compute.js");
-			const at = pagePosition(f.box, f.geometry, best.q.p);
-			await page.mouse.move(at.x + 1, at.y + 1);
-			await page.waitForFunction(() => {
-				const t = document.querySelector(".chart-tip");
-				return t && !t.hidden;
-			}, { timeout: 0 });
-			await page.screenshot({ path: path.join(shots, "index-chart-400.png") });
+		// 400 px: a label near the right edge stays on the page
+		await page.goto(index, { waitUntil: "load" });
+		await page.evaluate(() => window.scrollTo(0, document.querySelector(".chart-frame").getBoundingClientRect().top + window.scrollY - 120));
+		f = await frameOf(page, "index.compute.js");
+		for (const p of [last, best.q.p]) {
+			const at = pagePosition(f.box, f.geometry, p);
+			await page.mouse.move(at.x, at.y);
+			await page.mouse.move(0, 0);
+			await page.mouse.move(at.x, at.y);
+			await shown(page);
+			const box = await page.evaluate(() => {
+				const r = document.querySelector(".chart-tip").getBoundingClientRect();
+				return { left: r.left, right: r.right, scroll: document.documentElement.scrollWidth };
+			});
+			check(box.left >= 0 && box.right <= 400 && box.scroll <= 400, "at 400 px, the label of "
+			      + "a point at " + at.x.toFixed(0) + " px stays on the page (" + box.left.toFixed(0) + " to " + box.right.toFixed(0) +
+			      ", page " + box.scroll + " px wide)");
 		}
+		if (shots)
+			await page.screenshot({ path: path.join(shots, "index-chart-400.png") });
 
 		// the points are the CSV's rows
 		for (const k of ["compute", "parameters"]) {
