@@ -55,6 +55,10 @@ typedef struct chart {
 	chart_axis y;                /* vertical axis (bars: unused) */
 	int width, height;           /* size in SVG units (chart_init: 640 x 400) */
 	const struct format_lang *lang; /* how tick labels write numbers (NULL: English) */
+	double rule;                 /* bars: a vertical rule at this x value, with
+					rule_label above it in a row of its own
+					(0: none) */
+	const char *rule_label;      /* the rule's label, or NULL; borrowed */
 } chart;
 
 /* A mark of a scatter chart. */
@@ -100,7 +104,9 @@ size_t chart_scatter_svg(const chart *c, const chart_point *points, size_t n, sb
 
 /* Append c as a horizontal bar chart of bars along x (y unused), one row
  * per bar, its label above it, to out. A bar whose value cannot be placed
- * gets a label and no bar. Returns the number of bars drawn. */
+ * gets a label and no bar. With c->rule inside x's range, a dashed
+ * vertical rule there (<g class="rule">), its label in a first row of its
+ * own, right-aligned on the rule. Returns the number of bars drawn. */
 size_t chart_bars_svg(const chart *c, const chart_bar *bars, size_t n, sbuf *out);
 
 /* The start of a page's figure of c: <div class="chart">, the title as a

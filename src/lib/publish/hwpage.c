@@ -393,6 +393,11 @@ static void memory_figure(hwbuild *b, const chart *c, const sbuf *names, const s
 	sbuf_adds(out, "</tbody>\n</table></div>\n</div>\n");
 }
 
+/* The bar chart's width in SVG units. It is drawn as wide as the page's
+ * column (at most 640 px), 353 px on a page 400 px wide: at this width
+ * its text (the chart's 12 units) is rendered at 12 x 353 / 360 = 11.8
+ * px there, and larger on a wider page. */
+#define HW_CHART_WIDTH 360
 #define CHART_PER_WIDTH 3       /* models drawn at each width of the weights */
 #define CHART_BARS (1 + sizeof(fit_widths) / sizeof(fit_widths[0]) * CHART_PER_WIDTH)
 
@@ -439,7 +444,8 @@ static void add_memory_chart(hwbuild *b, const hwlink_card *card, double memory,
 			     const hwpage_models *models)
 {
 	chart_bar bars[CHART_BARS];
-	sbuf names[CHART_BARS], sizes[CHART_BARS], labels[CHART_BARS], title, desc, axis, svg, html;
+	sbuf names[CHART_BARS], sizes[CHART_BARS], labels[CHART_BARS], title, desc, axis, rule, svg,
+	     html;
 	size_t i, n;
 
 	memset(bars, 0, sizeof(bars));
@@ -451,6 +457,7 @@ static void add_memory_chart(hwbuild *b, const hwlink_card *card, double memory,
 	sbuf_init(&title);
 	sbuf_init(&desc);
 	sbuf_init(&axis);
+	sbuf_init(&rule);
 	sbuf_init(&svg);
 	sbuf_init(&html);
 	n = chart_bars(b, card, memory, models, bars, names, sizes);
@@ -462,6 +469,7 @@ static void add_memory_chart(hwbuild *b, const hwlink_card *card, double memory,
 		expand(b, PT_HWP_CHART_DESC, &desc);
 		clear_vars(b);
 		expand(b, PT_HWP_CHART_AXIS, &axis);
+		expand(b, PT_HWP_CHART_RULE, &rule);
 	}
 	if (n > 1 && !b->failed) {
 		chart c;
@@ -472,7 +480,12 @@ static void add_memory_chart(hwbuild *b, const hwlink_card *card, double memory,
 		c.desc = desc.data;
 		c.x.label = axis.data;
 		chart_axis_linear(&c.x, memory / 1e9);
-		c.height = 16 + 52 + 36 * (int)n;
+		/* the fit rule's limit (hwpage_fits), with its label in a row
+		   of its own above the bars */
+		c.rule = memory * 0.9 / 1e9;
+		c.rule_label = rule.data;
+		c.width = HW_CHART_WIDTH;
+		c.height = 16 + 52 + 36 * (int)(n + 1);
 		for (i = 0; i < n; i++) {
 			sbuf_addf(&labels[i], "%s: %s", names[i].data, sizes[i].data);
 			bars[i].label = labels[i].data;
@@ -489,6 +502,7 @@ static void add_memory_chart(hwbuild *b, const hwlink_card *card, double memory,
 	sbuf_release(&title);
 	sbuf_release(&desc);
 	sbuf_release(&axis);
+	sbuf_release(&rule);
 	sbuf_release(&svg);
 	sbuf_release(&html);
 }
@@ -648,7 +662,8 @@ static int index_cmp(const void *a, const void *b)
 }
 
 int hwpage_build_index(page *p, const hwlink_day *d, char (*files)[140], const char *date,
-		       const page_texts *texts, const page_texts *english, mc_err *err)
+		       const char *charts, const page_texts *texts, const page_texts *english,
+		       mc_err *err)
 {
 	size_t *order = xcalloc(d->ncards + 1, sizeof(*order)), i;
 	sbuf count, day, s;
@@ -668,6 +683,8 @@ int hwpage_build_index(page *p, const hwlink_day *d, char (*files)[140], const c
 		set_description(&b, PT_HWP_INDEX_META);
 		add_text(&b, PAGE_PARAGRAPH, 0, "intro", PT_HWP_INDEX_INTRO);
 	}
+	if (charts && *charts)
+		page_add_raw(p, xstrdup(charts));
 	for (i = 0; i < d->ncards; i++)
 		order[i] = i;
 	sort_day = d;
