@@ -362,6 +362,14 @@ static void add_fitting(hwbuild *b, double memory, int bits, const hwpage_models
 
 /* ---- the chart of memory against the models that fit ---- */
 
+/* The bar chart's width in SVG units. It is drawn as wide as the page's
+ * column (at most HW_CHART_MAX px), 353 px on a page 400 px wide: at this
+ * width its text (the chart's 12 units) is rendered at 12 x 353 / 360 = 11.8
+ * px there, and larger on a wider page. */
+#define HW_CHART_WIDTH 360
+/* and at most this wide in CSS px (its text at 12 x 480 / 360 = 16 px) */
+#define HW_CHART_MAX 480
+
 static void html_of(sbuf *out, const char *s)
 {
 	textout_html(out, s, strlen(s));
@@ -373,9 +381,23 @@ static void html_of(sbuf *out, const char *s)
 static void memory_figure(hwbuild *b, const chart *c, const sbuf *names, const sbuf *sizes,
 			  size_t n, const sbuf *svg, sbuf *out)
 {
-	size_t i;
+	size_t i, at = out->len;
+	char *frame;
 
 	chart_figure_open(c, 3, NULL, svg, out);
+	/* at most HW_CHART_MAX px wide: on a wide screen its text would
+	   otherwise be drawn at 640 / HW_CHART_WIDTH times its size */
+	if ((frame = strstr(out->data + at, "<div class=\"chart-frame\">"))) {
+		size_t cut = (size_t)(frame - out->data) + strlen("<div class=\"chart-frame\"");
+		sbuf rest;
+
+		sbuf_init(&rest);
+		sbuf_adds(&rest, out->data + cut);
+		out->len = cut;
+		sbuf_addf(out, " style=\"max-width:%dpx\"", HW_CHART_MAX);
+		sbuf_add(out, rest.data, rest.len);
+		sbuf_release(&rest);
+	}
 	sbuf_adds(out, "<div class=\"chart-data\"><table>\n<caption>");
 	html_of(out, c->title);
 	sbuf_adds(out, "</caption>\n<thead><tr><th scope=\"col\">");
@@ -393,11 +415,6 @@ static void memory_figure(hwbuild *b, const chart *c, const sbuf *names, const s
 	sbuf_adds(out, "</tbody>\n</table></div>\n</div>\n");
 }
 
-/* The bar chart's width in SVG units. It is drawn as wide as the page's
- * column (at most 640 px), 353 px on a page 400 px wide: at this width
- * its text (the chart's 12 units) is rendered at 12 x 353 / 360 = 11.8
- * px there, and larger on a wider page. */
-#define HW_CHART_WIDTH 360
 #define CHART_PER_WIDTH 3       /* models drawn at each width of the weights */
 #define CHART_BARS (1 + sizeof(fit_widths) / sizeof(fit_widths[0]) * CHART_PER_WIDTH)
 
