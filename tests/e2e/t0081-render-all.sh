@@ -19,10 +19,14 @@ latest=$(python3 "$TOP/tests/e2e/storeref.py" "$SNAP" dates | tr ' ' '\n' | tail
 # the models on record then, from the CSVs (a bundle's members are exports)
 ref() { python3 "$TOP/tests/e2e/pagesref.py" "$SNAP" "$TOP/pipelines/columns.tsv" "$@"; }
 nmodels=$(ref count)
+# the years with a model of known compute and date: each has a chart and a
+# ranking per language (index.compute-YEAR.svg and .csv)
+nyears=$(ref years)
 # per model 2 files in 2 languages; per language the index (2), the table
-# of every model and the rows the index loads (2) and its charts (4)
-check_grep "it reports what it wrote ($nmodels models, $redirects redirects)" \
-	"^$nmodels models as of $latest in 2 languages: $((nmodels * 4 + 16 + redirects * 2)) files written to" "$TMP/out"
+# of every model and the rows the index loads (2) and its charts (4), and
+# 2 per year
+check_grep "it reports what it wrote ($nmodels models, $redirects redirects, $nyears years)" \
+	"^$nmodels models as of $latest in 2 languages: $((nmodels * 4 + 16 + nyears * 4 + redirects * 2)) files written to" "$TMP/out"
 
 if python3 "$TOP/tests/e2e/check_pages.py" "$SNAP" "$TMP/site" en nl --step 1 >"$TMP/check.out" 2>&1; then
 	ok "every model has its pages in both languages, and the sampled figures match the CSV ($(tail -1 "$TMP/check.out"))"
@@ -36,6 +40,8 @@ check_eq "nothing but LANG folders at the top" "$(ls "$TMP/site" | tr '\n' ' ')"
 check_eq "file names hold only a-z, 0-9, '-' and one '.'" \
 	"$(ls "$TMP/site/en" "$TMP/site/nl" "$TMP/site/en/hardware" | grep -v '^$' | grep -v ':$' | grep -v '^hardware$' |
 	grep -v '^index\.\(compute\.svg\|parameters\.svg\|charts\.txt\|charts\.html\|all\.html\|rows\.js\)$' |
+	grep -v '^index\.compute-[0-9]*\.\(svg\|csv\)$' |
+	grep -v '^index\.\(memory\|flops16\)\.\(svg\|csv\)$' |
 	grep -v '^[a-z0-9-]*-models\.csv$' |
 	grep -cv '^[a-z0-9-]*\.\(txt\|html\)$')" 0
 check_eq "no temporary file is left behind" "$(find "$TMP/site" -name '*.tmp*' | wc -l)" 0

@@ -102,6 +102,8 @@ check "every HTML page passes xmllint --html without a message" \
 check_eq "every file stays inside the output folder, with a safe name" \
 	"$(find "$TMP/site" -type f | sed "s|^$TMP/site/||" |
 	grep -v '^\(en\|nl\)/index\.\(compute\.svg\|parameters\.svg\|charts\.txt\|charts\.html\|all\.html\|rows\.js\)$' |
+	grep -v '^\(en\|nl\)/index\.compute-[0-9]*\.\(svg\|csv\)$' |
+	grep -v '^\(en\|nl\)/hardware/index\.\(memory\|flops16\)\.\(svg\|csv\)$' |
 	grep -cv '^\(en\|nl\)/\(hardware/\)\?[a-z0-9-]*\.\(txt\|html\)$')" 0
 check "the name ../../etc/passwd becomes etc-passwd-HASH" sh -c "ls '$TMP'/site/en/etc-passwd-*.html"
 check "the name .. becomes model-HASH" sh -c "ls '$TMP'/site/en/model-*.html"
@@ -116,7 +118,8 @@ class Check(html.parser.HTMLParser):
         self.path, self.problems, self.text = path, [], []
     def handle_starttag(self, tag, attrs):
         # ours: the charts' pictures, the index's own inline script and filter form
-        ours = (tag == "img" and dict(attrs).get("src") in CHARTS) or \
+        ours = (tag == "img" and (dict(attrs).get("src") in CHARTS or
+                                  re.fullmatch(r"index\.compute-[0-9]+\.svg", dict(attrs).get("src") or ""))) or \
                (tag in ("script", "form") and self.path.endswith("/index.html") and
                 not any(n in ("src", "action") for n, _ in attrs))
         if tag in ("script", "img", "iframe", "object", "embed", "svg", "b", "form", "base") and not ours:
@@ -125,9 +128,11 @@ class Check(html.parser.HTMLParser):
             if name.startswith("on"):
                 self.problems.append("an %s attribute" % name)
             # links: http(s) URLs, and our own relative paths (pages, the
-            # hardware folder, the charts, a section of a page)
+            # hardware folder, the charts, a year's ranking, a section of a page)
             if name in ("href", "src") and not (re.match(r"https?://[^\s\"'<>]+$", value or "") or
                                                 re.match(r"(\.\./)*([a-z0-9-]+/)*[a-z0-9-]+(\.[a-z]+)*\.(html|svg)(#[a-z]+)?$",
+                                                         value or "") or
+                                                re.match(r"index\.compute-[0-9]+\.(svg|csv)$",
                                                          value or "")):
                 self.problems.append("%s=%r" % (name, value))
     def handle_data(self, data):

@@ -479,23 +479,65 @@ size_t chart_scatter_svg(const chart *c, const chart_point *points, size_t n, sb
 	return drawn;
 }
 
+/* Bars: where their labels start, in SVG units. */
+enum { BAR_LABEL_X = 8 };
+
+/* The width of label s at the chart's font size (12), estimated: 7 units
+ * a character. */
+static double label_width(const char *s)
+{
+	size_t chars = 0;
+
+	for (; *s; s++)
+		chars += ((unsigned char)*s & 0xC0) != 0x80;
+	return 7.0 * (double)chars;
+}
+
+/* Bars: the rule of c at x, from the top of the plot area to its
+ * bottom, its label in the first row (of height row), right-aligned on it. */
+static void svg_rule(const chart *c, double x, double row, sbuf *out)
+{
+	sbuf_addf(out, "<g class=\"rule\" fill=\"#333\"><line x1=\"%.1f\" x2=\"%.1f\" "
+		  "y1=\"%d\" y2=\"%d\" stroke=\"#333\" stroke-width=\"1.5\" "
+		  "stroke-dasharray=\"5 3\"/>", x, x, MARGIN_TOP, c->height - MARGIN_BOTTOM);
+	if (c->rule_label) {
+		sbuf_addf(out, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"end\" "
+			  "dominant-baseline=\"central\">", x - 4, MARGIN_TOP + row * 0.5);
+		xml_text(out, c->rule_label);
+		sbuf_adds(out, "</text>");
+	}
+	sbuf_adds(out, "</g>\n");
+}
+
 size_t chart_bars_svg(const chart *c, const chart_bar *bars, size_t n, sbuf *out)
 {
-	double row = n ? (double)(c->height - MARGIN_TOP - MARGIN_BOTTOM) / (double)n : 0;
-	size_t i, drawn = 0;
+	double rule_f = 0;
+	int ruled = c->rule > 0 && !axis_fraction(&c->x, c->rule, &rule_f);
+	size_t rows = n + (size_t)(ruled && n), i, drawn = 0;
+	double row = rows ? (double)(c->height - MARGIN_TOP - MARGIN_BOTTOM) / (double)rows : 0;
 	double zero = plot_x(c, 0);
 
 	svg_open(c, out);
 	svg_x_axis(c, out);
-	svg_frame(c, out);
+	/* the x axis's line alone: the labels run from the left edge, over
+	 * where a y axis would be */
+	sbuf_addf(out, "<path d=\"M%.1f %dH%d\" fill=\"none\" stroke=\"#888\"/>\n", zero,
+		  c->height - MARGIN_BOTTOM, c->width - MARGIN_RIGHT);
 	/* a row per bar: its label on the upper part (labels are long, the
-	 * names of models), the bar on the lower */
-	sbuf_adds(out, "<g class=\"bars\" font-size=\"11\">\n");
+	 * names of models), from the chart's left edge, the bar on the lower;
+	 * the labels in the chart's own font size, so that they are as
+	 * readable as its ticks, a label too long for the width squeezed into
+	 * it */
+	sbuf_adds(out, "<g class=\"bars\">\n");
 	for (i = 0; i < n; i++) {
-		double y = MARGIN_TOP + row * (double)i, f;
+		double y = MARGIN_TOP + row * (double)(i + rows - n), f;
+		double room = c->width - 2 * BAR_LABEL_X;
 
-		sbuf_addf(out, "<text x=\"%.1f\" y=\"%.1f\" dominant-baseline=\"central\" "
-			  "fill=\"#333\">", zero + 4, y + row * 0.3);
+		sbuf_addf(out, "<text x=\"%d\" y=\"%.1f\" dominant-baseline=\"central\" "
+			  "fill=\"#333\"", BAR_LABEL_X, y + row * 0.3);
+		if (bars[i].label && label_width(bars[i].label) > room)
+			sbuf_addf(out, " textLength=\"%.0f\" lengthAdjust=\"spacingAndGlyphs\"", room);
+		sbuf_addc(out, '>');
 		xml_text(out, bars[i].label);
 		sbuf_adds(out, "</text>");
 		if (!axis_fraction(&c->x, bars[i].value, &f)) {
@@ -506,7 +548,10 @@ size_t chart_bars_svg(const chart *c, const chart_bar *bars, size_t n, sbuf *out
 		}
 		sbuf_addc(out, '\n');
 	}
-	sbuf_adds(out, "</g>\n</svg>\n");
+	sbuf_adds(out, "</g>\n");
+	if (ruled && n)
+		svg_rule(c, plot_x(c, rule_f), row, out);
+	sbuf_adds(out, "</svg>\n");
 	return drawn;
 }
 

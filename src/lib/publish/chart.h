@@ -57,6 +57,10 @@ typedef struct chart {
 					text is 16 units high, so that it is 11 px
 					or more on a page 400 px wide) */
 	const struct format_lang *lang; /* how tick labels write numbers (NULL: English) */
+	double rule;                 /* bars: a vertical rule at this x value, with
+					rule_label above it in a row of its own
+					(0: none) */
+	const char *rule_label;      /* the rule's label, or NULL; borrowed */
 } chart;
 
 /* The groups of a scatter chart's marks, each its colour and shape (so
@@ -125,7 +129,9 @@ void chart_geometry(const chart *c, sbuf *out);
 
 /* Append c as a horizontal bar chart of bars along x (y unused), one row
  * per bar, its label above it, to out. A bar whose value cannot be placed
- * gets a label and no bar. Returns the number of bars drawn. */
+ * gets a label and no bar. With c->rule inside x's range, a dashed
+ * vertical rule there (<g class="rule">), its label in a first row of its
+ * own, right-aligned on the rule. Returns the number of bars drawn. */
 size_t chart_bars_svg(const chart *c, const chart_bar *bars, size_t n, sbuf *out);
 
 /* The start of a page's figure of c: <div class="chart">, the title as a

@@ -362,6 +362,14 @@ static void add_fitting(hwbuild *b, double memory, int bits, const hwpage_models
 
 /* ---- the chart of memory against the models that fit ---- */
 
+/* The bar chart's width in SVG units. It is drawn as wide as the page's
+ * column (at most HW_CHART_MAX px), 353 px on a page 400 px wide: at this
+ * width its text (the chart's 12 units) is rendered at 12 x 353 / 360 = 11.8
+ * px there, and larger on a wider page. */
+#define HW_CHART_WIDTH 360
+/* and at most this wide in CSS px (its text at 12 x 480 / 360 = 16 px) */
+#define HW_CHART_MAX 480
+
 static void html_of(sbuf *out, const char *s)
 {
 	textout_html(out, s, strlen(s));
@@ -373,9 +381,23 @@ static void html_of(sbuf *out, const char *s)
 static void memory_figure(hwbuild *b, const chart *c, const sbuf *names, const sbuf *sizes,
 			  size_t n, const sbuf *svg, sbuf *out)
 {
-	size_t i;
+	size_t i, at = out->len;
+	char *frame;
 
 	chart_figure_open(c, 3, NULL, svg, out);
+	/* at most HW_CHART_MAX px wide: on a wide screen its text would
+	   otherwise be drawn at 640 / HW_CHART_WIDTH times its size */
+	if ((frame = strstr(out->data + at, "<div class=\"chart-frame\">"))) {
+		size_t cut = (size_t)(frame - out->data) + strlen("<div class=\"chart-frame\"");
+		sbuf rest;
+
+		sbuf_init(&rest);
+		sbuf_adds(&rest, out->data + cut);
+		out->len = cut;
+		sbuf_addf(out, " style=\"max-width:%dpx\"", HW_CHART_MAX);
+		sbuf_add(out, rest.data, rest.len);
+		sbuf_release(&rest);
+	}
 	sbuf_adds(out, "<div class=\"chart-data\"><table>\n<caption>");
 	html_of(out, c->title);
 	sbuf_adds(out, "</caption>\n<thead><tr><th scope=\"col\">");
@@ -439,7 +461,8 @@ static void add_memory_chart(hwbuild *b, const hwlink_card *card, double memory,
 			     const hwpage_models *models)
 {
 	chart_bar bars[CHART_BARS];
-	sbuf names[CHART_BARS], sizes[CHART_BARS], labels[CHART_BARS], title, desc, axis, svg, html;
+	sbuf names[CHART_BARS], sizes[CHART_BARS], labels[CHART_BARS], title, desc, axis, rule, svg,
+	     html;
 	size_t i, n;
 
 	memset(bars, 0, sizeof(bars));
@@ -451,6 +474,7 @@ static void add_memory_chart(hwbuild *b, const hwlink_card *card, double memory,
 	sbuf_init(&title);
 	sbuf_init(&desc);
 	sbuf_init(&axis);
+	sbuf_init(&rule);
 	sbuf_init(&svg);
 	sbuf_init(&html);
 	n = chart_bars(b, card, memory, models, bars, names, sizes);
@@ -462,6 +486,7 @@ static void add_memory_chart(hwbuild *b, const hwlink_card *card, double memory,
 		expand(b, PT_HWP_CHART_DESC, &desc);
 		clear_vars(b);
 		expand(b, PT_HWP_CHART_AXIS, &axis);
+		expand(b, PT_HWP_CHART_RULE, &rule);
 	}
 	if (n > 1 && !b->failed) {
 		chart c;
@@ -472,7 +497,12 @@ static void add_memory_chart(hwbuild *b, const hwlink_card *card, double memory,
 		c.desc = desc.data;
 		c.x.label = axis.data;
 		chart_axis_linear(&c.x, memory / 1e9);
-		c.height = 16 + 52 + 36 * (int)n;
+		/* the fit rule's limit (hwpage_fits), with its label in a row
+		   of its own above the bars */
+		c.rule = memory * 0.9 / 1e9;
+		c.rule_label = rule.data;
+		c.width = HW_CHART_WIDTH;
+		c.height = 16 + 52 + 36 * (int)(n + 1);
 		for (i = 0; i < n; i++) {
 			sbuf_addf(&labels[i], "%s: %s", names[i].data, sizes[i].data);
 			bars[i].label = labels[i].data;
@@ -489,6 +519,7 @@ static void add_memory_chart(hwbuild *b, const hwlink_card *card, double memory,
 	sbuf_release(&title);
 	sbuf_release(&desc);
 	sbuf_release(&axis);
+	sbuf_release(&rule);
 	sbuf_release(&svg);
 	sbuf_release(&html);
 }
@@ -648,7 +679,8 @@ static int index_cmp(const void *a, const void *b)
 }
 
 int hwpage_build_index(page *p, const hwlink_day *d, char (*files)[140], const char *date,
-		       const page_texts *texts, const page_texts *english, mc_err *err)
+		       const char *charts, const page_texts *texts, const page_texts *english,
+		       mc_err *err)
 {
 	size_t *order = xcalloc(d->ncards + 1, sizeof(*order)), i;
 	sbuf count, day, s;
@@ -668,6 +700,8 @@ int hwpage_build_index(page *p, const hwlink_day *d, char (*files)[140], const c
 		set_description(&b, PT_HWP_INDEX_META);
 		add_text(&b, PAGE_PARAGRAPH, 0, "intro", PT_HWP_INDEX_INTRO);
 	}
+	if (charts && *charts)
+		page_add_raw(p, xstrdup(charts));
 	for (i = 0; i < d->ncards; i++)
 		order[i] = i;
 	sort_day = d;

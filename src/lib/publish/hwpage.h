@@ -70,10 +70,35 @@ int hwpage_build_all(page *p, const hwlink_day *d, size_t card, const hwpage_mod
  * has no memory figure. */
 void hwpage_csv(const hwlink_day *d, size_t card, const hwpage_models *models, sbuf *out);
 
-/* Describe the hardware index on date: every card of d, by memory, the
- * largest first (cards without a memory figure last, by name), linking to
- * files[i] for d->cards[i]. 0, or -1 (err). */
+/* Describe the hardware index on date: after its intro, charts (HTML
+ * made by hwpage_index_chart, or NULL: none), then every card of d, by
+ * memory, the largest first (cards without a memory figure last, by
+ * name), linking to files[i] for d->cards[i]. 0, or -1 (err). */
 int hwpage_build_index(page *p, const hwlink_day *d, char (*files)[140], const char *date,
-		       const page_texts *texts, const page_texts *english, mc_err *err);
+		       const char *charts, const page_texts *texts, const page_texts *english,
+		       mc_err *err);
+
+/* The hardware index's charts (hwchart.c): memory (GB) and 16-bit
+ * compute (FLOP/s, the tensor FP16/BF16 figure, else the FP16 one) of
+ * every card with one and a release date, against its release date, on
+ * log axes. Their files, beside the index: */
+#define HWPAGE_CHART_MEMORY 0
+#define HWPAGE_CHART_FLOPS16 1
+#define HWPAGE_MEMORY_SVG "index.memory.svg"
+#define HWPAGE_MEMORY_CSV "index.memory.csv"
+#define HWPAGE_FLOPS16_SVG "index.flops16.svg"
+#define HWPAGE_FLOPS16_CSV "index.flops16.csv"
+
+/* Chart kind (HWPAGE_CHART_*) of d's cards in one language (texts, else
+ * english): the SVG document into svg, its data as CSV into csv (a
+ * header, then a row per point by release date, then name: the card's
+ * name, release date and value as stored, and for 16-bit compute the
+ * column it is from), and the index's figure of it (title, description,
+ * the <img> of its file, a link to its CSV) into html. Returns the
+ * number of points; with none, nothing is written. */
+int hwpage_index_chart(const hwlink_day *d, int kind, const page_texts *texts,
+		       const page_texts *english, sbuf *svg, sbuf *csv, sbuf *html);
+/* The file of chart kind: its SVG (csv 0) or its CSV. */
+const char *hwpage_index_chart_file(int kind, int csv);
 
 #endif

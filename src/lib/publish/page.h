@@ -200,6 +200,20 @@ struct frame;
 	X(HWP_CHART_MODEL, "hwpage.chart.model") \
 	X(HWP_CHART_AXIS, "hwpage.chart.axis") \
 	X(HWP_CHART_COLUMN, "hwpage.chart.column") \
+	X(HWP_CHART_RULE, "hwpage.chart.rule") \
+	X(HWP_INDEX_MEMORY_TITLE, "hwpage.index.memory.title") \
+	X(HWP_INDEX_MEMORY_DESC, "hwpage.index.memory.desc") \
+	X(HWP_INDEX_FLOPS_TITLE, "hwpage.index.flops.title") \
+	X(HWP_INDEX_FLOPS_DESC, "hwpage.index.flops.desc") \
+	X(HWP_INDEX_FLOPS_AXIS, "hwpage.index.flops.axis") \
+	X(HWP_INDEX_DATE_AXIS, "hwpage.index.date.axis") \
+	X(HWP_INDEX_CSV, "hwpage.index.csv") \
+	X(CHART_PEERS_TITLE, "chart.peers.title") \
+	X(CHART_PEERS_DESC, "chart.peers.desc") \
+	X(CHART_PEERS_AXIS, "chart.peers.axis") \
+	X(CHART_PEERS_MONTHS, "chart.peers.months") \
+	X(CHART_PEERS_ON, "chart.peers.on") \
+	X(CHART_PEERS_CSV, "chart.peers.csv") \
 	X(HWP_INDEX_TITLE, "hwpage.index.title") \
 	X(HWP_INDEX_INTRO, "hwpage.index.intro") \
 	X(HWP_INDEX_ITEM, "hwpage.index.item") \

@@ -11,6 +11,7 @@
 #include "publish/download.h"
 #include "publish/hwpage.h"
 #include "publish/chart.h"
+#include "publish/chart_peers.h"
 #include "publish/history_page.h"
 
 #include <dirent.h>
@@ -567,7 +568,8 @@ int render_page_extras(catalogue *cat, const model_view *m, const char *name,
 		sbuf html;
 
 		sbuf_init(&html);
-		rc = chart_catalogue_model(&r.charts, &r.entries[at], texts, english, &html, err);
+		rc = chart_catalogue_model(&r.charts, &r.entries[at], texts, english, &html, err) ||
+		     chart_peers_model(&r.charts, &r.entries[at], texts, english, &html, err);
 		if (!rc && html.len) {
 			free(p->charts);
 			p->charts = sbuf_detach(&html, NULL);

@@ -1,5 +1,6 @@
 #include "publish/render_internal.h"
 #include "publish/render.h"
+#include "publish/chart_peers.h"
 #include "publish/download.h"
 #include "publish/hwpage.h"
 #include "publish/translate.h"
@@ -35,6 +36,35 @@ static char *cite_of_index(render_run *r, size_t lang, const char *file)
 	block = cite_of_data(r, &r->texts[lang], url);
 	free(url);
 	return block;
+}
+
+/* Language j's charts of each year's models and their rankings, beside
+ * its index (chart_peers.h). 0, or -1 (err). */
+static int year_charts(render_run *r, size_t j, mc_err *err)
+{
+	int *years = NULL, rc = 0;
+	size_t n = chart_peers_years(&r->charts, &years), i;
+	sbuf svg, csv;
+
+	sbuf_init(&svg);
+	sbuf_init(&csv);
+	for (i = 0; !rc && i < n; i++) {
+		char file[64];
+
+		sbuf_reset(&svg);
+		sbuf_reset(&csv);
+		chart_peers_csv(&r->charts, years[i], &csv);
+		rc = chart_peers_svg(&r->charts, years[i], &r->texts[j], &r->texts[0], &svg, err);
+		mc_fmt(file, sizeof(file), CHART_PEERS_SVG, years[i]);
+		rc = rc || render_files_write_file(r->site, r->dirs[j], file, &svg, err);
+		mc_fmt(file, sizeof(file), CHART_PEERS_CSV, years[i]);
+		rc = rc || render_files_write_file(r->site, r->dirs[j], file, &csv, err);
+		r->stats->files += 2;
+	}
+	sbuf_release(&svg);
+	sbuf_release(&csv);
+	free(years);
+	return rc ? -1 : 0;
 }
 
 /* Language j's chart files and the page of their data beside its index,
@@ -101,7 +131,7 @@ int render_index_write(render_run *r, size_t j, mc_err *err)
 	sbuf_init(&lead);
 	sbuf_init(&rows);
 	sbuf_init(&table);
-	failed = index_charts(r, j, &p, err) ||
+	failed = index_charts(r, j, &p, err) || year_charts(r, j, err) ||
 		 page_build_index(&p, r->entries, r->nentries, r->as_of, NULL, &rows,
 				  &table, &r->texts[j], &r->texts[0], err) ||
 		 page_build_index(&all, r->entries, r->nentries, r->as_of, PAGE_INDEX_HOLE, NULL,
@@ -215,6 +245,34 @@ static int hardware_card(render_run *r, size_t j, size_t i, const char *file,
 	return rc;
 }
 
+/* The hardware index's charts in language j: their files (SVG and CSV)
+ * in dir, their figures into html. 0, or -1 (err). */
+static int hardware_index_charts(render_run *r, size_t j, const char *dir, sbuf *html,
+				 mc_err *err)
+{
+	static const int kinds[] = { HWPAGE_CHART_MEMORY, HWPAGE_CHART_FLOPS16 };
+	size_t k;
+	int rc = 0;
+
+	for (k = 0; !rc && k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+		sbuf svg, csv;
+
+		sbuf_init(&svg);
+		sbuf_init(&csv);
+		if (hwpage_index_chart(&r->links, kinds[k], &r->texts[j], &r->texts[0], &svg, &csv,
+				       html) > 0) {
+			rc = render_files_write_file(r->site, dir, hwpage_index_chart_file(kinds[k], 0),
+						     &svg, err) ||
+			     render_files_write_file(r->site, dir, hwpage_index_chart_file(kinds[k], 1),
+						     &csv, err);
+			r->stats->hardware_files += 2;
+		}
+		sbuf_release(&svg);
+		sbuf_release(&csv);
+	}
+	return rc ? -1 : 0;
+}
+
 /* The hardware pages and the hardware index of every language, beside the
  * model pages (LANG/hardware/). */
 int render_index_hardware_pages(render_run *r, mc_err *err)
@@ -233,8 +291,10 @@ int render_index_hardware_pages(render_run *r, mc_err *err)
 	}
 	for (j = 0; !rc && j < r->nlangs; j++) {
 		char dir[4200];
+		sbuf charts;
 		page p;
 
+		sbuf_init(&charts);
 		mc_fmt(dir, sizeof(dir), "%s/hardware", r->dirs[j]);
 		if ((rc = render_files_make_dirs(dir, err)))
 			break;
@@ -242,8 +302,10 @@ int render_index_hardware_pages(render_run *r, mc_err *err)
 		for (i = 0; !rc && i < r->links.ncards; i++)
 			rc = hardware_card(r, j, i, files[i], &models, dir, err);
 		page_init(&p, r->langs[j]);
-		rc = rc || hwpage_build_index(&p, &r->links, files, r->as_of, &r->texts[j],
-					      &r->texts[0], err);
+		rc = rc || hardware_index_charts(r, j, dir, &charts, err) ||
+		     hwpage_build_index(&p, &r->links, files, r->as_of, charts.data, &r->texts[j],
+					&r->texts[0], err);
+		sbuf_release(&charts);
 		if (!rc)
 			page_add_raw(&p, cite_of_index(r, j, "hardware/index.html"));
 		rc = rc || write_hardware_page(r, &p, j, "index", err);

@@ -3,6 +3,7 @@
 #include "base/sha256.h"
 #include "publish/download.h"
 #include "publish/history_page.h"
+#include "publish/chart_peers.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -435,7 +436,9 @@ static int model_charts(render_run *r, size_t i, size_t j, page *p, mc_err *err)
 		return 0;
 	sbuf_init(&html);
 	if (chart_catalogue_model(&r->charts, &r->entries[r->entry_of[i]], &r->texts[j],
-				  &r->texts[0], &html, err)) {
+				  &r->texts[0], &html, err) ||
+	    chart_peers_model(&r->charts, &r->entries[r->entry_of[i]], &r->texts[j],
+			      &r->texts[0], &html, err)) {
 		sbuf_release(&html);
 		return -1;
 	}
