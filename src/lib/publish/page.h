@@ -470,6 +470,8 @@ typedef struct page_index_entry {
 	char last_updated[11];       /* the row's own last change: the source's
 					"Last modified" (its date) when the model
 					has one, else its last updated date, or "" */
+	char *formerly;              /* its former names, tab-separated, or
+					NULL (set by the caller; released) */
 } page_index_entry;
 
 /* Fill e's values from m (name and file are the caller's to set); free

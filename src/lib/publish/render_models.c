@@ -388,6 +388,24 @@ static int entry_item(render_run *r, size_t i, mc_err *err)
 	return entry_chunk(r, i, err);
 }
 
+/* The former names of the model called name, tab-separated (the index's
+ * filter finds a model by them), or NULL. */
+static char *index_formerly(const render_run *r, const char *name)
+{
+	sbuf s;
+	size_t i;
+
+	sbuf_init(&s);
+	for (i = 0; i < r->nformers; i++)
+		if (!strcmp(r->formers[i].name, name))
+			sbuf_addf(&s, "%s%s", s.len ? "\t" : "", r->formers[i].former);
+	if (!s.len) {
+		sbuf_release(&s);
+		return NULL;
+	}
+	return sbuf_detach(&s, NULL);
+}
+
 /* Every model's index entry, before any page: a model page's chart
  * places its model among all of them (chart.h). Made on every core
  * (render_each), then moved down in the order of the names. */
@@ -420,6 +438,7 @@ int render_models_collect_entries(render_run *r, mc_err *err)
 		       r->stems[i]);
 		r->entries[r->nentries].name = r->names[i];
 		r->entries[r->nentries].file = r->files[r->nentries];
+		r->entries[r->nentries].formerly = index_formerly(r, r->names[i]);
 		r->entry_of[i] = r->nentries++;
 	}
 	chart_catalogue_init(&r->charts, r->entries, r->nentries);
