@@ -393,12 +393,20 @@ static int entry_item(render_run *r, size_t i, mc_err *err)
 static char *index_formerly(const render_run *r, const char *name)
 {
 	sbuf s;
-	size_t i;
+	size_t i, j;
 
 	sbuf_init(&s);
-	for (i = 0; i < r->nformers; i++)
-		if (!strcmp(r->formers[i].name, name))
+	for (i = 0; i < r->nformers; i++) {
+		if (strcmp(r->formers[i].name, name))
+			continue;
+		/* each once (a rename in two exports is two rows) */
+		for (j = 0; j < i; j++)
+			if (!strcmp(r->formers[j].name, name) &&
+			    !strcmp(r->formers[j].former, r->formers[i].former))
+				break;
+		if (j == i)
 			sbuf_addf(&s, "%s%s", s.len ? "\t" : "", r->formers[i].former);
+	}
 	if (!s.len) {
 		sbuf_release(&s);
 		return NULL;
