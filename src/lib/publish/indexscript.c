@@ -1,9 +1,12 @@
 /*
  * The index table's CSS and filter script (indextable.h). The script is
- * ours, inline, with no library: it filters the rows by text,
- * organisation, domain, weights and year, sorts them by any column
- * (a click on a header; aria-sort), keeps that state in the URL's
- * fragment (#q=...&org=...&sort=-compute) and applies a fragment on load.
+ * ours, inline, with no library: it filters the rows by text (the search
+ * rules of modelcat search, docs/search.md and cli/match.h, the matches
+ * best first unless a column is chosen), organisation, domain, weights
+ * and year, sorts them by any column (a click on a header; aria-sort),
+ * keeps that state in the URL's fragment (#q=...&org=...&sort=-compute),
+ * applies a fragment on load and gives it to the links to the other
+ * languages' index.
  * Its words come from the page (the labels of the controls, the count's
  * template in data-shown), never from the script. One line of JavaScript
  * or CSS per line below.
