@@ -4,9 +4,11 @@
  * all words, some words (more first); a name before a former name;
  * shorter names first within a rank; case, accents, punctuation and
  * spacing aside; close spellings for suggestions only, before some
- * words; at most the number asked for.
+ * words; at most the number asked for. And the words of texts
+ * (cli/match.h): folded, cut at what is not a letter or digit, joined.
  */
 #include "cli/suggest.h"
+#include "cli/match.h"
 #include "unit.h"
 
 #include <stdlib.h>
@@ -72,10 +74,39 @@ static void expect(const char *query, int spelling, const char *want, const char
 	sbuf_release(&out);
 }
 
+/* The words of text (cli/match.h) as "joined/start,start,...". */
+static void words(const char *text, const char *want)
+{
+	match_words w;
+	sbuf got;
+	size_t i;
+
+	match_words_init(&w);
+	sbuf_init(&got);
+	match_words_of(&w, text, strlen(text));
+	sbuf_addf(&got, "%s/", w.joined.len ? w.joined.data : "");
+	for (i = 0; i < w.n; i++)
+		sbuf_addf(&got, "%s%zu", i ? "," : "", w.start[i]);
+	CHECK_STR(got.data, want, "the words of '%s'", text);
+	sbuf_release(&got);
+	match_words_release(&w);
+}
+
 int main(void)
 {
 	sbuf out;
 
+	words("Llama 3.1-405B", "llama31405b/0,5,6,7");
+	words("Llama 3.1 405B", "llama31405b/0,5,6,7");
+	words("GPT4", "gpt4/0");
+	words("N\xc3\x9cWA", "nuwa/0");                          /* NÜWA */
+	words("NU\xcc\x88WA", "nuwa/0");                         /* NFD */
+	words("POKE\xc2\xb4LLMON", "pokellmon/0,4");             /* a spacing accent */
+	words("DALL\xc2\xb7" "E 3", "dalle3/0,4,5");              /* a middle dot */
+	words("Stra\xc3\x9f" "e", "strasse/0");                  /* case folded */
+	words("\xcf\x80" "0 (pi-zero)", "\xcf\x80" "0pizero/0,3,5"); /* π0: a letter */
+	words("\xef\xbc\xa7\xef\xbc\xb0\xef\xbc\xb4", "gpt/0");  /* full-width */
+	words(" -- ", "/");
 	models = models_new();
 	expect("gpt-4", 0,
 	       "GPT-4:exact:n|GPT-4o:prefix:n|GPT-4 Turbo:prefix:n|GLM-4:some words:n|"
