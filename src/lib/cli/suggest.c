@@ -74,8 +74,8 @@ typedef struct model_scan {
 	int spelling;                /* with close spellings */
 	size_t distance;             /* the closest spelling (limit + 1: none) */
 	const char *close;           /* the name of that spelling */
-	size_t close_len;
-	enum suggest_what close_what;
+	size_t close_len;            /* its length in bytes */
+	enum suggest_what close_what; /* name or former name */
 } model_scan;
 
 /* Look at one text of the model: its rank as a name (exact or prefix, for
@@ -178,8 +178,8 @@ static int match_model(const search_model *m, const match_words *q, int spelling
 
 /* A match and its name's joined words, while they are sorted. */
 typedef struct keyed_match {
-	suggest_match m;
-	char *key;
+	suggest_match m;             /* the match */
+	char *key;                   /* the name's joined words (malloc'd) */
 } keyed_match;
 
 /* The order of docs/search.md: rank; closer spellings; more query words
