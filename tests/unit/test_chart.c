@@ -288,10 +288,10 @@ static void files_release(chart_files f[2])
 static void catalogue(void)
 {
 	page_index_entry e[] = {
-		{ "B <big>", "b.html", NULL, NULL, "2023-03-14", 1.8e12, 2.1e25, 0, "", 0 },
-		{ "A", "a.html", NULL, NULL, "2017-06", 6.5e7, 7.4e18, 1, "", 0 },
-		{ "No compute", "n.html", NULL, NULL, "2020", 1e9, NAN, 1, "", 0 },
-		{ "No date", "d.html", NULL, NULL, "", 1e9, 1e20, 1, "", 0 },
+		{ "B <big>", "b.html", NULL, NULL, "2023-03-14", 1.8e12, 2.1e25, 0, "", NULL, 0 },
+		{ "A", "a.html", NULL, NULL, "2017-06", 6.5e7, 7.4e18, 1, "", NULL, 0 },
+		{ "No compute", "n.html", NULL, NULL, "2020", 1e9, NAN, 1, "", NULL, 0 },
+		{ "No date", "d.html", NULL, NULL, "", 1e9, 1e20, 1, "", NULL, 0 },
 	};
 	page_texts en;
 	chart_catalogue cc;

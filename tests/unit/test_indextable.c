@@ -35,8 +35,8 @@ static void test_escaping(void)
 	index_table_row rows[] = {
 		{ "<script>alert(1)</script>", "evil-0123456789.html", "A&B,\"Q\" Labs,A&B",
 		  "Lang<uage>,Vision", "2024-02-03", "3 February <2024>", 5.3e11, 3.9e24, 1,
-		  "2025-05-06", "6 May 2025" },
-		{ "Plain", NULL, NULL, NULL, "", "", NAN, NAN, -1, "", "" },
+		  "2025-05-06", "6 May 2025", "Old <one>\t\"Q\" & co" },
+		{ "Plain", NULL, NULL, NULL, "", "", NAN, NAN, -1, "", "", NULL },
 	};
 	sbuf out;
 
@@ -50,6 +50,8 @@ static void test_escaping(void)
 	      "organisations escaped, repeats left out, \", \" between them");
 	CHECK(strstr(out.data, " data-d=\"Lang&lt;uage&gt;,Vision\"") != NULL,
 	      "the domain attribute is escaped");
+	CHECK(strstr(out.data, " data-f=\"Old &lt;one&gt;\t&quot;Q&quot; &amp; co\" data-w=") != NULL,
+	      "the former names' attribute is escaped, the names tab-separated");
 	CHECK(strstr(out.data, "<div role=\"cell\" data-v=\"2024-02-03\">3 February &lt;2024&gt;</div>") != NULL,
 	      "the date cell: ISO key, the page's text escaped");
 	CHECK(strstr(out.data, "<div role=\"cell\" data-v=\"530000000000\">530B</div>") != NULL,

@@ -2,7 +2,7 @@
 #include "base/sbuf.h"
 #include "base/alloc.h"
 #include "cli/stage.h"
-#include "base/unicode.h"
+#include "cli/match.h"
 #include "base/textout.h"
 
 #include <stdlib.h>
@@ -13,42 +13,10 @@
 
 const char *suggest_rank_name(enum suggest_rank rank)
 {
-	static const char *const names[] = { "exact", "prefix", "word prefix", "spelling",
-					     "substring" };
+	static const char *const names[] = { "exact", "prefix", "all words", "spelling",
+					     "some words" };
 
 	return names[rank];
-}
-
-static void key_of(const char *s, size_t len, sbuf *key)
-{
-	sbuf_reset(key);
-	unicode_search_key(s, len, key);
-}
-
-/* Does a word of key (not its first) start at position i? */
-static int word_start(const char *key, size_t i)
-{
-	unsigned char before = (unsigned char)key[i - 1];
-
-	return before < 0x80 && !(before >= 'a' && before <= 'z') &&
-	       !(before >= 'A' && before <= 'Z') && !(before >= '0' && before <= '9');
-}
-
-/* The rank of key for the query's key q, or -1 when it does not match. */
-static int match_rank(const sbuf *key, const sbuf *q)
-{
-	size_t i;
-
-	if (!q->len || key->len < q->len)
-		return -1;
-	if (key->len == q->len && !memcmp(key->data, q->data, q->len))
-		return SUGGEST_EXACT;
-	if (!memcmp(key->data, q->data, q->len))
-		return SUGGEST_PREFIX;
-	for (i = 1; i + q->len <= key->len; i++)
-		if (word_start(key->data, i) && !memcmp(key->data + i, q->data, q->len))
-			return SUGGEST_WORD;
-	return strstr(key->data, q->data) ? SUGGEST_SUBSTRING : -1;
 }
 
 /* The edits (optimal string alignment) from a to b, or limit + 1 when
@@ -91,118 +59,184 @@ static size_t edit_distance(const char *a, size_t na, const char *b, size_t nb, 
 	return result;
 }
 
-/* Keep candidate in *best when it ranks better than what *best holds. */
-static void consider(suggest_match *best, int *found, enum suggest_rank rank, enum suggest_what what,
-		     size_t distance, const char *text, size_t text_len)
-{
-	if (*found && (best->rank < rank || (best->rank == rank && (best->distance < distance ||
-		       (best->distance == distance && best->what <= what)))))
-		return;
-	*found = 1;
-	best->rank = rank;
-	best->what = what;
-	best->distance = distance;
-	best->text = text;
-	best->text_len = text_len;
-}
-
 /* The spelling limit for a query key of len bytes. */
 static size_t spelling_limit(size_t len)
 {
 	return len <= 4 ? 1 : len <= 8 ? 2 : 3;
 }
 
-/* Match one text of a model (its key in key) against q into *best. */
-static void match_text(suggest_match *best, int *found, const sbuf *key, const sbuf *q,
-		       enum suggest_what what, const char *text, size_t len, int spelling)
-{
-	int rank = match_rank(key, q);
-	size_t limit, distance;
+/* What one model's texts gave so far (match_model). */
+typedef struct model_scan {
+	const match_words *q;        /* the query's words */
+	match_words t;               /* the text being looked at */
+	unsigned char *hit;          /* hit[i]: query word i found in some text */
+	size_t most;                 /* the most query words one text held */
+	int spelling;                /* with close spellings */
+	size_t distance;             /* the closest spelling (limit + 1: none) */
+	const char *close;           /* the name of that spelling */
+	size_t close_len;            /* its length in bytes */
+	enum suggest_what close_what; /* name or former name */
+} model_scan;
 
-	if (rank >= 0 && rank < SUGGEST_SPELLING) {
-		consider(best, found, (enum suggest_rank)rank, what, 0, text, len);
-		return;
+/* Look at one text of the model: its rank as a name (exact or prefix, for
+ * a name or former name), the query words it holds, its spelling. */
+static void scan_text(model_scan *s, suggest_match *best, enum suggest_what what,
+		      const char *text, size_t len)
+{
+	const match_words *q = s->q;
+	size_t i, count = 0, d;
+	int rank = -1;
+
+	match_words_of(&s->t, text, len);
+	if (what != SUGGEST_ORGANIZATION && s->t.joined.len >= q->joined.len &&
+	    !memcmp(s->t.joined.data, q->joined.data, q->joined.len))
+		rank = s->t.joined.len == q->joined.len ? SUGGEST_EXACT : SUGGEST_PREFIX;
+	if (rank >= 0 && (enum suggest_rank)rank < best->rank) {
+		best->rank = (enum suggest_rank)rank;
+		best->what = what;
+		best->text = text;
+		best->text_len = len;
 	}
-	if (spelling && what != SUGGEST_ORGANIZATION && q->len) {
-		limit = spelling_limit(q->len);
-		distance = edit_distance(key->data, key->len, q->data, q->len, limit);
-		if (distance <= limit) {
-			consider(best, found, SUGGEST_SPELLING, what, distance, text, len);
-			return;
+	for (i = 0; i < q->n; i++)
+		if (match_found(&s->t, q->joined.data + q->start[i], match_word_len(q, i))) {
+			s->hit[i] = 1;
+			count++;
+		}
+	if (best->rank > SUGGEST_PREFIX && count > s->most) {
+		s->most = count;
+		best->what = what;
+		best->text = text;
+		best->text_len = len;
+	}
+	if (s->spelling && what != SUGGEST_ORGANIZATION) {
+		d = edit_distance(s->t.joined.data, s->t.joined.len, q->joined.data, q->joined.len,
+				  spelling_limit(q->joined.len));
+		if (d < s->distance) {
+			s->distance = d;
+			s->close = text;
+			s->close_len = len;
+			s->close_what = what;
 		}
 	}
-	if (rank >= 0)
-		consider(best, found, (enum suggest_rank)rank, what, 0, text, len);
 }
 
-/* Match model m against q: 1 and *match filled when it matched. */
-static int match_model(const search_model *m, const sbuf *q, int spelling, sbuf *key,
-		       suggest_match *match)
+/* Match model m against the query's words q: 1 and *match filled when it
+ * matched; *key gets the name's joined words (malloc'd) for the order. */
+static int match_model(const search_model *m, const match_words *q, int spelling,
+		       suggest_match *match, char **key)
 {
+	model_scan s;
 	const char *p, *end;
 	size_t i;
-	int found = 0;
 
 	memset(match, 0, sizeof(*match));
+	memset(&s, 0, sizeof(s));
 	match->model = m;
-	key_of(m->name, strlen(m->name), key);
-	match->key_len = key->len;
-	match_text(match, &found, key, q, SUGGEST_NAME, m->name, strlen(m->name), spelling);
-	for (i = 0; i < m->nformers; i++) {
-		key_of(m->formers[i], strlen(m->formers[i]), key);
-		match_text(match, &found, key, q, SUGGEST_FORMER, m->formers[i],
-			   strlen(m->formers[i]), spelling);
-	}
+	match->rank = SUGGEST_SOME + 1;
+	s.q = q;
+	s.spelling = spelling;
+	s.distance = spelling_limit(q->joined.len) + 1;
+	s.hit = xcalloc(q->n, 1);
+	match_words_init(&s.t);
+	scan_text(&s, match, SUGGEST_NAME, m->name, strlen(m->name));
+	*key = xstrdup(s.t.joined.data ? s.t.joined.data : "");
+	match->key_len = match_chars(*key, strlen(*key));
+	for (i = 0; i < m->nformers; i++)
+		scan_text(&s, match, SUGGEST_FORMER, m->formers[i], strlen(m->formers[i]));
 	for (p = m->organization; p && *p; p = *end ? end + 1 : end) {
 		end = strchr(p, ',');
 		if (!end)
 			end = p + strlen(p);
 		while (p < end && *p == ' ')
 			p++;
-		key_of(p, (size_t)(end - p), key);
-		match_text(match, &found, key, q, SUGGEST_ORGANIZATION, p, (size_t)(end - p), 0);
+		scan_text(&s, match, SUGGEST_ORGANIZATION, p, (size_t)(end - p));
 	}
-	return found;
+	for (i = 0; i < q->n; i++)
+		match->found += s.hit[i];
+	if (match->rank > SUGGEST_PREFIX) {
+		if (match->found == q->n) {
+			match->rank = SUGGEST_ALL;
+		} else if (s.close) {
+			match->rank = SUGGEST_SPELLING;
+			match->distance = s.distance;
+			match->what = s.close_what;
+			match->text = s.close;
+			match->text_len = s.close_len;
+		} else if (match->found) {
+			match->rank = SUGGEST_SOME;
+		}
+	}
+	free(s.hit);
+	match_words_release(&s.t);
+	if (match->rank > SUGGEST_SOME) {
+		free(*key);
+		*key = NULL;
+		return 0;
+	}
+	return 1;
 }
 
+/* A match and its name's joined words, while they are sorted. */
+typedef struct keyed_match {
+	suggest_match m;             /* the match */
+	char *key;                   /* the name's joined words (malloc'd) */
+} keyed_match;
+
+/* The order of docs/search.md: rank; closer spellings; more query words
+ * found; for exact and prefix a name before a former name; then the
+ * shorter name (its joined words, in characters), the name's joined words
+ * and the name itself in code point order. */
 static int match_compare(const void *pa, const void *pb)
 {
-	const suggest_match *a = pa, *b = pb;
+	const keyed_match *ka = pa, *kb = pb;
+	const suggest_match *a = &ka->m, *b = &kb->m;
+	int c;
 
 	if (a->rank != b->rank)
 		return a->rank < b->rank ? -1 : 1;
 	if (a->distance != b->distance)
 		return a->distance < b->distance ? -1 : 1;
-	if (a->what != b->what)
-		return a->what < b->what ? -1 : 1;
+	if (a->found != b->found)
+		return a->found > b->found ? -1 : 1;
+	if (a->rank <= SUGGEST_PREFIX && (a->what == SUGGEST_NAME) != (b->what == SUGGEST_NAME))
+		return a->what == SUGGEST_NAME ? -1 : 1;
 	if (a->key_len != b->key_len)
 		return a->key_len < b->key_len ? -1 : 1;
+	if ((c = strcmp(ka->key, kb->key)))
+		return c;
 	return strcmp(a->model->name, b->model->name);
 }
 
 void suggest_rank(const char *query, const search_model *models, size_t n, int spelling,
 		  suggest_match **out, size_t *nout)
 {
-	sbuf q, key;
-	size_t i;
+	match_words q;
+	keyed_match *found = NULL;
+	size_t i, nfound = 0;
 
 	*out = NULL;
 	*nout = 0;
-	sbuf_init(&q);
-	sbuf_init(&key);
-	key_of(query, strlen(query), &q);
-	for (i = 0; q.len && i < n; i++) {
-		suggest_match match;
+	match_words_init(&q);
+	match_words_of(&q, query, strlen(query));
+	for (i = 0; q.n && i < n; i++) {
+		keyed_match k;
 
-		if (!match_model(&models[i], &q, spelling, &key, &match))
+		if (!match_model(&models[i], &q, spelling, &k.m, &k.key))
 			continue;
-		*out = xrealloc(*out, (*nout + 1) * sizeof(**out));
-		(*out)[(*nout)++] = match;
+		found = xrealloc(found, (nfound + 1) * sizeof(*found));
+		found[nfound++] = k;
 	}
-	if (*nout)
-		qsort(*out, *nout, sizeof(**out), match_compare);
-	sbuf_release(&q);
-	sbuf_release(&key);
+	if (nfound) {
+		qsort(found, nfound, sizeof(*found), match_compare);
+		*out = xcalloc(nfound, sizeof(**out));
+		for (i = 0; i < nfound; i++) {
+			(*out)[i] = found[i].m;
+			free(found[i].key);
+		}
+		*nout = nfound;
+	}
+	free(found);
+	match_words_release(&q);
 }
 
 size_t suggest_names(const char *query, const search_model *models, size_t n, size_t max,

@@ -2,24 +2,26 @@
  * suggest: ranking the models for a text, for `modelcat search` and for
  * the "did you mean" of show, history and render (docs/man/modelcat-search.1).
  *
- * Texts are compared by their search keys (base/unicode.h: case, accents
- * and compatibility forms folded). A model matches through its name, a
- * former name or one of its organisations, at the best of these ranks:
+ * The rules are docs/search.md's (cli/match.h): texts folded and cut into
+ * words, a model matched through its name, former names and
+ * organisations, at the ranks
  *
- *   exact        the key equals the query's
- *   prefix       the key starts with the query's
- *   word prefix  a word of the key (after a character that is not a
- *                letter or digit) starts with the query's
+ *   exact        the query's joined words equal the name's or a former
+ *                name's
+ *   prefix       they begin the name's or a former name's
+ *   all words    every query word is found in the model's texts (pooled)
  *   spelling     (suggestions only) the name or a former name is a few
- *                edits away: one for queries up to 4 bytes, two up to 8,
- *                three beyond (insertion, deletion, substitution, or two
- *                neighbours swapped)
- *   substring    the key holds the query's anywhere
+ *                edits from the query (joined words): one for queries up
+ *                to 4 bytes, two up to 8, three beyond (insertion,
+ *                deletion, substitution, or two neighbours swapped)
+ *   some words   some query words are found
  *
- * Best first: by rank, closer spellings first; within a rank a match of
- * the name before a former name before an organisation, then shorter
- * names (by key), then names in byte order. (A close spelling ranks
- * before a substring: "gpt4" suggests GPT-4 before MiniGPT4.)
+ * Best first: by rank, closer spellings first, more query words found
+ * first; for exact and prefix a match of the name before a former name;
+ * then shorter names (their joined words, in characters), then the
+ * names' joined words, then the names, in code point order. (A close
+ * spelling ranks before some words: "gtp-4" suggests GPT-4 before every
+ * model with a word starting with 4.)
  *
  * Ownership: matches point into the models they were ranked from and
  * live as long as those; the array is the caller's to free().
@@ -31,11 +33,11 @@
 #include "db/search.h"
 
 enum suggest_rank {
-	SUGGEST_EXACT = 0,           /* the key equals the query's */
-	SUGGEST_PREFIX,              /* starts with it */
-	SUGGEST_WORD,                /* a word starts with it */
+	SUGGEST_EXACT = 0,           /* joined words equal a name's */
+	SUGGEST_PREFIX,              /* they begin a name's */
+	SUGGEST_ALL,                 /* every query word found */
 	SUGGEST_SPELLING,            /* a few edits away (suggestions only) */
-	SUGGEST_SUBSTRING            /* holds it */
+	SUGGEST_SOME                 /* some query words found */
 };
 
 enum suggest_what {
@@ -44,7 +46,9 @@ enum suggest_what {
 	SUGGEST_ORGANIZATION         /* one of its organisations */
 };
 
-/* One model found, and how. */
+/* One model found, and how (what and text: for exact and prefix the
+ * name matched; else the text holding the most query words, the first of
+ * name, former names, organisations). */
 typedef struct suggest_match {
 	const search_model *model;   /* the model */
 	enum suggest_rank rank;      /* how well */
@@ -52,7 +56,8 @@ typedef struct suggest_match {
 	const char *text;            /* the text that matched (in model) */
 	size_t text_len;             /* its length in bytes */
 	size_t distance;             /* SUGGEST_SPELLING: the edits */
-	size_t key_len;              /* the length of the name's key */
+	size_t found;                /* the query words found */
+	size_t key_len;              /* the name's joined words, in characters */
 } suggest_match;
 
 /* The rank's word for people ("exact", "prefix", ...). */
@@ -61,7 +66,7 @@ const char *suggest_rank_name(enum suggest_rank rank);
 /*
  * Rank models[0..n) against query, best first, into *out (allocated; the
  * caller frees it) and *nout; with spelling, close spellings of names
- * too. A query whose key is empty matches nothing.
+ * too. A query with no word matches nothing.
  */
 void suggest_rank(const char *query, const search_model *models, size_t n, int spelling,
 		  suggest_match **out, size_t *nout);

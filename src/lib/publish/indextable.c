@@ -308,6 +308,11 @@ static void row_html(sbuf *out, const index_table_row *r, const index_table_word
 		html_text(out, r->domain);
 		sbuf_adds(out, "\"");
 	}
+	if (has(r->formerly)) {
+		sbuf_adds(out, " data-f=\"");
+		html_text(out, r->formerly);
+		sbuf_adds(out, "\"");
+	}
 	if (*weights)
 		sbuf_addf(out, " data-w=\"%s\"", weights);
 	sbuf_adds(out, "><div role=\"rowheader\">");

@@ -35,6 +35,8 @@ typedef struct index_table_row {
 	int open_weights;            /* 1 open, 0 closed, -1 unknown */
 	const char *updated;         /* last updated (YYYY-MM-DD) */
 	const char *updated_text;    /* the same as the page writes it */
+	const char *formerly;        /* former names, tab-separated (data-f,
+					for the filter), or NULL */
 } index_table_row;
 
 /* The rows of one chunk: a row group of the table that the browser lays

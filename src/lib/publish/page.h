@@ -493,6 +493,8 @@ typedef struct page_index_entry {
 	char last_updated[11];       /* the row's own last change: the source's
 					"Last modified" (its date) when the model
 					has one, else its last updated date, or "" */
+	char *formerly;              /* its former names, tab-separated, or
+					NULL (set by the caller; released) */
 	int frontier;                /* "Frontier model" is true */
 } page_index_entry;
 

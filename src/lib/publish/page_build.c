@@ -675,7 +675,8 @@ void page_index_entry_release(page_index_entry *e)
 {
 	free(e->organisation);
 	free(e->domain);
-	e->organisation = e->domain = NULL;
+	free(e->formerly);
+	e->organisation = e->domain = e->formerly = NULL;
 }
 
 int page_build(page *p, const model_view *m, const page_texts *texts,

@@ -98,6 +98,7 @@ static void add_index_table(builder *b, const page_index_entry *entries, size_t 
 		rows[i].file = page_safe_href(e->file) ? e->file : NULL;
 		rows[i].organisation = e->organisation;
 		rows[i].domain = e->domain;
+		rows[i].formerly = e->formerly;
 		rows[i].published = e->published;
 		rows[i].published_text = texts[2 * i] = date_text(b, e->published);
 		rows[i].parameters = e->parameters;

@@ -389,6 +389,32 @@ static int entry_item(render_run *r, size_t i, mc_err *err)
 	return entry_chunk(r, i, err);
 }
 
+/* The former names of the model called name, tab-separated (the index's
+ * filter finds a model by them), or NULL. */
+static char *index_formerly(const render_run *r, const char *name)
+{
+	sbuf s;
+	size_t i, j;
+
+	sbuf_init(&s);
+	for (i = 0; i < r->nformers; i++) {
+		if (strcmp(r->formers[i].name, name))
+			continue;
+		/* each once (a rename in two exports is two rows) */
+		for (j = 0; j < i; j++)
+			if (!strcmp(r->formers[j].name, name) &&
+			    !strcmp(r->formers[j].former, r->formers[i].former))
+				break;
+		if (j == i)
+			sbuf_addf(&s, "%s%s", s.len ? "\t" : "", r->formers[i].former);
+	}
+	if (!s.len) {
+		sbuf_release(&s);
+		return NULL;
+	}
+	return sbuf_detach(&s, NULL);
+}
+
 /* Every model's index entry, before any page: a model page's chart
  * places its model among all of them (chart.h). Made on every core
  * (render_each), then moved down in the order of the names. */
@@ -421,6 +447,7 @@ int render_models_collect_entries(render_run *r, mc_err *err)
 		       r->stems[i]);
 		r->entries[r->nentries].name = r->names[i];
 		r->entries[r->nentries].file = r->files[r->nentries];
+		r->entries[r->nentries].formerly = index_formerly(r, r->names[i]);
 		r->entry_of[i] = r->nentries++;
 	}
 	chart_catalogue_init(&r->charts, r->entries, r->nentries);
