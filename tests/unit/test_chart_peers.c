@@ -56,11 +56,11 @@ static void texts(page_texts *t)
 static void peers(void)
 {
 	page_index_entry e[] = {
-		{ "B, \"big\"", "b.html", NULL, NULL, "2023-03-14", NAN, 2.1e25, 0, "" },
-		{ "A", "a.html", NULL, NULL, "2023-06", NAN, 7.4e18, 1, "" },
-		{ "C", "c.html", NULL, NULL, "2023-11-02", NAN, 2.1e25, 1, "" },
-		{ "D", "d.html", NULL, NULL, "2017", NAN, 1e20, 1, "" },
-		{ "No compute", "n.html", NULL, NULL, "2023", NAN, NAN, 1, "" },
+		{ "B, \"big\"", "b.html", NULL, NULL, "2023-03-14", NAN, 2.1e25, 0, "", NULL, 0 },
+		{ "A", "a.html", NULL, NULL, "2023-06", NAN, 7.4e18, 1, "", NULL, 0 },
+		{ "C", "c.html", NULL, NULL, "2023-11-02", NAN, 2.1e25, 1, "", NULL, 0 },
+		{ "D", "d.html", NULL, NULL, "2017", NAN, 1e20, 1, "", NULL, 0 },
+		{ "No compute", "n.html", NULL, NULL, "2023", NAN, NAN, 1, "", NULL, 0 },
 	};
 	page_texts en;
 	chart_catalogue cc;
