@@ -119,7 +119,8 @@ def main():
         files = set(os.listdir(os.path.join(out, lang)))
         want = {s + ext for s in expected for ext in ('.txt', '.html')} | {'index.txt', 'index.html', 'index.compute.svg', 'index.parameters.svg',
                                                                              'index.all.html', 'index.rows.js',
-                                                                             'index.charts.txt', 'index.charts.html'}
+                                                                             'index.charts.txt', 'index.charts.html'} | \
+               {'index.%s.%s' % (c, e) for c in ('compute', 'parameters') for e in ('all.svg', 'csv', 'js')}
         files.discard('hardware')   # the hardware pages' folder (t0123 checks it)
         # each year's chart and ranking (t0160 checks them; t0081 counts them)
         files = {f for f in files if not re.fullmatch(r'index\.compute-[0-9]+\.(svg|csv)', f)}

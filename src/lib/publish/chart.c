@@ -47,7 +47,7 @@ void chart_axis_log(chart_axis *a, double min, double max)
 	a->scale = CHART_LOG10;
 	a->ticks = CHART_TICKS_POWER;
 	for (i = 0; i < sizeof(steps) / sizeof(steps[0]); i++)
-		if ((hi - lo) / steps[i] <= 20)
+		if ((hi - lo) / steps[i] <= 40)
 			break;
 	a->step = steps[i < sizeof(steps) / sizeof(steps[0]) ? i : i - 1];
 	lo = floor(lo / a->step) * a->step;
@@ -141,6 +141,18 @@ int chart_place(const chart *c, double x, double y, double *px, double *py)
 	*px = plot_x(c, fx);
 	*py = plot_y(c, fy);
 	return 0;
+}
+
+void chart_fit_height(chart *c)
+{
+	double lo, hi, need;
+
+	if (c->y.scale != CHART_LOG10 || axis_units(&c->y, c->y.min, &lo) ||
+	    axis_units(&c->y, c->y.max, &hi) || !(c->y.step > 0))
+		return;
+	need = MARGIN_TOP + MARGIN_BOTTOM + ceil((hi - lo) / c->y.step - 1e-9) * (FONT + 3);
+	if (need > c->height)
+		c->height = (int)need;
 }
 
 /* The ticks of a, in the axis's units, into ticks (at most MAX_TICKS):
@@ -654,9 +666,9 @@ static void axes_from(const chart_point *p, size_t n, double from, chart_axis *x
 	chart_axis_log(y, y0, y1);
 }
 
-/* The axes over every point of p (all_x, all_y) and over the latest 95
- * % of them, from the start of the year of the point that begins them
- * (x, y). */
+/* The axes over every point of p (all_x, all_y: the log axis's ends on
+ * multiples of 5 decades) and over the latest 95 % of them, from the
+ * start of the year of the point that begins them (x, y). */
 static void axes_of(const chart_point *p, size_t n, chart_axis *x, chart_axis *y,
 		    chart_axis *all_x, chart_axis *all_y)
 {
@@ -670,6 +682,14 @@ static void axes_of(const chart_point *p, size_t n, chart_axis *x, chart_axis *y
 		xs[i] = p[i].x;
 	qsort(xs, n, sizeof(*xs), double_cmp);
 	axes_from(p, n, -INFINITY, all_x, all_y);
+	/* the span over every point is what model pages place their marks
+	 * on: its ends on multiples of 5 decades move seldom, so a page
+	 * changes with its own values, not whenever the catalogue's largest
+	 * or smallest value crosses a power of ten */
+	if (all_y->scale == CHART_LOG10 && all_y->min > 0 && all_y->max > 0) {
+		all_y->min = pow(10, floor(log10(all_y->min) / 5 + 1e-9) * 5);
+		all_y->max = pow(10, ceil(log10(all_y->max) / 5 - 1e-9) * 5);
+	}
 	axes_from(p, n, floor(xs[n / 20]), x, y);
 	free(xs);
 }
@@ -904,6 +924,7 @@ static int chart_words(const words *w, const chart_kind *k, size_t n, const doub
 	c->lang = format_lang_of(w->texts->lang);
 	c->x = *x;
 	c->y = *y;
+	chart_fit_height(c);
 	c->title = word(w, k->title);
 	c->x.label = word(w, PT_CHART_AXIS_DATE);
 	c->y.label = word(w, k->axis);
@@ -1037,7 +1058,7 @@ void chart_figure_open(const chart *c, int level, const char *src, const sbuf *s
 void chart_file_names(int k, const char *names[4])
 {
 	static const char *const files[2][4] = {
-		{ CHART_COMPUTE_FILE, "index.compute.all.svg", "index.compute.csv",
+		{ CHART_COMPUTE_FILE, CHART_COMPUTE_ALL_FILE, "index.compute.csv",
 		  "index.compute.js" },
 		{ CHART_PARAMETERS_FILE, "index.parameters.all.svg", "index.parameters.csv",
 		  "index.parameters.js" },
@@ -1204,31 +1225,37 @@ static int trend_words(const words *w, const series *s, const page_index_entry *
 	return rc < 0 ? -1 : 0;
 }
 
-/* A legend's item: the mark (a small SVG; g -1 the ring of a point that
- * stands out), its words and count. */
+/* A legend's item: the mark (a small SVG as the background of an empty
+ * span, so that the page holds no element HTML 4 lacks; g -1 the ring of a
+ * point that stands out), its words and count. */
 static void legend_item(const words *w, int g, const char *name, size_t count, sbuf *out)
 {
 	char n[32];
-	sbuf num;
+	sbuf num, svg;
 
-	sbuf_adds(out, "<li><svg width=\"14\" height=\"14\" viewBox=\"-7 -7 14 14\" "
-		  "aria-hidden=\"true\"><path ");
+	sbuf_init(&svg);
+	sbuf_adds(&svg, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"14\" height=\"14\" "
+		  "viewBox=\"-7 -7 14 14\"><path ");
 	if (g < 0)
-		sbuf_adds(out, "fill=\"none\" stroke=\"#222\" stroke-width=\"1.4\" "
+		sbuf_adds(&svg, "fill=\"none\" stroke=\"#222\" stroke-width=\"1.4\" "
 			  "d=\"M-6 0a6 6 0 1 0 12 0a6 6 0 1 0-12 0\"");
 	else {
-		chart_mark(g, 0, 0, out, NULL);
-		sbuf_adds(out, " d=\"");
-		chart_mark(g, 0, 0, NULL, out);
-		sbuf_adds(out, "\"");
+		chart_mark(g, 0, 0, &svg, NULL);
+		sbuf_adds(&svg, " d=\"");
+		chart_mark(g, 0, 0, NULL, &svg);
+		sbuf_adds(&svg, "\"");
 	}
-	sbuf_adds(out, "/></svg>");
+	sbuf_adds(&svg, "/></svg>");
+	sbuf_adds(out, "<li><span class=\"chart-key\" style=\"background-image:url(data:image/svg+xml;base64,");
+	textout_base64(out, svg.data, svg.len);
+	sbuf_adds(out, ")\"></span>");
 	xml_text(out, name);
 	sbuf_init(&num);
 	format_number(format_lang_of(w->texts->lang), (double)count, &num);
 	mc_fmt(n, sizeof(n), " (%s)</li>\n", num.data);
 	sbuf_adds(out, n);
 	sbuf_release(&num);
+	sbuf_release(&svg);
 }
 
 /* The chart's legend: each group with points, its mark, name and count;
@@ -1335,6 +1362,7 @@ static int index_figure(const words *w, const chart_catalogue *cc, const series 
 	chart_scatter_svg(c, s->p, s->n, &f->svg);
 	c->x = *s->all_x;
 	c->y = *s->all_y;
+	chart_fit_height(c);
 	rc = rc || chart_frame(w, c, names[1], names[3], 1, html);
 	chart_scatter_svg(c, s->p, s->n, &f->all);
 	sbuf_addf(html, "</details>\n<p class=\"chart-more\"><a href=\"%s.html#%s\">",
@@ -1426,8 +1454,8 @@ int chart_catalogue_model(const chart_catalogue *cc, const page_index_entry *m,
 		return 0;
 	chart_init(&c);
 	sbuf_init(&sentence);
-	if (chart_words(&w, &compute_kind, cc->ncompute, cc->compute_years, &cc->compute_x,
-			&cc->compute_y, &c))
+	if (chart_words(&w, &compute_kind, cc->ncompute, cc->compute_years, &cc->compute_all_x,
+			&cc->compute_all_y, &c))
 		goto out;
 	placed = !chart_decimal_year(m->published, &year) &&
 		 !chart_place(&c, year, m->compute, &px, &py);
@@ -1436,7 +1464,7 @@ int chart_catalogue_model(const chart_catalogue *cc, const page_index_entry *m,
 	sbuf_adds(html, "<div class=\"chart\">\n<h4>");
 	xml_text(html, c.title);
 	sbuf_addf(html, "</h4>\n<div class=\"chart-frame\"><img src=\"%s\" alt=\"",
-		  CHART_COMPUTE_FILE);
+		  CHART_COMPUTE_ALL_FILE);
 	xml_text(html, c.title);
 	sbuf_addf(html, "\" width=\"%d\" height=\"%d\" loading=\"lazy\">", c.width, c.height);
 	if (placed)

@@ -90,7 +90,7 @@ typedef struct chart_bar {
 void chart_init(chart *c);
 
 /* Axis a over the decades holding [min, max] (both > 0), a tick every
- * decade (every 2, 3, 5 or 10 when more than 20), the ends on ticks. Ends on
+ * decade (every 2, 3, 5 or 10 when more than 40), the ends on ticks. Ends on
  * ticks move seldom: a model page's mark, placed on these axes, changes
  * only when its own values do, not each time the catalogue's extremes
  * move a little. */
@@ -102,6 +102,10 @@ void chart_axis_linear(chart_axis *a, double max);
  * every 1, 2, 4, 5, 10, 20, 25 or 50 years, at most 8 intervals (room
  * for each label at 16 units), the ends on ticks (as chart_axis_log). */
 void chart_axis_years(chart_axis *a, double min, double max);
+
+/* Make c tall enough that its log y axis has 19 units (its text and a
+ * gap) between ticks: a chart of many decades grows, no chart shrinks. */
+void chart_fit_height(chart *c);
 
 /* Where the value (x, y) is drawn: 0 and *px, *py in SVG units; -1 when
  * it is outside an axis's range or cannot be placed (NaN, <= 0 on a log
@@ -147,6 +151,7 @@ void chart_figure_open(const chart *c, int level, const char *src, const sbuf *s
  * picture over the years that hold 95 % of its points, over every year
  * (".all"), its data as CSV, and its points for the index's script. */
 #define CHART_COMPUTE_FILE "index.compute.svg"
+#define CHART_COMPUTE_ALL_FILE "index.compute.all.svg"
 #define CHART_PARAMETERS_FILE "index.parameters.svg"
 /* The stem of the page of the charts' data, beside the index (its
  * tables' ids: "compute", "parameters"). */

@@ -132,7 +132,8 @@ static void peers_chart(const chart_catalogue *cc, int year, size_t count,
 	c->x.min = year;
 	c->x.max = year + 1;
 	c->x.step = 0;
-	c->y = cc->compute_y;
+	c->y = cc->compute_all_y;
+	chart_fit_height(c);
 	c->title = words_of(texts, english, PT_CHART_PEERS_TITLE, pairs);
 	c->desc = words_of(texts, english, PT_CHART_PEERS_DESC, pairs);
 	c->x.label = words_of(texts, english, PT_CHART_PEERS_AXIS, pairs);
