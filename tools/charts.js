@@ -28,7 +28,7 @@ if (!modules || !chrome || !base || !site) {
 	console.error("usage: node tools/charts.js NODE_MODULES CHROME BASE_URL SITE_DIR [SHOTS_DIR]");
 	process.exit(2);
 }
-const puppeteer = require(path.join(modules, "puppeteer-core"));
+const puppeteer = require(path.resolve(modules, "puppeteer-core"));
 let failed = 0;
 
 function check(ok, what) {
