@@ -22,14 +22,16 @@ dump() {
 # made from data (script, img) on the last lines
 rendered_text() {
 	python3 -c '
-import html.parser, sys
+import html.parser, re, sys
 class P(html.parser.HTMLParser):
     def __init__(self):
         super().__init__(); self.lines, self.cur, self.skip, self.made, self.title, self.in_title = [], [], 0, 0, "", 0
     def handle_starttag(self, tag, attrs):
         if tag in ("style", "script"): self.skip += 1
-        # (the picture of the compute chart is ours: one file for every page)
-        if tag == "script" or (tag == "img" and dict(attrs).get("src") != "index.compute.svg"):
+        # (the pictures of the compute chart are ours: the one over every
+        # year for every page, and the one of its year)
+        if tag == "script" or (tag == "img" and not re.fullmatch(
+                r"index\.compute(\.all|-[0-9]+)?\.svg", dict(attrs).get("src") or "")):
             self.made += 1
         if tag == "title": self.in_title = 1
         if tag in ("h1", "h2", "h3", "h4", "p", "dt", "dd", "li"): self.cur = []
