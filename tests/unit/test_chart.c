@@ -450,6 +450,9 @@ static void groups(void)
 	      "three frontier models ringed (two arcs each)");
 	CHECK(strstr(f[0].svg.data, "<g class=\"landmarks\"") && strstr(f[0].svg.data, ">GPT-4</text>"),
 	      "a landmark labelled");
+	CHECK(strstr(f[0].all.data, ">Date</text>") && strstr(f[0].all.data, ">FLOP</text>") &&
+	      strstr(f[0].svg.data, ">Date</text>"),
+	      "both pictures have their axis titles");
 	CHECK(strstr(html.data, "Language (20)</li>") && strstr(html.data, "Vision (10)</li>") &&
 	      strstr(html.data, "Several (6)</li>") && strstr(html.data, "Games (4)</li>") &&
 	      strstr(html.data, "Frontier (3)</li>"), "the legend: each group with its count");

@@ -1332,6 +1332,7 @@ static int index_figure(const words *w, const chart_catalogue *cc, const series 
 {
 	const char *names[4], *pairs[5];
 	char from[16], to[16], *more = word(w, PT_CHART_DATA_LINK), *csv = word(w, PT_CHART_CSV_LINK);
+	const char *xlabel, *ylabel;
 	sbuf all_words;
 	int rc;
 
@@ -1360,8 +1361,13 @@ static int index_figure(const words *w, const chart_catalogue *cc, const series 
 	xml_text(html, all_words.data);
 	sbuf_adds(html, "</summary>\n");
 	chart_scatter_svg(c, s->p, s->n, &f->svg);
+	/* (the axis titles, the chart's own strings, kept) */
+	xlabel = c->x.label;
+	ylabel = c->y.label;
 	c->x = *s->all_x;
 	c->y = *s->all_y;
+	c->x.label = xlabel;
+	c->y.label = ylabel;
 	chart_fit_height(c);
 	rc = rc || chart_frame(w, c, names[1], names[3], 1, html);
 	chart_scatter_svg(c, s->p, s->n, &f->all);
@@ -1373,6 +1379,8 @@ static int index_figure(const words *w, const chart_catalogue *cc, const series 
 	sbuf_adds(html, "</a></p>\n</div>\n");
 	c->x = *s->x;
 	c->y = *s->y;
+	c->x.label = xlabel;
+	c->y.label = ylabel;
 	data_table(w, s->kind, c, s->p, s->entry, s->n, cc->entries, tables);
 	points_csv(s, cc->entries, &f->csv);
 	points_js(w, s, cc->entries, names[3], &f->points);
