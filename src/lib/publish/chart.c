@@ -857,11 +857,7 @@ static int expand(const words *w, page_text_id id, const char *const *pairs, sbu
  * expanded): the caller frees it. */
 static char *word(const words *w, page_text_id id)
 {
-	sbuf s;
-
-	sbuf_init(&s);
-	page_text_plain(w->texts, w->english, id, NULL, &s);
-	return sbuf_detach(&s, NULL);
+	return page_text_string(w->texts, w->english, id, NULL);
 }
 
 /* A stored date as the pages write it (page_date; "March 2023" when
@@ -905,7 +901,7 @@ static const chart_kind parameters_kind = {
 
 /* The chart c of kind k over n points whose x run over years[0..1], its
  * words set: title, desc and axis titles are new strings
- * (chart_words_release). 0 or -1. */
+ * (chart_texts_release). 0 or -1. */
 static int chart_words(const words *w, const chart_kind *k, size_t n, const double years[2],
 		       const chart_axis *x, const chart_axis *y, chart *c)
 {
@@ -944,7 +940,7 @@ static int chart_words(const words *w, const chart_kind *k, size_t n, const doub
 	return 0;
 }
 
-static void chart_words_release(chart *c)
+void chart_texts_release(chart *c)
 {
 	free((char *)c->title);
 	free((char *)c->desc);
@@ -1411,7 +1407,7 @@ int chart_catalogue_index(const chart_catalogue *cc, const page_texts *texts,
 			chart_scatter_svg(&c, s.p, 0, &files[k].svg);
 			chart_scatter_svg(&c, s.p, 0, &files[k].all);
 		}
-		chart_words_release(&c);
+		chart_texts_release(&c);
 	}
 	if (!rc && any) {
 		sbuf_adds(html, "<script>\n");
@@ -1483,7 +1479,7 @@ int chart_catalogue_model(const chart_catalogue *cc, const page_index_entry *m,
 	sbuf_adds(html, "</p>\n</div>\n");
 	rc = 0;
 out:
-	chart_words_release(&c);
+	chart_texts_release(&c);
 	sbuf_release(&sentence);
 	return rc;
 }

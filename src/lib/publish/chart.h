@@ -131,6 +131,10 @@ void chart_mark(int g, double x, double y, sbuf *attrs, sbuf *d);
  * the rest in SVG units). */
 void chart_geometry(const chart *c, sbuf *out);
 
+/* Free c's title, description and axis titles (strings the caller made
+ * for it) and set them NULL. */
+void chart_texts_release(chart *c);
+
 /* Append c as a horizontal bar chart of bars along x (y unused), one row
  * per bar, its label above it, to out. A bar whose value cannot be placed
  * gets a label and no bar. With c->rule inside x's range, a dashed

@@ -2,6 +2,7 @@
 #include "publish/page.h"
 #include "publish/template.h"
 #include "values/format.h"
+#include "values/normalise.h"
 #include "base/textout.h"
 
 #include <math.h>
@@ -55,18 +56,6 @@ static int rank_cmp(const void *a, const void *b)
 	return strcmp(x->label ? x->label : "", y->label ? y->label : "");
 }
 
-/* v as a plain number, in the fewest digits that read back as v
- * ("2.1e+25", not "2.0999999999999999e+25"). */
-static void plain_number(double v, sbuf *out)
-{
-	char s[40];
-
-	mc_fmt(s, sizeof(s), "%.15g", v);
-	if (strtod(s, NULL) != v)
-		mc_fmt(s, sizeof(s), "%.17g", v);
-	sbuf_adds(out, s);
-}
-
 void chart_peers_csv(const chart_catalogue *cc, int year, sbuf *out)
 {
 	ranked *order = xcalloc(cc->ncompute + 1, sizeof(*order));
@@ -89,7 +78,7 @@ void chart_peers_csv(const chart_catalogue *cc, int year, sbuf *out)
 		sbuf_addf(out, "%zu,", rank);
 		textout_csv_field(out, name, strlen(name));
 		sbuf_addf(out, ",%s,", published);
-		plain_number(p->y, out);
+		norm_number_format(p->y, out);
 		sbuf_addc(out, '\n');
 	}
 	free(order);
@@ -99,20 +88,10 @@ void chart_peers_csv(const chart_catalogue *cc, int year, sbuf *out)
 
 /* Text id filled in from pairs (its key when it cannot be), into a new
  * string. */
-static char *words_of(const page_texts *texts, const page_texts *english, page_text_id id,
-		      const char *const *pairs)
-{
-	sbuf s;
-
-	sbuf_init(&s);
-	page_text_plain(texts, english, id, pairs, &s);
-	return sbuf_detach(&s, NULL);
-}
-
 /* Year's chart in the language of texts, count its models: the compute
  * chart's vertical axis, the year on the horizontal one (no ticks of the
  * writer's: the months are drawn by peers_months); title, description and
- * axis titles new strings (peers_chart_release). */
+ * axis titles new strings (chart_texts_release). */
 static void peers_chart(const chart_catalogue *cc, int year, size_t count,
 			const page_texts *texts, const page_texts *english, chart *c)
 {
@@ -134,18 +113,10 @@ static void peers_chart(const chart_catalogue *cc, int year, size_t count,
 	c->x.step = 0;
 	c->y = cc->compute_all_y;
 	chart_fit_height(c);
-	c->title = words_of(texts, english, PT_CHART_PEERS_TITLE, pairs);
-	c->desc = words_of(texts, english, PT_CHART_PEERS_DESC, pairs);
-	c->x.label = words_of(texts, english, PT_CHART_PEERS_AXIS, pairs);
-	c->y.label = words_of(texts, english, PT_CHART_AXIS_COMPUTE, NULL);
-}
-
-static void peers_chart_release(chart *c)
-{
-	free((char *)c->title);
-	free((char *)c->desc);
-	free((char *)c->x.label);
-	free((char *)c->y.label);
+	c->title = page_text_string(texts, english, PT_CHART_PEERS_TITLE, pairs);
+	c->desc = page_text_string(texts, english, PT_CHART_PEERS_DESC, pairs);
+	c->x.label = page_text_string(texts, english, PT_CHART_PEERS_AXIS, pairs);
+	c->y.label = page_text_string(texts, english, PT_CHART_AXIS_COMPUTE, NULL);
 }
 
 /* The months of c's year: a grid line at the start of each, its short
@@ -199,7 +170,7 @@ int chart_peers_svg(const chart_catalogue *cc, int year, const page_texts *texts
 	sbuf_init(&drawn);
 	sbuf_init(&grid);
 	chart_scatter_svg(&c, p, n, &drawn);
-	months = words_of(texts, english, PT_CHART_PEERS_MONTHS, NULL);
+	months = page_text_string(texts, english, PT_CHART_PEERS_MONTHS, NULL);
 	peers_months(&c, year, months, &grid);
 	/* the months under the marks: before the marks' group, else before
 	   the document's end */
@@ -213,7 +184,7 @@ int chart_peers_svg(const chart_catalogue *cc, int year, const page_texts *texts
 	free(months);
 	sbuf_release(&drawn);
 	sbuf_release(&grid);
-	peers_chart_release(&c);
+	chart_texts_release(&c);
 	free(p);
 	return 0;
 }
@@ -236,7 +207,7 @@ int chart_peers_model(const chart_catalogue *cc, const page_index_entry *m,
 	year = (int)floor(x);
 	peers_chart(cc, year, 0, texts, english, &c);
 	if (chart_place(&c, x, m->compute, &px, &py)) {
-		peers_chart_release(&c);
+		chart_texts_release(&c);
 		return 0;
 	}
 	mc_fmt(y, sizeof(y), "%d", year);
@@ -255,7 +226,7 @@ int chart_peers_model(const chart_catalogue *cc, const page_index_entry *m,
 			 page_text_key(PT_CHART_PEERS_ON), texts->lang);
 	} else {
 		const char *pairs[] = { "year", y, NULL };
-		char *link = words_of(texts, english, PT_CHART_PEERS_CSV, pairs);
+		char *link = page_text_string(texts, english, PT_CHART_PEERS_CSV, pairs);
 
 		mc_fmt(file, sizeof(file), CHART_PEERS_SVG, year);
 		sbuf_adds(html, "<div class=\"chart\">\n<h4>");
@@ -276,6 +247,6 @@ int chart_peers_model(const chart_catalogue *cc, const page_index_entry *m,
 	}
 	sbuf_release(&compute);
 	sbuf_release(&sentence);
-	peers_chart_release(&c);
+	chart_texts_release(&c);
 	return rc < 0 ? -1 : 0;
 }

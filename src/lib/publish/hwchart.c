@@ -117,16 +117,6 @@ static size_t chart_data(const hwlink_day *d, int kind, chart_point *p, sbuf *cs
 
 /* Text id filled in from pairs, into a new string (its key when it cannot
  * be). */
-static char *words_of(const page_texts *texts, const page_texts *english, page_text_id id,
-		      const char *const *pairs)
-{
-	sbuf s;
-
-	sbuf_init(&s);
-	page_text_plain(texts, english, id, pairs, &s);
-	return sbuf_detach(&s, NULL);
-}
-
 int hwpage_index_chart(const hwlink_day *d, int kind, const page_texts *texts,
 		       const page_texts *english, sbuf *svg, sbuf *csv, sbuf *html)
 {
@@ -162,21 +152,18 @@ int hwpage_index_chart(const hwlink_day *d, int kind, const page_texts *texts,
 	chart_axis_log(&c.y, y0, y1);
 	if (!kind)                   /* memory: "1", "10", "100" GB */
 		c.y.ticks = CHART_TICKS_NUMBER;
-	c.title = words_of(texts, english, kinds[kind].title, NULL);
-	c.desc = words_of(texts, english, kinds[kind].desc, pairs);
-	c.x.label = words_of(texts, english, PT_HWP_INDEX_DATE_AXIS, NULL);
-	c.y.label = words_of(texts, english, kinds[kind].axis, NULL);
-	more = words_of(texts, english, PT_HWP_INDEX_CSV, NULL);
+	c.title = page_text_string(texts, english, kinds[kind].title, NULL);
+	c.desc = page_text_string(texts, english, kinds[kind].desc, pairs);
+	c.x.label = page_text_string(texts, english, PT_HWP_INDEX_DATE_AXIS, NULL);
+	c.y.label = page_text_string(texts, english, kinds[kind].axis, NULL);
+	more = page_text_string(texts, english, PT_HWP_INDEX_CSV, NULL);
 	chart_scatter_svg(&c, p, n, svg);
 	chart_figure_open(&c, 2, kinds[kind].svg, NULL, html);
 	sbuf_addf(html, "<p class=\"chart-more\"><a href=\"%s\">", kinds[kind].csv);
 	textout_html(html, more, strlen(more));
 	sbuf_adds(html, "</a></p>\n</div>\n");
 	free(more);
-	free((char *)c.title);
-	free((char *)c.desc);
-	free((char *)c.x.label);
-	free((char *)c.y.label);
+	chart_texts_release(&c);
 	free(p);
 	return (int)n;
 }

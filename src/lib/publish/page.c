@@ -206,3 +206,13 @@ void page_text_plain(const page_texts *texts, const page_texts *english, page_te
 	if (!t || page_text_expand(texts, english, id, template_pairs, (void *)pairs, out))
 		sbuf_adds(out, page_text_key(id));
 }
+
+char *page_text_string(const page_texts *texts, const page_texts *english, page_text_id id,
+		       const char *const *pairs)
+{
+	sbuf s;
+
+	sbuf_init(&s);
+	page_text_plain(texts, english, id, pairs, &s);
+	return sbuf_detach(&s, NULL);
+}

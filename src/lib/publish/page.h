@@ -584,6 +584,9 @@ int page_text_expand(const page_texts *texts, const page_texts *english, page_te
  * cannot be filled in: its key, so that what is missing shows. */
 void page_text_plain(const page_texts *texts, const page_texts *english, page_text_id id,
 		     const char *const *pairs, sbuf *out);
+/* page_text_plain() into a new string: the caller frees it. */
+char *page_text_string(const page_texts *texts, const page_texts *english, page_text_id id,
+		       const char *const *pairs);
 
 /* Write the page as text: one line per title, heading and paragraph,
  * "- label" and "- value" lines per pair, "- text" per link. */

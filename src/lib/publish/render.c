@@ -105,11 +105,7 @@ static int load_languages(render_run *r, const char *outdir, mc_err *err)
  * text neither has: its key, so that a missing one shows. */
 char *render_word(const page_texts *texts, const page_texts *english, page_text_id id)
 {
-	sbuf s;
-
-	sbuf_init(&s);
-	page_text_plain(texts, english, id, NULL, &s);
-	return sbuf_detach(&s, NULL);
+	return page_text_string(texts, english, id, NULL);
 }
 
 static void words_of(const page_texts *texts, const page_texts *english, render_words *w)
