@@ -5,6 +5,7 @@
  * Unicode tables (U+00E9 is C3 A9, U+0065 U+0301 is 65 CC 81).
  */
 #include "base/unicode.h"
+#include "base/text.h"
 #include "unit.h"
 
 #include <string.h>
@@ -57,6 +58,9 @@ static void key(const char *in, const char *want, const char *what)
 
 int main(void)
 {
+	CHECK(mc_utf8_chars("N\xc3\x9cWA \xcf\x80" "0", 9) == 7 && mc_utf8_chars("ab", 0) == 0 &&
+	      mc_utf8_chars("\xe2\x81\xb0x", 4) == 2,
+	      "mc_utf8_chars counts code points, not bytes (7 in the 9 bytes of a name with \u00dc and pi)");
 	canonical("Caf\xc3\xa9 LM", "Caf\xc3\xa9 LM", 0, "NFC stays");
 	canonical("Cafe\xcc\x81 LM", "Caf\xc3\xa9 LM", 1, "NFD composes to NFC");
 	canonical("\xef\xbb\xbfGPT-4", "GPT-4", 1, "a byte-order mark is removed");

@@ -124,3 +124,12 @@ int mc_utf8_valid(const char *s, size_t len, size_t *bad_offset)
 	}
 	return 1;
 }
+
+size_t mc_utf8_chars(const char *s, size_t len)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < len; i++)
+		n += ((unsigned char)s[i] & 0xC0) != 0x80;
+	return n;
+}

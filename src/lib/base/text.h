@@ -27,6 +27,9 @@ int mc_utf8_valid(const char *s, size_t len, size_t *bad_offset);
 /* The length of the valid UTF-8 character [s, s+len) starts with, its
  * code point into *cp (when not NULL); 0 when it starts with none. */
 size_t mc_utf8_char(const char *s, size_t len, unsigned long *cp);
+/* The characters (code points) of UTF-8 text [s, s+len): its bytes that
+ * do not continue a character. */
+size_t mc_utf8_chars(const char *s, size_t len);
 /* How many bytes [s, s+len) starts with that are ASCII (below 0x80),
  * tested eight at a time. */
 size_t mc_ascii_run(const char *s, size_t len);

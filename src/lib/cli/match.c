@@ -94,11 +94,3 @@ size_t match_word_len(const match_words *q, size_t i)
 	return (i + 1 < q->n ? q->start[i + 1] : q->joined.len) - q->start[i];
 }
 
-size_t match_chars(const char *s, size_t len)
-{
-	size_t i, n = 0;
-
-	for (i = 0; i < len; i++)
-		n += ((unsigned char)s[i] & 0xC0) != 0x80;
-	return n;
-}

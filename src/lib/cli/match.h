@@ -61,7 +61,5 @@ int match_found(const match_words *t, const char *q, size_t qlen);
 /* The length of the query's word i in bytes. */
 size_t match_word_len(const match_words *q, size_t i);
 
-/* The number of characters (code points) of UTF-8 text s[0..len). */
-size_t match_chars(const char *s, size_t len);
 
 #endif

@@ -1,5 +1,6 @@
 #include "cli/suggest.h"
 #include "base/sbuf.h"
+#include "base/text.h"
 #include "base/alloc.h"
 #include "cli/stage.h"
 #include "cli/match.h"
@@ -140,7 +141,7 @@ static int match_model(const search_model *m, const match_words *q, int spelling
 	match_words_init(&s.t);
 	scan_text(&s, match, SUGGEST_NAME, m->name, strlen(m->name));
 	*key = xstrdup(s.t.joined.data ? s.t.joined.data : "");
-	match->key_len = match_chars(*key, strlen(*key));
+	match->key_len = mc_utf8_chars(*key, strlen(*key));
 	for (i = 0; i < m->nformers; i++)
 		scan_text(&s, match, SUGGEST_FORMER, m->formers[i], strlen(m->formers[i]));
 	for (p = m->organization; p && *p; p = *end ? end + 1 : end) {
@@ -279,22 +280,12 @@ void suggest_did_you_mean_family(const char *program, catalogue *cat, const char
 
 static const char *const what_words[] = { "name", "former name", "organization" };
 
-/* The number of characters (not bytes) of UTF-8 text s. */
-static size_t text_width(const char *s)
-{
-	size_t n = 0;
-
-	for (; *s; s++)
-		n += ((unsigned char)*s & 0xC0) != 0x80;
-	return n;
-}
-
 /* The width of s as a terminal line shows it (base/textout.h). */
 static size_t term_width(sbuf *tmp, const char *s)
 {
 	sbuf_reset(tmp);
 	textout_terms(tmp, s);
-	return tmp->len ? text_width(tmp->data) : 0;
+	return tmp->len ? mc_utf8_chars(tmp->data, tmp->len) : 0;
 }
 
 /* s escaped for the terminal, padded with spaces to width characters. */
@@ -303,7 +294,7 @@ static void add_padded(sbuf *out, const char *s, size_t width)
 	size_t start = out->len, w;
 
 	textout_terms(out, s);
-	w = out->len > start ? text_width(out->data + start) : 0;
+	w = out->len > start ? mc_utf8_chars(out->data + start, out->len - start) : 0;
 	while (w++ < width)
 		sbuf_addc(out, ' ');
 }

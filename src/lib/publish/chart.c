@@ -4,6 +4,7 @@
 #include "publish/template.h"
 #include "values/normalise.h"
 #include "base/textout.h"
+#include "base/text.h"
 #include "publish/chartscript.h"
 
 #include <math.h>
@@ -374,16 +375,6 @@ void chart_geometry(const chart *c, sbuf *out)
 		  c->height, c->y.scale == CHART_LOG10);
 }
 
-/* The characters of UTF-8 s. */
-static size_t characters(const char *s)
-{
-	size_t n = 0;
-
-	for (; *s; s++)
-		n += ((unsigned char)*s & 0xC0) != 0x80;
-	return n;
-}
-
 /* A landmark's label: a box in SVG units, to keep labels apart. */
 typedef struct label_box {
 	double x0, y0, x1, y1;
@@ -405,7 +396,7 @@ static void landmark_labels(const chart *c, const chart_point *p, size_t n, sbuf
 		if (!p[i].landmark || !p[i].label || chart_place(c, p[i].x, p[i].y, &px, &py))
 			continue;
 		/* wide glyphs: a generous guess of the label's width */
-		w = 0.6 * FONT * (double)characters(p[i].label);
+		w = 0.6 * FONT * (double)mc_utf8_chars(p[i].label, strlen(p[i].label));
 		left = px + 8 + w > c->width - MARGIN_RIGHT;
 		b.x0 = left ? px - 8 - w : px + 8;
 		b.x1 = b.x0 + w;
@@ -498,11 +489,7 @@ enum { BAR_LABEL_X = 8 };
  * a character. */
 static double label_width(const char *s)
 {
-	size_t chars = 0;
-
-	for (; *s; s++)
-		chars += ((unsigned char)*s & 0xC0) != 0x80;
-	return 7.0 * (double)chars;
+	return 7.0 * (double)mc_utf8_chars(s, strlen(s));
 }
 
 /* Bars: the rule of c at x, from the top of the plot area to its
