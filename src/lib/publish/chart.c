@@ -872,18 +872,17 @@ typedef struct chart_kind {
 	int k;                       /* 0 compute, 1 parameters (chart_file_names) */
 	page_text_id title, desc, axis, trend; /* its texts */
 	page_text_id column;         /* the value's column in the data table */
-	const char *file;            /* its SVG file, beside the index */
 	const char *anchor;          /* its table's id on the data page */
 	void (*format)(const format_lang *, double, sbuf *); /* a value as the pages write it */
 } chart_kind;
 
 static const chart_kind compute_kind = {
 	0, PT_CHART_COMPUTE_TITLE, PT_CHART_COMPUTE_DESC, PT_CHART_AXIS_COMPUTE,
-	PT_CHART_COMPUTE_TREND, PT_LABEL_TRAINING_COMPUTE, CHART_COMPUTE_FILE, "compute", flop_words,
+	PT_CHART_COMPUTE_TREND, PT_LABEL_TRAINING_COMPUTE, "compute", flop_words,
 };
 static const chart_kind parameters_kind = {
 	1, PT_CHART_PARAMETERS_TITLE, PT_CHART_PARAMETERS_DESC, PT_CHART_AXIS_PARAMETERS,
-	PT_CHART_PARAMETERS_TREND, PT_LABEL_PARAMETERS, CHART_PARAMETERS_FILE, "parameters", format_count,
+	PT_CHART_PARAMETERS_TREND, PT_LABEL_PARAMETERS, "parameters", format_count,
 };
 
 /* The chart c of kind k over n points whose x run over years[0..1], its
