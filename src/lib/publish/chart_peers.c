@@ -250,3 +250,11 @@ int chart_peers_model(const chart_catalogue *cc, const page_index_entry *m,
 	chart_texts_release(&c);
 	return rc < 0 ? -1 : 0;
 }
+
+int chart_peers_model_figures(const chart_catalogue *cc, const page_index_entry *m,
+			      const page_texts *texts, const page_texts *english,
+			      sbuf *html, mc_err *err)
+{
+	return chart_catalogue_model(cc, m, texts, english, html, err) ||
+	       chart_peers_model(cc, m, texts, english, html, err) ? -1 : 0;
+}

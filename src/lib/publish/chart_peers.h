@@ -51,4 +51,11 @@ int chart_peers_model(const chart_catalogue *cc, const struct page_index_entry *
 		      const struct page_texts *texts, const struct page_texts *english,
 		      sbuf *html, mc_err *err);
 
+/* A model page's charts, appended to html: the compute chart with m's
+ * mark (chart_catalogue_model), then m among its year's models
+ * (chart_peers_model). 0, or -1 (err). */
+int chart_peers_model_figures(const chart_catalogue *cc, const struct page_index_entry *m,
+			      const struct page_texts *texts, const struct page_texts *english,
+			      sbuf *html, mc_err *err);
+
 #endif

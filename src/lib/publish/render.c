@@ -564,8 +564,7 @@ int render_page_extras(catalogue *cat, const model_view *m, const char *name,
 		sbuf html;
 
 		sbuf_init(&html);
-		rc = chart_catalogue_model(&r.charts, &r.entries[at], texts, english, &html, err) ||
-		     chart_peers_model(&r.charts, &r.entries[at], texts, english, &html, err);
+		rc = chart_peers_model_figures(&r.charts, &r.entries[at], texts, english, &html, err);
 		if (!rc && html.len) {
 			free(p->charts);
 			p->charts = sbuf_detach(&html, NULL);

@@ -462,10 +462,8 @@ static int model_charts(render_run *r, size_t i, size_t j, page *p, mc_err *err)
 	if (r->entry_of[i] == SIZE_MAX)
 		return 0;
 	sbuf_init(&html);
-	if (chart_catalogue_model(&r->charts, &r->entries[r->entry_of[i]], &r->texts[j],
-				  &r->texts[0], &html, err) ||
-	    chart_peers_model(&r->charts, &r->entries[r->entry_of[i]], &r->texts[j],
-			      &r->texts[0], &html, err)) {
+	if (chart_peers_model_figures(&r->charts, &r->entries[r->entry_of[i]], &r->texts[j],
+				      &r->texts[0], &html, err)) {
 		sbuf_release(&html);
 		return -1;
 	}
